@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import express, { type Express } from 'express';
+import pino, { type Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { createBearerGuard } from './auth/guard.js';
+import { type KeyRing, loadKeyRing } from './auth/keys.js';
+import { createTokenService } from './auth/tokens.js';
+import { type BlobStore, createFsBlobStore } from './blobs/store.js';
+import { createLocalBus, createRedisBus, type InvalidationBus } from './cache/bus.js';
+import { type Clock, systemClock } from './clock.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import type { Db } from './db/client.js';
+import { mountDocs } from './docs/routes.js';
+import { errorHandler, notFoundHandler } from './http/errors.js';
+import { buildOpenApiDocument } from './http/openapi.js';
+import { mountRoutes } from './http/route.js';
+import { allRoutes } from './routes.js';
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  clock?: Clock;
+  log?: Logger;
+  blobs?: BlobStore;
+  bus?: InvalidationBus;
+  keys?: KeyRing;
+}
+
+export interface App {
+  express: Express;
+  context: AppContext;
+  /** Work to finish on shutdown (flushing counters, closing connections), in order. */
+  onShutdown(hook: () => Promise<void>): void;
+  shutdown(): Promise<void>;
+}
+
+export function createApp(options: AppOptions): App {
+  const { config, db } = options;
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? pino({ level: config.logLevel });
+  const bus = options.bus ?? (config.redisUrl ? createRedisBus(config.redisUrl, log) : createLocalBus());
+  const keys = options.keys ?? loadKeyRing({ dataDir: config.dataDir, fixed: config.jwtSigningKey });
+  const tokens = createTokenService({ keys, clock, publicUrl: config.publicUrl });
+  const context: AppContext = {
+    config,
+    db,
+    clock,
+    log,
+    bus,
+    tokens,
+    blobs: options.blobs ?? createFsBlobStore(path.join(config.dataDir, 'blobs')),
+    guard: createBearerGuard({ db, tokens, bus }),
+  };
+  const shutdownHooks: Array<() => Promise<void>> = [];
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(
+    pinoHttp({
+      logger: log,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      // Never log credentials: drop the Authorization header and bodies.
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      customProps: (req) => ({ route: req.routeTemplate }),
+    }),
+  );
+  app.use(express.json({ limit: '1mb' }));
+  app.use(express.urlencoded({ extended: false, limit: '64kb' }));
+
+  const routes = allRoutes();
+  const router = express.Router();
+  mountRoutes(router, context, routes);
+  app.use(router);
+  const openApi = buildOpenApiDocument(routes, config.publicUrl);
+  app.get('/v1/openapi.json', (_req, res) => {
+    res.json(openApi);
+  });
+  mountDocs(app);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+
+  return {
+    express: app,
+    context,
+    onShutdown: (hook) => shutdownHooks.push(hook),
+    async shutdown() {
+      for (const hook of shutdownHooks) await hook();
+      await bus.close();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { isPermission, memberPermissions, type Permission } from '../../shared/permissions.js';
+import type { Db } from '../db/client.js';
+import {
+  oauthClientOrgScopes,
+  oauthClientProjectScopes,
+  oauthClients,
+  organizationMembers,
+  users,
+} from '../db/schema.js';
+import type { Caller } from './caller.js';
+
+/** The caller behind a client key, or undefined when the key is unknown, deleted or disabled. */
+export async function loadClientCaller(db: Db, clientId: string): Promise<Caller | undefined> {
+  const [client] = await db
+    .select()
+    .from(oauthClients)
+    .where(and(eq(oauthClients.clientId, clientId), isNull(oauthClients.deletedAt)));
+  if (!client || !client.enabled) return undefined;
+  const [orgScopes, projectScopes] = await Promise.all([
+    db.select().from(oauthClientOrgScopes).where(eq(oauthClientOrgScopes.clientRowId, client.id)),
+    db.select().from(oauthClientProjectScopes).where(eq(oauthClientProjectScopes.clientRowId, client.id)),
+  ]);
+  const projects = new Map<string, Set<string>>();
+  for (const scope of projectScopes) {
+    const set = projects.get(scope.organizationId) ?? new Set<string>();
+    set.add(scope.projectId);
+    projects.set(scope.organizationId, set);
+  }
+  return {
+    kind: 'client',
+    id: client.id,
+    subject: client.clientId,
+    callerKey: `client:${client.clientId}`,
+    email: client.createdBy,
+    name: client.name,
+    staff: false,
+    superadmin: client.superadmin,
+    permissions: new Set(client.permissions.filter(isPermission)),
+    scope: { allOrgs: client.superadmin, orgs: new Set(orgScopes.map((s) => s.organizationId)), projects },
+    roles: new Map(),
+  };
+}
+
+/** The caller behind a user: scope = organization memberships; members read, admins also manage settings. */
+export async function loadUserCaller(db: Db, userId: string): Promise<Caller | undefined> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) return undefined;
+  const memberships = await db.select().from(organizationMembers).where(eq(organizationMembers.userId, userId));
+  const permissions = new Set<Permission>(memberships.length > 0 || user.staff ? memberPermissions : []);
+  return {
+    kind: 'user',
+    id: user.id,
+    subject: user.id,
+    callerKey: `user:${user.id}`,
+    email: user.email,
+    name: user.name,
+    staff: user.staff,
+    superadmin: false,
+    permissions,
+    scope: { allOrgs: false, orgs: new Set(memberships.map((m) => m.organizationId)), projects: new Map() },
+    roles: new Map(memberships.map((m) => [m.organizationId, m.role])),
+  };
+}

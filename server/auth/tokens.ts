@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import type { Clock } from '../clock.js';
+import type { KeyRing } from './keys.js';
+
+export type TokenKind = 'client' | 'user';
+
+export interface TokenClaims {
+  sub: string;
+  typ: TokenKind;
+  jti: string;
+  iat: number;
+  exp: number;
+}
+
+export interface TokenService {
+  sign(
+    subject: string,
+    kind: TokenKind,
+    options?: { lifetimeSeconds?: number; audience?: string },
+  ): {
+    token: string;
+    expiresIn: number;
+  };
+  /** The claims of a valid token for `audience`, or undefined for anything else. */
+  verify(token: string, audience?: string): TokenClaims | undefined;
+  readonly issuer: string;
+  readonly apiAudience: string;
+}
+
+export const CLIENT_TOKEN_LIFETIME_SECONDS = 3600;
+
+export function createTokenService(options: { keys: KeyRing; clock: Clock; publicUrl: string }): TokenService {
+  const { keys, clock } = options;
+  const issuer = options.publicUrl;
+  const apiAudience = `${options.publicUrl}/v1`;
+  const nowSeconds = () => Math.floor(clock.now().getTime() / 1000);
+  return {
+    issuer,
+    apiAudience,
+    sign(subject, kind, { lifetimeSeconds = CLIENT_TOKEN_LIFETIME_SECONDS, audience = apiAudience } = {}) {
+      const iat = nowSeconds();
+      const token = jwt.sign({ typ: kind, iat, exp: iat + lifetimeSeconds }, keys.current.secret, {
+        algorithm: 'HS256',
+        keyid: keys.current.id,
+        subject,
+        issuer,
+        audience,
+        jwtid: randomUUID(),
+      });
+      return { token, expiresIn: lifetimeSeconds };
+    },
+    verify(token, audience = apiAudience) {
+      const decoded = jwt.decode(token, { complete: true });
+      const kid = decoded?.header.kid;
+      const secret = kid ? keys.byId(kid) : undefined;
+      if (!secret) return undefined;
+      try {
+        const claims = jwt.verify(token, secret, {
+          algorithms: ['HS256'],
+          issuer,
+          audience,
+          clockTimestamp: nowSeconds(),
+        }) as jwt.JwtPayload;
+        if (typeof claims.sub !== 'string' || (claims.typ !== 'client' && claims.typ !== 'user')) return undefined;
+        return claims as TokenClaims;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}

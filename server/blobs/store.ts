@@ -1,0 +1,68 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export interface BlobInfo {
+  key: string;
+  size: number;
+}
+
+/** Content-addressed file storage: the key is the SHA-256 of the bytes. An S3-compatible store can
+ *  implement the same interface. */
+export interface BlobStore {
+  put(data: Buffer | Readable): Promise<BlobInfo>;
+  /** Size of a stored blob, or undefined when there is none. */
+  stat(key: string): Promise<number | undefined>;
+  /** A stream of the bytes (optionally a byte range, inclusive), or undefined when there is none. */
+  read(key: string, range?: { start: number; end: number }): Promise<Readable | undefined>;
+}
+
+const isKey = (key: string) => /^[0-9a-f]{64}$/.test(key);
+
+export function createFsBlobStore(root: string): BlobStore {
+  const fileOf = (key: string) => path.join(root, key.slice(0, 2), key.slice(2, 4), key);
+  return {
+    async put(data) {
+      const tmpDir = path.join(root, 'tmp');
+      await mkdir(tmpDir, { recursive: true });
+      const tmp = path.join(tmpDir, randomUUID());
+      const hash = createHash('sha256');
+      let size = 0;
+      try {
+        await pipeline(
+          Buffer.isBuffer(data) ? Readable.from([data]) : data,
+          async function* (source: AsyncIterable<Buffer>) {
+            for await (const chunk of source) {
+              hash.update(chunk);
+              size += chunk.length;
+              yield chunk;
+            }
+          },
+          createWriteStream(tmp),
+        );
+        const key = hash.digest('hex');
+        const file = fileOf(key);
+        await mkdir(path.dirname(file), { recursive: true });
+        await rename(tmp, file);
+        return { key, size };
+      } finally {
+        await rm(tmp, { force: true });
+      }
+    },
+    async stat(key) {
+      if (!isKey(key)) return undefined;
+      try {
+        return (await stat(fileOf(key))).size;
+      } catch {
+        return undefined;
+      }
+    },
+    async read(key, range) {
+      if (!isKey(key) || (await this.stat(key)) === undefined) return undefined;
+      return createReadStream(fileOf(key), range);
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { EventEmitter } from 'node:events';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
+/** Cache invalidation across server instances: Redis pub/sub when REDIS_URL is set, in-process otherwise. */
+export interface InvalidationBus {
+  publish(channel: string, key: string): Promise<void>;
+  subscribe(channel: string, listener: (key: string) => void): void;
+  close(): Promise<void>;
+}
+
+export function createLocalBus(): InvalidationBus {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  return {
+    async publish(channel, key) {
+      emitter.emit(channel, key);
+    },
+    subscribe(channel, listener) {
+      emitter.on(channel, listener);
+    },
+    async close() {
+      emitter.removeAllListeners();
+    },
+  };
+}
+
+export function createRedisBus(redisUrl: string, log: Logger): InvalidationBus {
+  const prefix = 'sitefile:invalidate:';
+  const publisher = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 });
+  const subscriber = new Redis(redisUrl, { lazyConnect: false });
+  const local = createLocalBus();
+  const channels = new Set<string>();
+  for (const client of [publisher, subscriber]) client.on('error', (err) => log.warn({ err }, 'redis bus error'));
+  subscriber.on('message', (channel: string, key: string) => {
+    if (channel.startsWith(prefix)) void local.publish(channel.slice(prefix.length), key);
+  });
+  return {
+    async publish(channel, key) {
+      // Apply locally at once, then tell the other instances; a Redis outage must not fail the write.
+      await local.publish(channel, key);
+      await publisher.publish(prefix + channel, key).catch((err) => log.warn({ err }, 'redis publish failed'));
+    },
+    subscribe(channel, listener) {
+      local.subscribe(channel, listener);
+      if (!channels.has(channel)) {
+        channels.add(channel);
+        subscriber.subscribe(prefix + channel).catch((err) => log.warn({ err }, 'redis subscribe failed'));
+      }
+    },
+    async close() {
+      await local.close();
+      publisher.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+const optionalUrl = (protocols: RegExp) =>
+  z.preprocess(emptyAsUndefined, z.url({ protocol: protocols, error: 'must be a URL' }).optional());
+
+const envSchema = z.object({
+  PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  PUBLIC_URL: optionalUrl(/^https?$/),
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
+  DATABASE_URL: optionalUrl(/^postgres(ql)?$/),
+  REDIS_URL: optionalUrl(/^rediss?$/),
+  LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(logLevels).default('info')),
+  RATE_LIMIT_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1_000_000).default(600)),
+  SIGNED_URL_TTL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(10).max(86_400).default(900)),
+  JWT_SIGNING_KEY: optionalString,
+  JWT_SIGNING_KEY_ID: optionalString,
+  AI_BASE_URL: optionalUrl(/^https?$/),
+  AI_API_KEY: optionalString,
+  AI_MODEL: optionalString,
+});
+
+export type Config = {
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  logLevel: (typeof logLevels)[number];
+  rateLimitPerMinute: number;
+  signedUrlTtlSeconds: number;
+  jwtSigningKey: { id: string; secret: string } | undefined;
+  ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment once; a bad value names its variable in one line. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0]);
+    throw new ConfigError(`Invalid configuration: ${variable}=${JSON.stringify(env[variable])} ${issue.message}`);
+  }
+  const e = parsed.data;
+  if (e.JWT_SIGNING_KEY && e.JWT_SIGNING_KEY.length < 32) {
+    throw new ConfigError('Invalid configuration: JWT_SIGNING_KEY must be at least 32 characters');
+  }
+  return {
+    port: e.PORT,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    logLevel: e.LOG_LEVEL,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    signedUrlTtlSeconds: e.SIGNED_URL_TTL_SECONDS,
+    jwtSigningKey: e.JWT_SIGNING_KEY ? { id: e.JWT_SIGNING_KEY_ID ?? 'env', secret: e.JWT_SIGNING_KEY } : undefined,
+    ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL } : undefined,
+  };
+}

@@ -1,0 +1,39 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { type Express } from 'express';
+
+const page = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8" />
+  <meta name="viewport" content="width=device-width, initial-scale=1" />
+  <title>Sitefile API reference</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css" />
+</head>
+<body>
+  <div id="reference"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/init.js"></script>
+</body>
+</html>`;
+
+const init = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#reference', deepLinking: true, tryItOutEnabled: true, persistAuthorization: true });`;
+
+const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const addinDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/addin');
+
+/** The interactive API reference (/docs, served offline from swagger-ui-dist) and the add-in build. */
+export function mountDocs(app: Express): void {
+  app.get('/docs', (_req, res) => {
+    res.type('html').send(page);
+  });
+  app.get('/docs/init.js', (_req, res) => {
+    res.type('js').send(init);
+  });
+  app.use('/docs/assets', express.static(swaggerUiDir, { index: false }));
+  app.use('/addin', express.static(addinDist, { index: 'taskpane.html' }));
+  app.get('/admin', (_req, res) => {
+    res.sendFile(path.join(addinDist, 'admin.html'));
+  });
+}

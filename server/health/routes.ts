@@ -1,0 +1,37 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { ApiError } from '../http/errors.js';
+import { access, defineRoute } from '../http/route.js';
+
+const Health = z.object({ status: z.enum(['ok']) });
+
+export const healthRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/healthz',
+    operationId: 'health',
+    summary: 'The process is up',
+    tags: ['Health'],
+    access: access.public,
+    responses: { 200: { description: 'Up', schema: Health } },
+    handler: async () => ({ status: 'ok' }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/readyz',
+    operationId: 'ready',
+    summary: 'The database is reachable',
+    tags: ['Health'],
+    access: access.public,
+    responses: { 200: { description: 'Ready', schema: Health } },
+    errors: { 503: 'Database unreachable' },
+    handler: async ({ app }) => {
+      try {
+        await app.db.execute(sql`select 1`);
+      } catch {
+        throw new ApiError('service_unavailable', 'Database unreachable');
+      }
+      return { status: 'ok' };
+    },
+  }),
+];

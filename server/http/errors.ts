@@ -1,0 +1,95 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { z } from 'zod';
+import type { ErrorBody, ErrorCode } from '../../shared/errors.js';
+
+const statusOf: Record<ErrorCode, number> = {
+  bad_request: 400,
+  validation_failed: 400,
+  invalid_json: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  idempotency_key_in_progress: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_mismatch: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+};
+
+/** The one error type of the server; `errorHandler` maps it to the wire. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: { details?: ErrorBody['details']; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.status = statusOf[code];
+  }
+
+  static badRequest = (message: string, details?: ErrorBody['details']) =>
+    new ApiError('bad_request', message, { details });
+  static unauthorized = (message = 'Missing or invalid bearer token') =>
+    new ApiError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+  static forbidden = () => new ApiError('forbidden', 'Insufficient permissions');
+  static notFound = (what = 'Resource') => new ApiError('not_found', `${what} not found`);
+}
+
+export const zodDetails = (error: z.ZodError): NonNullable<ErrorBody['details']> =>
+  error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+
+/** A 400 naming the offending parameters, from a failed Zod parse of one request part. */
+export function validationError(part: 'path' | 'query' | 'body' | 'header', error: z.ZodError): ApiError {
+  const details = zodDetails(error);
+  const names = [...new Set(details.map((d) => d.path || part))].join(', ');
+  return new ApiError('validation_failed', `Invalid ${part} parameter${details.length > 1 ? 's' : ''}: ${names}`, {
+    details,
+  });
+}
+
+export const requestIdOf = (res: { getHeader(name: string): unknown }): string =>
+  String(res.getHeader('X-Request-Id') ?? '');
+
+/** Body-parser and other http-errors carry `type`/`status`; map the ones callers cause. */
+function fromHttpError(err: { type?: string; status?: number; statusCode?: number }): ApiError | undefined {
+  if (err.type === 'entity.parse.failed') return new ApiError('invalid_json', 'Malformed JSON body');
+  if (err.type === 'entity.too.large') return new ApiError('payload_too_large', 'Request body too large');
+  const status = err.status ?? err.statusCode;
+  if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported')
+    return new ApiError('unsupported_media_type', 'Unsupported content encoding or charset');
+  if (status && status >= 400 && status < 500) return new ApiError('bad_request', 'Bad request');
+  return undefined;
+}
+
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  const apiError =
+    err instanceof ApiError
+      ? err
+      : err instanceof z.ZodError
+        ? validationError('body', err)
+        : fromHttpError(err as { type?: string; status?: number });
+  if (res.headersSent) {
+    // A streamed response already started: all we can do is cut it and log.
+    req.log?.error({ err }, 'error after response started');
+    res.destroy();
+    return;
+  }
+  if (!apiError) {
+    req.log?.error({ err }, 'unhandled error');
+    res.status(500).json({ error: 'Internal server error', errorCode: 'internal_error', requestId: requestIdOf(res) });
+    return;
+  }
+  for (const [name, value] of Object.entries(apiError.options.headers ?? {})) res.setHeader(name, value);
+  const body: ErrorBody = { error: apiError.message, errorCode: apiError.code, requestId: requestIdOf(res) };
+  if (apiError.options.details) body.details = apiError.options.details;
+  res.status(apiError.status).json(body);
+};
+
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(new ApiError('not_found', `No route for ${req.method} ${req.path}`));
+};

@@ -1,0 +1,98 @@
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { ErrorBody } from '../../shared/errors.js';
+import { openApiPath, type Route } from './route.js';
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ErrorBody } },
+});
+
+/** Error responses implied by a route's access rule and inputs, plus the ones it declares. */
+function errorResponsesOf(route: Route): Record<string, ReturnType<typeof errorResponse>> {
+  const errors: Record<string, string> = {};
+  if (route.params || route.query || route.body) errors[400] = 'Invalid parameters or body';
+  if (route.access.kind !== 'public') {
+    errors[401] = 'Missing, invalid or expired bearer token';
+    errors[403] =
+      route.access.kind === 'staff'
+        ? 'Not a staff user (client keys are always refused)'
+        : 'Insufficient permissions: the token lacks the permission or the org/project is outside its scope';
+    errors[429] = 'Rate limit exceeded; see Retry-After';
+  }
+  if (route.access.kind === 'permission' && route.access.scope === 'project')
+    errors[404] = 'Project not found in this organization';
+  Object.assign(errors, route.errors);
+  return Object.fromEntries(Object.entries(errors).map(([status, text]) => [status, errorResponse(text)]));
+}
+
+function operationOf(route: Route): ZodOpenApiOperationObject {
+  const rule = route.access;
+  const operation: ZodOpenApiOperationObject & Record<`x-${string}`, unknown> = {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: route.description,
+    tags: route.tags,
+    security: rule.kind === 'public' ? [] : [{ bearer: [] }],
+    'x-permission': rule.kind === 'permission' ? rule.permission : rule.kind === 'staff' ? 'staff' : null,
+    'x-scope': rule.kind === 'permission' ? (rule.scope ?? null) : null,
+    requestParams: {
+      ...(route.params ? { path: route.params } : {}),
+      ...(route.query ? { query: route.query } : {}),
+    },
+    responses: {
+      ...Object.fromEntries(
+        Object.entries(route.responses).map(([status, spec]) => [
+          status,
+          {
+            description: spec.description,
+            headers: spec.headers,
+            content: spec.schema ? { [spec.contentType ?? 'application/json']: { schema: spec.schema } } : undefined,
+          },
+        ]),
+      ),
+      ...errorResponsesOf(route),
+    },
+  };
+  if (route.body || route.bodyContentTypes) {
+    operation.requestBody = {
+      required: true,
+      content: {
+        ...(route.body ? { 'application/json': { schema: route.body } } : {}),
+        ...route.bodyContentTypes,
+      },
+    };
+  }
+  return operation;
+}
+
+export function buildOpenApiDocument(routes: readonly Route[], serverUrl: string) {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const route of routes) {
+    const path = openApiPath(route.path);
+    paths[path] = { ...paths[path], [route.method]: operationOf(route) };
+  }
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Sitefile API',
+      version: '1.0.0',
+      description:
+        'Construction-project documents, submittals, drawings, reports and e-mail history. Organization routes also answer under the plural aliases `/v1/organizations/{orgId}` and `/v1/organizations/{orgId}/projects/...`.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: serverUrl }],
+    tags: [...new Set(routes.flatMap((r) => r.tags))].map((name) => ({ name, description: `${name} endpoints` })),
+    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'Access token from POST /v1/oauth/token (client keys) or the OAuth sign-in (people).',
+        },
+      },
+    },
+    paths,
+  });
+}

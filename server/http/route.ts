@@ -1,0 +1,165 @@
+import type { Request, RequestHandler, Response, Router } from 'express';
+import type { z } from 'zod';
+import type { Permission } from '../../shared/permissions.js';
+import { type Caller, canAccessOrg, canAccessProject } from '../auth/caller.js';
+import type { AppContext } from '../context.js';
+import { ApiError, validationError } from './errors.js';
+import { findProjectOrg } from './project-lookup.js';
+
+/**
+ * Who may call a route. Declared on the route, enforced here before the handler runs:
+ * - `public`: no bearer token (token exchange, signed downloads).
+ * - `authenticated`: any valid token.
+ * - `permission` (+ `scope`): a key or user holding the permission; `org` checks `:orgId` against the
+ *   caller's scope (403), `project` also checks that `:projectId` belongs to `:orgId` (404) and is in scope (403).
+ * - `staff`: platform staff users only; every client key, superadmin included, gets 403.
+ */
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'authenticated' }
+  | { kind: 'permission'; permission: Permission; scope?: 'org' | 'project' }
+  | { kind: 'staff' };
+
+export const access = {
+  public: { kind: 'public' } as Access,
+  authenticated: { kind: 'authenticated' } as Access,
+  staff: { kind: 'staff' } as Access,
+  needs: (permission: Permission, scope?: 'org' | 'project'): Access => ({ kind: 'permission', permission, scope }),
+};
+
+type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  /** Content type of `schema`; defaults to application/json. */
+  contentType?: string;
+  headers?: Record<string, { description: string }>;
+}
+
+export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodType> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Express-style path (`/v1/organization/:orgId`); the OpenAPI path is derived from it. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  access: Access;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Body content types other than JSON the route accepts (documented, parsed by the route's own middleware). */
+  bodyContentTypes?: Record<string, { schema: z.ZodType }>;
+  /** Success responses; error responses follow from `access` and the declared inputs. */
+  responses: Record<number, ResponseSpec>;
+  /** Extra error statuses the handler itself may produce (beyond the ones `access`/inputs imply). */
+  errors?: Record<number, string>;
+  /** Middleware that runs after access checks and before validation (e.g. a raw-body parser). */
+  before?: RequestHandler[];
+  handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<unknown>;
+}
+
+export interface HandlerContext<P, Q, B> {
+  req: Request;
+  res: Response;
+  app: AppContext;
+  /** Undefined only on public routes. */
+  caller: Caller;
+  params: P;
+  query: Q;
+  body: B;
+}
+
+export type Route = RouteSpec<AnyObject, AnyObject, z.ZodType>;
+
+/** Keeps the spec's types for the handler while registering routes in one list. */
+export const defineRoute = <
+  P extends AnyObject = AnyObject,
+  Q extends AnyObject = AnyObject,
+  B extends z.ZodType = z.ZodType,
+>(
+  spec: RouteSpec<P, Q, B>,
+): Route => spec as unknown as Route;
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    caller?: Caller;
+    /** Route template (`GET /v1/organization/:orgId`) for logs and usage counters. */
+    routeTemplate?: string;
+  }
+}
+
+/** Singular paths published by the spec also answer under the plural aliases of the overview. */
+export const pluralAlias = (path: string): string | undefined =>
+  path.startsWith('/v1/organization/')
+    ? path
+        .replace(/^\/v1\/organization\//, '/v1/organizations/')
+        .replace(/\/:orgId\/project(?=\/|$)/, '/:orgId/projects')
+    : undefined;
+
+async function authorize(app: AppContext, route: Route, req: Request): Promise<Caller | undefined> {
+  const rule = route.access;
+  if (rule.kind === 'public') return undefined;
+  const caller = await app.guard.authenticate(req);
+  req.caller = caller;
+  if (rule.kind === 'staff') {
+    if (caller.kind !== 'user' || !caller.staff) throw ApiError.forbidden();
+    return caller;
+  }
+  if (rule.kind === 'authenticated') return caller;
+  if (!caller.permissions.has(rule.permission)) throw ApiError.forbidden();
+  if (!rule.scope) return caller;
+  const { orgId, projectId } = req.params as { orgId?: string; projectId?: string };
+  if (!orgId || !canAccessOrg(caller.scope, orgId)) throw ApiError.forbidden();
+  if (rule.scope === 'project') {
+    if (!projectId || (await findProjectOrg(app.db, projectId)) !== orgId) throw ApiError.notFound('Project');
+    if (!canAccessProject(caller.scope, orgId, projectId)) throw ApiError.forbidden();
+  }
+  return caller;
+}
+
+function parsePart<T extends z.ZodType>(part: 'path' | 'query' | 'body', schema: T | undefined, value: unknown) {
+  if (!schema) return value;
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) throw validationError(part, result.error);
+  return result.data;
+}
+
+export function mountRoutes(router: Router, app: AppContext, routes: readonly Route[]): void {
+  const methodsByPath = new Map<string, string[]>();
+  for (const route of routes) {
+    const template = `${route.method.toUpperCase()} ${route.path}`;
+    const authorizeStep: RequestHandler = async (req, _res, next) => {
+      req.routeTemplate = template;
+      req.caller = await authorize(app, route, req);
+      next();
+    };
+    const alternativeBody = Object.keys(route.bodyContentTypes ?? {});
+    const runStep: RequestHandler = async (req, res) => {
+      const params = parsePart('path', route.params, req.params);
+      const query = parsePart('query', route.query, req.query);
+      const body =
+        alternativeBody.length > 0 && req.is(alternativeBody) ? req.body : parsePart('body', route.body, req.body);
+      const result = await route.handler({ req, res, app, caller: req.caller as Caller, params, query, body } as never);
+      if (res.headersSent || res.writableEnded) return;
+      const status = Number(Object.keys(route.responses)[0] ?? (result === undefined ? 204 : 200));
+      if (result === undefined) res.status(status).end();
+      else res.status(status).json(result);
+    };
+    for (const path of [route.path, pluralAlias(route.path)].filter((p): p is string => Boolean(p))) {
+      router[route.method](path, authorizeStep, ...(route.before ?? []), runStep);
+      methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);
+    }
+  }
+  // A known path with a method it does not serve: 405 with Allow, not a 404.
+  for (const [path, methods] of methodsByPath) {
+    router.all(path, (_req, res, next) => {
+      res.setHeader('Allow', methods.join(', '));
+      next(new ApiError('method_not_allowed', `Method not allowed; use ${methods.join(', ')}`));
+    });
+  }
+}
+
+/** An Express path as an OpenAPI path: `:orgId` → `{orgId}`. */
+export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');

@@ -1,0 +1,5 @@
+import { healthRoutes } from './health/routes.js';
+import type { Route } from './http/route.js';
+
+/** Every route of the server, one list per resource: add a resource's list here. */
+export const allRoutes = (): Route[] => [...healthRoutes];

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/** Shared building blocks of request and response schemas. */
+
+export const Id = z.string().min(1).max(200);
+
+/** Page size of a JSON list: 1..max, a default when absent; anything else is a 400. */
+export const pageLimit = (defaultValue: number, max = 50) =>
+  z.coerce
+    .number({ error: `limit must be an integer from 1 to ${max}` })
+    .int({ error: `limit must be an integer from 1 to ${max}` })
+    .min(1, { error: `limit must be an integer from 1 to ${max}` })
+    .max(max, { error: `limit must be an integer from 1 to ${max}` })
+    .default(defaultValue);
+
+export const Cursor = z.string().min(1).max(2000).optional().meta({ description: 'Opaque cursor from `nextCursor`' });
+
+/** A query flag that accepts only the literal `true`. */
+export const trueFlag = z.enum(['true']).optional();
+
+/** `true` or `false`, nothing else. */
+export const booleanFlag = (defaultValue: boolean) =>
+  z
+    .enum(['true', 'false'])
+    .default(defaultValue ? 'true' : 'false')
+    .transform((v) => v === 'true');
+
+/** A comma-separated OR list of at most `max` characters, split and trimmed. */
+export const commaList = (max = 500) =>
+  z
+    .string()
+    .max(max)
+    .transform((value) =>
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    );
+
+export const listEnvelope = <T extends z.ZodType>(item: T) =>
+  z.object({
+    data: z.array(item),
+    nextCursor: z.string().nullable(),
+    hasMore: z.boolean(),
+  });
+
+export const Timestamp = z.iso.datetime().meta({ description: 'ISO 8601 in UTC' });
+export const DateOnly = z.iso.date().meta({ description: 'YYYY-MM-DD' });
+
+export const OrgPath = z.object({ orgId: Id });
+export const ProjectPath = z.object({ orgId: Id, projectId: Id });

@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { createClient } from '../server/clients/service.js';
+import { ManualClock } from '../server/clock.js';
+import { type Config, loadConfig } from '../server/config.js';
+import { type Database, openDatabase } from '../server/db/client.js';
+import { createOrganization, createProject } from '../server/organizations/service.js';
+import { type RunningServer, startServer } from '../server/server.js';
+import { createUser } from '../server/users/service.js';
+import type { Permission } from '../shared/permissions.js';
+import { permissionKeys } from '../shared/permissions.js';
+
+/**
+ * A fresh database for one test file: in-memory PGlite, or (when DATABASE_URL is set, as in CI's
+ * second run) a new database on that PostgreSQL server, dropped again by `close()`.
+ */
+export async function openTestDatabase(): Promise<Database> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const database = await openDatabase({ dataDir: 'memory' });
+    await database.migrate();
+    return database;
+  }
+  const name = `sitefile_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  await database.migrate();
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}
+
+export interface TestServer extends RunningServer {
+  database: Database;
+  clock: ManualClock;
+  config: Config;
+  /** fetch against the server with an optional bearer token. */
+  request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+}
+
+export interface TestServerOptions {
+  database?: Database;
+  env?: Record<string, string>;
+  clock?: ManualClock;
+}
+
+/** A real server on a real port over a real database, with a controllable clock. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const database = options.database ?? (await openTestDatabase());
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    PUBLIC_URL: 'http://sitefile.test',
+    JWT_SIGNING_KEY: 'test-signing-key-0123456789abcdefghijklmnop',
+    JWT_SIGNING_KEY_ID: 'test',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const clock = options.clock ?? new ManualClock();
+  const server = await startServer({ config, db: database.db, clock, log: pino({ level: 'silent' }), port: 0 });
+  const ownsDatabase = !options.database;
+  return {
+    ...server,
+    database,
+    clock,
+    config,
+    request(pathname, init = {}) {
+      const headers = new Headers(init.headers);
+      if (init.token) headers.set('authorization', `Bearer ${init.token}`);
+      let body = init.body;
+      if (init.json !== undefined) {
+        headers.set('content-type', 'application/json');
+        body = JSON.stringify(init.json);
+      }
+      return fetch(server.url + pathname, { ...init, headers, body });
+    },
+    async close() {
+      await server.close();
+      if (ownsDatabase) await database.close();
+    },
+  };
+}
+
+export interface ClientFixture {
+  id: string;
+  clientId: string;
+  secret: string;
+  token: string;
+}
+
+/** Two organizations with two projects each, a staff user and a member, and a key factory. */
+export async function createFixtures(server: TestServer) {
+  const db = server.database.db;
+  const orgA = await createOrganization(db, { name: 'Harbor Construction' });
+  const orgB = await createOrganization(db, { name: 'Ridgeline Builders' });
+  const projectA1 = await createProject(db, { organizationId: orgA.id, name: 'Pier 9 Terminal' });
+  const projectA2 = await createProject(db, { organizationId: orgA.id, name: 'Dockside Offices' });
+  const projectB1 = await createProject(db, { organizationId: orgB.id, name: 'Summit Hospital' });
+  const staff = await createUser(db, {
+    email: 'staff@sitefile.test',
+    name: 'Sam Staff',
+    password: 'staff-pass-1',
+    staff: true,
+  });
+  const member = await createUser(db, {
+    email: 'member@harbor.test',
+    name: 'Mia Member',
+    password: 'member-pass-1',
+    memberships: [{ orgId: orgA.id, role: 'member' }],
+  });
+  const admin = await createUser(db, {
+    email: 'admin@harbor.test',
+    name: 'Ada Admin',
+    password: 'admin-pass-1',
+    memberships: [{ orgId: orgA.id, role: 'admin' }],
+  });
+  const userToken = (userId: string) => server.app.context.tokens.sign(userId, 'user').token;
+
+  /** A key with exactly these permissions ('all' = every key) and scopes. */
+  const client = async (
+    permissions: readonly Permission[] | 'all',
+    scopes: { orgs?: string[]; projects?: { orgId: string; projectId: string }[]; superadmin?: boolean } = {},
+  ): Promise<ClientFixture> => {
+    const created = await createClient(db, {
+      name: 'test key',
+      permissions: permissions === 'all' ? [...permissionKeys] : [...permissions],
+      orgIds: scopes.orgs ?? [],
+      projects: scopes.projects ?? [],
+      superadmin: scopes.superadmin,
+      createdBy: 'tests@sitefile.test',
+    });
+    return {
+      id: created.id,
+      clientId: created.clientId,
+      secret: created.client_secret,
+      token: server.app.context.tokens.sign(created.clientId, 'client').token,
+    };
+  };
+
+  return {
+    orgA,
+    orgB,
+    projectA1,
+    projectA2,
+    projectB1,
+    staff: { ...staff, token: userToken(staff.id) },
+    member: { ...member, token: userToken(member.id) },
+    admin: { ...admin, token: userToken(admin.id) },
+    client,
+    userToken,
+  };
+}
+
+export type Fixtures = Awaited<ReturnType<typeof createFixtures>>;

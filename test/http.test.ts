@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './harness.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('HTTP conventions', () => {
+  it('answers health and readiness', async () => {
+    const health = await server.request('/healthz');
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const ready = await server.request('/readyz');
+    expect(ready.status).toBe(200);
+  });
+
+  it('returns a request id on every response, taken from the request when given', async () => {
+    const generated = await server.request('/healthz');
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const given = await server.request('/healthz', { headers: { 'x-request-id': 'trace-123' } });
+    expect(given.headers.get('x-request-id')).toBe('trace-123');
+  });
+
+  it('answers an unknown route with a JSON 404', async () => {
+    const res = await server.request('/v1/nothing-here', { headers: { 'x-request-id': 'r-404' } });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({
+      error: 'No route for GET /v1/nothing-here',
+      errorCode: 'not_found',
+      requestId: 'r-404',
+    });
+  });
+
+  it('answers an unsupported method on a known path with a JSON 405 and Allow', async () => {
+    const res = await server.request('/healthz', { method: 'DELETE' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+    expect((await res.json()).errorCode).toBe('method_not_allowed');
+  });
+
+  it('answers malformed JSON with a 400 and no stack trace', async () => {
+    const res = await server.request('/v1/oauth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"client_id": ',
+    });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body).toMatchObject({ error: 'Malformed JSON body', errorCode: 'invalid_json' });
+    expect(JSON.stringify(body)).not.toMatch(/at \w+ \(/);
+  });
+
+  it('answers an oversized body with a 413', async () => {
+    const res = await server.request('/v1/oauth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    expect(res.status).toBe(413);
+    expect((await res.json()).errorCode).toBe('payload_too_large');
+  });
+
+  it('serves the OpenAPI document and the reference page', async () => {
+    const doc = await (await server.request('/v1/openapi.json')).json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.paths['/healthz'].get.operationId).toBe('health');
+    const page = await server.request('/docs');
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('/docs/init.js');
+    expect(await (await server.request('/docs/init.js')).text()).toContain('/v1/openapi.json');
+    const asset = await server.request('/docs/assets/swagger-ui-bundle.js');
+    expect(asset.status).toBe(200);
+  });
+});
