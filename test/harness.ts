@@ -52,6 +52,15 @@ export interface TestServer extends RunningServer {
   config: Config;
   /** fetch against the server with an optional bearer token. */
   request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+  /** `request`, with the body read: parsed JSON when the response is JSON, else the text. */
+  call(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<CallResult>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests assert on arbitrary response shapes
+  body: any;
 }
 
 export interface TestServerOptions {
@@ -90,6 +99,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         body = JSON.stringify(init.json);
       }
       return fetch(server.url + pathname, { ...init, headers, body });
+    },
+    async call(pathname, init) {
+      const res = await this.request(pathname, init);
+      const text = await res.text();
+      const isJson = res.headers.get('content-type')?.includes('json') && text.length > 0;
+      return { status: res.status, headers: res.headers, body: isJson ? JSON.parse(text) : text };
     },
     async close() {
       await server.close();

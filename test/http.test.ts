@@ -26,9 +26,9 @@ describe('HTTP conventions', () => {
   });
 
   it('answers an unknown route with a JSON 404', async () => {
-    const res = await server.request('/v1/nothing-here', { headers: { 'x-request-id': 'r-404' } });
+    const res = await server.call('/v1/nothing-here', { headers: { 'x-request-id': 'r-404' } });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({
+    expect(res.body).toEqual({
       error: 'No route for GET /v1/nothing-here',
       errorCode: 'not_found',
       requestId: 'r-404',
@@ -36,36 +36,36 @@ describe('HTTP conventions', () => {
   });
 
   it('answers an unsupported method on a known path with a JSON 405 and Allow', async () => {
-    const res = await server.request('/healthz', { method: 'DELETE' });
+    const res = await server.call('/healthz', { method: 'DELETE' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET');
-    expect((await res.json()).errorCode).toBe('method_not_allowed');
+    expect(res.body.errorCode).toBe('method_not_allowed');
   });
 
   it('answers malformed JSON with a 400 and no stack trace', async () => {
-    const res = await server.request('/v1/oauth/token', {
+    const res = await server.call('/v1/oauth/token', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"client_id": ',
     });
     expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = res.body;
     expect(body).toMatchObject({ error: 'Malformed JSON body', errorCode: 'invalid_json' });
     expect(JSON.stringify(body)).not.toMatch(/at \w+ \(/);
   });
 
   it('answers an oversized body with a 413', async () => {
-    const res = await server.request('/v1/oauth/token', {
+    const res = await server.call('/v1/oauth/token', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ client_id: 'x'.repeat(2 * 1024 * 1024) }),
     });
     expect(res.status).toBe(413);
-    expect((await res.json()).errorCode).toBe('payload_too_large');
+    expect(res.body.errorCode).toBe('payload_too_large');
   });
 
   it('serves the OpenAPI document and the reference page', async () => {
-    const doc = await (await server.request('/v1/openapi.json')).json();
+    const doc = (await server.call('/v1/openapi.json')).body;
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.paths['/healthz'].get.operationId).toBe('health');
     const page = await server.request('/docs');
