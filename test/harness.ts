@@ -85,7 +85,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const clock = options.clock ?? new ManualClock();
   const server = await startServer({ config, db: database.db, clock, log: pino({ level: 'silent' }), port: 0 });
   const ownsDatabase = !options.database;
-  return {
+  const testServer: TestServer = {
     ...server,
     database,
     clock,
@@ -101,7 +101,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return fetch(server.url + pathname, { ...init, headers, body });
     },
     async call(pathname, init) {
-      const res = await this.request(pathname, init);
+      const res = await testServer.request(pathname, init);
       const text = await res.text();
       const isJson = res.headers.get('content-type')?.includes('json') && text.length > 0;
       return { status: res.status, headers: res.headers, body: isJson ? JSON.parse(text) : text };
@@ -111,6 +111,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (ownsDatabase) await database.close();
     },
   };
+  return testServer;
 }
 
 export interface ClientFixture {
