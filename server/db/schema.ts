@@ -709,6 +709,8 @@ export const filedEmails = pgTable(
     index('filed_emails_conversation_idx').on(t.organizationId, t.conversationId),
     index('filed_emails_from_idx').on(t.organizationId, sql`lower(from_address)`),
     index('filed_emails_search_idx').using('gin', t.searchVector),
+    // Thread linking: replies and siblings share entries of References (In-Reply-To is folded in).
+    index('filed_emails_references_idx').using('gin', t.references),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "filed_emails_references_idx" ON "filed_emails" USING gin ("references");
