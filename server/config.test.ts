@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('config', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      publicUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      logLevel: 'info',
+      rateLimitPerMinute: 600,
+    });
+    expect(config.dataDir).toMatch(/\.data$/);
+  });
+
+  it('derives PUBLIC_URL from PORT and strips a trailing slash', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_URL: 'https://files.example.org/' }).publicUrl).toBe('https://files.example.org');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PUBLIC_URL', 'not a url'],
+    ['DATABASE_URL', 'mysql://localhost/x'],
+    ['REDIS_URL', 'http://localhost:6379'],
+    ['LOG_LEVEL', 'loud'],
+    ['RATE_LIMIT_PER_MINUTE', '0'],
+  ])('rejects %s=%s with one line naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    try {
+      loadConfig({ [name]: value });
+    } catch (err) {
+      const message = (err as Error).message;
+      expect(message.startsWith(`Invalid configuration: ${name}=`)).toBe(true);
+      expect(message).not.toContain('\n');
+    }
+  });
+
+  it('rejects a signing key shorter than 32 characters', () => {
+    expect(() => loadConfig({ JWT_SIGNING_KEY: 'short' })).toThrow(/JWT_SIGNING_KEY/);
+  });
+});

@@ -1,0 +1,51 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allRoutes } from '../server/routes.js';
+import { startTestServer, type TestServer } from './harness.js';
+
+const run = promisify(execFile);
+// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked generically
+let doc: any;
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  doc = (await server.call('/v1/openapi.json')).body;
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('OpenAPI document', () => {
+  it('lints with zero errors (Redocly recommended rules)', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'openapi-')), 'openapi.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const bin = path.resolve('node_modules/.bin/redocly');
+    const result = await run(bin, ['lint', file, '--format=json'], {
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    }).catch((err: { stdout: string; stderr: string }) => err);
+    const report = JSON.parse(result.stdout.slice(result.stdout.indexOf('{')));
+    const errors = report.problems.filter((p: { severity: string }) => p.severity === 'error');
+    expect(
+      errors.map((e: { message: string; location: unknown }) => `${e.message} ${JSON.stringify(e.location)}`),
+    ).toEqual([]);
+  });
+
+  it('documents every route with its access rule and error responses', () => {
+    for (const route of allRoutes()) {
+      const operation = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method];
+      expect(operation, `${route.method} ${route.path}`).toBeDefined();
+      expect(operation.operationId).toBe(route.operationId);
+      if (route.access.kind === 'public') continue;
+      expect(operation.security).toEqual([{ bearer: [] }]);
+      expect(operation.responses).toHaveProperty('401');
+      expect(operation.responses).toHaveProperty('403');
+      if (route.access.kind === 'permission') expect(operation['x-permission']).toBe(route.access.permission);
+      if (route.access.kind === 'staff') expect(operation['x-permission']).toBe('staff');
+    }
+  });
+});
