@@ -10,13 +10,15 @@ const errorResponse = (description: string) => ({
 /** Error responses implied by a route's access rule and inputs, plus the ones it declares. */
 function errorResponsesOf(route: Route): Record<string, ReturnType<typeof errorResponse>> {
   const errors: Record<string, string> = {};
-  if (route.params || route.query || route.body) errors[400] = 'Invalid parameters or body';
+  if (route.params || route.query || route.headers || route.body) errors[400] = 'Invalid parameters or body';
   if (route.access.kind !== 'public') {
     errors[401] = 'Missing, invalid or expired bearer token';
     errors[403] =
       route.access.kind === 'staff'
         ? 'Not a staff user (client keys are always refused)'
-        : 'Insufficient permissions: the token lacks the permission or the org/project is outside its scope';
+        : route.access.kind === 'user'
+          ? 'Not allowed for this signed-in user (client keys are always refused)'
+          : 'Insufficient permissions: the token lacks the permission or the org/project is outside its scope';
     errors[429] = 'Rate limit exceeded; see Retry-After';
   }
   if (route.access.kind === 'permission' && route.access.scope === 'project')
@@ -33,11 +35,13 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
     description: route.description,
     tags: route.tags,
     security: rule.kind === 'public' ? [] : [{ bearer: [] }],
-    'x-permission': rule.kind === 'permission' ? rule.permission : rule.kind === 'staff' ? 'staff' : null,
+    'x-permission':
+      rule.kind === 'permission' ? rule.permission : rule.kind === 'staff' || rule.kind === 'user' ? rule.kind : null,
     'x-scope': rule.kind === 'permission' ? (rule.scope ?? null) : null,
     requestParams: {
       ...(route.params ? { path: route.params } : {}),
       ...(route.query ? { query: route.query } : {}),
+      ...(route.headers ? { header: route.headers } : {}),
     },
     responses: {
       ...Object.fromEntries(

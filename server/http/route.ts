@@ -13,17 +13,21 @@ import { findProjectOrg } from './project-lookup.js';
  * - `permission` (+ `scope`): a key or user holding the permission; `org` checks `:orgId` against the
  *   caller's scope (403), `project` also checks that `:projectId` belongs to `:orgId` (404) and is in scope (403).
  * - `staff`: platform staff users only; every client key, superadmin included, gets 403.
+ * - `user`: any signed-in person (staff or not); every client key gets 403. For /v1/admin routes that
+ *   organization admins or owners of a record may also use; the handler applies that finer rule.
  */
 export type Access =
   | { kind: 'public' }
   | { kind: 'authenticated' }
   | { kind: 'permission'; permission: Permission; scope?: 'org' | 'project' }
-  | { kind: 'staff' };
+  | { kind: 'staff' }
+  | { kind: 'user' };
 
 export const access = {
   public: { kind: 'public' } as Access,
   authenticated: { kind: 'authenticated' } as Access,
   staff: { kind: 'staff' } as Access,
+  user: { kind: 'user' } as Access,
   needs: (permission: Permission, scope?: 'org' | 'project'): Access => ({ kind: 'permission', permission, scope }),
 };
 
@@ -48,6 +52,8 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   access: Access;
   params?: P;
   query?: Q;
+  /** Request headers the route requires (validated before the body, documented in OpenAPI). */
+  headers?: AnyObject;
   body?: B;
   /** Body content types other than JSON the route accepts (documented, parsed by the route's own middleware). */
   bodyContentTypes?: Record<string, { schema: z.ZodType }>;
@@ -103,8 +109,8 @@ async function authorize(app: AppContext, route: Route, req: Request): Promise<C
   if (rule.kind === 'public') return undefined;
   const caller = await app.guard.authenticate(req);
   req.caller = caller;
-  if (rule.kind === 'staff') {
-    if (caller.kind !== 'user' || !caller.staff) throw ApiError.forbidden();
+  if (rule.kind === 'staff' || rule.kind === 'user') {
+    if (caller.kind !== 'user' || (rule.kind === 'staff' && !caller.staff)) throw ApiError.forbidden();
     return caller;
   }
   if (rule.kind === 'authenticated') return caller;
@@ -119,7 +125,11 @@ async function authorize(app: AppContext, route: Route, req: Request): Promise<C
   return caller;
 }
 
-function parsePart<T extends z.ZodType>(part: 'path' | 'query' | 'body', schema: T | undefined, value: unknown) {
+function parsePart<T extends z.ZodType>(
+  part: 'path' | 'query' | 'body' | 'header',
+  schema: T | undefined,
+  value: unknown,
+) {
   if (!schema) return value;
   const result = schema.safeParse(value ?? {});
   if (!result.success) throw validationError(part, result.error);
@@ -139,6 +149,7 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
     const runStep: RequestHandler = async (req, res) => {
       const params = parsePart('path', route.params, req.params);
       const query = parsePart('query', route.query, req.query);
+      parsePart('header', route.headers, req.headers);
       const body =
         alternativeBody.length > 0 && req.is(alternativeBody) ? req.body : parsePart('body', route.body, req.body);
       const result = await route.handler({ req, res, app, caller: req.caller as Caller, params, query, body } as never);
