@@ -1,0 +1,41 @@
+import { officeCall } from './async.js';
+
+/** Office's "the user closed the dialog" event code. */
+const dialogClosedByUser = 12006;
+
+export class DialogClosedError extends Error {
+  constructor() {
+    super('The sign-in window was closed before sign-in finished');
+    this.name = 'DialogClosedError';
+  }
+}
+
+/**
+ * Opens `url` in an Office dialog and resolves with the first message the page sends back through
+ * `Office.context.ui.messageParent`; the dialog is closed afterwards.
+ */
+export async function openDialogForMessage(url: string): Promise<string> {
+  const dialog = await officeCall<Office.Dialog>('displayDialogAsync', (cb) =>
+    Office.context.ui.displayDialogAsync(url, { height: 60, width: 30, promptBeforeOpen: false }, cb),
+  );
+  return new Promise<string>((resolve, reject) => {
+    dialog.addEventHandler(Office.EventType.DialogMessageReceived, (arg) => {
+      dialog.close();
+      resolve('message' in arg ? arg.message : '');
+    });
+    dialog.addEventHandler(Office.EventType.DialogEventReceived, (arg) => {
+      const code = 'error' in arg ? arg.error : undefined;
+      reject(code === dialogClosedByUser ? new DialogClosedError() : new Error(`The sign-in window failed (${code})`));
+    });
+  });
+}
+
+/** In the dialog page: hand a message to the task pane that opened it. */
+export function messageParent(message: string): void {
+  Office.context.ui.messageParent(message);
+}
+
+/** In the dialog page: whether it is running inside an Office dialog at all. */
+export function isInOfficeDialog(): boolean {
+  return typeof Office !== 'undefined' && typeof Office.context?.ui?.messageParent === 'function';
+}

@@ -1,0 +1,189 @@
+import { officeCall } from './async.js';
+
+export interface MailAddress {
+  address: string;
+  name?: string;
+}
+
+export interface MailAttachment {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+  isInline: boolean;
+}
+
+/** What the task pane knows about the open e-mail; read mode and compose mode give the same shape. */
+export interface OpenMessage {
+  mode: 'read' | 'compose';
+  /** The RFC 5322 Message-ID; absent in compose mode (the message does not exist yet). */
+  internetMessageId?: string;
+  conversationId?: string;
+  subject: string;
+  from?: MailAddress;
+  to: MailAddress[];
+  cc: MailAddress[];
+  sentAt?: string;
+  attachments: MailAttachment[];
+}
+
+/** Where a draft should be filed once it is sent; travels with the message as an internet header. */
+export interface FileWhenSentMark {
+  organizationId: string;
+  projectId: string;
+  documentId?: string;
+}
+
+/** The internet header a compose-mode "file this when sent" choice writes on the draft. */
+export const fileWhenSentHeader = 'X-Sitefile-File-To';
+
+type AnyItem = Office.MessageRead & Office.MessageCompose;
+/** getAsFileAsync (Mailbox 1.14) is newer than the bundled office-js types. */
+type ItemWithFile = { getAsFileAsync(callback: (result: Office.AsyncResult<string>) => void): void };
+
+const item = (): AnyItem => {
+  const current = Office.context.mailbox.item;
+  if (!current) throw new Error('No e-mail is open');
+  return current as unknown as AnyItem;
+};
+
+const isReadMode = (current: AnyItem) => typeof (current as unknown as { subject: unknown }).subject === 'string';
+
+const toAddress = (details: Office.EmailAddressDetails): MailAddress =>
+  details.displayName && details.displayName !== details.emailAddress
+    ? { address: details.emailAddress, name: details.displayName }
+    : { address: details.emailAddress };
+
+const toAttachment = (a: Office.AttachmentDetails | Office.AttachmentDetailsCompose): MailAttachment => ({
+  id: a.id,
+  name: a.name,
+  contentType: 'contentType' in a && a.contentType ? a.contentType : 'application/octet-stream',
+  size: a.size,
+  isInline: a.isInline,
+});
+
+/** A snapshot of the open e-mail's header fields and attachment list. */
+export async function readOpenMessage(): Promise<OpenMessage> {
+  const current = item();
+  if (isReadMode(current)) {
+    const read = current as unknown as Office.MessageRead;
+    return {
+      mode: 'read',
+      internetMessageId: read.internetMessageId || undefined,
+      conversationId: read.conversationId || undefined,
+      subject: read.subject ?? '',
+      from: read.from ? toAddress(read.from) : undefined,
+      to: (read.to ?? []).map(toAddress),
+      cc: (read.cc ?? []).map(toAddress),
+      sentAt: read.dateTimeCreated ? new Date(read.dateTimeCreated).toISOString() : undefined,
+      attachments: (read.attachments ?? []).map(toAttachment),
+    };
+  }
+  const compose = current as unknown as Office.MessageCompose;
+  const [subject, to, cc, from, attachments] = await Promise.all([
+    officeCall<string>('subject.getAsync', (cb) => compose.subject.getAsync(cb)),
+    officeCall<Office.EmailAddressDetails[]>('to.getAsync', (cb) => compose.to.getAsync(cb)),
+    officeCall<Office.EmailAddressDetails[]>('cc.getAsync', (cb) => compose.cc.getAsync(cb)),
+    officeCall<Office.EmailAddressDetails>('from.getAsync', (cb) => compose.from.getAsync(cb)),
+    officeCall<Office.AttachmentDetailsCompose[]>('getAttachmentsAsync', (cb) => compose.getAttachmentsAsync(cb)),
+  ]);
+  return {
+    mode: 'compose',
+    conversationId: compose.conversationId || undefined,
+    subject,
+    from: from ? toAddress(from) : undefined,
+    to: to.map(toAddress),
+    cc: cc.map(toAddress),
+    attachments: attachments.map(toAttachment),
+  };
+}
+
+/** The body as plain text, cut to `maxChars` (suggestions need only a preview). */
+export async function readBodyText(maxChars: number): Promise<string> {
+  const text = await officeCall<string>('body.getAsync', (cb) => item().body.getAsync(Office.CoercionType.Text, cb));
+  return text.slice(0, maxChars);
+}
+
+export function readBodyHtml(): Promise<string> {
+  return officeCall<string>('body.getAsync', (cb) => item().body.getAsync(Office.CoercionType.Html, cb));
+}
+
+/** An attachment's bytes as base64; item attachments (attached e-mails) come as .eml text and are encoded here. */
+export async function readAttachmentBase64(attachmentId: string): Promise<string> {
+  const content = await officeCall<Office.AttachmentContent>('getAttachmentContentAsync', (cb) =>
+    item().getAttachmentContentAsync(attachmentId, cb),
+  );
+  switch (content.format) {
+    case Office.MailboxEnums.AttachmentContentFormat.Base64:
+      return content.content;
+    case Office.MailboxEnums.AttachmentContentFormat.Eml:
+    case Office.MailboxEnums.AttachmentContentFormat.ICalendar:
+      return utf8ToBase64(content.content);
+    default:
+      throw new Error('This attachment is a cloud link and has no file content to file');
+  }
+}
+
+/** Hosts with Mailbox 1.14 hand over the whole message (MIME); older ones need the JSON form. */
+export function canReadRawMessage(): boolean {
+  return Office.context.requirements.isSetSupported('Mailbox', '1.14');
+}
+
+/** The open (received) message as base64-encoded MIME. */
+export function readRawMessageBase64(): Promise<string> {
+  const current = item() as unknown as ItemWithFile;
+  return officeCall<string>('getAsFileAsync', (cb) => current.getAsFileAsync(cb));
+}
+
+/** Compose mode: remember on the draft where to file it once sent. */
+export function markToFileWhenSent(mark: FileWhenSentMark): Promise<void> {
+  const compose = item() as unknown as Office.MessageCompose;
+  return officeCall<void>('internetHeaders.setAsync', (cb) =>
+    compose.internetHeaders.setAsync({ [fileWhenSentHeader]: encodeMark(mark) }, cb),
+  );
+}
+
+/** Read mode: the "file this when sent" mark on a sent message, if it has one. */
+export async function readFileWhenSentMark(): Promise<FileWhenSentMark | undefined> {
+  const read = item() as unknown as Office.MessageRead;
+  const headers = await officeCall<string>('getAllInternetHeadersAsync', (cb) => read.getAllInternetHeadersAsync(cb));
+  return parseMarkHeader(headers);
+}
+
+/** Calls `handler` when the user selects another e-mail while the task pane is pinned. */
+export function onItemChanged(handler: () => void): Promise<void> {
+  return officeCall<void>('addHandlerAsync', (cb) =>
+    Office.context.mailbox.addHandlerAsync(Office.EventType.ItemChanged, handler, cb),
+  );
+}
+
+export function encodeMark(mark: FileWhenSentMark): string {
+  const parts = [`org=${mark.organizationId}`, `project=${mark.projectId}`];
+  if (mark.documentId) parts.push(`document=${mark.documentId}`);
+  return parts.join('; ');
+}
+
+/** Finds our header in a raw header block (folded lines unfolded) and decodes it. */
+export function parseMarkHeader(headers: string): FileWhenSentMark | undefined {
+  const unfolded = headers.replace(/\r?\n[ \t]+/g, ' ');
+  const line = unfolded.split(/\r?\n/).find((l) => l.toLowerCase().startsWith(`${fileWhenSentHeader.toLowerCase()}:`));
+  if (!line) return undefined;
+  const fields = new Map(
+    line
+      .slice(fileWhenSentHeader.length + 1)
+      .split(';')
+      .map((part) => part.trim().split('=') as [string, string | undefined]),
+  );
+  const organizationId = fields.get('org');
+  const projectId = fields.get('project');
+  if (!organizationId || !projectId) return undefined;
+  const documentId = fields.get('document');
+  return documentId ? { organizationId, projectId, documentId } : { organizationId, projectId };
+}
+
+function utf8ToBase64(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
