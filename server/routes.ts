@@ -1,6 +1,17 @@
+import { clientRoutes } from './clients/routes.js';
+import { commandRoutes } from './commands/routes.js';
+import { documentRoutes } from './documents/routes.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { healthRoutes } from './health/routes.js';
 import type { Route } from './http/route.js';
+import { organizationRoutes } from './organizations/routes.js';
 
 /** Every route of the server, one list per resource: add a resource's list here. */
-export const allRoutes = (): Route[] => [...healthRoutes, ...downloadRoutes];
+export const allRoutes = (): Route[] => [
+  ...healthRoutes,
+  ...clientRoutes,
+  ...organizationRoutes,
+  ...downloadRoutes,
+  ...commandRoutes,
+  ...documentRoutes,
+];
