@@ -8,6 +8,7 @@ import { type KeyRing, loadKeyRing } from './auth/keys.js';
 import { createTokenService } from './auth/tokens.js';
 import { type BlobStore, createFsBlobStore } from './blobs/store.js';
 import { createLocalBus, createRedisBus, type InvalidationBus } from './cache/bus.js';
+import { createUsageRecorder } from './clients/usage.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -16,6 +17,7 @@ import { mountDocs } from './docs/routes.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { mountRoutes } from './http/route.js';
+import { createRateLimiter } from './ratelimit/limiter.js';
 import { allRoutes } from './routes.js';
 
 export interface AppOptions {
@@ -52,8 +54,16 @@ export function createApp(options: AppOptions): App {
     tokens,
     blobs: options.blobs ?? createFsBlobStore(path.join(config.dataDir, 'blobs')),
     guard: createBearerGuard({ db, tokens, bus }),
+    rateLimiter: createRateLimiter({
+      perMinute: config.rateLimitPerMinute,
+      redisUrl: config.redisUrl,
+      keyPrefix: config.rateLimitKeyPrefix,
+      log,
+    }),
+    usage: createUsageRecorder({ db, log }),
   };
-  const shutdownHooks: Array<() => Promise<void>> = [];
+  // Usage counts are written before the limiter's connection closes; both before the bus.
+  const shutdownHooks: Array<() => Promise<void>> = [() => context.usage.close(), () => context.rateLimiter.close()];
 
   const app = express();
   app.disable('x-powered-by');
@@ -72,6 +82,7 @@ export function createApp(options: AppOptions): App {
       customProps: (req) => ({ route: req.routeTemplate }),
     }),
   );
+  app.use(context.usage.middleware);
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: false, limit: '64kb' }));
 

@@ -16,6 +16,7 @@ const envSchema = z.object({
   REDIS_URL: optionalUrl(/^rediss?$/),
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(logLevels).default('info')),
   RATE_LIMIT_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1_000_000).default(600)),
+  RATE_LIMIT_KEY_PREFIX: z.preprocess(emptyAsUndefined, z.string().max(100).default('sitefile:rl:')),
   SIGNED_URL_TTL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(10).max(86_400).default(900)),
   JWT_SIGNING_KEY: optionalString,
   JWT_SIGNING_KEY_ID: optionalString,
@@ -32,6 +33,8 @@ export type Config = {
   redisUrl: string | undefined;
   logLevel: (typeof logLevels)[number];
   rateLimitPerMinute: number;
+  /** Prefix of the limiter's Redis keys: separates deployments (or test runs) sharing one Redis. */
+  rateLimitKeyPrefix: string;
   signedUrlTtlSeconds: number;
   jwtSigningKey: { id: string; secret: string } | undefined;
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
@@ -59,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    rateLimitKeyPrefix: e.RATE_LIMIT_KEY_PREFIX,
     signedUrlTtlSeconds: e.SIGNED_URL_TTL_SECONDS,
     jwtSigningKey: e.JWT_SIGNING_KEY ? { id: e.JWT_SIGNING_KEY_ID ?? 'env', secret: e.JWT_SIGNING_KEY } : undefined,
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL } : undefined,

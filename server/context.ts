@@ -3,9 +3,11 @@ import type { BearerGuard } from './auth/guard.js';
 import type { TokenService } from './auth/tokens.js';
 import type { BlobStore } from './blobs/store.js';
 import type { InvalidationBus } from './cache/bus.js';
+import type { UsageRecorder } from './clients/usage.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
+import type { RateLimiter } from './ratelimit/limiter.js';
 
 /** Everything a handler may use, built once by createApp: no module-level globals. */
 export interface AppContext {
@@ -17,4 +19,8 @@ export interface AppContext {
   bus: InvalidationBus;
   tokens: TokenService;
   guard: BearerGuard;
+  /** Per-caller request limits (shared through Redis when configured). */
+  rateLimiter: RateLimiter;
+  /** Per-client usage counters, flushed in batches. */
+  usage: UsageRecorder;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp } from './common.js';
+import { Cursor, Id, listEnvelope, pageLimit, Timestamp } from './common.js';
 import { permissionKeys } from './permissions.js';
 
 export const PermissionMap = z
@@ -48,24 +48,91 @@ export const CreatedOAuthClient = OAuthClient.extend({
   client_secret: z.string().meta({ description: 'Shown once, here; never retrievable later' }),
 }).meta({ id: 'CreatedOAuthClient' });
 
+const ScopeGrants = z
+  .object({
+    orgs: z.array(Id).max(1000).default([]).meta({ description: 'Organizations granted whole (all their projects)' }),
+    projects: z
+      .array(z.object({ orgId: Id, projectId: Id }).strict())
+      .max(10_000)
+      .default([])
+      .meta({ description: 'Single projects, each with the organization that owns it' }),
+  })
+  .strict()
+  .meta({ id: 'ScopeGrants' });
+
+const PermissionGrants = z
+  .record(z.string().max(100), z.boolean())
+  .meta({ description: 'Permission key → granted; unknown keys are a 400', example: { 'project:read': true } });
+
 export const CreateClientBody = z
   .object({
     name: z.string().trim().min(1).max(200),
     description: z.string().max(2000).optional(),
-    permissions: z.record(z.string(), z.boolean()),
-    scopes: z
-      .object({
-        orgs: z.array(Id).max(1000).default([]),
-        projects: z
-          .array(z.object({ orgId: Id, projectId: Id }))
-          .max(10_000)
-          .default([]),
-      })
-      .default({ orgs: [], projects: [] }),
-    superadmin: z.boolean().optional(),
+    permissions: PermissionGrants,
+    scopes: ScopeGrants.default({ orgs: [], projects: [] }),
+    superadmin: z.boolean().optional().meta({ description: 'Every organization in scope; staff only' }),
     enabled: z.boolean().optional(),
   })
+  .strict()
   .meta({ id: 'CreateClientBody' });
+
+export const UpdateClientBody = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    description: z.string().max(2000).optional(),
+    enabled: z.boolean().optional(),
+    superadmin: z.boolean().optional(),
+    permissions: PermissionGrants.optional().meta({
+      description: 'Merged into the key: true grants, false revokes, absent keys stay as they are',
+    }),
+    scopes: ScopeGrants.optional().meta({ description: "Replaces the key's scopes; kept grants keep grantedAt" }),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, { error: 'Give at least one field to change' })
+  .meta({ id: 'UpdateClientBody' });
+
+export const ClientIdPath = z.object({ id: Id });
+
+export const ClientListQuery = z.object({ cursor: Cursor, limit: pageLimit(25) });
+
+export const ClientList = listEnvelope(OAuthClient).meta({ id: 'OAuthClientList' });
+
+/** Client credentials as JSON; `grant_type` may be given, and must then be `client_credentials`. */
+export const TokenRequestJson = z
+  .object({
+    grant_type: z.string().max(100).optional(),
+    client_id: z.string().min(1).max(200),
+    client_secret: z.string().min(1).max(500),
+  })
+  .meta({ id: 'TokenRequest' });
+
+/** The OAuth form body (RFC 6749 §4.4, client_secret_post). */
+export const TokenRequestForm = z
+  .object({
+    grant_type: z.string().max(100),
+    client_id: z.string().min(1).max(200),
+    client_secret: z.string().min(1).max(500),
+  })
+  .meta({ id: 'TokenRequestForm' });
+
+export const TokenResponse = z
+  .object({
+    access_token: z.string().meta({ description: 'Signed JWT' }),
+    token_type: z.literal('Bearer'),
+    expires_in: z.number().int().meta({ description: 'Seconds; 3600' }),
+  })
+  .meta({ id: 'TokenResponse' });
+
+/** The token endpoint's failure body (RFC 6749 §5.2), the one body outside the Error shape. */
+export const OAuthErrorBody = z
+  .object({
+    error: z.enum(['invalid_client', 'unsupported_grant_type']),
+    error_description: z.string(),
+  })
+  .meta({ id: 'OAuthError' });
 
 export type OAuthClient = z.infer<typeof OAuthClient>;
 export type CreateClientBody = z.infer<typeof CreateClientBody>;
+export type CreatedOAuthClient = z.infer<typeof CreatedOAuthClient>;
+export type UpdateClientBody = z.infer<typeof UpdateClientBody>;
+export type UsageSummary = z.infer<typeof UsageSummary>;

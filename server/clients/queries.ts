@@ -1,10 +1,17 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { OAuthClient } from '../../shared/clients.js';
 import { permissionKeys } from '../../shared/permissions.js';
 import type { Db, Tx } from '../db/client.js';
-import { oauthClientOrgScopes, oauthClientProjectScopes, oauthClients, organizations, projects } from '../db/schema.js';
+import {
+  oauthClientOrgScopes,
+  oauthClientProjectScopes,
+  oauthClients,
+  organizations,
+  projects,
+  requestUsage,
+} from '../db/schema.js';
 
-type ClientRow = typeof oauthClients.$inferSelect;
+export type ClientRow = typeof oauthClients.$inferSelect;
 
 export async function insertClient(
   tx: Db | Tx,
@@ -86,4 +93,119 @@ export async function toClientResources(db: Db | Tx, rows: ClientRow[]): Promise
       orgIds: [...new Set([...orgs.map((o) => o.orgId), ...projectList.map((p) => p.orgId)])].sort(),
     };
   });
+}
+
+/** The live client with this public client id (enabled or not), for the token exchange. */
+export async function findClientByClientId(db: Db | Tx, clientId: string): Promise<ClientRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(oauthClients)
+    .where(and(eq(oauthClients.clientId, clientId), isNull(oauthClients.deletedAt)));
+  return row;
+}
+
+/** One page of live clients, newest first, optionally only those a key created; `after` is the last row seen. */
+export async function listClientRows(
+  db: Db | Tx,
+  options: { createdByClientId?: string; after?: { createdAt: string; id: string }; limit: number },
+): Promise<ClientRow[]> {
+  const conditions: SQL[] = [isNull(oauthClients.deletedAt)];
+  if (options.createdByClientId) conditions.push(eq(oauthClients.createdByClientId, options.createdByClientId));
+  if (options.after) {
+    conditions.push(
+      sql`(${oauthClients.createdAt}, ${oauthClients.id}) < (${options.after.createdAt}::timestamptz, ${options.after.id})`,
+    );
+  }
+  return db
+    .select()
+    .from(oauthClients)
+    .where(and(...conditions))
+    .orderBy(desc(oauthClients.createdAt), desc(oauthClients.id))
+    .limit(options.limit);
+}
+
+export async function updateClientRow(
+  tx: Db | Tx,
+  id: string,
+  changes: Partial<
+    Pick<ClientRow, 'name' | 'description' | 'enabled' | 'superadmin' | 'permissions' | 'secretHash'>
+  > & {
+    updatedAt: Date;
+  },
+): Promise<void> {
+  await tx.update(oauthClients).set(changes).where(eq(oauthClients.id, id));
+}
+
+export async function softDeleteClientRow(tx: Db | Tx, id: string, at: Date): Promise<void> {
+  await tx.update(oauthClients).set({ deletedAt: at, enabled: false, updatedAt: at }).where(eq(oauthClients.id, id));
+}
+
+/** Makes the client's scopes exactly these; scopes it already had keep their grantedAt. */
+export async function replaceClientScopes(
+  tx: Db | Tx,
+  clientRowId: string,
+  scopes: { orgs: string[]; projects: { orgId: string; projectId: string }[] },
+): Promise<void> {
+  const keepOrgs = scopes.orgs.length
+    ? and(
+        eq(oauthClientOrgScopes.clientRowId, clientRowId),
+        notInArray(oauthClientOrgScopes.organizationId, scopes.orgs),
+      )
+    : eq(oauthClientOrgScopes.clientRowId, clientRowId);
+  await tx.delete(oauthClientOrgScopes).where(keepOrgs);
+  const projectIds = scopes.projects.map((p) => p.projectId);
+  const keepProjects = projectIds.length
+    ? and(
+        eq(oauthClientProjectScopes.clientRowId, clientRowId),
+        notInArray(oauthClientProjectScopes.projectId, projectIds),
+      )
+    : eq(oauthClientProjectScopes.clientRowId, clientRowId);
+  await tx.delete(oauthClientProjectScopes).where(keepProjects);
+  if (scopes.orgs.length) {
+    await tx
+      .insert(oauthClientOrgScopes)
+      .values(scopes.orgs.map((organizationId) => ({ clientRowId, organizationId })))
+      .onConflictDoNothing();
+  }
+  if (scopes.projects.length) {
+    await tx
+      .insert(oauthClientProjectScopes)
+      .values(scopes.projects.map((p) => ({ clientRowId, organizationId: p.orgId, projectId: p.projectId })))
+      .onConflictDoNothing();
+  }
+}
+
+export interface UsageDelta {
+  clientRowId: string;
+  endpoint: string;
+  count: number;
+  totalMs: number;
+}
+
+/** Adds counts to `request_usage` in one upsert. */
+export async function addUsage(db: Db | Tx, deltas: UsageDelta[]): Promise<void> {
+  if (deltas.length === 0) return;
+  await db
+    .insert(requestUsage)
+    .values(deltas)
+    .onConflictDoUpdate({
+      target: [requestUsage.clientRowId, requestUsage.endpoint],
+      set: {
+        count: sql`${requestUsage.count} + excluded.count`,
+        totalMs: sql`${requestUsage.totalMs} + excluded.total_ms`,
+      },
+    });
+}
+
+export async function usageRows(db: Db | Tx, clientRowIds: string[]): Promise<UsageDelta[]> {
+  if (clientRowIds.length === 0) return [];
+  return db
+    .select({
+      clientRowId: requestUsage.clientRowId,
+      endpoint: requestUsage.endpoint,
+      count: requestUsage.count,
+      totalMs: requestUsage.totalMs,
+    })
+    .from(requestUsage)
+    .where(inArray(requestUsage.clientRowId, clientRowIds));
 }

@@ -1,10 +1,25 @@
-import type { OAuthClient } from '../../shared/clients.js';
+import type { CreateClientBody, CreatedOAuthClient, OAuthClient, UsageSummary } from '../../shared/clients.js';
 import { isPermission, type Permission } from '../../shared/permissions.js';
-import { hashSecret, newClientSecret } from '../auth/secrets.js';
-import type { Db } from '../db/client.js';
+import { type Caller, canAccessProject } from '../auth/caller.js';
+import { hashSecret, newClientSecret, verifySecret } from '../auth/secrets.js';
+import type { AppContext } from '../context.js';
+import type { Db, Tx } from '../db/client.js';
+import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
 import { newUuid } from '../ids.js';
-import { existingScopeTargets, findClientRow, insertClient, toClientResources } from './queries.js';
+import {
+  type ClientRow,
+  existingScopeTargets,
+  findClientByClientId,
+  findClientRow,
+  insertClient,
+  listClientRows,
+  replaceClientScopes,
+  softDeleteClientRow,
+  toClientResources,
+  updateClientRow,
+  usageRows,
+} from './queries.js';
 
 export interface NewClient {
   name: string;
@@ -26,22 +41,9 @@ export interface NewClient {
 export async function createClient(db: Db, input: NewClient): Promise<OAuthClient & { client_secret: string }> {
   const unknown = input.permissions.filter((p) => !isPermission(p));
   if (unknown.length > 0) throw ApiError.badRequest(`Unknown permission keys: ${unknown.join(', ')}`);
-  const orgIds = [...new Set(input.orgIds)];
-  const projects = [...new Map(input.projects.map((p) => [p.projectId, p])).values()];
-  const found = await existingScopeTargets(
-    db,
-    [...new Set([...orgIds, ...projects.map((p) => p.orgId)])],
-    projects.map((p) => p.projectId),
-  );
-  const missingOrgs = orgIds.filter((id) => !found.orgs.has(id));
-  if (missingOrgs.length > 0) throw ApiError.badRequest(`Unknown organizations: ${missingOrgs.join(', ')}`);
-  const badProjects = projects.filter((p) => found.projectOrg.get(p.projectId) !== p.orgId);
-  if (badProjects.length > 0) {
-    throw ApiError.badRequest(
-      `Unknown projects for their organization: ${badProjects.map((p) => `${p.orgId}:${p.projectId}`).join(', ')}`,
-    );
-  }
+  const { orgIds, projects } = await checkScopeTargets(db, input.orgIds, input.projects);
   const secret = input.secret ?? newClientSecret();
+  const secretHash = await hashSecret(secret);
   const id = newUuid();
   await db.transaction(async (tx) => {
     await insertClient(
@@ -49,7 +51,7 @@ export async function createClient(db: Db, input: NewClient): Promise<OAuthClien
       {
         id,
         clientId: newUuid(),
-        secretHash: await hashSecret(secret),
+        secretHash,
         name: input.name,
         description: input.description ?? '',
         superadmin: input.superadmin ?? false,
@@ -65,4 +67,234 @@ export async function createClient(db: Db, input: NewClient): Promise<OAuthClien
   const row = await findClientRow(db, id);
   const [resource] = await toClientResources(db, [row!]);
   return { ...resource!, client_secret: secret };
+}
+
+/** Organizations that exist and projects that exist in the organization named with them; else a 400. */
+async function checkScopeTargets(
+  db: Db | Tx,
+  orgIdList: string[],
+  projectList: { orgId: string; projectId: string }[],
+): Promise<{ orgIds: string[]; projects: { orgId: string; projectId: string }[] }> {
+  const orgIds = [...new Set(orgIdList)];
+  const projects = [...new Map(projectList.map((p) => [p.projectId, p])).values()];
+  const found = await existingScopeTargets(
+    db,
+    [...new Set([...orgIds, ...projects.map((p) => p.orgId)])],
+    projects.map((p) => p.projectId),
+  );
+  const missingOrgs = orgIds.filter((id) => !found.orgs.has(id));
+  if (missingOrgs.length > 0) throw ApiError.badRequest(`Unknown organizations: ${missingOrgs.join(', ')}`);
+  const badProjects = projects.filter((p) => found.projectOrg.get(p.projectId) !== p.orgId);
+  if (badProjects.length > 0) {
+    throw ApiError.badRequest(
+      `Unknown projects for their organization: ${badProjects.map((p) => `${p.orgId}:${p.projectId}`).join(', ')}`,
+    );
+  }
+  return { orgIds, projects };
+}
+
+/** The granted keys of a `{key: boolean}` map; any key that is not a permission is a 400. */
+export function grantedPermissions(map: Record<string, boolean>): Permission[] {
+  const unknown = Object.keys(map).filter((key) => !isPermission(key));
+  if (unknown.length > 0) throw ApiError.badRequest(`Unknown permission keys: ${unknown.join(', ')}`);
+  return Object.entries(map)
+    .filter(([, granted]) => granted)
+    .map(([key]) => key as Permission);
+}
+
+/**
+ * No privilege escalation: a key grants only permissions it holds and scopes inside its own, and never
+ * `superadmin` (staff users may grant anything). Scope targets outside the key's own scope are answered
+ * like unknown IDs (400), so the answer does not tell whether another tenant's organization exists.
+ */
+function assertCanGrant(
+  caller: Caller,
+  grant: { permissions: Permission[]; orgIds: string[]; projects: { orgId: string; projectId: string }[] },
+  superadmin: boolean,
+): void {
+  if (caller.kind === 'user' && caller.staff) return;
+  if (caller.kind !== 'client') throw new ApiError('forbidden', 'A client token with client:create is required');
+  if (superadmin) {
+    throw new ApiError('forbidden', 'Insufficient permissions', {
+      details: [{ path: 'superadmin', message: 'Only staff create superadmin keys' }],
+    });
+  }
+  const notHeld = grant.permissions.filter((p) => !caller.permissions.has(p));
+  if (notHeld.length > 0) {
+    throw new ApiError('forbidden', 'Insufficient permissions', {
+      details: notHeld.map((p) => ({ path: `permissions.${p}`, message: 'This key does not hold this permission' })),
+    });
+  }
+  const foreignOrgs = grant.orgIds.filter((orgId) => !caller.scope.allOrgs && !caller.scope.orgs.has(orgId));
+  if (foreignOrgs.length > 0) {
+    throw ApiError.badRequest(`Organizations not found or outside this key's scope: ${foreignOrgs.join(', ')}`);
+  }
+  const foreignProjects = grant.projects.filter((p) => !canAccessProject(caller.scope, p.orgId, p.projectId));
+  if (foreignProjects.length > 0) {
+    throw ApiError.badRequest(
+      `Projects not found or outside this key's scope: ${foreignProjects.map((p) => `${p.orgId}:${p.projectId}`).join(', ')}`,
+    );
+  }
+}
+
+/** POST /v1/client: a key (with client:create) or a staff user creates a key within the caller's own rights. */
+export async function createClientAs(app: AppContext, caller: Caller, body: CreateClientBody) {
+  const permissions = grantedPermissions(body.permissions);
+  const grant = { permissions, orgIds: body.scopes.orgs, projects: body.scopes.projects };
+  assertCanGrant(caller, grant, body.superadmin ?? false);
+  return createClient(app.db, {
+    name: body.name,
+    description: body.description,
+    permissions,
+    orgIds: grant.orgIds,
+    projects: grant.projects,
+    superadmin: body.superadmin,
+    enabled: body.enabled,
+    createdBy: caller.email,
+    createdByClientId: caller.kind === 'client' ? caller.id : undefined,
+    createdByUserId: caller.kind === 'user' ? caller.id : undefined,
+  });
+}
+
+/** totalRequests and per-endpoint counts: written rows plus what this instance has not flushed yet. */
+export async function usageSummaries(app: AppContext, clientRowIds: string[]): Promise<Map<string, UsageSummary>> {
+  const totals = new Map<string, Map<string, { count: number; totalMs: number }>>();
+  for (const row of [...(await usageRows(app.db, clientRowIds)), ...app.usage.pending(clientRowIds)]) {
+    const byEndpoint = totals.get(row.clientRowId) ?? new Map();
+    const entry = byEndpoint.get(row.endpoint) ?? { count: 0, totalMs: 0 };
+    entry.count += row.count;
+    entry.totalMs += row.totalMs;
+    byEndpoint.set(row.endpoint, entry);
+    totals.set(row.clientRowId, byEndpoint);
+  }
+  return new Map(
+    clientRowIds.map((id) => {
+      const endpoints = [...(totals.get(id) ?? new Map()).entries()]
+        .map(([endpoint, { count, totalMs }]) => ({
+          endpoint,
+          count,
+          averageResponseTimeMs: Math.round((totalMs / count) * 100) / 100,
+        }))
+        .sort((a, b) => b.count - a.count || a.endpoint.localeCompare(b.endpoint));
+      return [id, { totalRequests: endpoints.reduce((sum, e) => sum + e.count, 0), endpoints }];
+    }),
+  );
+}
+
+async function withUsage(app: AppContext, rows: ClientRow[]): Promise<OAuthClient[]> {
+  const [resources, usage] = await Promise.all([
+    toClientResources(app.db, rows),
+    usageSummaries(
+      app,
+      rows.map((r) => r.id),
+    ),
+  ]);
+  return resources.map((resource) => ({ ...resource, usageSummary: usage.get(resource.id) }));
+}
+
+/** A page of live clients, newest first: all of them (staff) or those one key created. */
+export async function listClients(
+  app: AppContext,
+  options: { createdByClientId?: string; cursor?: string; limit: number },
+) {
+  const binding = { list: 'clients', createdBy: options.createdByClientId ?? null };
+  const after = options.cursor ? decodeCursor(options.cursor, binding) : undefined;
+  const rows = await listClientRows(app.db, {
+    createdByClientId: options.createdByClientId,
+    after: after ? { createdAt: String(after.k[0]), id: after.id } : undefined,
+    limit: options.limit + 1,
+  });
+  const hasMore = rows.length > options.limit;
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  return {
+    data: await withUsage(app, page),
+    nextCursor: hasMore && last ? encodeCursor({ k: [last.createdAt.toISOString()], id: last.id }, binding) : null,
+    hasMore,
+  };
+}
+
+async function liveClient(app: AppContext, id: string): Promise<ClientRow> {
+  const row = await findClientRow(app.db, id);
+  if (!row) throw ApiError.notFound('Client');
+  return row;
+}
+
+export async function getClient(app: AppContext, id: string, options: { usage: boolean }): Promise<OAuthClient> {
+  const row = await liveClient(app, id);
+  const [resource] = options.usage ? await withUsage(app, [row]) : await toClientResources(app.db, [row]);
+  return resource!;
+}
+
+export interface ClientChanges {
+  name?: string;
+  description?: string;
+  enabled?: boolean;
+  superadmin?: boolean;
+  permissions?: Record<string, boolean>;
+  scopes?: { orgs: string[]; projects: { orgId: string; projectId: string }[] };
+}
+
+/** Staff changes to a key; permissions merge (true grants, false revokes), scopes are replaced. The key's
+ *  cached caller is dropped on every instance, so the change applies to its very next request. */
+export async function updateClient(app: AppContext, id: string, changes: ClientChanges): Promise<OAuthClient> {
+  const row = await liveClient(app, id);
+  let permissions: Permission[] | undefined;
+  if (changes.permissions) {
+    const granted = new Set<string>([...row.permissions, ...grantedPermissions(changes.permissions)]);
+    for (const [key, value] of Object.entries(changes.permissions)) if (!value) granted.delete(key);
+    permissions = [...granted].filter(isPermission).sort();
+  }
+  const scopes = changes.scopes
+    ? await checkScopeTargets(app.db, changes.scopes.orgs, changes.scopes.projects)
+    : undefined;
+  await app.db.transaction(async (tx) => {
+    await updateClientRow(tx, id, {
+      name: changes.name,
+      description: changes.description,
+      enabled: changes.enabled,
+      superadmin: changes.superadmin,
+      permissions,
+      updatedAt: app.clock.now(),
+    });
+    if (scopes) await replaceClientScopes(tx, id, { orgs: scopes.orgIds, projects: scopes.projects });
+  });
+  await app.guard.invalidate(`client:${row.clientId}`);
+  return getClient(app, id, { usage: true });
+}
+
+/** Soft delete: the row stays for audit and usage history; the key stops working at once. */
+export async function deleteClient(app: AppContext, id: string): Promise<void> {
+  const row = await liveClient(app, id);
+  await softDeleteClientRow(app.db, id, app.clock.now());
+  await app.guard.invalidate(`client:${row.clientId}`);
+}
+
+/** A new secret, shown once in the answer; the old secret stops working for token exchange at once. */
+export async function rotateClientSecret(app: AppContext, id: string): Promise<CreatedOAuthClient> {
+  const row = await liveClient(app, id);
+  const secret = newClientSecret();
+  await updateClientRow(app.db, id, { secretHash: await hashSecret(secret), updatedAt: app.clock.now() });
+  await app.guard.invalidate(`client:${row.clientId}`);
+  return { ...(await getClient(app, id, { usage: false })), client_secret: secret };
+}
+
+// Verified against when the client_id is unknown, so a miss costs the same argon2 work as a wrong secret.
+let dummyHash: Promise<string> | undefined;
+
+export type TokenExchange = { ok: true; accessToken: string; expiresIn: number } | { ok: false; description: string };
+
+/** Client credentials → access token. Unknown id, wrong secret and deleted key look alike to the caller. */
+export async function exchangeClientCredentials(
+  app: AppContext,
+  clientId: string,
+  secret: string,
+): Promise<TokenExchange> {
+  const row = await findClientByClientId(app.db, clientId);
+  dummyHash ??= hashSecret(newClientSecret());
+  const valid = await verifySecret(row?.secretHash ?? (await dummyHash), secret);
+  if (!row || !valid) return { ok: false, description: 'Invalid client credentials' };
+  if (!row.enabled) return { ok: false, description: 'This client is disabled' };
+  const { token, expiresIn } = app.tokens.sign(row.clientId, 'client');
+  return { ok: true, accessToken: token, expiresIn };
 }

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Permission } from '../../shared/permissions.js';
 import { type Caller, canAccessOrg, canAccessProject } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
+import { enforceRateLimit } from '../ratelimit/limiter.js';
 import { ApiError, validationError } from './errors.js';
 import { findProjectOrg } from './project-lookup.js';
 
@@ -15,11 +16,13 @@ import { findProjectOrg } from './project-lookup.js';
  * - `staff`: platform staff users only; every client key, superadmin included, gets 403.
  * - `user`: any signed-in person (staff or not); every client key gets 403. For /v1/admin routes that
  *   organization admins or owners of a record may also use; the handler applies that finer rule.
+ * - `permission` with `staffToo` (`needsOrStaff`): as `permission`, and staff users pass too (key management).
+ * Every authenticated request is counted against the caller's rate limit before the permission checks.
  */
 export type Access =
   | { kind: 'public' }
   | { kind: 'authenticated' }
-  | { kind: 'permission'; permission: Permission; scope?: 'org' | 'project' }
+  | { kind: 'permission'; permission: Permission; scope?: 'org' | 'project'; staffToo?: boolean }
   | { kind: 'staff' }
   | { kind: 'user' };
 
@@ -29,6 +32,7 @@ export const access = {
   staff: { kind: 'staff' } as Access,
   user: { kind: 'user' } as Access,
   needs: (permission: Permission, scope?: 'org' | 'project'): Access => ({ kind: 'permission', permission, scope }),
+  needsOrStaff: (permission: Permission): Access => ({ kind: 'permission', permission, staffToo: true }),
 };
 
 type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
@@ -104,17 +108,19 @@ export const pluralAlias = (path: string): string | undefined =>
         .replace(/\/:orgId\/project(?=\/|$)/, '/:orgId/projects')
     : undefined;
 
-async function authorize(app: AppContext, route: Route, req: Request): Promise<Caller | undefined> {
+async function authorize(app: AppContext, route: Route, req: Request, res: Response): Promise<Caller | undefined> {
   const rule = route.access;
   if (rule.kind === 'public') return undefined;
   const caller = await app.guard.authenticate(req);
   req.caller = caller;
+  // Counted once the caller is known, before the permission checks, so refusals count too.
+  await enforceRateLimit(app.rateLimiter, res, ['api', caller.callerKey]);
   if (rule.kind === 'staff' || rule.kind === 'user') {
     if (caller.kind !== 'user' || (rule.kind === 'staff' && !caller.staff)) throw ApiError.forbidden();
     return caller;
   }
   if (rule.kind === 'authenticated') return caller;
-  if (!caller.permissions.has(rule.permission)) throw ApiError.forbidden();
+  if (!caller.permissions.has(rule.permission) && !(rule.staffToo && caller.staff)) throw ApiError.forbidden();
   if (!rule.scope) return caller;
   const { orgId, projectId } = req.params as { orgId?: string; projectId?: string };
   if (!orgId || !canAccessOrg(caller.scope, orgId)) throw ApiError.forbidden();
@@ -140,9 +146,9 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
   const methodsByPath = new Map<string, string[]>();
   for (const route of routes) {
     const template = `${route.method.toUpperCase()} ${route.path}`;
-    const authorizeStep: RequestHandler = async (req, _res, next) => {
+    const authorizeStep: RequestHandler = async (req, res, next) => {
       req.routeTemplate = template;
-      req.caller = await authorize(app, route, req);
+      req.caller = await authorize(app, route, req, res);
       next();
     };
     const alternativeBody = Object.keys(route.bodyContentTypes ?? {});

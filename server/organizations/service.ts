@@ -1,9 +1,13 @@
 import { eq } from 'drizzle-orm';
+import type { Organization, Project } from '../../shared/organizations.js';
+import { type Caller, projectsInOrg } from '../auth/caller.js';
 import type { Db } from '../db/client.js';
 import { emailFilingSettings, organizations, projects } from '../db/schema.js';
+import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
 import { findProjectOrg } from '../http/project-lookup.js';
 import { newId } from '../ids.js';
+import { findOrganization, listProjectRows } from './queries.js';
 
 export async function createOrganization(db: Db, input: { name: string; id?: string }) {
   const id = input.id ?? newId('org');
@@ -29,3 +33,45 @@ export async function createProject(
 }
 
 export { findProjectOrg };
+
+export async function getOrganization(db: Db, orgId: string): Promise<Organization> {
+  const row = await findOrganization(db, orgId);
+  // Reached only for organizations in the caller's scope, so this is a superadmin key naming an unknown one.
+  if (!row) throw ApiError.notFound('Organization');
+  return { id: row.id, name: row.name, createdAt: row.createdAt.toISOString() };
+}
+
+/** The organization's projects the caller may reach (all of them, or the ones granted one by one), by name. */
+export async function listProjects(
+  db: Db,
+  caller: Caller,
+  orgId: string,
+  page: { cursor?: string; limit: number },
+): Promise<{ data: Project[]; nextCursor: string | null; hasMore: boolean }> {
+  const reachable = projectsInOrg(caller.scope, orgId);
+  const binding = { list: 'projects', orgId };
+  const after = page.cursor ? decodeCursor(page.cursor, binding) : undefined;
+  const rows =
+    reachable !== 'all' && reachable.length === 0
+      ? []
+      : await listProjectRows(db, {
+          orgId,
+          only: reachable === 'all' ? undefined : reachable,
+          after: after ? { name: String(after.k[0]), id: after.id } : undefined,
+          limit: page.limit + 1,
+        });
+  const hasMore = rows.length > page.limit;
+  const data = rows.slice(0, page.limit);
+  const last = data.at(-1);
+  return {
+    data: data.map((r) => ({
+      id: r.id,
+      organizationId: r.organizationId,
+      name: r.name,
+      code: r.code,
+      createdAt: r.createdAt.toISOString(),
+    })),
+    nextCursor: hasMore && last ? encodeCursor({ k: [last.name], id: last.id }, binding) : null,
+    hasMore,
+  };
+}

@@ -1,0 +1,185 @@
+import {
+  ClientIdPath,
+  ClientList,
+  ClientListQuery,
+  CreateClientBody,
+  CreatedOAuthClient,
+  OAuthClient,
+  OAuthErrorBody,
+  TokenRequestForm,
+  TokenRequestJson,
+  TokenResponse,
+  UpdateClientBody,
+} from '../../shared/clients.js';
+import { ApiError, validationError } from '../http/errors.js';
+import { access, defineRoute } from '../http/route.js';
+import { enforceRateLimit } from '../ratelimit/limiter.js';
+import {
+  createClientAs,
+  deleteClient,
+  exchangeClientCredentials,
+  getClient,
+  listClients,
+  rotateClientSecret,
+  updateClient,
+} from './service.js';
+
+const FORM = 'application/x-www-form-urlencoded';
+
+const tokenRoute = defineRoute({
+  method: 'post',
+  path: '/v1/oauth/token',
+  operationId: 'exchangeClientCredentials',
+  summary: 'Exchange client credentials for an access token',
+  description:
+    'JSON `{client_id, client_secret}`, or the OAuth form body with `grant_type=client_credentials`. ' +
+    'Limited per client_id and per source IP. A `grant_type` other than `client_credentials` is answered ' +
+    '400 `{error: "unsupported_grant_type", error_description}`.',
+  tags: ['Authentication'],
+  access: access.public,
+  body: TokenRequestJson,
+  bodyContentTypes: { [FORM]: { schema: TokenRequestForm } },
+  responses: {
+    200: { description: 'An access token valid for one hour', schema: TokenResponse },
+    401: { description: 'Unknown client, wrong secret, or disabled client', schema: OAuthErrorBody },
+  },
+  errors: { 429: 'Too many token requests for this client_id or from this address; see Retry-After' },
+  handler: async ({ req, res, app, body }) => {
+    let credentials = body;
+    if (req.is(FORM)) {
+      const form = TokenRequestForm.safeParse(req.body ?? {});
+      if (!form.success) throw validationError('body', form.error);
+      credentials = form.data;
+    }
+    await enforceRateLimit(
+      app.rateLimiter,
+      res,
+      ['token-ip', req.ip ?? 'unknown'],
+      ['token-client', credentials.client_id],
+    );
+    res.setHeader('Cache-Control', 'no-store');
+    if (credentials.grant_type !== undefined && credentials.grant_type !== 'client_credentials') {
+      res.status(400).json({
+        error: 'unsupported_grant_type',
+        error_description: 'Only grant_type=client_credentials is supported',
+      });
+      return undefined;
+    }
+    const result = await exchangeClientCredentials(app, credentials.client_id, credentials.client_secret);
+    if (!result.ok) {
+      res.status(401).json({ error: 'invalid_client', error_description: result.description });
+      return undefined;
+    }
+    return { access_token: result.accessToken, token_type: 'Bearer', expires_in: result.expiresIn };
+  },
+});
+
+export const clientRoutes = [
+  tokenRoute,
+  defineRoute({
+    method: 'post',
+    path: '/v1/client',
+    operationId: 'createClient',
+    summary: 'Create an API key (OAuth client)',
+    description:
+      'A key with `client:create` grants only permissions it holds and scopes inside its own; only staff users ' +
+      'create `superadmin` keys. The secret is in this answer only.',
+    tags: ['Clients'],
+    access: access.needsOrStaff('client:create'),
+    body: CreateClientBody,
+    responses: { 201: { description: 'The key, with its secret (shown once)', schema: CreatedOAuthClient } },
+    handler: ({ app, caller, body }) => createClientAs(app, caller, body),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/client',
+    operationId: 'listOwnClients',
+    summary: 'The keys this key created, with usage',
+    tags: ['Clients'],
+    access: access.needs('client:read'),
+    query: ClientListQuery,
+    responses: { 200: { description: 'Newest first', schema: ClientList } },
+    handler: ({ app, caller, query }) => {
+      // Users hold no client:read, so the caller is a key here.
+      return listClients(app, { createdByClientId: caller.id, cursor: query.cursor, limit: query.limit });
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/client/me',
+    operationId: 'getOwnClient',
+    summary: 'The calling key: permissions, scopes and organization IDs',
+    description: 'Needs a client token; a person’s token is refused with 403.',
+    tags: ['Clients'],
+    access: access.authenticated,
+    responses: { 200: { description: 'The calling key (never its secret)', schema: OAuthClient } },
+    handler: ({ app, caller }) => {
+      if (caller.kind !== 'client') throw new ApiError('forbidden', 'A client token is required');
+      return getClient(app, caller.id, { usage: false });
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/admin/clients',
+    operationId: 'adminListClients',
+    summary: 'Every API key, with usage (staff)',
+    tags: ['Admin'],
+    access: access.staff,
+    query: ClientListQuery,
+    responses: { 200: { description: 'Newest first', schema: ClientList } },
+    handler: ({ app, query }) => listClients(app, { cursor: query.cursor, limit: query.limit }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/admin/clients/:id',
+    operationId: 'adminGetClient',
+    summary: 'One API key, with usage (staff)',
+    tags: ['Admin'],
+    access: access.staff,
+    params: ClientIdPath,
+    responses: { 200: { description: 'The key', schema: OAuthClient } },
+    errors: { 404: 'No such key' },
+    handler: ({ app, params }) => getClient(app, params.id, { usage: true }),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/admin/clients/:id',
+    operationId: 'adminUpdateClient',
+    summary: 'Enable or disable, rename, change permissions or scopes of a key (staff)',
+    description: 'Applies on every instance at once: the key’s cached identity is dropped.',
+    tags: ['Admin'],
+    access: access.staff,
+    params: ClientIdPath,
+    body: UpdateClientBody,
+    responses: { 200: { description: 'The key as changed', schema: OAuthClient } },
+    errors: { 404: 'No such key' },
+    handler: ({ app, params, body }) => updateClient(app, params.id, body),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/admin/clients/:id',
+    operationId: 'adminDeleteClient',
+    summary: 'Delete a key (soft delete; its tokens stop working at once) (staff)',
+    tags: ['Admin'],
+    access: access.staff,
+    params: ClientIdPath,
+    responses: { 204: { description: 'Deleted' } },
+    errors: { 404: 'No such key' },
+    handler: async ({ app, params }) => {
+      await deleteClient(app, params.id);
+      return undefined;
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/admin/clients/:id/rotate-secret',
+    operationId: 'adminRotateClientSecret',
+    summary: 'Replace a key’s secret; the new one is shown once (staff)',
+    tags: ['Admin'],
+    access: access.staff,
+    params: ClientIdPath,
+    responses: { 200: { description: 'The key with its new secret', schema: CreatedOAuthClient } },
+    errors: { 404: 'No such key' },
+    handler: ({ app, params }) => rotateClientSecret(app, params.id),
+  }),
+];

@@ -1,0 +1,88 @@
+import { performance } from 'node:perf_hooks';
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { Db } from '../db/client.js';
+import { addUsage, type UsageDelta } from './queries.js';
+
+/**
+ * Per-client request counters, kept off the request path: a finished response adds to an in-memory
+ * tally; a timer (and shutdown) writes the tally to `request_usage` in batched upserts. A failed write
+ * puts its counts back, so nothing is lost while the database is briefly unreachable.
+ */
+export interface UsageRecorder {
+  record(clientRowId: string, endpoint: string, ms: number): void;
+  /** Counts not yet written, for these clients (summaries add them so they are current on this instance). */
+  pending(clientRowIds: readonly string[]): UsageDelta[];
+  flush(): Promise<void>;
+  /** Stops the timer and writes what is left. */
+  close(): Promise<void>;
+  /** Records every response to a client key, by route template, when the response has been sent. */
+  middleware: RequestHandler;
+}
+
+const FLUSH_INTERVAL_MS = 10_000;
+const BATCH_SIZE = 500;
+
+export function createUsageRecorder(deps: { db: Db; log: Logger; flushIntervalMs?: number }): UsageRecorder {
+  let tally = new Map<string, UsageDelta>();
+  let flushing: Promise<void> = Promise.resolve();
+
+  const add = (delta: UsageDelta) => {
+    const key = `${delta.clientRowId}\n${delta.endpoint}`;
+    const entry = tally.get(key);
+    if (entry) {
+      entry.count += delta.count;
+      entry.totalMs += delta.totalMs;
+    } else {
+      tally.set(key, { ...delta });
+    }
+  };
+
+  const writeOut = async () => {
+    if (tally.size === 0) return;
+    const batch = [...tally.values()];
+    tally = new Map();
+    for (let i = 0; i < batch.length; i += BATCH_SIZE) {
+      const rows = batch.slice(i, i + BATCH_SIZE);
+      try {
+        await addUsage(deps.db, rows);
+      } catch (err) {
+        deps.log.error({ err, rows: rows.length }, 'usage flush failed; counts kept for the next flush');
+        for (const row of rows) add(row);
+      }
+    }
+  };
+
+  // One flush at a time, so two flushes never write the same counts.
+  const flush = () => {
+    flushing = flushing.then(writeOut);
+    return flushing;
+  };
+
+  const timer = setInterval(() => void flush(), deps.flushIntervalMs ?? FLUSH_INTERVAL_MS);
+  timer.unref();
+
+  const recorder: UsageRecorder = {
+    record: (clientRowId, endpoint, ms) => add({ clientRowId, endpoint, count: 1, totalMs: ms }),
+    pending(clientRowIds) {
+      const wanted = new Set(clientRowIds);
+      return [...tally.values()].filter((d) => wanted.has(d.clientRowId)).map((d) => ({ ...d }));
+    },
+    flush,
+    async close() {
+      clearInterval(timer);
+      await flush();
+    },
+    middleware(req, res, next) {
+      const started = performance.now();
+      res.once('finish', () => {
+        const caller = req.caller;
+        if (caller?.kind === 'client' && req.routeTemplate) {
+          recorder.record(caller.id, req.routeTemplate, performance.now() - started);
+        }
+      });
+      next();
+    },
+  };
+  return recorder;
+}

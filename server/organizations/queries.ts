@@ -1,0 +1,25 @@
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.js';
+import { organizations, projects } from '../db/schema.js';
+
+export async function findOrganization(db: Db | Tx, orgId: string) {
+  const [row] = await db.select().from(organizations).where(eq(organizations.id, orgId));
+  return row;
+}
+
+/** One page of an organization's projects by name (index projects_org_name_idx), optionally only some ids. */
+export async function listProjectRows(
+  db: Db | Tx,
+  options: { orgId: string; only?: readonly string[]; after?: { name: string; id: string }; limit: number },
+) {
+  const conditions: SQL[] = [eq(projects.organizationId, options.orgId)];
+  if (options.only) conditions.push(inArray(projects.id, [...options.only]));
+  if (options.after)
+    conditions.push(sql`(${projects.name}, ${projects.id}) > (${options.after.name}, ${options.after.id})`);
+  return db
+    .select()
+    .from(projects)
+    .where(and(...conditions))
+    .orderBy(asc(projects.name), asc(projects.id))
+    .limit(options.limit);
+}
