@@ -57,7 +57,7 @@ function main(argv: string[]): void {
   try {
     origin = parseDeploymentUrl(options.url);
   } catch (error) {
-    program.error((error as Error).message);
+    return program.error((error as Error).message);
   }
   const template = readFileSync(path.join(repoRoot, 'manifest.xml'), 'utf8');
   const out = path.resolve(options.out);

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { createOrganization } from '../organizations/service.js';
+import { createUser } from '../users/service.js';
+
+let server: TestServer;
+let f: Fixtures;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  f = await createFixtures(server);
+});
+afterAll(() => server.close());
+
+describe('GET /v1/me', () => {
+  it('refuses a request without a token or with a malformed one (401)', async () => {
+    expect((await server.call('/v1/me')).status).toBe(401);
+    const bad = await server.call('/v1/me', { token: 'not-a-jwt' });
+    expect(bad.status).toBe(401);
+    expect(bad.body.errorCode).toBe('unauthorized');
+  });
+
+  it('refuses API keys, even superadmin ones (403): keys use /v1/client/me', async () => {
+    const key = await f.client('all', { superadmin: true });
+    const res = await server.call('/v1/me', { token: key.token });
+    expect(res.status).toBe(403);
+    expect(res.body.errorCode).toBe('forbidden');
+  });
+
+  it('gives a member their own organizations with their role, and nothing of other organizations', async () => {
+    const res = await server.call('/v1/me', { token: f.member.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: f.member.id,
+      name: 'Mia Member',
+      email: 'member@harbor.test',
+      staff: false,
+      organizations: [{ id: f.orgA.id, name: 'Harbor Construction', role: 'member' }],
+      organizationsTruncated: false,
+    });
+    const admin = await server.call('/v1/me', { token: f.admin.token });
+    expect(admin.body.organizations).toEqual([{ id: f.orgA.id, name: 'Harbor Construction', role: 'admin' }]);
+  });
+
+  it('gives staff every organization by name, marking their own memberships', async () => {
+    const orgC = await createOrganization(server.database.db, { name: 'Apex Civil' });
+    const staffAdmin = await createUser(server.database.db, {
+      email: 'staff-admin@sitefile.test',
+      name: 'Staff Admin',
+      staff: true,
+      memberships: [{ orgId: f.orgB.id, role: 'admin' }],
+    });
+    const res = await server.call('/v1/me', { token: f.userToken(staffAdmin.id) });
+    expect(res.status).toBe(200);
+    expect(res.body.staff).toBe(true);
+    expect(res.body.organizations).toEqual([
+      { id: orgC.id, name: 'Apex Civil', role: 'staff' },
+      { id: f.orgA.id, name: 'Harbor Construction', role: 'staff' },
+      { id: f.orgB.id, name: 'Ridgeline Builders', role: 'admin' },
+    ]);
+  });
+});
