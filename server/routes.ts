@@ -1,11 +1,16 @@
+import { activityRoutes } from './activity/routes.js';
 import { clientRoutes } from './clients/routes.js';
 import { commandRoutes } from './commands/routes.js';
+import { commsRoutes } from './comms/routes.js';
+import { directoryRoutes } from './directory/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { downloadRoutes } from './downloads/routes.js';
+import { emailRoutes } from './emails/routes.js';
 import { healthRoutes } from './health/routes.js';
 import type { Route } from './http/route.js';
 import { meRoutes } from './me/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
+import { reportRoutes } from './reports/routes.js';
 
 /** Every route of the server, one list per resource: add a resource's list here. */
 export const allRoutes = (): Route[] => [
@@ -16,4 +21,9 @@ export const allRoutes = (): Route[] => [
   ...downloadRoutes,
   ...commandRoutes,
   ...documentRoutes,
+  ...activityRoutes,
+  ...commsRoutes,
+  ...directoryRoutes,
+  ...emailRoutes,
+  ...reportRoutes,
 ];

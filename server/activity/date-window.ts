@@ -1,0 +1,30 @@
+import { ApiError } from '../http/errors.js';
+
+/** A `from`/`to` filter as a half-open UTC interval: `from <= t < before`. */
+export interface DateWindow {
+  from?: Date;
+  before?: Date;
+}
+
+const isDateOnly = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+const DAY_MS = 86_400_000;
+
+/**
+ * Both bounds are inclusive (spec). A date-only `from` starts at 00:00 UTC that day; a date-only `to` covers
+ * that whole UTC day. Date-times carry their zone and are compared as instants. Timestamps are stored to the
+ * millisecond, so an inclusive date-time `to` is the exclusive bound one millisecond later.
+ */
+export function dateWindow(from: string | undefined, to: string | undefined): DateWindow {
+  const window: DateWindow = {};
+  if (from !== undefined) window.from = new Date(isDateOnly(from) ? `${from}T00:00:00.000Z` : from);
+  if (to !== undefined) {
+    const end = new Date(isDateOnly(to) ? `${to}T00:00:00.000Z` : to).getTime();
+    window.before = new Date(end + (isDateOnly(to) ? DAY_MS : 1));
+  }
+  if (window.from && window.before && window.from.getTime() >= window.before.getTime()) {
+    throw new ApiError('validation_failed', 'Invalid query parameters: from, to', {
+      details: [{ path: 'from', message: 'from must not be after to' }],
+    });
+  }
+  return window;
+}

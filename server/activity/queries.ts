@@ -1,0 +1,101 @@
+import { and, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { activity, documents, projects } from '../db/schema.js';
+import type { DateWindow } from './date-window.js';
+
+export interface OrgActivityFilters extends DateWindow {
+  organizationId: string;
+  /** The caller's reach inside the organization ('all', or only these projects). */
+  visibleProjects: 'all' | readonly string[];
+  projectId?: string;
+  actorId?: string;
+  actions?: readonly string[];
+}
+
+/** Position after the last row of a page, newest-first order. */
+export interface FeedPosition {
+  createdAt: string;
+  id: string;
+}
+
+function orgFeedConditions(f: OrgActivityFilters): SQL | undefined {
+  return and(
+    eq(activity.organizationId, f.organizationId),
+    f.visibleProjects === 'all' ? undefined : inArray(activity.projectId, [...f.visibleProjects]),
+    f.projectId === undefined ? undefined : eq(activity.projectId, f.projectId),
+    f.actorId === undefined ? undefined : eq(activity.actorId, f.actorId),
+    f.actions?.length ? inArray(activity.action, [...f.actions]) : undefined,
+    f.from ? gte(activity.createdAt, f.from) : undefined,
+    f.before ? lt(activity.createdAt, f.before) : undefined,
+  );
+}
+
+const after = (position: FeedPosition | undefined) =>
+  position && sql`(${activity.createdAt}, ${activity.id}) < (${position.createdAt}::timestamptz, ${position.id})`;
+
+const newestFirst = [desc(activity.createdAt), desc(activity.id)] as const;
+
+const entryColumns = {
+  id: activity.id,
+  organizationId: activity.organizationId,
+  projectId: activity.projectId,
+  projectName: projects.name,
+  documentId: activity.documentId,
+  actorId: activity.actorId,
+  actorName: activity.actorName,
+  actorEmail: activity.actorEmail,
+  action: activity.action,
+  title: activity.title,
+  details: activity.details,
+  dispatchId: activity.dispatchId,
+  createdAt: activity.createdAt,
+};
+
+export type ActivityRow = Awaited<ReturnType<typeof orgActivityPage>>[number];
+
+/** One page (plus one row to tell whether there is more) of the organization feed, newest first. */
+export function orgActivityPage(db: Db, f: OrgActivityFilters, position: FeedPosition | undefined, limit: number) {
+  return db
+    .select(entryColumns)
+    .from(activity)
+    .leftJoin(projects, eq(projects.id, activity.projectId))
+    .where(and(orgFeedConditions(f), after(position)))
+    .orderBy(...newestFirst)
+    .limit(limit + 1);
+}
+
+export async function countOrgActivity(db: Db, f: OrgActivityFilters): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(activity).where(orgFeedConditions(f));
+  return Number(row?.total ?? 0);
+}
+
+const isoUtc = (column: SQL | typeof activity.createdAt) =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The organization feed as one ordered SQL query with named columns, for the CSV export (no LIMIT). */
+export function orgActivityCsvQuery(f: OrgActivityFilters, position: FeedPosition | undefined): SQL {
+  const where = and(orgFeedConditions(f), after(position));
+  return sql`select ${activity.id} as "uid", ${isoUtc(activity.createdAt)} as "createdAt",
+      ${activity.projectId} as "projectId", ${projects.name} as "projectName", ${activity.documentId} as "documentId",
+      ${activity.actorId} as "actorUid", ${activity.actorName} as "actorName", ${activity.actorEmail} as "actorEmail",
+      ${activity.action} as "action", ${activity.title} as "title"
+    from ${activity} left join ${projects} on ${projects.id} = ${activity.projectId}
+    where ${where}
+    order by ${activity.createdAt} desc, ${activity.id} desc`;
+}
+
+/** One page (plus one) of a document's history, newest first. */
+export function documentActivityPage(db: Db, documentId: string, position: FeedPosition | undefined, limit: number) {
+  return db
+    .select(entryColumns)
+    .from(activity)
+    .leftJoin(projects, eq(projects.id, activity.projectId))
+    .where(and(eq(activity.documentId, documentId), after(position)))
+    .orderBy(...newestFirst)
+    .limit(limit + 1);
+}
+
+export async function documentExists(db: Db, documentId: string): Promise<boolean> {
+  const [row] = await db.select({ id: documents.id }).from(documents).where(eq(documents.id, documentId)).limit(1);
+  return row !== undefined;
+}

@@ -1,0 +1,171 @@
+import type { Response } from 'express';
+import type { z } from 'zod';
+import type {
+  DocumentActivityEntry,
+  DocumentActivityQuery,
+  OrgActivityEntry,
+  OrgActivityQuery,
+} from '../../shared/activity.js';
+import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
+import type { Db } from '../db/client.js';
+import { emailsOfDispatches, groupBy, toEmailRecord } from '../emails/queries.js';
+import { type CsvColumn, csvRowCap, streamCsv } from '../http/csv.js';
+import { decodeCursor, encodeCursor } from '../http/cursor.js';
+import { ApiError } from '../http/errors.js';
+import { findProjectOrg } from '../http/project-lookup.js';
+import { dateWindow } from './date-window.js';
+import {
+  type ActivityRow,
+  countOrgActivity,
+  documentActivityPage,
+  documentExists,
+  type FeedPosition,
+  type OrgActivityFilters,
+  orgActivityCsvQuery,
+  orgActivityPage,
+} from './queries.js';
+
+type OrgQuery = z.output<typeof OrgActivityQuery>;
+
+const JSON_DEFAULT_LIMIT = 25;
+const JSON_MAX_LIMIT = 50;
+
+/** The filters of an organization feed request, checked against the caller's scope. */
+async function orgFilters(db: Db, caller: Caller, orgId: string, query: OrgQuery): Promise<OrgActivityFilters> {
+  if (query.projectId !== undefined) {
+    if ((await findProjectOrg(db, query.projectId)) !== orgId) throw ApiError.notFound('Project');
+    if (!canAccessProject(caller.scope, orgId, query.projectId)) throw ApiError.forbidden();
+  }
+  return {
+    organizationId: orgId,
+    // A key scoped to some projects of the organization sees only their entries (none of the org-level ones).
+    visibleProjects: projectsInOrg(caller.scope, orgId),
+    projectId: query.projectId,
+    actorId: query.actorId,
+    actions: query.action,
+    ...dateWindow(query.from, query.to),
+  };
+}
+
+// The cursor is bound to the filters it was made with (a cursor reused with other filters is a 400).
+const bindingOf = (orgId: string, query: OrgQuery) => ({
+  feed: 'org-activity',
+  orgId,
+  projectId: query.projectId,
+  actorId: query.actorId,
+  action: query.action,
+  from: query.from,
+  to: query.to,
+});
+
+const positionOf = (cursor: string | undefined, binding: unknown): FeedPosition | undefined => {
+  if (cursor === undefined) return undefined;
+  const { k, id } = decodeCursor(cursor, binding);
+  const createdAt = k[0];
+  if (k.length !== 1 || typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt))) {
+    throw ApiError.badRequest('Invalid cursor');
+  }
+  return { createdAt, id };
+};
+
+/** Splits the `limit + 1` rows of a page query into the page and its continuation. */
+function pageOf<Row extends { createdAt: Date; id: string }>(rows: Row[], limit: number, binding: unknown) {
+  const hasMore = rows.length > limit;
+  const page = hasMore ? rows.slice(0, limit) : rows;
+  const last = page.at(-1);
+  const nextCursor = hasMore && last ? encodeCursor({ k: [last.createdAt.toISOString()], id: last.id }, binding) : null;
+  return { page, nextCursor, hasMore };
+}
+
+const actorOf = (row: ActivityRow) => ({ uid: row.actorId, name: row.actorName, email: row.actorEmail });
+
+const toOrgEntry = (row: ActivityRow): OrgActivityEntry => ({
+  uid: row.id,
+  organizationId: row.organizationId,
+  projectId: row.projectId,
+  projectName: row.projectName,
+  documentId: row.documentId,
+  actor: actorOf(row),
+  action: row.action,
+  title: row.title,
+  details: row.details ?? null,
+  createdAt: row.createdAt.toISOString(),
+});
+
+export async function listOrgActivity(db: Db, caller: Caller, orgId: string, query: OrgQuery) {
+  const limit = query.limit ?? JSON_DEFAULT_LIMIT;
+  if (limit > JSON_MAX_LIMIT) {
+    throw new ApiError('validation_failed', 'Invalid query parameter: limit', {
+      details: [{ path: 'limit', message: `limit must be an integer from 1 to ${JSON_MAX_LIMIT}` }],
+    });
+  }
+  const filters = await orgFilters(db, caller, orgId, query);
+  const binding = bindingOf(orgId, query);
+  const position = positionOf(query.cursor, binding);
+  const [rows, total] = await Promise.all([
+    orgActivityPage(db, filters, position, limit),
+    countOrgActivity(db, filters),
+  ]);
+  const { page, nextCursor, hasMore } = pageOf(rows, limit, binding);
+  return { data: page.map(toOrgEntry), total, nextCursor, hasMore };
+}
+
+type CsvRow = Record<string, string | null>;
+const csvColumns: CsvColumn<CsvRow>[] = [
+  'uid',
+  'createdAt',
+  'projectId',
+  'projectName',
+  'documentId',
+  'actorUid',
+  'actorName',
+  'actorEmail',
+  'action',
+  'title',
+].map((header) => ({ header, value: (row: CsvRow) => row[header] }));
+
+/** The organization feed as CSV (`Accept: text/csv`), streamed; `limit` is the row cap. */
+export async function exportOrgActivityCsv(res: Response, db: Db, caller: Caller, orgId: string, query: OrgQuery) {
+  const filters = await orgFilters(db, caller, orgId, query);
+  const position = positionOf(query.cursor, bindingOf(orgId, query));
+  await streamCsv<CsvRow>(res, {
+    db,
+    query: orgActivityCsvQuery(filters, position),
+    columns: csvColumns,
+    limit: csvRowCap(query.limit),
+    fileName: `activity-${orgId}.csv`,
+  });
+}
+
+type DocumentQuery = z.output<typeof DocumentActivityQuery>;
+
+/** A document's history for staff; with includeEmails, each email_sent entry carries its recipients' records. */
+export async function listDocumentActivity(db: Db, documentId: string, query: DocumentQuery) {
+  if (!(await documentExists(db, documentId))) throw ApiError.notFound('Document');
+  const binding = { feed: 'document-activity', documentId };
+  const rows = await documentActivityPage(db, documentId, positionOf(query.cursor, binding), query.limit);
+  const { page, nextCursor, hasMore } = pageOf(rows, query.limit, binding);
+  const sends = page.filter((row) => row.action === 'email_sent' && row.dispatchId);
+  const emailsByDispatch = query.includeEmails
+    ? groupBy(
+        await emailsOfDispatches(db, [...new Set(sends.map((row) => row.dispatchId as string))]),
+        (e) => e.dispatchId,
+      )
+    : undefined;
+  const data = page.map((row): DocumentActivityEntry => {
+    const entry: DocumentActivityEntry = {
+      uid: row.id,
+      documentId,
+      actor: actorOf(row),
+      action: row.action,
+      title: row.title,
+      details: row.details ?? null,
+      createdAt: row.createdAt.toISOString(),
+    };
+    if (emailsByDispatch && row.action === 'email_sent') {
+      entry.emails = (row.dispatchId ? (emailsByDispatch.get(row.dispatchId) ?? []) : []).map(toEmailRecord);
+    }
+    return entry;
+  });
+  return { data, nextCursor, hasMore };
+}

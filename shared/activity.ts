@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { Cursor, commaList, Id, listEnvelope, pageLimit, Timestamp } from './common.js';
+import { EmailRecord } from './emails.js';
+
+/**
+ * A `from`/`to` bound: a date (YYYY-MM-DD, a whole UTC day) or a date-time with `Z` or an offset
+ * (normalised to UTC). Date-times without a zone are refused rather than guessed.
+ */
+export const DateBound = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], {
+    error: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset',
+  })
+  .meta({ description: 'Inclusive bound: YYYY-MM-DD (a whole UTC day) or an ISO 8601 date-time with a zone' });
+
+/** Row count of a list: JSON pages take 1–50; CSV exports take 1–100000 (larger values are clamped). */
+const AnyLimit = z.coerce
+  .number({ error: 'limit must be a positive integer' })
+  .int({ error: 'limit must be a positive integer' })
+  .min(1, { error: 'limit must be a positive integer' })
+  .optional()
+  .meta({
+    description: 'JSON: page size 1–50 (default 25). CSV (`Accept: text/csv`): row cap, default 100000, larger clamped',
+  });
+
+export const OrgActivityQuery = z.object({
+  cursor: Cursor,
+  limit: AnyLimit,
+  from: DateBound.optional(),
+  to: DateBound.optional(),
+  projectId: Id.optional(),
+  actorId: Id.optional().meta({ description: 'User UID of the actor' }),
+  action: commaList(500)
+    .optional()
+    .meta({ description: 'Comma-separated OR, e.g. status_changed,comment_added,file_uploaded,email_sent' }),
+});
+
+export const Actor = z.object({
+  uid: z.string().nullable().meta({ description: 'User UID; null for system or API-key actions' }),
+  name: z.string(),
+  email: z.string(),
+});
+
+export const OrgActivityEntry = z
+  .object({
+    uid: z.string(),
+    organizationId: z.string(),
+    projectId: z.string().nullable(),
+    projectName: z.string().nullable(),
+    documentId: z.string().nullable(),
+    actor: Actor,
+    action: z.string(),
+    title: z.string(),
+    details: z.record(z.string(), z.unknown()).nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'OrgActivityEntry' });
+
+export const OrgActivityList = listEnvelope(OrgActivityEntry).extend({
+  total: z.number().int().meta({ description: 'Entries matching the filters, over all pages' }),
+});
+
+export const DocumentActivityPath = z.object({ documentId: Id });
+
+export const DocumentActivityQuery = z.object({
+  cursor: Cursor,
+  limit: pageLimit(25),
+  includeEmails: z
+    .enum(['true', 'false'], { error: 'includeEmails must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true'),
+});
+
+export const DocumentActivityEntry = z
+  .object({
+    uid: z.string(),
+    documentId: z.string(),
+    actor: Actor,
+    action: z.string(),
+    title: z.string(),
+    details: z.record(z.string(), z.unknown()).nullable(),
+    createdAt: Timestamp,
+    emails: z.array(EmailRecord).optional().meta({
+      description:
+        'Only with includeEmails=true, on email_sent entries: the Email record of each recipient of that send, by recipient e-mail',
+    }),
+  })
+  .meta({ id: 'DocumentActivityEntry' });
+
+export const DocumentActivityList = listEnvelope(DocumentActivityEntry);
+
+export type OrgActivityEntry = z.infer<typeof OrgActivityEntry>;
+export type DocumentActivityEntry = z.infer<typeof DocumentActivityEntry>;
