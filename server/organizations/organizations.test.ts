@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeAuthMatrix } from '../../test/auth-matrix.js';
+import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { createOrganization, createProject } from './service.js';
+
+let server: TestServer;
+let f: Fixtures;
+beforeAll(async () => {
+  server = await startTestServer();
+  f = await createFixtures(server);
+});
+afterAll(async () => {
+  await server.close();
+});
+const ctx = () => ({ server, fixtures: f });
+
+describeAuthMatrix('organizations', ctx, {
+  method: 'GET',
+  path: '/v1/organization/{orgId}',
+  access: { permission: 'organization:read', scope: 'org' },
+  expectOk: (res) => {
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ id: f.orgA.id, name: 'Harbor Construction', createdAt: expect.any(String) });
+  },
+});
+
+describeAuthMatrix('organizations', ctx, {
+  method: 'GET',
+  path: '/v1/organization/{orgId}/project',
+  access: { permission: 'project:read', scope: 'org' },
+  expectOk: (res) => {
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((p: { name: string }) => p.name)).toEqual(['Dockside Offices', 'Pier 9 Terminal']);
+  },
+});
+
+const ids = (body: { data: { id: string }[] }) => body.data.map((p) => p.id);
+
+describe('GET /v1/organization/{orgId}', () => {
+  it('answers under the plural alias with the same body', async () => {
+    const key = await f.client(['organization:read'], { orgs: [f.orgA.id] });
+    const singular = await server.call(`/v1/organization/${f.orgA.id}`, { token: key.token });
+    const plural = await server.call(`/v1/organizations/${f.orgA.id}`, { token: key.token });
+    expect(plural.status).toBe(200);
+    expect(plural.body).toEqual(singular.body);
+  });
+
+  it('serves a key scoped to one project of the organization', async () => {
+    const key = await f.client(['organization:read'], {
+      projects: [{ orgId: f.orgA.id, projectId: f.projectA1.id }],
+    });
+    expect((await server.call(`/v1/organization/${f.orgA.id}`, { token: key.token })).status).toBe(200);
+    expect((await server.call(`/v1/organization/${f.orgB.id}`, { token: key.token })).status).toBe(403);
+  });
+
+  it('answers a superadmin key naming an unknown organization with a 404', async () => {
+    const key = await f.client(['organization:read'], { superadmin: true });
+    expect((await server.call(`/v1/organization/${f.orgB.id}`, { token: key.token })).status).toBe(200);
+    const res = await server.call('/v1/organization/org_missing', { token: key.token });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ errorCode: 'not_found', error: 'Organization not found' });
+  });
+
+  it('serves organization members their own organization only', async () => {
+    expect((await server.call(`/v1/organization/${f.orgA.id}`, { token: f.member.token })).status).toBe(200);
+    expect((await server.call(`/v1/organization/${f.orgB.id}`, { token: f.member.token })).status).toBe(403);
+  });
+});
+
+describe('GET /v1/organization/{orgId}/project', () => {
+  it('lists only the granted projects to a project-scoped key', async () => {
+    const key = await f.client(['project:read'], { projects: [{ orgId: f.orgA.id, projectId: f.projectA1.id }] });
+    const res = await server.call(`/v1/organizations/${f.orgA.id}/projects`, { token: key.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      data: [
+        {
+          id: f.projectA1.id,
+          organizationId: f.orgA.id,
+          name: 'Pier 9 Terminal',
+          code: null,
+          createdAt: expect.any(String),
+        },
+      ],
+      nextCursor: null,
+      hasMore: false,
+    });
+  });
+
+  it('pages by name with a keyset cursor, each project once', async () => {
+    const { id: orgId } = await createOrganization(server.database.db, { name: 'Paging Co' });
+    const names = ['Delta', 'Alpha', 'Echo', 'Charlie', 'Bravo'];
+    for (const name of names) await createProject(server.database.db, { organizationId: orgId, name });
+    const key = await f.client(['project:read'], { orgs: [orgId] });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res: Awaited<ReturnType<typeof server.call>> = await server.call(
+        `/v1/organization/${orgId}/project?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        { token: key.token },
+      );
+      expect(res.status).toBe(200);
+      seen.push(...res.body.data.map((p: { name: string }) => p.name));
+      cursor = res.body.nextCursor;
+      expect(res.body.hasMore).toBe(cursor !== null);
+      pages += 1;
+    } while (cursor);
+    expect(seen).toEqual([...names].sort());
+    expect(pages).toBe(3);
+    const defaultPage = await server.call(`/v1/organization/${orgId}/project`, { token: key.token });
+    expect(defaultPage.body.data).toHaveLength(5);
+  });
+
+  it('rejects out-of-range limits and foreign or garbage cursors (400)', async () => {
+    const key = await f.client(['project:read'], { orgs: [f.orgA.id, f.orgB.id] });
+    const first = await server.call(`/v1/organization/${f.orgA.id}/project?limit=1`, { token: key.token });
+    expect(ids(first.body)).toHaveLength(1);
+    for (const query of ['limit=0', 'limit=51', 'limit=2.5', 'cursor=not-a-cursor']) {
+      const res = await server.call(`/v1/organization/${f.orgA.id}/project?${query}`, { token: key.token });
+      expect(res.status, query).toBe(400);
+    }
+    const foreign = await server.call(`/v1/organization/${f.orgB.id}/project?cursor=${first.body.nextCursor}`, {
+      token: key.token,
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error).toMatch(/Cursor does not match/);
+  });
+
+  it('serves a superadmin key every organization’s projects', async () => {
+    const key = await f.client(['project:read'], { superadmin: true });
+    const res = await server.call(`/v1/organization/${f.orgB.id}/project`, { token: key.token });
+    expect(ids(res.body)).toEqual([f.projectB1.id]);
+  });
+});
