@@ -1,0 +1,77 @@
+import { ProjectPath } from '../../shared/common.js';
+import {
+  AdminDocumentListQuery,
+  AdminSubmittalListQuery,
+  DocumentList,
+  ProjectDocumentListQuery,
+  SubmittalList,
+  SubmittalListQuery,
+} from '../../shared/documents.js';
+import { wantsCsv } from '../http/csv.js';
+import { access, defineRoute } from '../http/route.js';
+import { listAdminDocuments, listAdminSubmittals, listProjectDocuments, listProjectSubmittals } from './service.js';
+
+const csvNote =
+  'With `Accept: text/csv` the same rows stream as CSV (header row, `limit` = row cap, default and maximum 100000, ' +
+  'larger values clamped; a final `# WARNING: truncated at N rows` row when rows were cut).';
+
+const listErrors = { 400: 'Invalid filter, sort, limit or cursor (a cursor made with other filters included)' };
+
+export const documentRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/organization/:orgId/project/:projectId/document/submittals',
+    operationId: 'listProjectSubmittals',
+    summary: 'List submittals in a project',
+    description: csvNote,
+    tags: ['Documents'],
+    access: access.needs('document:read', 'project'),
+    params: ProjectPath,
+    query: SubmittalListQuery,
+    responses: { 200: { description: `A page of submittals. ${csvNote}`, schema: SubmittalList } },
+    errors: listErrors,
+    handler: ({ app, req, res, params, query }) =>
+      listProjectSubmittals(app, { res, csv: wantsCsv(req.headers.accept) }, params.projectId, query),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/organization/:orgId/project/:projectId/documents',
+    operationId: 'listProjectDocuments',
+    summary: 'List documents in a project',
+    description: csvNote,
+    tags: ['Documents'],
+    access: access.needs('document:read', 'project'),
+    params: ProjectPath,
+    query: ProjectDocumentListQuery,
+    responses: { 200: { description: `A page of documents. ${csvNote}`, schema: DocumentList } },
+    errors: listErrors,
+    handler: ({ app, req, res, params, query }) =>
+      listProjectDocuments(app, { res, csv: wantsCsv(req.headers.accept) }, params.projectId, query),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/admin/documents/submittals',
+    operationId: 'listAdminSubmittals',
+    summary: 'List submittals platform-wide (staff)',
+    description: csvNote,
+    tags: ['Admin'],
+    access: access.staff,
+    query: AdminSubmittalListQuery,
+    responses: { 200: { description: `A page of submittals. ${csvNote}`, schema: SubmittalList } },
+    errors: listErrors,
+    handler: ({ app, req, res, query }) => listAdminSubmittals(app, { res, csv: wantsCsv(req.headers.accept) }, query),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/admin/documents',
+    operationId: 'listAdminDocuments',
+    summary: 'List documents platform-wide (staff)',
+    description: csvNote,
+    tags: ['Admin'],
+    access: access.staff,
+    query: AdminDocumentListQuery,
+    responses: { 200: { description: `A page of documents. ${csvNote}`, schema: DocumentList } },
+    errors: listErrors,
+    handler: ({ app, req, res, query }) => listAdminDocuments(app, { res, csv: wantsCsv(req.headers.accept) }, query),
+  }),
+];

@@ -1,0 +1,357 @@
+import type { Response } from 'express';
+import type {
+  AdminDocumentListQuery,
+  AdminSubmittalListQuery,
+  DocumentItem,
+  ListMeta,
+  ProjectDocumentListQuery,
+  Submittal,
+  SubmittalListQuery,
+} from '../../shared/documents.js';
+import { todayUtc } from '../clock.js';
+import type { AppContext } from '../context.js';
+import { type CsvColumn, csvRowCap, streamCsv } from '../http/csv.js';
+import { decodeCursor, encodeCursor } from '../http/cursor.js';
+import { ApiError } from '../http/errors.js';
+import {
+  type AfterKey,
+  countDocuments,
+  type DocumentFilter,
+  type DocumentInclude,
+  type DocumentSort,
+  documentQuery,
+  type FilterColumn,
+  fetchPage,
+  filterValues,
+  sortValueOf,
+  submittalQuery,
+} from './queries.js';
+
+/** What a list request asks for, whichever of the four endpoints it came through. */
+interface ListRequest {
+  /** Names the list in the cursor binding, so a cursor of one list is refused by another. */
+  list: 'submittals' | 'documents';
+  filter: DocumentFilter;
+  sort: DocumentSort;
+  cursor?: string;
+  limit?: number;
+  includeMeta: boolean;
+  /** Counts in meta.filters are computed within this scope (undefined: values only, no counts). */
+  metaScope?: DocumentFilter;
+  metaColumns: readonly FilterColumn[];
+}
+
+export interface Page<T> {
+  data: T[];
+  total: number;
+  nextCursor: string | null;
+  hasMore: boolean;
+  meta: ListMeta;
+}
+
+const JSON_PAGE_DEFAULT = 25;
+const JSON_PAGE_MAX = 50;
+
+/** The JSON page size: the schema accepts any positive integer because CSV takes up to 100000 rows. */
+function jsonPageSize(limit: number | undefined): number {
+  if (limit === undefined) return JSON_PAGE_DEFAULT;
+  if (limit > JSON_PAGE_MAX) {
+    const message = `limit must be an integer from 1 to ${JSON_PAGE_MAX}`;
+    throw new ApiError('validation_failed', 'Invalid query parameter: limit', {
+      details: [{ path: 'limit', message }],
+    });
+  }
+  return limit;
+}
+
+const bindingOf = (request: ListRequest) => ({ list: request.list, filter: request.filter, sort: request.sort });
+
+function afterKeyOf(request: ListRequest): AfterKey | undefined {
+  if (!request.cursor) return undefined;
+  const payload = decodeCursor(request.cursor, bindingOf(request));
+  const [value] = payload.k;
+  if (payload.k.length !== 1 || typeof value === 'number') throw ApiError.badRequest('Invalid cursor');
+  return { value: value ?? null, uid: payload.id };
+}
+
+async function page<T extends { uid: string }>(
+  app: AppContext,
+  request: ListRequest,
+  queryOf: (after?: AfterKey) => ReturnType<typeof submittalQuery>,
+): Promise<Page<T>> {
+  const limit = jsonPageSize(request.limit);
+  const after = afterKeyOf(request);
+  // The page, the exact total and the meta counts are independent: on PostgreSQL they run side by side.
+  const [rows, total, filters] = await Promise.all([
+    fetchPage<T>(app.db, queryOf(after), limit + 1),
+    countDocuments(app.db, request.filter),
+    request.includeMeta ? filterValues(app.db, request.metaColumns, request.metaScope) : undefined,
+  ]);
+  const hasMore = rows.length > limit;
+  const data = hasMore ? rows.slice(0, limit) : rows;
+  const last = data.at(-1);
+  const nextCursor =
+    hasMore && last ? encodeCursor({ k: [sortValueOf(request.sort, last)], id: last.uid }, bindingOf(request)) : null;
+  return { data, total, nextCursor, hasMore, meta: filters ? { filters } : {} };
+}
+
+// --- Submittals ---
+
+const submittalFilter = (query: SubmittalListQuery, today: string): DocumentFilter => ({
+  formats: ['submittal'],
+  statuses: query['filter.status'],
+  reviewStatuses: query['filter.reviewStatus'],
+  open: query['filter.open'] === 'true' || undefined,
+  overdueBefore: query['filter.overdue'] === 'true' ? today : undefined,
+  reviewHint: query['filter.reviewHint'],
+  search: query.search?.trim() || undefined,
+  dueDate: query['filter.dueDate'],
+  closedAt: query['filter.closedAt'],
+});
+
+const submittalMetaColumns: FilterColumn[] = ['status', 'reviewStatus', 'priority', 'type'];
+
+const names = (items: { name: string }[]) => items.map((item) => item.name);
+
+const submittalCsvColumns = (withReviewHints: boolean): CsvColumn<Submittal>[] => [
+  { header: 'uid', value: (row) => row.uid },
+  { header: 'id', value: (row) => row.id },
+  { header: 'referenceNumber', value: (row) => row.referenceNumber },
+  { header: 'title', value: (row) => row.title },
+  { header: 'format', value: (row) => row.format },
+  { header: 'type', value: (row) => row.type },
+  { header: 'status', value: (row) => row.status },
+  { header: 'reviewStatus', value: (row) => row.reviewStatus },
+  { header: 'priority', value: (row) => row.priority },
+  { header: 'divisionTitle', value: (row) => row.divisionTitle },
+  { header: 'dueDate', value: (row) => row.dueDate },
+  { header: 'receivedAt', value: (row) => row.receivedAt },
+  { header: 'issuedAt', value: (row) => row.issuedAt },
+  { header: 'closedAt', value: (row) => row.closedAt },
+  { header: 'createdAt', value: (row) => row.createdAt },
+  { header: 'updatedAt', value: (row) => row.updatedAt },
+  { header: 'projectId', value: (row) => row.projectId },
+  { header: 'projectName', value: (row) => row.projectName },
+  { header: 'organizationId', value: (row) => row.organizationId },
+  { header: 'organizationName', value: (row) => row.organizationName },
+  { header: 'ballInCourt', value: (row) => row.ballInCourt?.name },
+  { header: 'assignees', value: (row) => names(row.assignees) },
+  { header: 'approvers', value: (row) => row.approvers.map((a) => `${a.name} <${a.email}> (${a.status})`) },
+  { header: 'distributionRecipients', value: (row) => row.distributionRecipients.map((r) => `${r.name} <${r.email}>`) },
+  { header: 'consultants', value: (row) => row.consultants.map((c) => `${c.company} (${c.type}): ${c.status}`) },
+  { header: 'activityCount', value: (row) => row.activityCount },
+  ...(withReviewHints
+    ? [
+        {
+          header: 'reviewHints',
+          value: (row: Submittal) => (row.reviewHints ?? []).map((h) => `${h.source}/${h.severity}: ${h.title}`),
+        },
+      ]
+    : []),
+];
+
+interface Output {
+  res: Response;
+  csv: boolean;
+}
+
+async function listSubmittals(
+  app: AppContext,
+  out: Output,
+  request: ListRequest,
+  withReviewHints: boolean,
+  fileName: string,
+): Promise<Page<Submittal> | undefined> {
+  const queryOf = (after?: AfterKey) =>
+    submittalQuery({ filter: request.filter, sort: request.sort, withReviewHints }, after);
+  if (!out.csv) return page<Submittal>(app, request, queryOf);
+  await streamCsv<Submittal>(out.res, {
+    db: app.db,
+    query: queryOf(afterKeyOf(request)),
+    columns: submittalCsvColumns(withReviewHints),
+    limit: csvRowCap(request.limit),
+    fileName,
+  });
+  return undefined;
+}
+
+export function listProjectSubmittals(
+  app: AppContext,
+  out: Output,
+  projectId: string,
+  query: SubmittalListQuery,
+): Promise<Page<Submittal> | undefined> {
+  const scope: DocumentFilter = { projectId, formats: ['submittal'] };
+  const filter = { ...scope, ...submittalFilter(query, todayUtc(app.clock)) };
+  return listSubmittals(
+    app,
+    out,
+    {
+      list: 'submittals',
+      filter,
+      sort: { field: query.sortBy, order: query.sortOrder },
+      cursor: query.cursor,
+      limit: query.limit,
+      includeMeta: query.includeMeta === 'true',
+      metaScope: scope,
+      metaColumns: submittalMetaColumns,
+    },
+    Boolean(query.include?.includes('reviewHints')),
+    `submittals-${projectId}.csv`,
+  );
+}
+
+/** Counts in meta are cheap within one project or organization; platform-wide they would scan everything. */
+const adminMetaScope = (base: DocumentFilter, projectId?: string, organizationId?: string) =>
+  projectId || organizationId ? { ...base, projectId, organizationId } : undefined;
+
+export function listAdminSubmittals(
+  app: AppContext,
+  out: Output,
+  query: AdminSubmittalListQuery,
+): Promise<Page<Submittal> | undefined> {
+  const filter: DocumentFilter = {
+    projectId: query.projectId,
+    organizationId: query.organizationId,
+    ...submittalFilter(query, todayUtc(app.clock)),
+    divisionTitle: query['filter.divisionTitle'] || undefined,
+    createdAt: query['filter.createdAt'],
+    receivedAt: query['filter.receivedAt'],
+  };
+  return listSubmittals(
+    app,
+    out,
+    {
+      list: 'submittals',
+      filter,
+      sort: { field: query.sortBy, order: query.sortOrder },
+      cursor: query.cursor,
+      limit: query.limit,
+      includeMeta: query.includeMeta === 'true',
+      metaScope: adminMetaScope({ formats: ['submittal'] }, query.projectId, query.organizationId),
+      metaColumns: submittalMetaColumns,
+    },
+    Boolean(query.include?.includes('reviewHints')),
+    'submittals.csv',
+  );
+}
+
+// --- Generic documents ---
+
+/** `status` and `filter.status` (etc.) are two spellings of one filter: both given and different → 400. */
+function eitherForm(name: string, plain: string[] | undefined, prefixed: string[] | undefined): string[] | undefined {
+  if (plain && prefixed) {
+    const same = plain.length === prefixed.length && [...plain].sort().join() === [...prefixed].sort().join();
+    if (!same) throw ApiError.badRequest(`${name} and filter.${name} disagree; give one of them`);
+  }
+  return plain ?? prefixed;
+}
+
+const documentFilter = (query: ProjectDocumentListQuery): DocumentFilter => ({
+  formats: eitherForm('format', query.format, query['filter.format']),
+  types: eitherForm('type', query.type, query['filter.type']),
+  statuses: eitherForm('status', query.status, query['filter.status']),
+  search: query.search?.trim() || undefined,
+  assigneeId: query.assigneeId,
+  assigneeName: query.assigneeName || undefined,
+  dueDate: query['filter.dueDate'],
+  createdAt: query['filter.createdAt'],
+});
+
+const documentMetaColumns: FilterColumn[] = ['format', 'type', 'status', 'priority'];
+
+const documentCsvColumns = (include: readonly DocumentInclude[]): CsvColumn<DocumentItem>[] => [
+  { header: 'uid', value: (row) => row.uid },
+  { header: 'id', value: (row) => row.id },
+  { header: 'title', value: (row) => row.title },
+  { header: 'format', value: (row) => row.format },
+  { header: 'type', value: (row) => row.type },
+  { header: 'status', value: (row) => row.status },
+  { header: 'priority', value: (row) => row.priority },
+  { header: 'dueDate', value: (row) => row.dueDate },
+  { header: 'issuedAt', value: (row) => row.issuedAt },
+  { header: 'createdAt', value: (row) => row.createdAt },
+  { header: 'updatedAt', value: (row) => row.updatedAt },
+  ...(include.includes('activityCount')
+    ? [{ header: 'activityCount', value: (row: DocumentItem) => row.activityCount }]
+    : []),
+  ...(include.includes('assignees')
+    ? [{ header: 'assignees', value: (row: DocumentItem) => names(row.assignees ?? []) }]
+    : []),
+  ...(include.includes('consultants')
+    ? [
+        {
+          header: 'consultants',
+          value: (row: DocumentItem) => (row.consultants ?? []).map((c) => `${c.type}: ${c.status}`),
+        },
+      ]
+    : []),
+];
+
+async function listDocuments(
+  app: AppContext,
+  out: Output,
+  request: ListRequest,
+  include: readonly DocumentInclude[],
+  fileName: string,
+): Promise<Page<DocumentItem> | undefined> {
+  const queryOf = (after?: AfterKey) => documentQuery({ filter: request.filter, sort: request.sort, include }, after);
+  if (!out.csv) return page<DocumentItem>(app, request, queryOf);
+  await streamCsv<DocumentItem>(out.res, {
+    db: app.db,
+    query: queryOf(afterKeyOf(request)),
+    columns: documentCsvColumns(include),
+    limit: csvRowCap(request.limit),
+    fileName,
+  });
+  return undefined;
+}
+
+const includesOf = (query: ProjectDocumentListQuery) => (query.include ?? []) as DocumentInclude[];
+
+export function listProjectDocuments(
+  app: AppContext,
+  out: Output,
+  projectId: string,
+  query: ProjectDocumentListQuery,
+): Promise<Page<DocumentItem> | undefined> {
+  return listDocuments(
+    app,
+    out,
+    {
+      list: 'documents',
+      filter: { projectId, ...documentFilter(query) },
+      sort: { field: query.sortBy, order: query.sortOrder },
+      cursor: query.cursor,
+      limit: query.limit,
+      includeMeta: query.includeMeta === 'true',
+      metaScope: { projectId },
+      metaColumns: documentMetaColumns,
+    },
+    includesOf(query),
+    `documents-${projectId}.csv`,
+  );
+}
+
+export function listAdminDocuments(
+  app: AppContext,
+  out: Output,
+  query: AdminDocumentListQuery,
+): Promise<Page<DocumentItem> | undefined> {
+  return listDocuments(
+    app,
+    out,
+    {
+      list: 'documents',
+      filter: { projectId: query.projectId, organizationId: query.organizationId, ...documentFilter(query) },
+      sort: { field: query.sortBy, order: query.sortOrder },
+      cursor: query.cursor,
+      limit: query.limit,
+      includeMeta: query.includeMeta === 'true',
+      metaScope: adminMetaScope({}, query.projectId, query.organizationId),
+      metaColumns: documentMetaColumns,
+    },
+    includesOf(query),
+    'documents.csv',
+  );
+}

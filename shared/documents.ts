@@ -1,0 +1,295 @@
+import { z } from 'zod';
+import { Cursor, commaList, DateOnly, Id, Timestamp, trueFlag } from './common.js';
+
+/** Value sets of the spec (States and transitions, Document resource). */
+export const documentFormats = [
+  'bulletin',
+  'certificate',
+  'change',
+  'instruction',
+  'quote',
+  'rfi',
+  'submittal',
+] as const;
+export const documentTypes = [
+  'Bulletin',
+  'CA',
+  'CD',
+  'Certificate',
+  'CO',
+  'minute',
+  'PC',
+  'Quote',
+  'report',
+  'RFI',
+  'SI',
+  'Submittal',
+] as const;
+export const documentStatuses = [
+  'draft',
+  'pending',
+  'submitted',
+  'with-consultants',
+  'issued',
+  'approved',
+  'accepted',
+  'returned',
+  'resubmitted',
+  'revision',
+  'closed',
+  'locked',
+  'cancelled',
+  'needs-work',
+] as const;
+export const reviewStatuses = [
+  'reviewed',
+  'reviewed-as-noted',
+  'reviewed-as-noted-partial-resubmit',
+  'revise-and-resubmit',
+  'revise-and-resubmit-for-record',
+  'rejected',
+  'for-record-only',
+  'not-reviewed',
+  'not-required-for-review',
+  'pending',
+] as const;
+/** Statuses that end a document's workflow: excluded by filter.open and filter.overdue. */
+export const terminalStatuses = ['closed', 'cancelled', 'locked', 'accepted', 'approved'] as const;
+
+export const submittalSortFields = [
+  'createdAt',
+  'updatedAt',
+  'dueDate',
+  'title',
+  'receivedAt',
+  'closedAt',
+  'referenceNumber',
+] as const;
+export const documentSortFields = ['createdAt', 'updatedAt', 'dueDate', 'title'] as const;
+export type SubmittalSortField = (typeof submittalSortFields)[number];
+
+/** A comma-separated OR list whose every value must be one of `allowed`. */
+const oneOfList = (allowed: readonly string[], max = 500) =>
+  commaList(max).superRefine((values, ctx) => {
+    const unknown = values.filter((v) => !allowed.includes(v));
+    if (unknown.length > 0)
+      ctx.addIssue({ code: 'custom', message: `Unknown value ${unknown.join(', ')}; allowed: ${allowed.join(', ')}` });
+  });
+
+const isRealDate = (value: string) => {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+};
+
+/** `from,to` as YYYY-MM-DD (either side may be empty; both inclusive, UTC). */
+export const dateRange = z
+  .string()
+  .max(25)
+  .transform((value, ctx) => {
+    const match = /^(\d{4}-\d{2}-\d{2})?,(\d{4}-\d{2}-\d{2})?$/.exec(value.trim());
+    const [from, to] = match ? [match[1], match[2]] : [];
+    if (!match || (from && !isRealDate(from)) || (to && !isRealDate(to))) {
+      ctx.addIssue({ code: 'custom', message: 'Expected `from,to` as YYYY-MM-DD (either side may be empty)' });
+      return z.NEVER;
+    }
+    if (from && to && from > to) {
+      ctx.addIssue({ code: 'custom', message: 'The range starts after it ends' });
+      return z.NEVER;
+    }
+    return { from, to };
+  })
+  .meta({ description: '`from,to` as YYYY-MM-DD, either side may be empty; inclusive, UTC', example: '2025-01-01,' });
+export type DateRange = { from?: string; to?: string };
+
+/** Unknown query parameters are refused (a misspelt filter must not silently list everything). */
+const strictQuery = <T extends z.core.$ZodLooseShape>(shape: T) =>
+  z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? `Unknown query parameter: ${issue.keys.join(', ')}` : undefined,
+  });
+
+/** JSON: page size 1–50 (default 25). CSV (`Accept: text/csv`): row cap, default and maximum 100000 (clamped). */
+const listLimit = z.coerce
+  .number({ error: 'limit must be an integer' })
+  .int({ error: 'limit must be an integer' })
+  .min(1, { error: 'limit must be at least 1' })
+  .optional()
+  .meta({
+    description:
+      'JSON: page size 1 to 50, default 25. CSV (Accept: text/csv): maximum rows, default 100000; larger values are clamped to 100000',
+  });
+
+const sortOrder = z.enum(['asc', 'desc']).default('desc');
+const search = z.string().max(500).optional().meta({ description: 'Full-text search (≤500 characters)' });
+const reviewHintLens = z.enum(['high', 'any']).optional();
+
+const submittalFilters = {
+  cursor: Cursor,
+  limit: listLimit,
+  sortBy: z.enum(submittalSortFields).default('createdAt'),
+  sortOrder,
+  search,
+  'filter.status': oneOfList(documentStatuses).optional(),
+  'filter.reviewStatus': oneOfList(reviewStatuses).optional(),
+  'filter.open': trueFlag,
+  'filter.overdue': trueFlag,
+  'filter.reviewHint': reviewHintLens,
+  'filter.dueDate': dateRange.optional(),
+  'filter.closedAt': dateRange.optional(),
+  include: oneOfList(['reviewHints']).optional(),
+  includeMeta: trueFlag,
+};
+
+export const SubmittalListQuery = strictQuery(submittalFilters);
+export type SubmittalListQuery = z.output<typeof SubmittalListQuery>;
+
+export const AdminSubmittalListQuery = strictQuery({
+  ...submittalFilters,
+  projectId: Id.optional(),
+  organizationId: Id.optional(),
+  'filter.divisionTitle': z.string().max(500).optional(),
+  'filter.createdAt': dateRange.optional(),
+  'filter.receivedAt': dateRange.optional(),
+});
+export type AdminSubmittalListQuery = z.output<typeof AdminSubmittalListQuery>;
+
+const documentFilters = {
+  cursor: Cursor,
+  limit: listLimit,
+  sortBy: z
+    .string()
+    .max(100)
+    .optional()
+    .transform((value) =>
+      (documentSortFields as readonly string[]).includes(value ?? '')
+        ? (value as (typeof documentSortFields)[number])
+        : 'createdAt',
+    )
+    .meta({ description: 'createdAt, updatedAt, dueDate or title; other values fall back to createdAt' }),
+  sortOrder,
+  search,
+  format: oneOfList(documentFormats).optional(),
+  type: oneOfList(documentTypes).optional(),
+  status: oneOfList(documentStatuses).optional(),
+  'filter.format': oneOfList(documentFormats).optional(),
+  'filter.type': oneOfList(documentTypes).optional(),
+  'filter.status': oneOfList(documentStatuses).optional(),
+  assigneeId: Id.optional(),
+  assigneeName: z.string().max(200).optional(),
+  'filter.dueDate': dateRange.optional(),
+  'filter.createdAt': dateRange.optional(),
+  include: oneOfList(['activityCount', 'assignees', 'consultants']).optional(),
+  includeMeta: trueFlag,
+};
+
+/** The generic list of one project (no projectId/organizationId: the path gives them). */
+export const ProjectDocumentListQuery = strictQuery(documentFilters);
+export type ProjectDocumentListQuery = z.output<typeof ProjectDocumentListQuery>;
+
+export const AdminDocumentListQuery = strictQuery({
+  ...documentFilters,
+  projectId: Id.optional(),
+  organizationId: Id.optional(),
+});
+export type AdminDocumentListQuery = z.output<typeof AdminDocumentListQuery>;
+
+// --- Responses ---
+
+export const Assignee = z.object({ userId: z.string(), name: z.string() });
+export const ConsultantSummary = z.object({ type: z.string(), status: z.string() });
+export const Consultant = ConsultantSummary.extend({
+  company: z.string(),
+  responderName: z.string().nullable(),
+  responderEmail: z.string().nullable(),
+  respondedAt: Timestamp.nullable(),
+});
+export const Approver = z.object({
+  userId: z.string(),
+  name: z.string(),
+  email: z.string(),
+  status: z.string(),
+  respondedAt: Timestamp.nullable(),
+});
+export const DistributionRecipient = z.object({
+  userId: z.string().nullable(),
+  name: z.string(),
+  email: z.string(),
+  company: z.string().nullable(),
+});
+export const ReviewHint = z.object({
+  source: z.enum(['spec', 'quality']),
+  severity: z.string(),
+  title: z.string(),
+  description: z.string(),
+  suggestedComment: z.string(),
+  specSectionId: z.string(),
+  key: z.string(),
+  confidence: z.number(),
+});
+
+const documentFields = {
+  uid: z.string().meta({ description: 'Document UID' }),
+  id: z.string().meta({ description: 'Human document number' }),
+  format: z.string(),
+  type: z.string(),
+  title: z.string(),
+  status: z.string(),
+  priority: z.string().nullable(),
+  dueDate: DateOnly.nullable(),
+  issuedAt: Timestamp.nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
+
+export const DocumentItem = z.object({
+  ...documentFields,
+  activityCount: z.number().int().optional().meta({ description: 'Only with include=activityCount' }),
+  assignees: z.array(Assignee).optional().meta({ description: 'Only with include=assignees' }),
+  consultants: z.array(ConsultantSummary).optional().meta({ description: 'Only with include=consultants' }),
+});
+export type DocumentItem = z.infer<typeof DocumentItem>;
+
+export const Submittal = z.object({
+  ...documentFields,
+  activityCount: z.number().int(),
+  assignees: z.array(Assignee),
+  consultants: z.array(Consultant),
+  projectId: z.string(),
+  projectName: z.string().nullable(),
+  organizationId: z.string().nullable(),
+  organizationName: z.string().nullable(),
+  referenceNumber: z.string().nullable(),
+  divisionTitle: z.string().nullable(),
+  reviewStatus: z.string().nullable(),
+  receivedAt: Timestamp.nullable(),
+  closedAt: Timestamp.nullable(),
+  ballInCourt: z.object({ userId: z.string().optional(), name: z.string(), company: z.string().optional() }).nullable(),
+  approvers: z.array(Approver),
+  distributionRecipients: z.array(DistributionRecipient),
+  reviewHints: z.array(ReviewHint).optional().meta({ description: 'Only with include=reviewHints' }),
+});
+export type Submittal = z.infer<typeof Submittal>;
+
+export const FilterValue = z.object({
+  value: z.string(),
+  count: z.number().int().optional().meta({ description: 'Rows with this value in the list scope, when cheap' }),
+});
+export const ListMeta = z.object({
+  filters: z
+    .record(z.string(), z.array(FilterValue))
+    .optional()
+    .meta({ description: 'With includeMeta=true: allowed values of each filterable column' }),
+});
+export type ListMeta = z.infer<typeof ListMeta>;
+
+const countedList = <T extends z.ZodType>(item: T) =>
+  z.object({
+    data: z.array(item),
+    total: z.number().int().meta({ description: 'Rows matching the filters (all pages)' }),
+    nextCursor: z.string().nullable(),
+    hasMore: z.boolean(),
+    meta: ListMeta,
+  });
+
+export const SubmittalList = countedList(Submittal);
+export const DocumentList = countedList(DocumentItem);
