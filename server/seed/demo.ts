@@ -1,7 +1,149 @@
-// Placeholder until the demo seed lands (issue 3): replaced by the generator's ensureDemoData.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { permissionKeys } from '../../shared/permissions.js';
+import { hashSecret, newClientSecret, verifySecret } from '../auth/secrets.js';
+import { createFsBlobStore } from '../blobs/store.js';
+import { createClient } from '../clients/service.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
+import { createUser, findUserByEmail } from '../users/service.js';
+import { demoPasswords } from './generate.js';
+import {
+  allOrganizationIds,
+  findClientByClientId,
+  findClientByName,
+  hasOrganizations,
+  organizationsOfClient,
+  passwordMembers,
+  setClientSecretHash,
+  setUserPasswordHash,
+} from './queries.js';
+import { seedDatabase } from './seed.js';
 
-export async function ensureDemoData(_db: Db, _config: Config) {
-  return { client: { clientId: '', clientSecret: '' }, staff: { email: '', password: '' } };
+export const DEMO_SEED = 1;
+export const DEMO_KEY_NAME = 'Sitefile demo key';
+export const DEMO_STAFF = { email: 'staff@sitefile.example', name: 'Sam Staff' };
+
+export interface DemoCredentials {
+  client: { clientId: string; clientSecret: string };
+  staff: { email: string; password: string };
+  users: { email: string; password: string; role: 'admin' | 'member'; orgId: string }[];
+}
+
+export interface DemoData extends DemoCredentials {
+  organizations: { id: string; name: string; projects: { id: string; name: string }[] }[];
+}
+
+const credentialsFile = (config: Config) => path.join(config.dataDir, 'demo-credentials.json');
+
+function readCredentials(config: Config): DemoCredentials | undefined {
+  try {
+    const stored = JSON.parse(readFileSync(credentialsFile(config), 'utf8')) as DemoCredentials;
+    return stored.client?.clientId && stored.client.clientSecret && stored.staff?.password ? stored : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written atomically and readable only by the owner: it holds live secrets. */
+function writeCredentials(config: Config, credentials: DemoCredentials): void {
+  const file = credentialsFile(config);
+  mkdirSync(config.dataDir, { recursive: true });
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(`${file}.tmp`, 0o600);
+  renameSync(`${file}.tmp`, file);
+}
+
+const newStaffPassword = () => `staff-${randomBytes(9).toString('base64url')}`;
+
+/**
+ * `npm start` and `cli demo`: seeds the demo data into an empty database, and makes sure a demo API
+ * key (all permissions, every demo organization) and a staff login exist whose secrets are kept in
+ * `DATA_DIR/demo-credentials.json`. When that file is missing or belongs to another database, the
+ * demo key's secret and the staff password are rotated and the file is rewritten.
+ */
+export async function ensureDemoData(db: Db, config: Config, now: Date = new Date()): Promise<DemoData> {
+  if (!(await hasOrganizations(db))) {
+    const summary = await seedDatabase(db, createFsBlobStore(path.join(config.dataDir, 'blobs')), {
+      scale: 'demo',
+      seed: DEMO_SEED,
+      now,
+    });
+    const staffPassword = newStaffPassword();
+    await createUser(db, { ...DEMO_STAFF, password: staffPassword, staff: true, title: 'Platform support' });
+    const client = await createClient(db, {
+      name: DEMO_KEY_NAME,
+      description: 'Created with the demo data; every permission on both demo organizations.',
+      permissions: [...permissionKeys],
+      orgIds: summary.organizations.map((o) => o.id),
+      projects: [],
+      createdBy: DEMO_STAFF.email,
+    });
+    const credentials: DemoCredentials = {
+      client: { clientId: client.clientId, clientSecret: client.client_secret },
+      staff: { email: DEMO_STAFF.email, password: staffPassword },
+      users: summary.accounts.map(({ email, password, role, orgId }) => ({ email, password, role, orgId })),
+    };
+    writeCredentials(config, credentials);
+    return {
+      ...credentials,
+      organizations: summary.organizations.map((o) => ({
+        id: o.id,
+        name: o.name,
+        projects: o.projects.map(({ id, name }) => ({ id, name })),
+      })),
+    };
+  }
+
+  const stored = readCredentials(config);
+  const storedClient = stored && (await findClientByClientId(db, stored.client.clientId));
+  if (stored && storedClient) {
+    return { ...stored, organizations: await organizationsOfClient(db, storedClient.id) };
+  }
+  return rotateDemoCredentials(db, config, now);
+}
+
+/** A seeded database without (matching) credentials: re-issue the key's secret and the staff password. */
+async function rotateDemoCredentials(db: Db, config: Config, now: Date): Promise<DemoData> {
+  const clientSecret = newClientSecret();
+  let client = await findClientByName(db, DEMO_KEY_NAME, DEMO_STAFF.email);
+  if (client) {
+    await setClientSecretHash(db, client.id, await hashSecret(clientSecret), now);
+  } else {
+    const created = await createClient(db, {
+      name: DEMO_KEY_NAME,
+      description: 'Created at start-up for an existing database; every permission on every organization.',
+      permissions: [...permissionKeys],
+      orgIds: await allOrganizationIds(db),
+      projects: [],
+      createdBy: DEMO_STAFF.email,
+      secret: clientSecret,
+    });
+    client = { id: created.id, clientId: created.clientId };
+  }
+
+  const staffPassword = newStaffPassword();
+  const staff = await findUserByEmail(db, DEMO_STAFF.email);
+  if (staff) await setUserPasswordHash(db, staff.id, await hashSecret(staffPassword), now);
+  else await createUser(db, { ...DEMO_STAFF, password: staffPassword, staff: true, title: 'Platform support' });
+
+  const organizations = await organizationsOfClient(db, client.id);
+  const users: DemoCredentials['users'] = [];
+  for (const member of await passwordMembers(
+    db,
+    organizations.map((o) => o.id),
+  )) {
+    const password = demoPasswords[member.role];
+    if (await verifySecret(member.passwordHash!, password)) {
+      users.push({ email: member.email, password, role: member.role, orgId: member.orgId });
+    }
+  }
+  const credentials: DemoCredentials = {
+    client: { clientId: client.clientId, clientSecret },
+    staff: { email: DEMO_STAFF.email, password: staffPassword },
+    users,
+  };
+  writeCredentials(config, credentials);
+  return { ...credentials, organizations };
 }

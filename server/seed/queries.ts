@@ -1,0 +1,86 @@
+import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import {
+  oauthClientOrgScopes,
+  oauthClients,
+  organizationMembers,
+  organizations,
+  projects,
+  users,
+} from '../db/schema.js';
+
+export async function hasOrganizations(db: Db): Promise<boolean> {
+  const [row] = await db.select({ id: organizations.id }).from(organizations).limit(1);
+  return row !== undefined;
+}
+
+export async function findClientByClientId(db: Db, clientId: string) {
+  const [row] = await db
+    .select({ id: oauthClients.id, clientId: oauthClients.clientId })
+    .from(oauthClients)
+    .where(and(eq(oauthClients.clientId, clientId), isNull(oauthClients.deletedAt)));
+  return row;
+}
+
+export async function findClientByName(db: Db, name: string, createdBy: string) {
+  const [row] = await db
+    .select({ id: oauthClients.id, clientId: oauthClients.clientId })
+    .from(oauthClients)
+    .where(and(eq(oauthClients.name, name), eq(oauthClients.createdBy, createdBy), isNull(oauthClients.deletedAt)))
+    .orderBy(asc(oauthClients.createdAt))
+    .limit(1);
+  return row;
+}
+
+export async function setClientSecretHash(db: Db, id: string, secretHash: string, at: Date): Promise<void> {
+  await db.update(oauthClients).set({ secretHash, updatedAt: at }).where(eq(oauthClients.id, id));
+}
+
+export async function setUserPasswordHash(db: Db, id: string, passwordHash: string, at: Date): Promise<void> {
+  await db.update(users).set({ passwordHash, updatedAt: at }).where(eq(users.id, id));
+}
+
+/** The organizations a client is scoped to, with their projects, by name. */
+export async function organizationsOfClient(db: Db, clientRowId: string) {
+  const orgRows = await db
+    .select({ id: organizations.id, name: organizations.name })
+    .from(oauthClientOrgScopes)
+    .innerJoin(organizations, eq(organizations.id, oauthClientOrgScopes.organizationId))
+    .where(eq(oauthClientOrgScopes.clientRowId, clientRowId))
+    .orderBy(asc(organizations.createdAt), asc(organizations.id));
+  const ids = orgRows.map((o) => o.id);
+  const projectRows = ids.length
+    ? await db
+        .select({ id: projects.id, name: projects.name, organizationId: projects.organizationId })
+        .from(projects)
+        .where(inArray(projects.organizationId, ids))
+        .orderBy(asc(projects.createdAt), asc(projects.id))
+    : [];
+  return orgRows.map((org) => ({
+    ...org,
+    projects: projectRows.filter((p) => p.organizationId === org.id).map(({ id, name }) => ({ id, name })),
+  }));
+}
+
+export async function allOrganizationIds(db: Db): Promise<string[]> {
+  const rows = await db.select({ id: organizations.id }).from(organizations).orderBy(asc(organizations.createdAt));
+  return rows.map((r) => r.id);
+}
+
+/** Members of these organizations who can sign in with a password, admins first, oldest first. */
+export async function passwordMembers(db: Db, orgIds: string[]) {
+  if (orgIds.length === 0) return [];
+  return db
+    .select({
+      userId: users.id,
+      email: users.email,
+      passwordHash: users.passwordHash,
+      role: organizationMembers.role,
+      orgId: organizationMembers.organizationId,
+    })
+    .from(organizationMembers)
+    .innerJoin(users, eq(users.id, organizationMembers.userId))
+    .where(and(inArray(organizationMembers.organizationId, orgIds), isNotNull(users.passwordHash)))
+    .orderBy(asc(organizationMembers.organizationId), asc(organizationMembers.role), asc(organizationMembers.createdAt))
+    .limit(orgIds.length * 10);
+}

@@ -1,0 +1,91 @@
+import { hashSecret } from '../auth/secrets.js';
+import type { BlobStore } from '../blobs/store.js';
+import type { Db } from '../db/client.js';
+import {
+  demoPasswords,
+  generatePlatform,
+  generateProject,
+  PdfCache,
+  type SeedAccount,
+  type SeedScale,
+  scales,
+} from './generate.js';
+import { Rng } from './random.js';
+
+export type { SeedAccount, SeedScale };
+
+export interface SeedProgress {
+  /** Projects written so far (the platform rows count as step 0). */
+  done: number;
+  total: number;
+  rows: number;
+}
+
+export interface SeedOptions {
+  scale: SeedScale;
+  seed: number;
+  /** Every generated date is relative to this instant, so runs are reproducible. */
+  now: Date;
+  onProgress?: (progress: SeedProgress) => void;
+}
+
+export interface SeedSummary {
+  scale: SeedScale;
+  seed: number;
+  organizations: { id: string; name: string; projects: { id: string; name: string; code: string }[] }[];
+  accounts: SeedAccount[];
+  /** Rows written per table. */
+  counts: Record<string, number>;
+  totalRows: number;
+}
+
+/**
+ * Fills an empty database with plausible construction data, deterministic from `seed`. Rows go in
+ * as multi-row inserts in batches, one transaction for the platform rows and one per project.
+ */
+export async function seedDatabase(db: Db, blobs: BlobStore, options: SeedOptions): Promise<SeedSummary> {
+  const shape = scales[options.scale];
+  const rng = new Rng(options.seed);
+  const passwordHashes = {
+    admin: await hashSecret(demoPasswords.admin),
+    member: await hashSecret(demoPasswords.member),
+  };
+  const platform = generatePlatform(rng, shape, options.now, passwordHashes);
+  const counts: Record<string, number> = {};
+  const tally = (more: Record<string, number>) => {
+    for (const [table, n] of Object.entries(more)) counts[table] = (counts[table] ?? 0) + n;
+  };
+  let totalRows = 0;
+  const total = platform.projects.length;
+  const report = (done: number) => options.onProgress?.({ done, total, rows: totalRows });
+  const onBatch = (n: number) => {
+    totalRows += n;
+    report(done);
+  };
+  let done = 0;
+
+  await db.transaction((tx) => platform.rows.write(tx, onBatch));
+  tally(platform.rows.counts());
+  const pdfs = new PdfCache(blobs, options.now);
+  for (const project of platform.projects) {
+    // Each project draws from its own stream so one project's volume never shifts another's IDs.
+    const rows = await generateProject(new Rng(rng.next()), shape, options.now, project, pdfs);
+    await db.transaction((tx) => rows.write(tx, onBatch));
+    tally(rows.counts());
+    done++;
+    report(done);
+  }
+
+  return {
+    scale: options.scale,
+    seed: options.seed,
+    organizations: platform.orgs.map((org) => ({
+      id: org.id,
+      name: org.name,
+      projects: platform.projects.filter((p) => p.org === org).map((p) => ({ id: p.id, name: p.name, code: p.code })),
+    })),
+    accounts: platform.orgs.flatMap((org) => org.accounts),
+    counts,
+    totalRows,
+  };
+}
