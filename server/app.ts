@@ -14,6 +14,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/client.js';
 import { mountDocs } from './docs/routes.js';
+import { parsesOwnJsonBody } from './filing/routes.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { mountRoutes } from './http/route.js';
@@ -83,7 +84,9 @@ export function createApp(options: AppOptions): App {
     }),
   );
   app.use(context.usage.middleware);
-  app.use(express.json({ limit: '1mb' }));
+  // E-mail filing takes base64 attachments in JSON: its route reads that body itself, after the access check.
+  const appWideJson = (req: express.Request) => Boolean(req.is('application/json')) && !parsesOwnJsonBody(req);
+  app.use(express.json({ limit: '1mb', type: (req) => appWideJson(req as express.Request) }));
   app.use(express.urlencoded({ extended: false, limit: '64kb' }));
 
   const routes = allRoutes();

@@ -6,6 +6,7 @@ import { directoryRoutes } from './directory/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { emailRoutes } from './emails/routes.js';
+import { filingRoutes } from './filing/routes.js';
 import { healthRoutes } from './health/routes.js';
 import type { Route } from './http/route.js';
 import { meRoutes } from './me/routes.js';
@@ -26,4 +27,5 @@ export const allRoutes = (): Route[] => [
   ...directoryRoutes,
   ...emailRoutes,
   ...reportRoutes,
+  ...filingRoutes,
 ];

@@ -1,0 +1,107 @@
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { SuggestionRequest } from '../../shared/filing.js';
+import type { Config } from '../config.js';
+import type { RankedProject } from './ranker.js';
+
+export const AI_TIMEOUT_MS = 2000;
+const BODY_CHARS_SENT = 1000;
+
+/**
+ * What the provider sees, and nothing more: the subject, the first 1 000 characters of the body
+ * preview, attachment names, the sender's and recipients' DOMAINS (never addresses or names), and the
+ * local candidates as opaque refs (c1, c2 …) with project name, code and the local reasons with
+ * addresses replaced by their domains. No ids, no organization names, no filing history rows.
+ */
+export function providerPayload(request: SuggestionRequest, candidates: RankedProject[]) {
+  const domains = (list: { address: string }[]) => [...new Set(list.map((a) => a.address.split('@')[1] ?? ''))];
+  return {
+    email: {
+      subject: request.subject,
+      senderDomain: request.from.address.split('@')[1] ?? '',
+      recipientDomains: domains([...request.to, ...request.cc]),
+      bodyStart: maskAddresses(request.bodyPreview.slice(0, BODY_CHARS_SENT)),
+      attachmentNames: request.attachmentNames.slice(0, 20),
+    },
+    candidates: candidates.map((c, i) => ({
+      ref: `c${i + 1}`,
+      projectName: c.projectName,
+      projectCode: c.projectCode,
+      localEvidence: c.reasons.map(maskAddresses),
+    })),
+  };
+}
+
+const maskAddresses = (text: string) => text.replace(/[a-z0-9._%+-]+@([a-z0-9.-]+\.[a-z]{2,})/gi, '…@$1');
+
+const Ranking = z.object({
+  ranking: z
+    .array(z.object({ ref: z.string(), score: z.number().min(0).max(1).optional() }))
+    .min(1)
+    .max(50),
+});
+
+const ChatCompletion = z.object({
+  choices: z.array(z.object({ message: z.object({ content: z.string() }) })).min(1),
+});
+
+const instructions =
+  'You help file construction-project e-mails. Given an e-mail summary and candidate projects found by a ' +
+  'local ranker, order the candidates from most to least likely home of the e-mail. Answer with JSON only: ' +
+  '{"ranking":[{"ref":"c1","score":0.9}, ...]} using the given refs; score is your confidence from 0 to 1.';
+
+/**
+ * Re-ranks the local candidates with an OpenAI-compatible chat-completions endpoint. Returns undefined
+ * (the caller keeps the local order) on any failure: timeout, HTTP error, or an answer that is not the
+ * JSON asked for.
+ */
+export async function rerankWithProvider(
+  ai: NonNullable<Config['ai']>,
+  request: SuggestionRequest,
+  candidates: RankedProject[],
+  log: Logger,
+): Promise<RankedProject[] | undefined> {
+  const signal = AbortSignal.timeout(AI_TIMEOUT_MS);
+  try {
+    const response = await fetch(`${ai.baseUrl.replace(/\/$/, '')}/chat/completions`, {
+      method: 'POST',
+      signal,
+      headers: {
+        'content-type': 'application/json',
+        ...(ai.apiKey ? { authorization: `Bearer ${ai.apiKey}` } : {}),
+      },
+      body: JSON.stringify({
+        model: ai.model,
+        temperature: 0,
+        response_format: { type: 'json_object' },
+        messages: [
+          { role: 'system', content: instructions },
+          { role: 'user', content: JSON.stringify(providerPayload(request, candidates)) },
+        ],
+      }),
+    });
+    if (!response.ok) {
+      log.warn({ status: response.status }, 'AI provider answered with an error; using the local ranking');
+      return undefined;
+    }
+    const completion = ChatCompletion.parse(await response.json());
+    const ranking = Ranking.parse(JSON.parse(completion.choices[0]!.message.content)).ranking;
+    const byRef = new Map(candidates.map((c, i) => [`c${i + 1}`, c]));
+    const ordered: RankedProject[] = [];
+    for (const entry of ranking) {
+      const candidate = byRef.get(entry.ref);
+      if (!candidate || ordered.includes(candidate)) continue;
+      ordered.push({
+        ...candidate,
+        score: entry.score ?? candidate.score,
+        reasons: ['Ranked by the AI assistant', ...candidate.reasons],
+      });
+    }
+    if (ordered.length === 0) return undefined;
+    // Candidates the provider left out keep their local order after the ones it ranked.
+    return [...ordered, ...candidates.filter((c) => !ordered.some((o) => o.projectId === c.projectId))];
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, 'AI re-ranking failed; using the local ranking');
+    return undefined;
+  }
+}

@@ -1,0 +1,203 @@
+import { createHash } from 'node:crypto';
+import { type AddressObject, type EmailAddress, type ParsedMail, simpleParser } from 'mailparser';
+import { type FileEmailJson, MAX_ATTACHMENTS } from '../../shared/filing.js';
+import { ApiError } from '../http/errors.js';
+
+/** One e-mail as the filing service stores it, whichever form (raw MIME or JSON) it came in. */
+export interface IncomingEmail {
+  messageId: string;
+  messageIdGenerated: boolean;
+  inReplyTo: string | null;
+  /** References with In-Reply-To folded in: what thread linking matches on. */
+  references: string[];
+  subject: string;
+  from: Address;
+  to: Address[];
+  cc: Address[];
+  sentAt: Date | null;
+  bodyText: string;
+  bodyHtml: string | null;
+  attachments: IncomingAttachment[];
+  /** The message bytes kept as the original (.eml). */
+  raw: Buffer;
+}
+
+export interface Address {
+  address: string;
+  name?: string;
+}
+
+export interface IncomingAttachment {
+  name: string;
+  contentType: string;
+  content: Buffer;
+}
+
+const MAX_SUBJECT = 2000;
+const MAX_RECIPIENTS = 500;
+
+/** `<ABC@Example.com>` → `abc@example.com`: the form Message-IDs are stored and compared in. */
+export const normaliseMessageId = (value: string): string => value.trim().replace(/^<|>$/g, '').toLowerCase();
+
+/** Parses a raw RFC 822 message; anything that is not one is a 400, never a 500. */
+export async function parseRawMessage(raw: Buffer): Promise<IncomingEmail> {
+  let mail: ParsedMail;
+  try {
+    mail = await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
+  } catch (err) {
+    throw ApiError.badRequest(`Malformed MIME message: ${(err as Error).message}`);
+  }
+  if (mail.headers.size === 0) throw ApiError.badRequest('Not an RFC 822 message: no header section found');
+  const from = addressesOf(mail.from)[0];
+  if (!from) throw ApiError.badRequest('The message has no From address');
+  if (mail.attachments.length > MAX_ATTACHMENTS) {
+    throw ApiError.badRequest(`The message has ${mail.attachments.length} attachments; at most ${MAX_ATTACHMENTS}`);
+  }
+  const to = addressesOf(mail.to).slice(0, MAX_RECIPIENTS);
+  const cc = addressesOf(mail.cc).slice(0, MAX_RECIPIENTS);
+  const subject = (mail.subject ?? '').slice(0, MAX_SUBJECT);
+  const sentAt = mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : null;
+  const bodyText = mail.text ?? '';
+  const inReplyTo = mail.inReplyTo ? normaliseMessageId(mail.inReplyTo.split(/\s+/)[0] ?? '') || null : null;
+  const references = [
+    ...new Set(
+      [...[mail.references ?? []].flat().flatMap((r) => r.split(/\s+/)), ...(inReplyTo ? [inReplyTo] : [])]
+        .map(normaliseMessageId)
+        .filter(Boolean),
+    ),
+  ].slice(0, 200);
+  const given = mail.messageId ? normaliseMessageId(mail.messageId) : '';
+  return {
+    messageId: given || generatedMessageId({ from, to, cc, sentAt, subject, bodyText }),
+    messageIdGenerated: !given,
+    inReplyTo,
+    references,
+    subject,
+    from,
+    to,
+    cc,
+    sentAt,
+    bodyText,
+    bodyHtml: typeof mail.html === 'string' ? mail.html : null,
+    attachments: mail.attachments.map((a, i) => ({
+      name: (a.filename ?? '').trim().slice(0, 255) || `attachment-${i + 1}`,
+      contentType: a.contentType.toLowerCase(),
+      content: a.content,
+    })),
+    raw,
+  };
+}
+
+function addressesOf(field: AddressObject | AddressObject[] | undefined): Address[] {
+  const flatten = (list: EmailAddress[]): EmailAddress[] => list.flatMap((a) => (a.group ? flatten(a.group) : [a]));
+  return flatten([field ?? []].flat().flatMap((o) => o.value))
+    .filter((a) => a.address && /^[^\s@]+@[^\s@]+$/.test(a.address))
+    .map((a) => ({
+      address: a.address!.toLowerCase().slice(0, 320),
+      ...(a.name ? { name: a.name.slice(0, 300) } : {}),
+    }));
+}
+
+/**
+ * A message without Message-ID gets one derived from what identifies it (sender, recipients, date,
+ * subject, body), so filing the same message twice still finds the first copy.
+ */
+function generatedMessageId(m: Pick<IncomingEmail, 'from' | 'to' | 'cc' | 'sentAt' | 'subject' | 'bodyText'>) {
+  const hash = createHash('sha256')
+    .update(
+      JSON.stringify([
+        m.from.address,
+        m.to.map((a) => a.address),
+        m.cc.map((a) => a.address),
+        m.sentAt?.toISOString() ?? null,
+        m.subject,
+        m.bodyText.trim(),
+      ]),
+    )
+    .digest('hex')
+    .slice(0, 40);
+  return `${hash}@generated.sitefile.invalid`;
+}
+
+/**
+ * The JSON form as a MIME message, so both forms go through the same parser and the original can be
+ * downloaded as .eml. Every header value is encoded (RFC 2047 / 2231), so nothing in the JSON can add
+ * header lines.
+ */
+export function composeMime(form: FileEmailJson, now: Date): Buffer {
+  const boundary = `----sitefile-${createHash('sha256').update(now.toISOString()).digest('hex').slice(0, 24)}`;
+  const headers: string[] = [
+    `From: ${formatAddress(form.from)}`,
+    ...(form.to.length ? [`To: ${form.to.map(formatAddress).join(',\r\n ')}`] : []),
+    ...(form.cc.length ? [`Cc: ${form.cc.map(formatAddress).join(',\r\n ')}`] : []),
+    `Subject: ${encodeWords(form.subject)}`,
+    ...(form.sentAt ? [`Date: ${new Date(form.sentAt).toUTCString().replace('GMT', '+0000')}`] : []),
+    ...(form.internetMessageId ? [`Message-ID: ${angle(form.internetMessageId)}`] : []),
+    ...(form.inReplyTo ? [`In-Reply-To: ${angle(form.inReplyTo)}`] : []),
+    ...(form.references?.length ? [`References: ${form.references.map(angle).join('\r\n ')}`] : []),
+    'MIME-Version: 1.0',
+  ];
+  const bodyParts: string[] = [];
+  if (form.bodyText !== undefined) bodyParts.push(textPart('text/plain', form.bodyText));
+  if (form.bodyHtml !== undefined) bodyParts.push(textPart('text/html', form.bodyHtml));
+  const body =
+    bodyParts.length > 1
+      ? multipart('alternative', `${boundary}-alt`, bodyParts)
+      : (bodyParts[0] ?? textPart('text/plain', ''));
+  const message =
+    form.attachments.length === 0
+      ? body
+      : multipart('mixed', boundary, [
+          body,
+          ...form.attachments.map(
+            (a) =>
+              `Content-Type: ${a.contentType}\r\nContent-Disposition: attachment; filename*=UTF-8''${encodeURIComponent(a.name)}\r\nContent-Transfer-Encoding: base64\r\n\r\n${wrap(a.contentBase64.replace(/\s+/g, ''))}`,
+          ),
+        ]);
+  return Buffer.from(`${headers.join('\r\n')}\r\n${message}`, 'utf8');
+}
+
+const angle = (id: string) => `<${id.replace(/^<|>$/g, '')}>`;
+
+const formatAddress = (a: Address) => (a.name ? `${encodeWords(a.name)} <${a.address}>` : `<${a.address}>`);
+
+/** RFC 2047 encoded words of at most 45 UTF-8 bytes each (never split inside a character). */
+function encodeWords(text: string): string {
+  if (text === '') return '';
+  const words: string[] = [];
+  let chunk = '';
+  for (const char of text) {
+    if (Buffer.byteLength(chunk + char) > 45) {
+      words.push(chunk);
+      chunk = '';
+    }
+    chunk += char;
+  }
+  words.push(chunk);
+  return words.map((w) => `=?UTF-8?B?${Buffer.from(w).toString('base64')}?=`).join('\r\n ');
+}
+
+const wrap = (base64: string) => base64.replace(/.{1,76}/g, '$&\r\n');
+
+const textPart = (type: string, text: string) =>
+  `Content-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${wrap(Buffer.from(text).toString('base64'))}`;
+
+const multipart = (subtype: string, boundary: string, parts: string[]) =>
+  `Content-Type: multipart/${subtype}; boundary="${boundary}"\r\n\r\n${parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('')}--${boundary}--\r\n`;
+
+/** Text worth indexing from an attachment: plain text and HTML (tags stripped), the first 100 000 characters. */
+export function attachmentText(a: IncomingAttachment): string | null {
+  const limit = 100_000;
+  if (a.contentType === 'text/plain' || a.contentType === 'text/csv')
+    return a.content.toString('utf8', 0, limit * 4).slice(0, limit);
+  if (a.contentType === 'text/html') return htmlToText(a.content.toString('utf8', 0, limit * 8)).slice(0, limit);
+  return null;
+}
+
+export const htmlToText = (html: string): string =>
+  html
+    .replace(/<(script|style)[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();

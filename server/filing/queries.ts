@@ -1,0 +1,292 @@
+import { and, asc, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.js';
+import {
+  documents,
+  emailFilingSettings,
+  filedEmailAttachments,
+  filedEmails,
+  projectMembers,
+  projects,
+  users,
+} from '../db/schema.js';
+
+/** A text[] parameter that renders the same on node-postgres and PGlite. */
+const textArray = (values: readonly string[]) =>
+  sql`array[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;
+
+export type FiledEmailRow = typeof filedEmails.$inferSelect;
+export type NewFiledEmail = typeof filedEmails.$inferInsert;
+export type AttachmentRow = typeof filedEmailAttachments.$inferSelect;
+
+/** Organizations a query may look into: a list, or every one (superadmin keys). */
+export type OrgFilter = readonly string[] | 'all';
+
+const inOrgs = (orgs: OrgFilter) =>
+  orgs === 'all'
+    ? // Keeps the (organization_id, …) indexes usable for callers that see every organization.
+      inArray(filedEmails.organizationId, sql`(select id from organizations)`)
+    : inArray(filedEmails.organizationId, [...orgs]);
+
+const summaryColumns = {
+  email: filedEmails,
+  filedByName: users.name,
+  filedByEmail: users.email,
+};
+
+export type FiledEmailWithFiler = { email: FiledEmailRow; filedByName: string | null; filedByEmail: string | null };
+
+export async function findDocumentInProject(db: Db, projectId: string, documentId: string) {
+  const [row] = await db
+    .select({ id: documents.id, number: documents.number, title: documents.title })
+    .from(documents)
+    .where(and(eq(documents.id, documentId), eq(documents.projectId, projectId)));
+  return row;
+}
+
+export async function findFiledEmailByMessage(
+  db: Db | Tx,
+  projectId: string,
+  messageId: string,
+): Promise<FiledEmailWithFiler | undefined> {
+  const [row] = await db
+    .select(summaryColumns)
+    .from(filedEmails)
+    .leftJoin(users, eq(users.id, filedEmails.filedById))
+    .where(and(eq(filedEmails.projectId, projectId), eq(filedEmails.messageId, messageId)));
+  return row;
+}
+
+/** Inserts unless the project already holds this Message-ID (the unique index decides races). */
+export async function insertFiledEmail(tx: Tx, row: NewFiledEmail): Promise<boolean> {
+  const inserted = await tx
+    .insert(filedEmails)
+    .values(row)
+    .onConflictDoNothing({ target: [filedEmails.projectId, filedEmails.messageId] })
+    .returning({ id: filedEmails.id });
+  return inserted.length > 0;
+}
+
+export async function insertAttachments(tx: Tx, rows: (typeof filedEmailAttachments.$inferInsert)[]) {
+  if (rows.length > 0) await tx.insert(filedEmailAttachments).values(rows);
+}
+
+export async function attachmentsOf(db: Db, filedEmailId: string): Promise<AttachmentRow[]> {
+  return db
+    .select()
+    .from(filedEmailAttachments)
+    .where(eq(filedEmailAttachments.filedEmailId, filedEmailId))
+    .orderBy(asc(filedEmailAttachments.name), asc(filedEmailAttachments.id));
+}
+
+/** Every filing of one Message-ID in these organizations, with project name, document number and filer. */
+export async function filingsOfMessage(db: Db, orgs: OrgFilter, messageId: string) {
+  return db
+    .select({
+      filedEmailId: filedEmails.id,
+      organizationId: filedEmails.organizationId,
+      projectId: filedEmails.projectId,
+      projectName: projects.name,
+      documentId: filedEmails.documentId,
+      documentNumber: documents.number,
+      filedById: filedEmails.filedById,
+      filedByName: users.name,
+      filedByEmail: users.email,
+      filedAt: filedEmails.filedAt,
+    })
+    .from(filedEmails)
+    .innerJoin(projects, eq(projects.id, filedEmails.projectId))
+    .leftJoin(documents, eq(documents.id, filedEmails.documentId))
+    .leftJoin(users, eq(users.id, filedEmails.filedById))
+    .where(and(inOrgs(orgs), eq(filedEmails.messageId, messageId)))
+    .orderBy(asc(filedEmails.filedAt), asc(filedEmails.id))
+    .limit(200);
+}
+
+export interface ListFilters {
+  projectId: string;
+  search?: string;
+  from?: string;
+  to?: string;
+  documentId?: string;
+  hasAttachments?: boolean;
+  sentFrom?: Date;
+  sentBefore?: Date;
+  /** Keyset position: rows filed before this (filedAt desc, id desc). */
+  after?: { filedAt: Date; id: string };
+  limit: number;
+}
+
+/** One page of a project's filed e-mails, newest filing first (index filed_emails_project_filed_idx). */
+export async function listFiledEmails(db: Db, f: ListFilters): Promise<FiledEmailWithFiler[]> {
+  const conditions: (SQL | undefined)[] = [eq(filedEmails.projectId, f.projectId)];
+  if (f.search) conditions.push(sql`${filedEmails.searchVector} @@ websearch_to_tsquery('english', ${f.search})`);
+  if (f.from) conditions.push(sql`lower(${filedEmails.fromAddress}) = ${f.from}`);
+  if (f.to) {
+    const needle = JSON.stringify([{ address: f.to }]);
+    conditions.push(or(sql`${filedEmails.to} @> ${needle}::jsonb`, sql`${filedEmails.cc} @> ${needle}::jsonb`));
+  }
+  if (f.documentId) conditions.push(eq(filedEmails.documentId, f.documentId));
+  if (f.hasAttachments !== undefined) conditions.push(eq(filedEmails.hasAttachments, f.hasAttachments));
+  if (f.sentFrom) conditions.push(gte(filedEmails.sentAt, f.sentFrom));
+  if (f.sentBefore) conditions.push(lt(filedEmails.sentAt, f.sentBefore));
+  if (f.after) {
+    conditions.push(
+      or(
+        lt(filedEmails.filedAt, f.after.filedAt),
+        and(eq(filedEmails.filedAt, f.after.filedAt), lt(filedEmails.id, f.after.id)),
+      ),
+    );
+  }
+  return db
+    .select(summaryColumns)
+    .from(filedEmails)
+    .leftJoin(users, eq(users.id, filedEmails.filedById))
+    .where(and(...conditions))
+    .orderBy(desc(filedEmails.filedAt), desc(filedEmails.id))
+    .limit(f.limit);
+}
+
+export async function findFiledEmail(db: Db, projectId: string, id: string): Promise<FiledEmailWithFiler | undefined> {
+  const [row] = await db
+    .select(summaryColumns)
+    .from(filedEmails)
+    .leftJoin(users, eq(users.id, filedEmails.filedById))
+    .where(and(eq(filedEmails.id, id), eq(filedEmails.projectId, projectId)));
+  return row;
+}
+
+/**
+ * Other filed messages of the same thread in one organization: the same Outlook conversation, a
+ * message this one refers to, or one that shares a reference with it or refers to it.
+ */
+export async function threadOf(db: Db, email: FiledEmailRow, limit: number) {
+  const linked: SQL[] = [sql`${filedEmails.references} && ${textArray([email.messageId, ...email.references])}`];
+  if (email.references.length > 0) linked.push(inArray(filedEmails.messageId, email.references));
+  if (email.conversationId) linked.push(eq(filedEmails.conversationId, email.conversationId));
+  return db
+    .select({
+      id: filedEmails.id,
+      projectId: filedEmails.projectId,
+      messageId: filedEmails.messageId,
+      subject: filedEmails.subject,
+      fromAddress: filedEmails.fromAddress,
+      fromName: filedEmails.fromName,
+      sentAt: filedEmails.sentAt,
+      filedAt: filedEmails.filedAt,
+    })
+    .from(filedEmails)
+    .where(
+      and(
+        eq(filedEmails.organizationId, email.organizationId),
+        sql`${filedEmails.messageId} <> ${email.messageId}`,
+        or(...linked),
+      ),
+    )
+    .orderBy(asc(sql`coalesce(${filedEmails.sentAt}, ${filedEmails.filedAt})`), asc(filedEmails.id))
+    .limit(limit);
+}
+
+// --- Suggestions ---
+
+export async function aiSuggestOf(db: Db, orgIds: readonly string[]) {
+  if (orgIds.length === 0) return [];
+  return db
+    .select({ organizationId: emailFilingSettings.organizationId, aiSuggest: emailFilingSettings.aiSuggest })
+    .from(emailFilingSettings)
+    .where(inArray(emailFilingSettings.organizationId, [...orgIds]));
+}
+
+export async function projectsOfOrgs(db: Db, orgIds: readonly string[]) {
+  if (orgIds.length === 0) return [];
+  return db
+    .select({ id: projects.id, organizationId: projects.organizationId, name: projects.name, code: projects.code })
+    .from(projects)
+    .where(inArray(projects.organizationId, [...orgIds]))
+    .limit(20_000);
+}
+
+/** Projects where this thread (Message-ID or Outlook conversation) is already filed. */
+export async function projectsOfThread(
+  db: Db,
+  orgIds: readonly string[],
+  thread: { messageId?: string; conversationId?: string },
+) {
+  const linked: SQL[] = [];
+  if (thread.messageId) {
+    linked.push(eq(filedEmails.messageId, thread.messageId));
+    linked.push(sql`${filedEmails.references} @> ${textArray([thread.messageId])}`);
+  }
+  if (thread.conversationId) linked.push(eq(filedEmails.conversationId, thread.conversationId));
+  if (linked.length === 0 || orgIds.length === 0) return [];
+  return db
+    .selectDistinct({ projectId: filedEmails.projectId, documentId: filedEmails.documentId })
+    .from(filedEmails)
+    .where(and(inArray(filedEmails.organizationId, [...orgIds]), or(...linked)))
+    .limit(50);
+}
+
+/**
+ * Filing history of participant terms (addresses and domains, indexed as words of search_text):
+ * per term and project, how many filings mention it and a recency weight (half-life 180 days).
+ * Each term reads at most `perTerm` filings, newest first, so a very common term stays cheap.
+ */
+export async function historyOfTerms(
+  db: Db,
+  orgIds: readonly string[],
+  terms: readonly string[],
+  now: Date,
+  perTerm = 400,
+) {
+  if (terms.length === 0 || orgIds.length === 0) return [];
+  type Row = { term: string; project_id: string; filings: number; weight: number };
+  const result = (await db.execute(sql`
+    select t.term, h.project_id, count(*)::int as filings,
+           sum(power(0.5, extract(epoch from (${now.toISOString()}::timestamptz - h.filed_at)) / 15552000.0))::float8 as weight
+    from unnest(${textArray(terms)}) as t(term)
+    cross join lateral (
+      select fe.project_id, fe.filed_at from filed_emails fe
+      where fe.organization_id = any(${textArray(orgIds)})
+        and fe.search_vector @@ plainto_tsquery('simple', t.term)
+      limit ${perTerm}
+    ) h
+    group by t.term, h.project_id`)) as unknown as { rows: Row[] };
+  return result.rows.map((r) => ({
+    term: r.term,
+    projectId: r.project_id,
+    filings: Number(r.filings),
+    weight: Number(r.weight),
+  }));
+}
+
+/** Documents of these organizations with one of these numbers (RFI-012, SUB-045 …). */
+export async function documentsByNumber(db: Db, orgIds: readonly string[], numbers: readonly string[]) {
+  if (numbers.length === 0 || orgIds.length === 0) return [];
+  return db
+    .select({ id: documents.id, projectId: documents.projectId, number: documents.number })
+    .from(documents)
+    .where(
+      and(
+        inArray(documents.organizationId, [...orgIds]),
+        // The trigram index on (number || ' ' || title) serves these prefix matches.
+        or(...numbers.map((n) => sql`(${documents.number} || ' ' || ${documents.title}) ilike ${`${n} %`}`)),
+        inArray(sql`upper(${documents.number})`, [...numbers]),
+      ),
+    )
+    .limit(200);
+}
+
+/** Project-directory memberships of these participants, by e-mail address. */
+export async function membershipsOfAddresses(db: Db, orgIds: readonly string[], addresses: readonly string[]) {
+  if (addresses.length === 0 || orgIds.length === 0) return [];
+  return db
+    .select({ projectId: projectMembers.projectId, email: users.email })
+    .from(users)
+    .innerJoin(projectMembers, eq(projectMembers.userId, users.id))
+    .where(
+      and(inArray(sql`lower(${users.email})`, [...addresses]), inArray(projectMembers.organizationId, [...orgIds])),
+    )
+    .limit(1000);
+}

@@ -1,0 +1,156 @@
+import express, { type Request, type RequestHandler } from 'express';
+import { ProjectPath } from '../../shared/common.js';
+import {
+  FiledEmailDetail,
+  FiledEmailList,
+  FiledEmailListQuery,
+  FiledEmailPath,
+  FileEmailJson,
+  FileEmailQuery,
+  FileEmailResult,
+  LookupQuery,
+  LookupResult,
+  MAX_MESSAGE_BYTES,
+  RawMessage,
+  SuggestionRequest,
+  SuggestionResult,
+} from '../../shared/filing.js';
+import { ApiError } from '../http/errors.js';
+import { access, defineRoute } from '../http/route.js';
+import { composeMime, parseRawMessage } from './message.js';
+import { filedEmailDetail, fileEmail, listProjectEmails, lookupFilings, suggestProjects } from './service.js';
+
+const EMAILS_PATH = /^\/v1\/organizations?\/[^/]+\/projects?\/[^/]+\/emails\/?$/;
+
+/**
+ * The filing route reads its own body (raw MIME up to 25 MB, or JSON with base64 attachments), after
+ * the access check; the app-wide 1 MB JSON parser leaves it alone.
+ */
+export const parsesOwnJsonBody = (req: Request): boolean => req.method === 'POST' && EMAILS_PATH.test(req.path);
+
+// Filing records who filed what: people only. Client keys (which act for no one) get 403, before the
+// body is read. The project-scope rule (`document:read` on the project, which members hold) runs first.
+const peopleOnly: RequestHandler = (req, _res, next) => {
+  next(req.caller?.kind === 'user' ? undefined : ApiError.forbidden());
+};
+
+const emailBodyTypes: RequestHandler = (req, _res, next) => {
+  next(
+    req.is(['application/json', 'message/rfc822'])
+      ? undefined
+      : new ApiError(
+          'unsupported_media_type',
+          'Send the message as message/rfc822, or the JSON form as application/json',
+        ),
+  );
+};
+
+const jsonFormLimit = `${Math.ceil((MAX_MESSAGE_BYTES * 4) / 3 / 1024 / 1024) + 2}mb`;
+
+export const filingRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/organization/:orgId/project/:projectId/emails',
+    operationId: 'fileEmail',
+    summary: 'File an e-mail (with its attachments) into a project, optionally onto one of its documents',
+    description:
+      'Signed-in organization members only (client keys get 403). Send the raw message as `message/rfc822` ' +
+      '(up to 25 MB; options in the query) or the JSON form (options in the body). The same Message-ID is ' +
+      'stored once per project: filing it again answers 200 with the existing record and `duplicate: true`. ' +
+      'A message without Message-ID gets a stable generated one (`messageIdGenerated: true`).',
+    tags: ['E-mail filing'],
+    access: access.needs('document:read', 'project'),
+    params: ProjectPath,
+    query: FileEmailQuery,
+    body: FileEmailJson,
+    bodyContentTypes: { 'message/rfc822': { schema: RawMessage } },
+    before: [
+      peopleOnly,
+      emailBodyTypes,
+      express.raw({ type: 'message/rfc822', limit: MAX_MESSAGE_BYTES }),
+      express.json({ limit: jsonFormLimit }),
+    ],
+    responses: {
+      201: { description: 'Filed', schema: FileEmailResult },
+      200: { description: 'Already filed in this project (duplicate: true): nothing changed', schema: FileEmailResult },
+    },
+    errors: {
+      404: 'Project not found in this organization, or documentId is not a document of this project',
+      413: 'The message is larger than 25 MB',
+      415: 'Neither message/rfc822 nor application/json',
+    },
+    handler: async ({ req, res, app, caller, params, query, body }) => {
+      const target = { organizationId: params.orgId, projectId: params.projectId };
+      let filing: Awaited<ReturnType<typeof fileEmail>>;
+      if (Buffer.isBuffer(body)) {
+        if (body.length === 0) throw ApiError.badRequest('The message is empty');
+        filing = await fileEmail(app, caller, { ...target, ...query }, await parseRawMessage(body));
+      } else {
+        if (Object.keys(req.query).length > 0) {
+          throw ApiError.badRequest('With the JSON form, give documentId, note and conversationId in the body');
+        }
+        const form = body as FileEmailJson;
+        const decodedBytes = form.attachments.reduce((sum, a) => sum + Math.floor((a.contentBase64.length * 3) / 4), 0);
+        if (decodedBytes > MAX_MESSAGE_BYTES) throw new ApiError('payload_too_large', 'Attachments exceed 25 MB');
+        const email = await parseRawMessage(composeMime(form, app.clock.now()));
+        filing = await fileEmail(
+          app,
+          caller,
+          { ...target, documentId: form.documentId, note: form.note, conversationId: form.conversationId },
+          email,
+        );
+      }
+      // Two success statuses (201 new, 200 duplicate): the handler sends the response itself.
+      res.status(filing.status).json(filing.body);
+      return undefined;
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/filed-emails/lookup',
+    operationId: 'lookupFiledEmail',
+    summary: 'Where an e-mail is already filed (projects, documents, by whom, when) within your scope',
+    tags: ['E-mail filing'],
+    access: access.needs('email:read'),
+    query: LookupQuery,
+    responses: { 200: { description: 'Filings of this Message-ID (possibly none)', schema: LookupResult } },
+    handler: async ({ app, caller, query }) => lookupFilings(caller, app, query.internetMessageId),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/organization/:orgId/project/:projectId/emails',
+    operationId: 'listFiledEmails',
+    summary: "Search a project's filed e-mails, newest filing first",
+    tags: ['E-mail filing'],
+    access: access.needs('email:read', 'project'),
+    params: ProjectPath,
+    query: FiledEmailListQuery,
+    responses: { 200: { description: 'One page', schema: FiledEmailList } },
+    handler: async ({ app, params, query }) => listProjectEmails(app, params.projectId, query),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/organization/:orgId/project/:projectId/emails/:emailId',
+    operationId: 'getFiledEmail',
+    summary: 'One filed e-mail with its thread, attachments and signed download URLs',
+    tags: ['E-mail filing'],
+    access: access.needs('email:read', 'project'),
+    params: FiledEmailPath,
+    responses: { 200: { description: 'The filed e-mail', schema: FiledEmailDetail } },
+    errors: { 404: 'No such filed e-mail in this project' },
+    handler: async ({ app, caller, params }) => filedEmailDetail(app, caller, params.projectId, params.emailId),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/filing/suggestions',
+    operationId: 'suggestFilingProjects',
+    summary: 'Suggest projects (and documents) to file an e-mail into',
+    description:
+      "Signed-in people only, over the projects of their organizations. Local ranking always; AI re-ranking only when a provider is configured and every candidate's organization has aiSuggest on.",
+    tags: ['E-mail filing'],
+    access: access.user,
+    body: SuggestionRequest,
+    responses: { 200: { description: 'Ranked suggestions, best first', schema: SuggestionResult } },
+    handler: async ({ app, caller, body }) => suggestProjects(app, caller, body),
+  }),
+];

@@ -1,0 +1,366 @@
+import type { z } from 'zod';
+import type {
+  FiledEmailDetail,
+  FiledEmailListQuery,
+  FiledEmailSummary,
+  FileEmailResult,
+  LookupResult,
+  SuggestionRequest,
+  SuggestionResult,
+} from '../../shared/filing.js';
+import { recordActivity } from '../activity/record.js';
+import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
+import type { AppContext } from '../context.js';
+import { signDownload } from '../downloads/signing.js';
+import { decodeCursor, encodeCursor } from '../http/cursor.js';
+import { ApiError } from '../http/errors.js';
+import { newId } from '../ids.js';
+import { rerankWithProvider } from './ai.js';
+import { attachmentText, type IncomingEmail, normaliseMessageId } from './message.js';
+import {
+  aiSuggestOf,
+  attachmentsOf,
+  type FiledEmailWithFiler,
+  filingsOfMessage,
+  findDocumentInProject,
+  findFiledEmail,
+  findFiledEmailByMessage,
+  insertAttachments,
+  insertFiledEmail,
+  listFiledEmails,
+  type OrgFilter,
+  threadOf,
+} from './queries.js';
+import { rankProjects } from './ranker.js';
+
+export interface FilingTarget {
+  organizationId: string;
+  projectId: string;
+  documentId?: string;
+  conversationId?: string;
+  note?: string;
+}
+
+// tsvector values are capped at 1 MB; the index keeps the first ~600 KB of text, the blob keeps it all.
+const MAX_SEARCH_TEXT_BYTES = 600_000;
+
+/**
+ * Files one e-mail into a project (optionally onto one of its documents). The same Message-ID in the
+ * same project is stored once: a repeat, or a concurrent second filing, gets the existing record
+ * with `duplicate: true`.
+ */
+export async function fileEmail(
+  app: AppContext,
+  caller: Caller,
+  target: FilingTarget,
+  email: IncomingEmail,
+): Promise<{ status: 200 | 201; body: z.output<typeof FileEmailResult> }> {
+  const document = target.documentId
+    ? await findDocumentInProject(app.db, target.projectId, target.documentId)
+    : undefined;
+  if (target.documentId && !document) throw ApiError.notFound('Document');
+
+  const existing = await findFiledEmailByMessage(app.db, target.projectId, email.messageId);
+  if (existing) return { status: 200, body: await filingResult(app, caller, existing, true) };
+
+  // Blobs are content-addressed: storing them before the transaction is harmless if it loses a race.
+  const [raw, html, attachments] = await Promise.all([
+    app.blobs.put(email.raw),
+    email.bodyHtml ? app.blobs.put(Buffer.from(email.bodyHtml, 'utf8')) : undefined,
+    Promise.all(
+      email.attachments.map(async (a) => ({
+        ...a,
+        blob: await app.blobs.put(a.content),
+        text: attachmentText(a),
+      })),
+    ),
+  ]);
+  const id = newId('fem');
+  const filedAt = app.clock.now();
+  const inserted = await app.db.transaction(async (tx) => {
+    const fresh = await insertFiledEmail(tx, {
+      id,
+      organizationId: target.organizationId,
+      projectId: target.projectId,
+      documentId: document?.id ?? null,
+      messageId: email.messageId,
+      messageIdGenerated: email.messageIdGenerated,
+      conversationId: target.conversationId ?? null,
+      inReplyTo: email.inReplyTo,
+      references: email.references,
+      subject: email.subject,
+      fromAddress: email.from.address,
+      fromName: email.from.name ?? null,
+      to: email.to,
+      cc: email.cc,
+      sentAt: email.sentAt,
+      bodyText: email.bodyText,
+      rawBlobKey: raw.key,
+      htmlBlobKey: html?.key ?? null,
+      hasAttachments: attachments.length > 0,
+      note: target.note ?? null,
+      filedById: caller.id,
+      filedAt,
+      searchText: searchTextOf(email, attachments),
+    });
+    if (!fresh) return false;
+    await insertAttachments(
+      tx,
+      attachments.map((a) => ({
+        id: newId('fea'),
+        organizationId: target.organizationId,
+        filedEmailId: id,
+        name: a.name,
+        contentType: a.contentType,
+        size: a.blob.size,
+        blobKey: a.blob.key,
+        textContent: a.text,
+      })),
+    );
+    if (document) {
+      await recordActivity(tx, {
+        organizationId: target.organizationId,
+        projectId: target.projectId,
+        documentId: document.id,
+        actor: { id: caller.id, name: caller.name, email: caller.email },
+        action: 'email_filed',
+        title: `E-mail filed on ${document.number}: ${email.subject || '(no subject)'}`.slice(0, 500),
+        details: { filedEmailId: id, internetMessageId: email.messageId, from: email.from.address },
+        at: filedAt,
+      });
+    }
+    return true;
+  });
+  const stored = await findFiledEmailByMessage(app.db, target.projectId, email.messageId);
+  if (!stored) throw new Error(`Filed e-mail ${email.messageId} vanished after insert`);
+  return { status: inserted ? 201 : 200, body: await filingResult(app, caller, stored, !inserted) };
+}
+
+/** What the index searches: subject, participants (addresses, names and domains), body, attachments. */
+function searchTextOf(email: IncomingEmail, attachments: { name: string; text: string | null }[]): string {
+  const people = [email.from, ...email.to, ...email.cc];
+  const parts = [
+    email.subject,
+    ...people.flatMap((p) => [p.address, p.name ?? '', domainOf(p.address)]),
+    // File names both whole (`schedule.txt` is one token) and split into words.
+    ...attachments.flatMap((a) => [a.name, a.name.replace(/[._-]+/g, ' ')]),
+    email.bodyText,
+    ...attachments.map((a) => a.text ?? ''),
+  ];
+  return truncateUtf8(parts.filter(Boolean).join('\n'), MAX_SEARCH_TEXT_BYTES);
+}
+
+export const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
+
+function truncateUtf8(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return text;
+  // Cutting inside a character leaves U+FFFD at the end, which the index ignores.
+  return bytes.subarray(0, maxBytes).toString('utf8');
+}
+
+async function filingResult(app: AppContext, caller: Caller, row: FiledEmailWithFiler, duplicate: boolean) {
+  const [attachments, alsoFiledIn] = await Promise.all([
+    attachmentsOf(app.db, row.email.id),
+    otherFilings(app, caller, row),
+  ]);
+  return {
+    ...summaryOf(row),
+    duplicate,
+    attachments: attachments.map((a) => ({ id: a.id, name: a.name, contentType: a.contentType, size: a.size })),
+    alsoFiledIn,
+  };
+}
+
+/** The same e-mail filed in other projects the caller can see (cross-project filing is linked, not copied). */
+async function otherFilings(app: AppContext, caller: Caller, row: FiledEmailWithFiler) {
+  const filings = await filingsOfMessage(app.db, [row.email.organizationId], row.email.messageId);
+  return filings
+    .filter((f) => f.filedEmailId !== row.email.id && canAccessProject(caller.scope, f.organizationId, f.projectId))
+    .map(otherFilingOf);
+}
+
+const otherFilingOf = (f: Awaited<ReturnType<typeof filingsOfMessage>>[number]) => ({
+  filedEmailId: f.filedEmailId,
+  projectId: f.projectId,
+  projectName: f.projectName,
+  documentId: f.documentId,
+  filedBy: { id: f.filedById, name: f.filedByName ?? '', email: f.filedByEmail ?? '' },
+  filedAt: f.filedAt.toISOString(),
+});
+
+export function summaryOf({ email, filedByName, filedByEmail }: FiledEmailWithFiler): FiledEmailSummary {
+  return {
+    id: email.id,
+    organizationId: email.organizationId,
+    projectId: email.projectId,
+    documentId: email.documentId,
+    internetMessageId: email.messageId,
+    messageIdGenerated: email.messageIdGenerated,
+    conversationId: email.conversationId,
+    subject: email.subject,
+    from: { address: email.fromAddress, ...(email.fromName ? { name: email.fromName } : {}) },
+    to: email.to,
+    cc: email.cc,
+    sentAt: email.sentAt?.toISOString() ?? null,
+    hasAttachments: email.hasAttachments,
+    note: email.note,
+    filedBy: { id: email.filedById, name: filedByName ?? '', email: filedByEmail ?? '' },
+    filedAt: email.filedAt.toISOString(),
+  };
+}
+
+/** Where one e-mail is filed, across every organization and project in the caller's scope. */
+export async function lookupFilings(caller: Caller, app: AppContext, internetMessageId: string) {
+  const messageId = normaliseMessageId(internetMessageId);
+  const orgs: OrgFilter = caller.scope.allOrgs
+    ? 'all'
+    : [...new Set([...caller.scope.orgs, ...caller.scope.projects.keys()])];
+  const filings = await filingsOfMessage(app.db, orgs, messageId);
+  const result: z.output<typeof LookupResult> = {
+    internetMessageId: messageId,
+    filings: filings
+      .filter((f) => canAccessProject(caller.scope, f.organizationId, f.projectId))
+      .map((f) => ({ ...otherFilingOf(f), organizationId: f.organizationId, documentNumber: f.documentNumber })),
+  };
+  return result;
+}
+
+export async function listProjectEmails(
+  app: AppContext,
+  projectId: string,
+  query: z.output<typeof FiledEmailListQuery>,
+) {
+  const { cursor, limit, ...filters } = query;
+  const binding = { projectId, ...filters };
+  const after = cursor ? decodeCursor(cursor, binding) : undefined;
+  const afterDate = after ? new Date(String(after.k[0])) : undefined;
+  if (after && (!afterDate || Number.isNaN(afterDate.getTime()))) throw ApiError.badRequest('Invalid cursor');
+  const rows = await listFiledEmails(app.db, {
+    projectId,
+    search: filters.search,
+    from: filters.from,
+    to: filters.to,
+    documentId: filters.documentId,
+    hasAttachments: filters.hasAttachments,
+    sentFrom: filters.sentAt?.from ? new Date(`${filters.sentAt.from}T00:00:00Z`) : undefined,
+    sentBefore: filters.sentAt?.to ? new Date(Date.parse(`${filters.sentAt.to}T00:00:00Z`) + 86_400_000) : undefined,
+    after: after && afterDate ? { filedAt: afterDate, id: after.id } : undefined,
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const hasMore = rows.length > limit && last !== undefined;
+  return {
+    data: page.map(summaryOf),
+    nextCursor: hasMore ? encodeCursor({ k: [last.email.filedAt.toISOString()], id: last.email.id }, binding) : null,
+    hasMore,
+  };
+}
+
+/** Content types a browser could run (HTML, SVG, XML, scripts) are only ever handed out as opaque bytes. */
+const downloadTypeOf = (contentType: string) =>
+  /html|xml|svg|javascript|ecmascript/i.test(contentType) || !/^[\w.+-]+\/[\w.+-]+$/.test(contentType)
+    ? 'application/octet-stream'
+    : contentType;
+
+const fileNameOf = (name: string) => name.replace(/[\\/\p{Cc}]/gu, '_').slice(0, 200) || 'file';
+
+export async function filedEmailDetail(
+  app: AppContext,
+  caller: Caller,
+  projectId: string,
+  id: string,
+): Promise<z.output<typeof FiledEmailDetail>> {
+  const row = await findFiledEmail(app.db, projectId, id);
+  if (!row) throw ApiError.notFound('Filed e-mail');
+  const { email } = row;
+  const [attachments, alsoFiledIn, thread] = await Promise.all([
+    attachmentsOf(app.db, email.id),
+    otherFilings(app, caller, row),
+    threadOf(app.db, email, 100),
+  ]);
+  const baseName = fileNameOf(email.subject || 'message');
+  const scope = projectsInOrg(caller.scope, email.organizationId);
+  return {
+    ...summaryOf(row),
+    inReplyTo: email.inReplyTo,
+    references: email.references,
+    bodyText: email.bodyText,
+    original: email.rawBlobKey
+      ? signDownload(app, { blobKey: email.rawBlobKey, fileName: `${baseName}.eml`, contentType: 'message/rfc822' })
+      : null,
+    html: email.htmlBlobKey
+      ? signDownload(app, {
+          blobKey: email.htmlBlobKey,
+          fileName: `${baseName}.html`,
+          contentType: 'application/octet-stream',
+        })
+      : null,
+    attachments: attachments.map((a) => ({
+      id: a.id,
+      name: a.name,
+      contentType: a.contentType,
+      size: a.size,
+      download: signDownload(app, {
+        blobKey: a.blobKey,
+        fileName: fileNameOf(a.name),
+        contentType: downloadTypeOf(a.contentType),
+      }),
+    })),
+    thread: thread
+      .filter((t) => scope === 'all' || scope.includes(t.projectId))
+      .map((t) => ({
+        id: t.id,
+        projectId: t.projectId,
+        internetMessageId: t.messageId,
+        subject: t.subject,
+        from: { address: t.fromAddress, ...(t.fromName ? { name: t.fromName } : {}) },
+        sentAt: t.sentAt?.toISOString() ?? null,
+        filedAt: t.filedAt.toISOString(),
+      })),
+    alsoFiledIn,
+  };
+}
+
+const SUGGESTIONS_RETURNED = 5;
+
+/**
+ * Project suggestions for an e-mail over the caller's organizations. The AI provider is asked only
+ * when a provider is configured, the user did not opt out for this request, there are at least two
+ * candidates to order, and EVERY organization among the candidates has aiSuggest on — read from the
+ * table on each request (no cache), so a settings change applies to the next request on every instance.
+ */
+export async function suggestProjects(
+  app: AppContext,
+  caller: Caller,
+  request: SuggestionRequest,
+): Promise<z.output<typeof SuggestionResult>> {
+  const orgIds = [...caller.scope.orgs];
+  const ranked = await rankProjects(app.db, {
+    orgIds,
+    callerEmail: caller.email,
+    request,
+    now: app.clock.now(),
+    limit: SUGGESTIONS_RETURNED,
+  });
+  let suggestions = ranked;
+  let aiUsed = false;
+  if (app.config.ai && request.allowAi !== false && ranked.length > 1) {
+    const candidateOrgs = [...new Set(ranked.map((r) => r.organizationId))];
+    const settings = await aiSuggestOf(app.db, candidateOrgs);
+    const allowed = candidateOrgs.every((org) => settings.some((s) => s.organizationId === org && s.aiSuggest));
+    if (allowed) {
+      const reranked = await rerankWithProvider(app.config.ai, request, ranked, app.log);
+      if (reranked) {
+        suggestions = reranked;
+        aiUsed = true;
+      }
+    }
+  }
+  return {
+    suggestions: suggestions.map(({ evidence: _evidence, projectCode: _code, ...s }) => s),
+    source: aiUsed ? 'local+ai' : 'local',
+    aiUsed,
+  };
+}
