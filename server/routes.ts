@@ -5,6 +5,7 @@ import { commsRoutes } from './comms/routes.js';
 import { directoryRoutes } from './directory/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { downloadRoutes } from './downloads/routes.js';
+import { drawingRoutes } from './drawings/routes.js';
 import { emailRoutes } from './emails/routes.js';
 import { filingRoutes } from './filing/routes.js';
 import { healthRoutes } from './health/routes.js';
@@ -28,4 +29,5 @@ export const allRoutes = (): Route[] => [
   ...emailRoutes,
   ...reportRoutes,
   ...filingRoutes,
+  ...drawingRoutes,
 ];

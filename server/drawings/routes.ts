@@ -1,0 +1,63 @@
+import { ProjectPath } from '../../shared/common.js';
+import { AdminProjectPath, BundleBody, DrawingBundle } from '../../shared/drawings.js';
+import { ApiError } from '../http/errors.js';
+import { findProjectOrg } from '../http/project-lookup.js';
+import { access, defineRoute } from '../http/route.js';
+import { bundleDrawings } from './service.js';
+
+const description =
+  'Merges the latest revision of every drawing of the project (or of one drawing package) into one PDF, in ' +
+  'natural sheet-number order (A-101 before A-1010), with one bookmark per sheet. Files that are missing, empty, ' +
+  'encrypted or not a PDF are listed in `skippedDrawings` with a reason. The same set of revisions returns the ' +
+  'already-built bundle. When nothing can be included the answer is 200 with `drawingCount: 0` and ' +
+  '`downloadUrl: null`. `downloadUrl` is a signed link valid for 15 minutes (SIGNED_URL_TTL_SECONDS).';
+
+const responses = { 200: { description: 'The bundle', schema: DrawingBundle } };
+const errors = {
+  400: 'Invalid body, or more than 1000 drawings (restrict with drawingPackageId)',
+  404: 'Project, or drawing package of this project, not found',
+};
+
+export const drawingRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/organization/:orgId/project/:projectId/drawings/bundle',
+    operationId: 'bundleDrawings',
+    summary: 'Build a merged PDF of the latest drawings',
+    description,
+    tags: ['Drawings'],
+    access: access.needs('document:read', 'project'),
+    params: ProjectPath,
+    body: BundleBody,
+    responses,
+    errors,
+    handler: ({ app, params, body }) =>
+      bundleDrawings(app, {
+        organizationId: params.orgId,
+        projectId: params.projectId,
+        drawingPackageId: body.drawingPackageId,
+      }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/admin/projects/:projectId/drawings/bundle',
+    operationId: 'adminBundleDrawings',
+    summary: 'Build a merged PDF of the latest drawings of any project (staff)',
+    description: `${description} Same PDF result as the organization route (not a ZIP).`,
+    tags: ['Admin', 'Drawings'],
+    access: access.staff,
+    params: AdminProjectPath,
+    body: BundleBody,
+    responses,
+    errors,
+    handler: async ({ app, params, body }) => {
+      const organizationId = await findProjectOrg(app.db, params.projectId);
+      if (!organizationId) throw ApiError.notFound('Project');
+      return bundleDrawings(app, {
+        organizationId,
+        projectId: params.projectId,
+        drawingPackageId: body.drawingPackageId,
+      });
+    },
+  }),
+];

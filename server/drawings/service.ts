@@ -1,0 +1,192 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { PDFDocument } from 'pdf-lib';
+import type { DrawingBundle, SkippedDrawing, SkipReason } from '../../shared/drawings.js';
+import type { BlobStore } from '../blobs/store.js';
+import type { AppContext } from '../context.js';
+import { signDownload } from '../downloads/signing.js';
+import { ApiError } from '../http/errors.js';
+import { newId } from '../ids.js';
+import { PdfBundleWriter } from './pdf-bundle.js';
+import {
+  type BundleRow,
+  findBundle,
+  findPackage,
+  findProject,
+  type LatestSheet,
+  latestSheets,
+  saveBundle,
+} from './queries.js';
+
+/** More sheets than this must be bundled by package: keeps one request's work bounded. */
+export const MAX_BUNDLE_DRAWINGS = 1000;
+/** A single sheet above this is skipped (`file_too_large`): one source is held in memory at a time. */
+export const MAX_SHEET_BYTES = 256 * 1024 * 1024;
+/** Bump when the output for the same inputs changes (bookmark wording, writer), so old bundles are not reused. */
+const BUNDLE_FORMAT = 'pdf-v1';
+
+// Sheet numbers sort the way people read them: A-2 < A-10, A-101 < A-1010; case and accents do not count.
+const sheetOrder = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+export interface BundleScope {
+  organizationId: string;
+  projectId: string;
+  drawingPackageId?: string;
+}
+
+/**
+ * The latest revision of every drawing of a project (or package), merged into one PDF in sheet order with one
+ * bookmark per sheet. The result is cached by the exact set of revisions that goes in, so asking again costs a
+ * lookup; unusable files are skipped with a reason rather than failing the bundle.
+ */
+export async function bundleDrawings(app: AppContext, scope: BundleScope): Promise<DrawingBundle> {
+  const project = await findProject(app.db, scope.projectId);
+  if (!project || project.organizationId !== scope.organizationId) throw ApiError.notFound('Project');
+  if (scope.drawingPackageId) {
+    const pkg = await findPackage(app.db, scope.drawingPackageId);
+    if (!pkg || pkg.projectId !== scope.projectId) throw ApiError.notFound('Drawing package');
+  }
+  const sheets = await latestSheets(app.db, {
+    organizationId: scope.organizationId,
+    projectId: scope.projectId,
+    packageId: scope.drawingPackageId,
+  });
+  if (sheets.length > MAX_BUNDLE_DRAWINGS) {
+    throw ApiError.badRequest(
+      `A bundle takes at most ${MAX_BUNDLE_DRAWINGS} drawings and this selection has ${sheets.length}; restrict it with drawingPackageId`,
+    );
+  }
+  sheets.sort((a, b) => sheetOrder.compare(a.number, b.number) || (a.drawingId < b.drawingId ? -1 : 1));
+  const cacheKey = cacheKeyOf(scope.drawingPackageId, sheets);
+
+  let bundle = await findBundle(app.db, scope.organizationId, cacheKey);
+  const fileGone = bundle?.blobKey && (await app.blobs.stat(bundle.blobKey)) === undefined;
+  if (!bundle || fileGone) bundle = await buildOnce(app, scope, sheets, cacheKey);
+  return present(app, bundle, `${fileNamePart(project.name)} drawings.pdf`);
+}
+
+/** The identity of a bundle: everything that shapes the output, in output order. */
+function cacheKeyOf(packageId: string | undefined, sheets: LatestSheet[]): string {
+  const hash = createHash('sha256').update(`${BUNDLE_FORMAT}\n${packageId ?? ''}\n`);
+  for (const s of sheets) {
+    hash.update(JSON.stringify([s.drawingId, s.revisionId, s.blobKey, s.number, s.title, s.revision]));
+    hash.update('\n');
+  }
+  return hash.digest('hex');
+}
+
+const inFlight = new WeakMap<AppContext, Map<string, Promise<BundleRow>>>();
+
+/** Identical requests arriving together share one build. */
+function buildOnce(app: AppContext, scope: BundleScope, sheets: LatestSheet[], cacheKey: string) {
+  let builds = inFlight.get(app);
+  if (!builds) {
+    builds = new Map();
+    inFlight.set(app, builds);
+  }
+  const id = `${scope.organizationId}:${cacheKey}`;
+  let build = builds.get(id);
+  if (!build) {
+    build = buildBundle(app, scope, sheets, cacheKey).finally(() => builds.delete(id));
+    builds.set(id, build);
+  }
+  return build;
+}
+
+async function buildBundle(
+  app: AppContext,
+  scope: BundleScope,
+  sheets: LatestSheet[],
+  cacheKey: string,
+): Promise<BundleRow> {
+  const writer = new PdfBundleWriter();
+  const skippedDrawings: SkippedDrawing[] = [];
+  let totalSourceBytes = 0;
+  // The merged file goes to the blob store as it is written: one source document in memory at a time.
+  async function* output() {
+    yield writer.start();
+    for (const sheet of sheets) {
+      const loaded = await loadSheet(app.blobs, sheet);
+      let bytes: Buffer | undefined;
+      if ('doc' in loaded) {
+        try {
+          bytes = writer.addDocument(loaded.doc, bookmarkTitle(sheet));
+        } catch (err) {
+          app.log.warn({ err, drawingId: sheet.drawingId }, 'drawing could not be copied into the bundle');
+        }
+      }
+      if (!bytes || bytes.length === 0) {
+        skippedDrawings.push({
+          drawingId: sheet.drawingId,
+          number: sheet.number,
+          reason: 'reason' in loaded ? loaded.reason : 'unreadable_pdf',
+        });
+        continue;
+      }
+      totalSourceBytes += (loaded as { size: number }).size;
+      yield bytes;
+    }
+    yield writer.finish();
+  }
+  const stored = await app.blobs.put(Readable.from(output()));
+  const drawingCount = sheets.length - skippedDrawings.length;
+  const row: BundleRow = {
+    id: newId('bnd'),
+    organizationId: scope.organizationId,
+    projectId: scope.projectId,
+    packageId: scope.drawingPackageId ?? null,
+    cacheKey,
+    // Nothing could be included: there is no useful file to hand out.
+    blobKey: drawingCount > 0 ? stored.key : null,
+    drawingCount,
+    totalSourceBytes,
+    skippedDrawings,
+    createdAt: app.clock.now(),
+  };
+  await saveBundle(app.db, row);
+  return row;
+}
+
+type LoadedSheet = { doc: PDFDocument; size: number } | { reason: SkipReason };
+
+async function loadSheet(blobs: BlobStore, sheet: LatestSheet): Promise<LoadedSheet> {
+  if (!sheet.revisionId) return { reason: 'no_revision' };
+  if (!sheet.blobKey) return { reason: 'missing_file' };
+  const size = await blobs.stat(sheet.blobKey);
+  if (size === undefined) return { reason: 'missing_file' };
+  if (size === 0) return { reason: 'empty_file' };
+  if (size > MAX_SHEET_BYTES) return { reason: 'file_too_large' };
+  const stream = await blobs.read(sheet.blobKey);
+  if (!stream) return { reason: 'missing_file' };
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  const bytes = Buffer.concat(chunks);
+  // PDF readers accept the header anywhere in the first 1024 bytes.
+  if (!bytes.subarray(0, 1024).includes('%PDF-')) return { reason: 'not_a_pdf' };
+  try {
+    // Loaded with ignoreEncryption so the flag can be read (pdf-lib's EncryptedPDFError fails `instanceof`).
+    const doc = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
+    if (doc.isEncrypted) return { reason: 'encrypted' };
+    return doc.getPageCount() > 0 ? { doc, size } : { reason: 'unreadable_pdf' };
+  } catch {
+    return { reason: 'unreadable_pdf' };
+  }
+}
+
+const bookmarkTitle = (sheet: LatestSheet) =>
+  `${sheet.number} – ${sheet.title}${sheet.revision ? ` (rev ${sheet.revision})` : ''}`;
+
+const fileNamePart = (name: string) => name.replace(/[^\p{L}\p{N} ._-]+/gu, ' ').trim() || 'Project';
+
+function present(app: AppContext, bundle: BundleRow, fileName: string): DrawingBundle {
+  const signed = bundle.blobKey
+    ? signDownload(app, { blobKey: bundle.blobKey, fileName, contentType: 'application/pdf' })
+    : undefined;
+  return {
+    downloadUrl: signed?.url ?? null,
+    expiresAt: signed?.expiresAt ?? null,
+    drawingCount: bundle.drawingCount,
+    totalSourceBytes: bundle.totalSourceBytes,
+    skippedDrawings: bundle.skippedDrawings as SkippedDrawing[],
+  };
+}
