@@ -1,0 +1,285 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { documents, emailFilingSettings, projectMembers } from '../db/schema.js';
+import { createProject } from '../organizations/service.js';
+import { createUser } from '../users/service.js';
+import { mime } from './test-messages.js';
+
+/** A fake OpenAI-compatible provider on a real local port that counts what it receives. */
+type Mode = 'reverse' | 'slow' | 'garbage' | 'error';
+const provider = {
+  mode: 'reverse' as Mode,
+  requests: [] as { path: string; authorization?: string; body: Record<string, unknown> }[],
+  server: undefined as Server | undefined,
+};
+
+const readJson = async (req: IncomingMessage) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+};
+
+async function startProvider(): Promise<string> {
+  provider.server = createServer(async (req, res) => {
+    const body = await readJson(req);
+    provider.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
+    if (provider.mode === 'error') {
+      res.writeHead(500).end('{"error":"boom"}');
+      return;
+    }
+    if (provider.mode === 'slow') await new Promise((resolve) => setTimeout(resolve, 3500));
+    if (provider.mode === 'garbage') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ choices: [{ message: { content: 'I think the first one, probably.' } }] }));
+      return;
+    }
+    // Reverse the local order: proves the provider's ranking is the one returned.
+    const messages = body.messages as { role: string; content: string }[];
+    const payload = JSON.parse(messages.at(-1)!.content) as { candidates: { ref: string }[] };
+    const ranking = payload.candidates
+      .map((c) => c.ref)
+      .reverse()
+      .map((ref, i) => ({ ref, score: 0.9 - i * 0.1 }));
+    if (res.destroyed) return;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ ranking }) } }] }));
+  });
+  await new Promise<void>((resolve) => provider.server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(provider.server!.address() as AddressInfo).port}/v1`;
+}
+
+let server: TestServer;
+let f: Fixtures;
+let aiEnv: Record<string, string>;
+
+beforeAll(async () => {
+  aiEnv = { AI_BASE_URL: await startProvider(), AI_API_KEY: 'sk-test', AI_MODEL: 'test-model' };
+  server = await startTestServer({ env: aiEnv });
+  f = await createFixtures(server);
+  const db = server.database.db;
+  await db.insert(documents).values({
+    id: 'doc_dock_rfi7',
+    organizationId: f.orgA.id,
+    projectId: f.projectA2.id,
+    number: 'RFI-007',
+    format: 'rfi',
+    type: 'RFI',
+    title: 'Dock leveller pit depth',
+    status: 'pending',
+  });
+  const consultant = await createUser(db, { email: 'dora@dockdesign.test', name: 'Dora Dock' });
+  await db
+    .insert(projectMembers)
+    .values({ organizationId: f.orgA.id, projectId: f.projectA2.id, userId: consultant.id, role: 'consultant' });
+  // Filing history: Acme engineers write about Pier 9, Glazeco about Dockside.
+  const history = [
+    ...[1, 2, 3, 4].map((i) => ({ from: `rita@acme-eng.test`, project: f.projectA1.id, n: `acme-${i}` })),
+    { from: 'raj@acme-eng.test', project: f.projectA1.id, n: 'acme-raj' },
+    ...[1, 2, 3].map((i) => ({ from: 'omar@glazeco.test', project: f.projectA2.id, n: `glaze-${i}` })),
+    { from: 'rita@acme-eng.test', project: f.projectA2.id, n: 'acme-dock' },
+  ];
+  for (const h of history) {
+    const res = await server.call(`/v1/organization/${f.orgA.id}/project/${h.project}/emails`, {
+      method: 'POST',
+      token: f.member.token,
+      headers: { 'content-type': 'message/rfc822' },
+      body: mime({ messageId: `<${h.n}@history.test>`, from: h.from, subject: `Site matters ${h.n}` }),
+    });
+    expect(res.status).toBe(201);
+  }
+  const threaded = await server.call(`/v1/organization/${f.orgA.id}/project/${f.projectA2.id}/emails`, {
+    method: 'POST',
+    token: f.member.token,
+    json: {
+      subject: 'Ramp',
+      from: 'omar@glazeco.test',
+      to: ['member@harbor.test'],
+      internetMessageId: '<ramp@glazeco.test>',
+      conversationId: 'conv-ramp',
+      bodyText: 'Ramp glazing',
+    },
+  });
+  expect(threaded.status).toBe(201);
+});
+afterAll(async () => {
+  await server.close();
+  provider.server?.closeAllConnections();
+  await new Promise((resolve) => provider.server?.close(resolve));
+});
+beforeEach(async () => {
+  provider.requests = [];
+  provider.mode = 'reverse';
+  await setAiSuggest(f.orgA.id, false);
+});
+
+async function setAiSuggest(orgId: string, aiSuggest: boolean) {
+  await server.database.db
+    .update(emailFilingSettings)
+    .set({ aiSuggest, updatedAt: server.clock.now() })
+    .where(eq(emailFilingSettings.organizationId, orgId));
+}
+
+const suggest = (json: Record<string, unknown>, token = f.member.token, target = server) =>
+  target.call('/v1/filing/suggestions', { method: 'POST', token, json });
+
+const fromAcme = {
+  subject: 'Question about the deck',
+  from: 'rita@acme-eng.test',
+  to: ['member@harbor.test'],
+  bodyPreview: 'Hi Mia, see below.',
+};
+
+describe('local ranking', () => {
+  it("ranks the project where the sender's e-mails are filed first, and says why", async () => {
+    const res = await suggest(fromAcme);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ source: 'local', aiUsed: false });
+    const [top, second] = res.body.suggestions;
+    expect(top).toMatchObject({ organizationId: f.orgA.id, projectId: f.projectA1.id, projectName: 'Pier 9 Terminal' });
+    expect(top.reasons.join(' ')).toContain('rita@acme-eng.test');
+    expect(second.projectId).toBe(f.projectA2.id);
+    expect(top.score).toBeGreaterThan(second.score);
+    expect(top.score).toBeLessThanOrEqual(1);
+  });
+
+  it("uses the sender's domain for a new sender", async () => {
+    const res = await suggest({ ...fromAcme, from: 'newbie@acme-eng.test' });
+    expect(res.body.suggestions[0].projectId).toBe(f.projectA1.id);
+    expect(res.body.suggestions[0].reasons.join(' ')).toContain('acme-eng.test');
+  });
+
+  it('follows a thread that is already filed (Outlook conversation id)', async () => {
+    const res = await suggest({ ...fromAcme, conversationId: 'conv-ramp' });
+    expect(res.body.suggestions[0]).toMatchObject({ projectId: f.projectA2.id });
+    expect(res.body.suggestions[0].reasons).toContain('This conversation is already filed here');
+  });
+
+  it('names the document when the message quotes its number', async () => {
+    const res = await suggest({ ...fromAcme, from: 'someone@elsewhere.test', subject: 'Re: RFI 7 pit depth' });
+    expect(res.body.suggestions[0]).toMatchObject({
+      projectId: f.projectA2.id,
+      documentId: 'doc_dock_rfi7',
+      documentNumber: 'RFI-007',
+    });
+  });
+
+  it('uses the project name in the subject and the project directory', async () => {
+    const byName = await suggest({ ...fromAcme, from: 'x@elsewhere.test', subject: 'Dockside Offices: keys' });
+    expect(byName.body.suggestions[0].projectId).toBe(f.projectA2.id);
+    const byDirectory = await suggest({ ...fromAcme, from: 'dora@dockdesign.test', subject: 'Hello' });
+    expect(byDirectory.body.suggestions[0].projectId).toBe(f.projectA2.id);
+    expect(byDirectory.body.suggestions[0].reasons.join(' ')).toContain('directory');
+  });
+
+  it('returns nothing for a message with no evidence, and only projects of the caller organizations', async () => {
+    const none = await suggest({ subject: 'Lunch?', from: 'friend@elsewhere.test', to: [], bodyPreview: '' });
+    expect(none.body.suggestions).toEqual([]);
+    await createProject(server.database.db, { organizationId: f.orgB.id, name: 'Pier 9 Terminal Annex' });
+    const ridgeline = await createUser(server.database.db, {
+      email: 'rob@ridgeline.test',
+      name: 'Rob',
+      memberships: [{ orgId: f.orgB.id, role: 'member' }],
+    });
+    const other = await suggest(fromAcme, f.userToken(ridgeline.id));
+    expect(other.status).toBe(200);
+    expect(other.body.suggestions.every((s: { organizationId: string }) => s.organizationId === f.orgB.id)).toBe(true);
+  });
+
+  it('rejects a body preview over 8 KB and other bad input (400)', async () => {
+    expect((await suggest({ ...fromAcme, bodyPreview: 'x'.repeat(8 * 1024 + 1) })).status).toBe(400);
+    expect((await suggest({ ...fromAcme, from: 'nope' })).status).toBe(400);
+    expect((await suggest({ ...fromAcme, surprise: true })).status).toBe(400);
+  });
+});
+
+describe('suggestion access', () => {
+  it('refuses no token and a bad token (401), and client keys (403)', async () => {
+    expect((await suggest(fromAcme, '')).status).toBe(401);
+    expect((await suggest(fromAcme, 'garbage')).status).toBe(401);
+    const key = await f.client('all', { orgs: [f.orgA.id] });
+    const res = await suggest(fromAcme, key.token);
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('Insufficient permissions');
+  });
+});
+
+describe('AI re-ranking and the aiSuggest switch', () => {
+  it('sends nothing to the provider when aiSuggest is false, whatever the client claims', async () => {
+    await server.call(`/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/emails`, {
+      method: 'POST',
+      token: f.member.token,
+      headers: { 'content-type': 'message/rfc822' },
+      body: mime({ messageId: '<no-ai@x.test>', from: 'rita@acme-eng.test' }),
+    });
+    for (const claim of [{}, { allowAi: true }]) {
+      const res = await suggest({ ...fromAcme, ...claim });
+      expect(res.body).toMatchObject({ source: 'local', aiUsed: false });
+    }
+    expect(provider.requests).toHaveLength(0);
+  });
+
+  it('uses the provider ranking when aiSuggest is true, sending only the minimum', async () => {
+    await setAiSuggest(f.orgA.id, true);
+    const local = (await suggest({ ...fromAcme, allowAi: false })).body.suggestions.map(
+      (s: { projectId: string }) => s.projectId,
+    );
+    expect(provider.requests).toHaveLength(0);
+    const res = await suggest({ ...fromAcme, cc: ['raj@acme-eng.test'], bodyPreview: 'Call me: rita@acme-eng.test' });
+    expect(res.body).toMatchObject({ source: 'local+ai', aiUsed: true });
+    expect(res.body.suggestions.map((s: { projectId: string }) => s.projectId)).toEqual([...local].reverse());
+    expect(res.body.suggestions[0].reasons[0]).toBe('Ranked by the AI assistant');
+    expect(provider.requests).toHaveLength(1);
+    const sent = provider.requests[0]!;
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.authorization).toBe('Bearer sk-test');
+    expect(sent.body.model).toBe('test-model');
+    const wire = JSON.stringify(sent.body);
+    // Domains, never addresses or ids.
+    expect(wire).toContain('acme-eng.test');
+    expect(wire).not.toContain('rita@');
+    expect(wire).not.toContain('raj@');
+    expect(wire).not.toContain(f.projectA1.id);
+    expect(wire).not.toContain(f.orgA.id);
+  });
+
+  it('lets the user opt out per request', async () => {
+    await setAiSuggest(f.orgA.id, true);
+    const res = await suggest({ ...fromAcme, allowAi: false });
+    expect(res.body.aiUsed).toBe(false);
+    expect(provider.requests).toHaveLength(0);
+  });
+
+  it('falls back to the local ranking when the provider is slow, answers garbage or fails', async () => {
+    await setAiSuggest(f.orgA.id, true);
+    const local = (await suggest({ ...fromAcme, allowAi: false })).body.suggestions;
+    for (const mode of ['slow', 'garbage', 'error'] as const) {
+      provider.mode = mode;
+      const res = await suggest(fromAcme);
+      expect(res.status, mode).toBe(200);
+      expect(res.body, mode).toMatchObject({ source: 'local', aiUsed: false });
+      expect(res.body.suggestions, mode).toEqual(local);
+    }
+    expect(provider.requests).toHaveLength(3);
+  });
+
+  it('applies a settings change on the next request, on every instance', async () => {
+    const second = await startTestServer({ database: server.database, env: aiEnv });
+    try {
+      const token = second.app.context.tokens.sign(f.member.id, 'user').token;
+      expect((await suggest(fromAcme, token, second)).body.aiUsed).toBe(false);
+      expect((await suggest(fromAcme)).body.aiUsed).toBe(false);
+      await setAiSuggest(f.orgA.id, true);
+      expect((await suggest(fromAcme, token, second)).body.aiUsed).toBe(true);
+      expect((await suggest(fromAcme)).body.aiUsed).toBe(true);
+      await setAiSuggest(f.orgA.id, false);
+      expect((await suggest(fromAcme, token, second)).body.aiUsed).toBe(false);
+      expect((await suggest(fromAcme)).body.aiUsed).toBe(false);
+      expect(provider.requests).toHaveLength(2);
+    } finally {
+      await second.close();
+    }
+  });
+});
