@@ -53,12 +53,13 @@ function main(argv: string[]): void {
     .option('--out <file>', 'where to write the manifest', 'dist/manifest.xml')
     .parse(argv);
   const options = program.opts<{ url: string; out: string }>();
-  let origin: string;
-  try {
-    origin = parseDeploymentUrl(options.url);
-  } catch (error) {
-    return program.error((error as Error).message);
-  }
+  const origin = (() => {
+    try {
+      return parseDeploymentUrl(options.url);
+    } catch (error) {
+      return program.error((error as Error).message);
+    }
+  })();
   const template = readFileSync(path.join(repoRoot, 'manifest.xml'), 'utf8');
   const out = path.resolve(options.out);
   mkdirSync(path.dirname(out), { recursive: true });

@@ -1,0 +1,132 @@
+import {
+  Button,
+  Caption1,
+  Card,
+  CardHeader,
+  Dropdown,
+  Field,
+  makeStyles,
+  Option,
+  Spinner,
+  Switch,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
+import { useState } from 'react';
+import type { MyOrganization } from '../../shared/me.js';
+import type { ApiClient } from '../api/client.js';
+import { ErrorNotice } from '../ui/notices.js';
+import { useAsync } from '../ui/use-async.js';
+import { ApiKeys } from './ApiKeys.js';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, maxWidth: '960px', margin: '0 auto' },
+  header: {
+    display: 'flex',
+    justifyContent: 'space-between',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalM,
+  },
+  explanation: { display: 'block', color: tokens.colorNeutralForeground2, maxWidth: '70ch' },
+});
+
+export function AdminConsole({ api, signOut }: { api: ApiClient; signOut: () => void }) {
+  const styles = useStyles();
+  const me = useAsync(() => api.me(), [api]);
+  const [orgId, setOrgId] = useState<string>();
+  if (me.status === 'loading') return <Spinner label="Loading…" />;
+  if (me.status === 'failed') return <ErrorNotice error={me.error} onRetry={me.reload} />;
+  const manageable = me.data.organizations.filter((o) => o.role !== 'member');
+  const org: MyOrganization | undefined = manageable.find((o) => o.id === orgId) ?? manageable[0];
+  return (
+    <main className={styles.root}>
+      <div className={styles.header}>
+        <Text as="h1" size={600} weight="semibold">
+          Sitefile admin console
+        </Text>
+        <div>
+          <Caption1>
+            {me.data.name}
+            {me.data.staff ? ' (staff)' : ''}
+          </Caption1>{' '}
+          <Button appearance="subtle" onClick={signOut}>
+            Sign out
+          </Button>
+        </div>
+      </div>
+      {!org ? (
+        <Text>You are not an admin of any organization. Ask an organization admin or Sitefile staff for access.</Text>
+      ) : (
+        <>
+          <Field label="Organization">
+            <Dropdown
+              value={org.name}
+              selectedOptions={[org.id]}
+              onOptionSelect={(_event, data) => setOrgId(data.optionValue)}
+            >
+              {manageable.map((o) => (
+                <Option key={o.id} value={o.id}>
+                  {o.name}
+                </Option>
+              ))}
+            </Dropdown>
+          </Field>
+          <AiSuggestCard key={`ai-${org.id}`} api={api} org={org} />
+          {me.data.staff ? (
+            <ApiKeys key={`keys-${org.id}`} api={api} org={org} />
+          ) : (
+            <Card>
+              <CardHeader header={<Text weight="semibold">API keys</Text>} />
+              <Text>API keys are issued by Sitefile staff. Contact support to create, rotate or remove a key.</Text>
+            </Card>
+          )}
+        </>
+      )}
+    </main>
+  );
+}
+
+/** The organization's aiSuggest switch, with what turning it on means. */
+function AiSuggestCard({ api, org }: { api: ApiClient; org: MyOrganization }) {
+  const styles = useStyles();
+  const settings = useAsync(() => api.filingSettings(org.id), [org.id]);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [value, setValue] = useState<boolean>();
+  const current = value ?? (settings.status === 'done' ? settings.data.aiSuggest : undefined);
+  const toggle = async (next: boolean) => {
+    setSaving(true);
+    setError(undefined);
+    try {
+      setValue((await api.setAiSuggest(org.id, next)).aiSuggest);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Card>
+      <CardHeader header={<Text weight="semibold">AI project suggestions</Text>} />
+      <Text className={styles.explanation}>
+        When this is on, Sitefile may send a short excerpt of an e-mail that someone in {org.name} opens in the Outlook
+        add-in — subject, sender and recipient addresses, up to 8 KB of body text, attachment names — together with the
+        names of the few candidate projects to the AI service your Sitefile operator configured, to re-rank the project
+        suggestions. When it is off, nothing leaves Sitefile: suggestions come from Sitefile's own ranking only. Filed
+        e-mails themselves are never sent to the AI service. The change applies to the next suggestion anyone requests.
+      </Text>
+      {settings.status === 'loading' && <Spinner size="tiny" label="Loading…" />}
+      {settings.status === 'failed' && <ErrorNotice error={settings.error} onRetry={settings.reload} />}
+      {current !== undefined && (
+        <Switch
+          checked={current}
+          disabled={saving}
+          label={current ? 'AI suggestions are on' : 'AI suggestions are off'}
+          onChange={(_event, data) => void toggle(data.checked)}
+        />
+      )}
+      {error !== undefined && <ErrorNotice error={error} title="Not saved" onRetry={() => void toggle(!current)} />}
+    </Card>
+  );
+}

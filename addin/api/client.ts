@@ -1,0 +1,206 @@
+import { z } from 'zod';
+import {
+  ClientList,
+  type CreateClientBody,
+  CreatedOAuthClient,
+  OAuthClient,
+  type UpdateClientBody,
+} from '../../shared/clients.js';
+import { DocumentList } from '../../shared/documents.js';
+import { ErrorBody } from '../../shared/errors.js';
+import {
+  FiledEmailList,
+  type FileEmailJson,
+  FileEmailResult,
+  LookupResult,
+  type SuggestionRequest,
+  SuggestionResult,
+} from '../../shared/filing.js';
+import { Me } from '../../shared/me.js';
+import { type Project, ProjectList } from '../../shared/organizations.js';
+
+/** A refused or failed API call, with the server's own message; `retryable` for network and 5xx/429 failures. */
+export class ApiCallError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly errorCode?: string,
+  ) {
+    super(message);
+    this.name = 'ApiCallError';
+  }
+  get retryable(): boolean {
+    return this.status === 0 || this.status === 429 || this.status >= 500;
+  }
+}
+
+export interface TokenSource {
+  /** A current access token (refreshed when needed), or undefined when signed out. */
+  accessToken(): Promise<string | undefined>;
+  /** The server refused the token: sign the user out so they can sign in again. */
+  rejected(): void;
+}
+
+// TEMPORARY until the settings schema lands in shared/: the spec's Email-filing settings in {data}.
+const FilingSettingsAnswer = z.object({
+  data: z.object({ organizationId: z.string(), aiSuggest: z.boolean(), updatedAt: z.string().nullable() }),
+});
+
+/** Most projects the type-ahead loads per organization (50 per page). */
+const MAX_PROJECT_PAGES = 40;
+
+export type FileTarget = { orgId: string; projectId: string; documentId?: string; note?: string };
+
+/** The JSON filing form, for hosts that cannot hand over the raw message. */
+export type FileEmailForm = Omit<FileEmailJson, 'documentId' | 'note'>;
+export type SuggestionInput = Omit<SuggestionRequest, 'to' | 'cc' | 'bodyPreview' | 'attachmentNames'> &
+  Partial<SuggestionRequest>;
+
+/**
+ * The one module that talks to the Sitefile API. Every response is parsed with the shared Zod schema of
+ * its route, so a contract drift shows up as a clear error here rather than as a broken screen.
+ */
+export function createApiClient(tokens: TokenSource, baseUrl = '') {
+  async function call<T extends z.ZodType>(
+    schema: T | null,
+    path: string,
+    init: { method?: string; json?: unknown; body?: BodyInit; contentType?: string } = {},
+  ): Promise<z.output<T>> {
+    const token = await tokens.accessToken();
+    if (!token) throw new ApiCallError('You are signed out. Sign in to continue.', 401, 'unauthorized');
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(init.json);
+    } else if (init.contentType) {
+      headers['content-type'] = init.contentType;
+    }
+    let res: Response;
+    try {
+      res = await fetch(`${baseUrl}${path}`, { method: init.method ?? 'GET', headers, body });
+    } catch {
+      throw new ApiCallError('Sitefile could not be reached. Check your connection and try again.', 0);
+    }
+    const text = await res.text();
+    const json = text ? safeJson(text) : undefined;
+    if (!res.ok) throw errorFrom(res.status, json, () => tokens.rejected());
+    if (schema === null) return undefined as z.output<T>;
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new ApiCallError(`Sitefile sent an answer this add-in does not understand (${path}).`, res.status);
+    }
+    return parsed.data;
+  }
+
+  return {
+    me: () => call(Me, '/v1/me'),
+
+    /** Every project of the organization the user may see, by name (for the type-ahead). */
+    async projects(orgId: string): Promise<Project[]> {
+      const all: Project[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < MAX_PROJECT_PAGES; page++) {
+        const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+        const list: z.output<typeof ProjectList> = await call(
+          ProjectList,
+          `/v1/organization/${enc(orgId)}/project?limit=50${query}`,
+        );
+        all.push(...list.data);
+        if (!list.hasMore || !list.nextCursor) break;
+        cursor = list.nextCursor;
+      }
+      return all;
+    },
+
+    /** RFIs and submittals of a project matching `search`, for the optional target picker. */
+    targetDocuments: (orgId: string, projectId: string, search: string) =>
+      call(
+        DocumentList,
+        `/v1/organization/${enc(orgId)}/project/${enc(projectId)}/documents?format=rfi,submittal&limit=20&sortBy=updatedAt${
+          search ? `&search=${encodeURIComponent(search)}` : ''
+        }`,
+      ),
+
+    filingSettings: (orgId: string) =>
+      call(FilingSettingsAnswer, `/v1/organization/${enc(orgId)}/email-filing-settings`).then((answer) => answer.data),
+    setAiSuggest: (orgId: string, aiSuggest: boolean) =>
+      call(FilingSettingsAnswer, `/v1/admin/organizations/${enc(orgId)}/email-filing-settings`, {
+        method: 'PATCH',
+        json: { aiSuggest },
+      }).then((answer) => answer.data),
+
+    lookup: (internetMessageId: string) =>
+      call(LookupResult, `/v1/filed-emails/lookup?internetMessageId=${encodeURIComponent(internetMessageId)}`),
+
+    suggestions: (request: SuggestionInput) =>
+      call(SuggestionResult, '/v1/filing/suggestions', { method: 'POST', json: request }),
+
+    /** Files the original MIME message (all of its attachments travel inside it). */
+    fileRaw(target: FileTarget, mime: Uint8Array, conversationId?: string) {
+      const query = new URLSearchParams();
+      if (target.documentId) query.set('documentId', target.documentId);
+      if (target.note) query.set('note', target.note);
+      if (conversationId) query.set('conversationId', conversationId);
+      const suffix = query.size ? `?${query}` : '';
+      return call(FileEmailResult, `${emailsPath(target)}${suffix}`, {
+        method: 'POST',
+        body: mime as BodyInit,
+        contentType: 'message/rfc822',
+      });
+    },
+
+    fileForm: (target: FileTarget, form: FileEmailForm) =>
+      call(FileEmailResult, emailsPath(target), {
+        method: 'POST',
+        json: { ...form, documentId: target.documentId, note: target.note },
+      }),
+
+    searchFiled: (orgId: string, projectId: string, search: string, cursor?: string) => {
+      const query = new URLSearchParams({ limit: '25' });
+      if (search.trim()) query.set('search', search.trim());
+      if (cursor) query.set('cursor', cursor);
+      return call(FiledEmailList, `/v1/organization/${enc(orgId)}/project/${enc(projectId)}/emails?${query}`);
+    },
+
+    // --- admin console ---
+    listKeys: (cursor?: string) =>
+      call(ClientList, `/v1/admin/clients?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+    createKey: (body: CreateClientBody) => call(CreatedOAuthClient, '/v1/client', { method: 'POST', json: body }),
+    updateKey: (id: string, body: UpdateClientBody) =>
+      call(OAuthClient, `/v1/admin/clients/${enc(id)}`, { method: 'PATCH', json: body }),
+    rotateKey: (id: string) =>
+      call(CreatedOAuthClient, `/v1/admin/clients/${enc(id)}/rotate-secret`, { method: 'POST' }),
+    deleteKey: (id: string) => call(null, `/v1/admin/clients/${enc(id)}`, { method: 'DELETE' }),
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+const enc = encodeURIComponent;
+const emailsPath = (t: FileTarget) => `/v1/organization/${enc(t.orgId)}/project/${enc(t.projectId)}/emails`;
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The error a person reads: the server's message where it gave one, plain words otherwise. */
+function errorFrom(status: number, json: unknown, signOut: () => void): ApiCallError {
+  const body = ErrorBody.safeParse(json);
+  if (status === 401) {
+    signOut();
+    return new ApiCallError('Your sign-in has expired. Sign in again to continue.', 401, 'unauthorized');
+  }
+  if (body.success) {
+    const detail = body.data.details?.map((d) => `${d.path}: ${d.message}`).join('; ');
+    return new ApiCallError(detail ? `${body.data.error} (${detail})` : body.data.error, status, body.data.errorCode);
+  }
+  if (status === 403) return new ApiCallError('You do not have permission to do this.', status, 'forbidden');
+  if (status === 413) return new ApiCallError('This e-mail is too large to file (25 MB at most).', status);
+  if (status === 429) return new ApiCallError('Too many requests just now. Wait a moment and try again.', status);
+  return new ApiCallError(`Sitefile could not complete the request (HTTP ${status}). Try again.`, status);
+}

@@ -1,0 +1,110 @@
+import { Button, Caption1, Field, makeStyles, SearchBox, Spinner, Text, tokens } from '@fluentui/react-components';
+import { useState } from 'react';
+import type { z } from 'zod';
+import type { FiledEmailList } from '../../shared/filing.js';
+import type { ApiClient } from '../api/client.js';
+import { ErrorNotice } from '../ui/notices.js';
+import { type ProjectOption, ProjectPicker } from './pickers.js';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  list: {
+    listStyle: 'none',
+    margin: 0,
+    padding: 0,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalS,
+  },
+  item: { borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, paddingBottom: tokens.spacingVerticalS },
+  meta: { color: tokens.colorNeutralForeground3, display: 'block' },
+});
+
+type Page = z.output<typeof FiledEmailList>;
+type Results =
+  | { state: 'idle' }
+  | { state: 'loading' }
+  | { state: 'done'; items: Page['data']; next: string | null }
+  | { state: 'failed'; error: unknown };
+
+/** The "Filed e-mails" tab: search what the team has filed in a project. */
+export default function FiledEmails({ api, projects }: { api: ApiClient; projects: ProjectOption[] | undefined }) {
+  const styles = useStyles();
+  const [project, setProject] = useState<ProjectOption>();
+  const [query, setQuery] = useState('');
+  const [results, setResults] = useState<Results>({ state: 'idle' });
+
+  const search = async (chosen = project, more?: { items: Page['data']; cursor: string }) => {
+    if (!chosen) return;
+    setResults(more ? { state: 'done', items: more.items, next: null } : { state: 'loading' });
+    try {
+      const page = await api.searchFiled(chosen.orgId, chosen.projectId, query, more?.cursor);
+      setResults({
+        state: 'done',
+        items: [...(more?.items ?? []), ...page.data],
+        next: page.hasMore ? page.nextCursor : null,
+      });
+    } catch (error) {
+      setResults({ state: 'failed', error });
+    }
+  };
+
+  return (
+    <section className={styles.root} aria-label="Filed e-mails">
+      <ProjectPicker
+        projects={projects}
+        value={project}
+        onChange={(next) => {
+          setProject(next);
+          void search(next);
+        }}
+      />
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void search();
+        }}
+      >
+        <Field label="Search filed e-mails">
+          <SearchBox
+            value={query}
+            onChange={(_event, data) => setQuery(data.value)}
+            placeholder="Subject, sender, text, attachment"
+            disabled={!project}
+          />
+        </Field>
+        <Button type="submit" disabled={!project} style={{ marginTop: tokens.spacingVerticalS }}>
+          Search
+        </Button>
+      </form>
+      {results.state === 'loading' && <Spinner size="tiny" label="Searching…" />}
+      {results.state === 'failed' && <ErrorNotice error={results.error} onRetry={() => void search()} />}
+      {results.state === 'done' && (
+        <>
+          <Text role="status">
+            {results.items.length === 0
+              ? 'No filed e-mail matches.'
+              : `${results.items.length}${results.next ? '+' : ''} filed e-mails`}
+          </Text>
+          <ul className={styles.list}>
+            {results.items.map((e) => (
+              <li key={e.id} className={styles.item}>
+                <Text weight="semibold">{e.subject || '(no subject)'}</Text>
+                <Caption1 className={styles.meta}>
+                  From {e.from.name ?? e.from.address} · filed by {e.filedBy.name} on{' '}
+                  {new Date(e.filedAt).toLocaleDateString()}
+                  {e.hasAttachments ? ' · attachments' : ''}
+                </Caption1>
+              </li>
+            ))}
+          </ul>
+          {results.next && (
+            <Button onClick={() => void search(project, { items: results.items, cursor: results.next! })}>
+              Show more
+            </Button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

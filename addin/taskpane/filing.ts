@@ -1,0 +1,92 @@
+import { MAX_BODY_PREVIEW_BYTES } from '../../shared/filing.js';
+import type { ApiClient, FileTarget } from '../api/client.js';
+import type { OpenMessage } from '../office/mailbox.js';
+import type { MailHost } from './mail-host.js';
+
+/** Longest body text the JSON form carries (the server's limit is higher; e-mails rarely come close). */
+const MAX_BODY_TEXT_CHARS = 2_000_000;
+
+export type FilingStep = 'reading' | 'uploading';
+
+/** At most `maxBytes` of UTF-8, cut on a character boundary. */
+export function cutToBytes(text: string, maxBytes: number): string {
+  const encoder = new TextEncoder();
+  if (encoder.encode(text).length <= maxBytes) return text;
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (encoder.encode(text.slice(0, mid)).length <= maxBytes) low = mid;
+    else high = mid - 1;
+  }
+  return text.slice(0, low);
+}
+
+/**
+ * What the suggestion ranking sees: header fields, an 8 KB body preview and attachment names. Whether any of
+ * it may reach an AI service is the organization's aiSuggest setting, enforced by the server.
+ */
+export async function suggestionRequest(host: MailHost, message: OpenMessage) {
+  const body = await host.readBodyText(MAX_BODY_PREVIEW_BYTES);
+  return {
+    internetMessageId: message.internetMessageId,
+    conversationId: message.conversationId,
+    subject: message.subject,
+    from: message.from ?? { address: 'unknown@invalid' },
+    to: message.to,
+    cc: message.cc,
+    bodyPreview: cutToBytes(body, MAX_BODY_PREVIEW_BYTES),
+    attachmentNames: message.attachments.filter((a) => !a.isInline).map((a) => a.name),
+  };
+}
+
+export const fileableAttachments = (message: OpenMessage) => message.attachments.filter((a) => !a.isInline);
+
+/**
+ * Files the open e-mail. With every attachment chosen and a host that hands over the MIME message, the
+ * original goes as is; otherwise the JSON form is built from the item's fields and the chosen attachments.
+ */
+export async function fileOpenMessage(
+  api: ApiClient,
+  host: MailHost,
+  message: OpenMessage,
+  target: FileTarget,
+  chosenAttachmentIds: ReadonlySet<string>,
+  onStep: (step: FilingStep) => void,
+) {
+  if (!message.from) throw new Error('This e-mail has no sender, so it cannot be filed.');
+  onStep('reading');
+  const attachments = fileableAttachments(message);
+  const everyAttachment = attachments.every((a) => chosenAttachmentIds.has(a.id));
+  if (everyAttachment && host.canReadRawMessage()) {
+    const mime = base64ToBytes(await host.readRawMessageBase64());
+    onStep('uploading');
+    return api.fileRaw(target, mime, message.conversationId);
+  }
+  const chosen = attachments.filter((a) => chosenAttachmentIds.has(a.id));
+  const [bodyText, bodyHtml, contents] = await Promise.all([
+    host.readBodyText(MAX_BODY_TEXT_CHARS),
+    host.readBodyHtml(),
+    Promise.all(chosen.map((a) => host.readAttachmentBase64(a.id))),
+  ]);
+  onStep('uploading');
+  return api.fileForm(target, {
+    subject: message.subject,
+    from: message.from,
+    to: message.to,
+    cc: message.cc,
+    sentAt: message.sentAt,
+    internetMessageId: message.internetMessageId,
+    conversationId: message.conversationId,
+    bodyText,
+    bodyHtml,
+    attachments: chosen.map((a, i) => ({ name: a.name, contentType: a.contentType, contentBase64: contents[i]! })),
+  });
+}
+
+function base64ToBytes(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
