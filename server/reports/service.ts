@@ -20,7 +20,13 @@ import {
 type Row = NonNullable<ReportRow>;
 
 /** A file name for the PDF: the title, without characters that trouble file systems. */
-const pdfName = (row: Row) => `${row.title.replace(/[\\/:*?"<>|\r\n]+/g, ' ').trim() || 'report'} v${row.version}.pdf`;
+const pdfName = (row: Row) =>
+  `${
+    row.title
+      .replace(/[\\/:*?"<>|\r\n]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim() || 'report'
+  } v${row.version}.pdf`;
 
 function toListItem(app: Pick<AppContext, 'config' | 'clock'>, row: Row, counts = { sectionCount: 0, itemCount: 0 }) {
   const download = row.pdfBlobKey
