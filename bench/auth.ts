@@ -1,0 +1,172 @@
+// Cost of authentication, scope checks and rate limiting, measured against bare Express routes in the
+// same process (the server and the load generator share the CPU equally for every target).
+//
+//   npx tsx bench/auth.ts [--requests 4000] [--concurrency 32] [--rounds 3]
+//
+// Targets, each run `rounds` times interleaved (median of the rounds reported):
+// - bare static: an Express route with no auth answering a fixed JSON body (the floor); the bare app has the
+//   same logging and body-parsing middleware as the real one;
+// - bare lookup: an Express route with no auth doing the same database work as GET /v1/client/me;
+// - GET /v1/client/me with a bearer token: token check, cached caller, rate limit, usage counter, lookup;
+// - POST /v1/oauth/token: argon2id verification dominates by design.
+// The goal ratio is p50(/v1/client/me) / p50(bare lookup) < 1.15: auth adds under 15%.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import express from 'express';
+import pino from 'pino';
+import { pinoHttp } from 'pino-http';
+import { createClient, getClient } from '../server/clients/service.js';
+import { loadConfig } from '../server/config.js';
+import { openDatabase } from '../server/db/client.js';
+import { createOrganization, createProject } from '../server/organizations/service.js';
+import { startServer } from '../server/server.js';
+
+const { values } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '4000' },
+    concurrency: { type: 'string', default: '32' },
+    rounds: { type: 'string', default: '3' },
+  },
+});
+const requests = Number(values.requests);
+const concurrency = Number(values.concurrency);
+const rounds = Number(values.rounds);
+
+interface Result {
+  p50: number;
+  p99: number;
+  rps: number;
+}
+
+async function load(total: number, send: () => Promise<Response>): Promise<Result> {
+  const latencies: number[] = [];
+  let issued = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (issued < total) {
+      issued += 1;
+      const t0 = performance.now();
+      const res = await send();
+      await res.arrayBuffer();
+      if (res.status >= 400) throw new Error(`unexpected status ${res.status}`);
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+  return { p50: at(0.5), p99: at(0.99), rps: total / elapsed };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main() {
+  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: 'memory' });
+  await database.migrate();
+  const db = database.db;
+  const org = await createOrganization(db, { name: 'Bench Org' });
+  await createProject(db, { organizationId: org.id, name: 'Bench Project' });
+  const key = await createClient(db, {
+    name: 'bench',
+    permissions: ['organization:read', 'project:read', 'client:read'],
+    orgIds: [org.id],
+    projects: [],
+    createdBy: 'bench@sitefile.test',
+  });
+
+  const config = loadConfig({
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitefile-bench-')),
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    JWT_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghijklmnop',
+    REDIS_URL: process.env.REDIS_URL ?? '',
+  });
+  const server = await startServer({ config, db, log: pino({ level: 'silent' }), port: 0 });
+  await server.app.context.rateLimiter.ready();
+  const { token } = server.app.context.tokens.sign(key.clientId, 'client');
+
+  // The bare app has the real app's request-id logging and body parsing, so only auth differs.
+  const bareApp = express();
+  bareApp.use(pinoHttp({ logger: pino({ level: 'silent' }), genReqId: () => randomUUID() }));
+  bareApp.use(express.json({ limit: '1mb' }));
+  bareApp.use(express.urlencoded({ extended: false, limit: '64kb' }));
+  const staticBody = await getClient(server.app.context, key.id, { usage: false });
+  bareApp.get('/bare/static', (_req, res) => {
+    res.json(staticBody);
+  });
+  bareApp.get('/bare/lookup', async (_req, res) => {
+    res.json(await getClient(server.app.context, key.id, { usage: false }));
+  });
+  const bare: Server = bareApp.listen(0, '127.0.0.1');
+  await new Promise((resolve) => bare.once('listening', resolve));
+  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+
+  const targets: Record<string, { total: number; send: () => Promise<Response> }> = {
+    'bare static (no auth)': { total: requests, send: () => fetch(`${bareUrl}/bare/static`) },
+    'bare lookup (no auth, same query)': { total: requests, send: () => fetch(`${bareUrl}/bare/lookup`) },
+    'GET /v1/client/me (bearer)': {
+      total: requests,
+      send: () => fetch(`${server.url}/v1/client/me`, { headers: { authorization: `Bearer ${token}` } }),
+    },
+    'POST /v1/oauth/token': {
+      // argon2 makes each exchange tens of milliseconds of CPU: fewer requests keep the run short.
+      total: Math.max(concurrency * 4, Math.floor(requests / 20)),
+      send: () =>
+        fetch(`${server.url}/v1/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ client_id: key.clientId, client_secret: key.client_secret }),
+        }),
+    },
+  };
+
+  for (const target of Object.values(targets)) await load(concurrency * 4, target.send); // warm-up
+  const results = new Map<string, Result[]>();
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, target] of Object.entries(targets)) {
+      results.set(name, [...(results.get(name) ?? []), await load(target.total, target.send)]);
+    }
+  }
+
+  const summary = new Map(
+    [...results].map(([name, rs]) => [
+      name,
+      { p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), rps: median(rs.map((r) => r.rps)) },
+    ]),
+  );
+  const lines = [
+    `database: ${database.kind}; rate limits: ${config.redisUrl ? 'Redis' : 'in-process'}; concurrency ${concurrency}; ${rounds} rounds, median`,
+    '| target | p50 ms | p99 ms | req/s |',
+    '|---|---|---|---|',
+    ...[...summary].map(
+      ([name, r]) => `| ${name} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${Math.round(r.rps)} |`,
+    ),
+  ];
+  const me = summary.get('GET /v1/client/me (bearer)')!;
+  const lookup = summary.get('bare lookup (no auth, same query)')!;
+  const floor = summary.get('bare static (no auth)')!;
+  lines.push(
+    '',
+    `ratio p50 /v1/client/me ÷ bare lookup: ${(me.p50 / lookup.p50).toFixed(3)} (goal < 1.15)`,
+    `ratio p99 /v1/client/me ÷ bare lookup: ${(me.p99 / lookup.p99).toFixed(3)}`,
+    `ratio p50 /v1/client/me ÷ bare static: ${(me.p50 / floor.p50).toFixed(3)} (includes the database lookup)`,
+  );
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  bare.close();
+  await server.close();
+  await database.close();
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
