@@ -711,6 +711,10 @@ export const filedEmails = pgTable(
     index('filed_emails_search_idx').using('gin', t.searchVector),
     // Thread linking: replies and siblings share entries of References (In-Reply-To is folded in).
     index('filed_emails_references_idx').using('gin', t.references),
+    // Project suggestions: filing history of a sender's domain and of recipients' addresses.
+    index('filed_emails_from_domain_idx').on(t.organizationId, sql`split_part(lower(from_address), '@', 2)`),
+    index('filed_emails_to_idx').using('gin', t.to.op('jsonb_path_ops')),
+    index('filed_emails_cc_idx').using('gin', t.cc.op('jsonb_path_ops')),
   ],
 );
 

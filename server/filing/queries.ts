@@ -229,27 +229,39 @@ export async function projectsOfThread(
 }
 
 /**
- * Filing history of participant terms (addresses and domains, indexed as words of search_text):
- * per term and project, how many filings mention it and a recency weight (half-life 180 days).
- * Each term reads at most `perTerm` filings, newest first, so a very common term stays cheap.
+ * Filing history of participants: per address (as sender, To or Cc) and per sender domain, and per
+ * project, how many filings involve it and a recency weight (half-life 180 days). Reads structured
+ * columns through their indexes (from, from-domain, to/cc GIN), at most `perTerm` filings per term,
+ * so a very common term stays cheap.
  */
-export async function historyOfTerms(
+export async function participantHistory(
   db: Db,
   orgIds: readonly string[],
-  terms: readonly string[],
+  terms: { addresses: readonly string[]; domains: readonly string[] },
   now: Date,
   perTerm = 400,
 ) {
-  if (terms.length === 0 || orgIds.length === 0) return [];
+  if (orgIds.length === 0 || terms.addresses.length + terms.domains.length === 0) return [];
   type Row = { term: string; project_id: string; filings: number; weight: number };
+  const orgs = textArray(orgIds);
+  const weight = sql`sum(power(0.5, extract(epoch from (${now.toISOString()}::timestamptz - h.filed_at)) / 15552000.0))::float8`;
+  const addressMatch = (column: SQL) => sql`${column} @> jsonb_build_array(jsonb_build_object('address', t.term))`;
   const result = (await db.execute(sql`
-    select t.term, h.project_id, count(*)::int as filings,
-           sum(power(0.5, extract(epoch from (${now.toISOString()}::timestamptz - h.filed_at)) / 15552000.0))::float8 as weight
-    from unnest(${textArray(terms)}) as t(term)
+    select t.term, h.project_id, count(*)::int as filings, ${weight} as weight
+    from unnest(${textArray(terms.addresses)}) as t(term)
     cross join lateral (
       select fe.project_id, fe.filed_at from filed_emails fe
-      where fe.organization_id = any(${textArray(orgIds)})
-        and fe.search_vector @@ plainto_tsquery('simple', t.term)
+      where fe.organization_id = any(${orgs})
+        and (lower(fe.from_address) = t.term or ${addressMatch(sql`fe."to"`)} or ${addressMatch(sql`fe.cc`)})
+      limit ${perTerm}
+    ) h
+    group by t.term, h.project_id
+    union all
+    select t.term, h.project_id, count(*)::int as filings, ${weight} as weight
+    from unnest(${textArray(terms.domains)}) as t(term)
+    cross join lateral (
+      select fe.project_id, fe.filed_at from filed_emails fe
+      where fe.organization_id = any(${orgs}) and split_part(lower(fe.from_address), '@', 2) = t.term
       limit ${perTerm}
     ) h
     group by t.term, h.project_id`)) as unknown as { rows: Row[] };

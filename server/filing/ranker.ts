@@ -3,8 +3,8 @@ import type { Db } from '../db/client.js';
 import { normaliseMessageId } from './message.js';
 import {
   documentsByNumber,
-  historyOfTerms,
   membershipsOfAddresses,
+  participantHistory,
   projectsOfOrgs,
   projectsOfThread,
 } from './queries.js';
@@ -109,7 +109,7 @@ export async function rankProjects(
       messageId: request.internetMessageId ? normaliseMessageId(request.internetMessageId) : undefined,
       conversationId: request.conversationId,
     }),
-    historyOfTerms(db, orgIds, [...roleOf.keys(), ...domainRole.keys()], input.now),
+    participantHistory(db, orgIds, { addresses: [...roleOf.keys()], domains: [...domainRole.keys()] }, input.now),
     documentsByNumber(db, orgIds, numbers),
     membershipsOfAddresses(db, orgIds, [...roleOf.keys()]),
   ]);
@@ -158,7 +158,7 @@ export async function rankProjects(
     } else {
       const role = domainRole.get(h.term) ?? 'body';
       const weight = role === 'from' ? W.fromDomain : role === 'other' ? W.otherDomain : W.bodyDomain;
-      add(h.projectId, weight * share * confidence, `${plural(h.filings, 'e-mail')} from or to ${h.term} filed here`);
+      add(h.projectId, weight * share * confidence, `${plural(h.filings, 'e-mail')} from ${h.term} filed here`);
     }
   }
 
