@@ -1,0 +1,330 @@
+// Document and submittal lists through the API, each beside the same query run directly through the driver
+// in the same process (the ratio is what matters: machines are noisy, ratios much less so).
+//
+//   npx tsx bench/documents.ts [--database-url postgres://postgres@127.0.0.1:5432/sitefile_large] [--runs 30]
+//   npx tsx bench/documents.ts --pglite <dataDir>        (a PGlite data directory seeded with `seed --scale large`)
+//
+// Cases (sequential requests, p50/p99 over `runs`):
+// - admin submittals and admin documents, page 1 and page 2,000 (limit 25; a deep keyset page should cost
+//   about what page 1 costs);
+// - the largest project's submittals: page 1, filtered + searched, and includeMeta;
+// - admin documents filtered + searched;
+// - the 100,000-row CSV export of admin documents: time to first byte and to the end, peak RSS growth of the
+//   process, beside PostgreSQL's own `COPY (same query) TO STDOUT` (psql to /dev/null; PGlite: COPY to /dev/blob).
+// The API figures include HTTP, validation, JSON encoding and the exact `total`; the direct figures run the
+// same page query and count query side by side on the driver.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import pino from 'pino';
+import { loadConfig } from '../server/config.js';
+import { openDatabase } from '../server/db/client.js';
+import {
+  type AfterKey,
+  countDocuments,
+  type DocumentFilter,
+  type DocumentSort,
+  documentQuery,
+  fetchPage,
+  filterValues,
+  submittalQuery,
+} from '../server/documents/queries.js';
+import { startServer } from '../server/server.js';
+import { createUser } from '../server/users/service.js';
+
+const { values } = parseArgs({
+  options: {
+    'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/sitefile_large' },
+    pglite: { type: 'string' },
+    runs: { type: 'string', default: '30' },
+    'csv-runs': { type: 'string', default: '3' },
+  },
+});
+const runs = Number(values.runs);
+const csvRuns = Number(values['csv-runs']);
+const databaseUrl = values.pglite ? undefined : values['database-url'];
+
+const database = await openDatabase(values.pglite ? { dataDir: values.pglite } : { databaseUrl });
+const db = database.db;
+const rows = async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+
+const percentile = (xs: number[], q: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+};
+async function timeIt(times: number, run: () => Promise<unknown>) {
+  await run(); // warm-up
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const t0 = performance.now();
+    await run();
+    samples.push(performance.now() - t0);
+  }
+  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
+}
+
+// --- Who asks: a staff user for /v1/admin, a member of the largest project's organization for the project list.
+const [largest] = await rows<{ projectId: string; organizationId: string; n: number }>(
+  sql`select project_id as "projectId", organization_id as "organizationId", count(*)::int as n from documents
+      where format = 'submittal' group by 1, 2 order by 3 desc limit 1`,
+);
+if (!largest) throw new Error('No submittals: seed the database first (npm run cli -- seed --scale large)');
+const [member] = await rows<{ userId: string }>(
+  sql`select user_id as "userId" from organization_members where organization_id = ${largest.organizationId} limit 1`,
+);
+const [existingStaff] = await rows<{ id: string }>(
+  sql`select id from users where email = 'bench-documents@sitefile.test'`,
+);
+const staffId =
+  existingStaff?.id ??
+  (await createUser(db, { email: 'bench-documents@sitefile.test', name: 'Bench Staff', staff: true })).id;
+
+const config = loadConfig({
+  DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitefile-bench-')),
+  PORT: '0',
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  JWT_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghijklmnop',
+});
+const server = await startServer({ config, db, log: pino({ level: 'silent' }), port: 0 });
+const staffToken = server.app.context.tokens.sign(staffId, 'user').token;
+const memberToken = member ? server.app.context.tokens.sign(member.userId, 'user').token : staffToken;
+
+async function api(pathAndQuery: string, token: string) {
+  const res = await fetch(server.url + pathAndQuery, { headers: { authorization: `Bearer ${token}` } });
+  const body = (await res.json()) as { nextCursor: string | null; total: number; data: { uid: string }[] };
+  if (res.status !== 200) throw new Error(`${pathAndQuery}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+const PAGE = 25;
+const DEEP_PAGE = 2000;
+
+/** The cursor of page `page` (1-based): a real cursor from page 1, re-pointed at the row before that page. */
+async function cursorForPage(
+  pathAndQuery: string,
+  token: string,
+  queryOf: (after?: AfterKey) => SQL,
+  sortField: string,
+  page: number,
+) {
+  const first = await api(`${pathAndQuery}&limit=${PAGE}`, token);
+  if (!first.nextCursor) return undefined;
+  const pages = Math.ceil(first.total / PAGE);
+  const target = Math.min(page, pages);
+  const [row] = await rows<Record<string, string>>(sql`${queryOf()} offset ${(target - 1) * PAGE - 1} limit 1`);
+  if (!row) return undefined;
+  const decoded = JSON.parse(Buffer.from(first.nextCursor, 'base64url').toString('utf8')) as { f: string };
+  const cursor = Buffer.from(JSON.stringify({ k: [row[sortField] ?? null], id: row.uid, f: decoded.f })).toString(
+    'base64url',
+  );
+  return { cursor, after: { value: row[sortField] ?? null, uid: row.uid as string }, page: target };
+}
+
+interface Case {
+  name: string;
+  api: () => Promise<unknown>;
+  direct: () => Promise<unknown>;
+}
+
+const createdDesc: DocumentSort = { field: 'createdAt', order: 'desc' };
+const direct = (query: SQL, filter: DocumentFilter) => () =>
+  Promise.all([fetchPage(db, query, PAGE + 1), countDocuments(db, filter)]);
+
+const adminSubmittals: DocumentFilter = { formats: ['submittal'] };
+const adminSubmittalsQuery = (after?: AfterKey) =>
+  submittalQuery({ filter: adminSubmittals, sort: createdDesc, withReviewHints: false }, after);
+const adminDocuments: DocumentFilter = {};
+const adminDocumentsQuery = (after?: AfterKey) =>
+  documentQuery({ filter: adminDocuments, sort: createdDesc, include: [] }, after);
+
+const deepSubmittals = await cursorForPage(
+  '/v1/admin/documents/submittals?sortBy=createdAt',
+  staffToken,
+  adminSubmittalsQuery,
+  'createdAt',
+  DEEP_PAGE,
+);
+const deepDocuments = await cursorForPage(
+  '/v1/admin/documents?sortBy=createdAt',
+  staffToken,
+  adminDocumentsQuery,
+  'createdAt',
+  DEEP_PAGE,
+);
+
+const deepSubmittalsName = `admin submittals, page ${deepSubmittals?.page.toLocaleString('en-US')}`;
+const deepDocumentsName = `admin documents, page ${deepDocuments?.page.toLocaleString('en-US')}`;
+
+const projectPath = `/v1/organization/${largest.organizationId}/project/${largest.projectId}/document/submittals`;
+const projectScope: DocumentFilter = { projectId: largest.projectId, formats: ['submittal'] };
+const searchedProject: DocumentFilter = { ...projectScope, open: true, search: 'concrete' };
+const searchedDocuments: DocumentFilter = {
+  formats: ['submittal', 'rfi'],
+  statuses: ['pending', 'submitted'],
+  search: 'fire',
+};
+
+const cases: Case[] = [
+  {
+    name: 'admin submittals, page 1',
+    api: () => api(`/v1/admin/documents/submittals?limit=${PAGE}`, staffToken),
+    direct: direct(adminSubmittalsQuery(), adminSubmittals),
+  },
+  ...(deepSubmittals
+    ? [
+        {
+          name: deepSubmittalsName,
+          api: () => api(`/v1/admin/documents/submittals?limit=${PAGE}&cursor=${deepSubmittals.cursor}`, staffToken),
+          direct: direct(adminSubmittalsQuery(deepSubmittals.after), adminSubmittals),
+        },
+      ]
+    : []),
+  {
+    name: 'admin documents, page 1',
+    api: () => api(`/v1/admin/documents?limit=${PAGE}`, staffToken),
+    direct: direct(adminDocumentsQuery(), adminDocuments),
+  },
+  ...(deepDocuments
+    ? [
+        {
+          name: deepDocumentsName,
+          api: () => api(`/v1/admin/documents?limit=${PAGE}&cursor=${deepDocuments.cursor}`, staffToken),
+          direct: direct(adminDocumentsQuery(deepDocuments.after), adminDocuments),
+        },
+      ]
+    : []),
+  {
+    name: `project submittals (${largest.n.toLocaleString('en-US')}), page 1`,
+    api: () => api(`${projectPath}?limit=${PAGE}`, memberToken),
+    direct: direct(submittalQuery({ filter: projectScope, sort: createdDesc, withReviewHints: false }), projectScope),
+  },
+  {
+    name: 'project submittals, open + search "concrete"',
+    api: () => api(`${projectPath}?limit=${PAGE}&filter.open=true&search=concrete`, memberToken),
+    direct: direct(
+      submittalQuery({ filter: searchedProject, sort: createdDesc, withReviewHints: false }),
+      searchedProject,
+    ),
+  },
+  {
+    name: 'project submittals, includeMeta + reviewHints',
+    api: () => api(`${projectPath}?limit=${PAGE}&includeMeta=true&include=reviewHints`, memberToken),
+    direct: () =>
+      Promise.all([
+        fetchPage(db, submittalQuery({ filter: projectScope, sort: createdDesc, withReviewHints: true }), PAGE + 1),
+        countDocuments(db, projectScope),
+        filterValues(db, ['status', 'reviewStatus', 'priority', 'type'], projectScope),
+      ]),
+  },
+  {
+    name: 'admin documents, format + status + search "fire"',
+    api: () =>
+      api(`/v1/admin/documents?limit=${PAGE}&format=submittal,rfi&status=pending,submitted&search=fire`, staffToken),
+    direct: direct(documentQuery({ filter: searchedDocuments, sort: createdDesc, include: [] }), searchedDocuments),
+  },
+];
+
+const lines = [
+  `database: ${database.kind}; ${runs} sequential runs per case after one warm-up`,
+  '',
+  '| case | API p50 ms | API p99 ms | driver p50 ms | driver p99 ms | p50 ratio |',
+  '|---|---|---|---|---|---|',
+];
+const results: Record<string, { p50: number }> = {};
+for (const c of cases) {
+  const viaApi = await timeIt(runs, c.api);
+  const viaDriver = await timeIt(runs, c.direct);
+  results[c.name] = viaApi;
+  lines.push(
+    `| ${c.name} | ${viaApi.p50.toFixed(1)} | ${viaApi.p99.toFixed(1)} | ${viaDriver.p50.toFixed(1)} | ${viaDriver.p99.toFixed(1)} | ${(viaApi.p50 / viaDriver.p50).toFixed(2)} |`,
+  );
+  console.error(lines.at(-1));
+}
+const deepRatio = (deep: string, first: string) => {
+  const [d, f] = [results[deep], results[first]];
+  return d && f ? (d.p50 / f.p50).toFixed(2) : 'n/a';
+};
+lines.push(
+  '',
+  `deep page / page 1 (API p50): admin submittals ${deepRatio(deepSubmittalsName, 'admin submittals, page 1')}, ` +
+    `admin documents ${deepRatio(deepDocumentsName, 'admin documents, page 1')}`,
+);
+
+// --- CSV: 100,000 rows of admin documents against COPY of the same query.
+const CSV_ROWS = 100_000;
+const csvQuery = sql`${documentQuery({ filter: adminDocuments, sort: createdDesc, include: ['assignees'] })} limit ${CSV_ROWS + 1}`;
+
+async function csvExport() {
+  const rssBefore = process.memoryUsage.rss();
+  let peak = rssBefore;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 10);
+  const t0 = performance.now();
+  const res = await fetch(`${server.url}/v1/admin/documents?include=assignees&limit=${CSV_ROWS}`, {
+    headers: { authorization: `Bearer ${staffToken}`, accept: 'text/csv' },
+  });
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  let firstByte = 0;
+  let bytes = 0;
+  let newlines = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (!firstByte) firstByte = performance.now() - t0;
+    bytes += value.byteLength;
+    for (const b of value) if (b === 10) newlines += 1;
+  }
+  const total = performance.now() - t0;
+  clearInterval(sampler);
+  return { firstByte, total, bytes, lines: newlines, rssGrowthMb: (peak - rssBefore) / 1024 / 1024 };
+}
+
+/** The same SQL with its parameters written in, for COPY (which takes none). */
+function inlined(query: SQL): string {
+  const { sql: text, params } = new PgDialect().sqlToQuery(query);
+  return text.replace(/\$(\d+)/g, (_, n: string) => {
+    const value = params[Number(n) - 1];
+    return typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
+  });
+}
+
+async function copyExport() {
+  const copy = `COPY (${inlined(csvQuery)}) TO STDOUT WITH (FORMAT csv, HEADER)`;
+  const t0 = performance.now();
+  if (databaseUrl) {
+    execFileSync('psql', [databaseUrl, '-q', '-c', copy], { stdio: ['ignore', 'ignore', 'inherit'] });
+  } else {
+    await db.execute(sql.raw(copy.replace('TO STDOUT', "TO '/dev/blob'")));
+  }
+  return performance.now() - t0;
+}
+
+const csvSamples: Awaited<ReturnType<typeof csvExport>>[] = [];
+const copySamples: number[] = [];
+await csvExport(); // warm-up
+for (let i = 0; i < csvRuns; i++) {
+  csvSamples.push(await csvExport());
+  copySamples.push(await copyExport());
+}
+const median = (xs: number[]) => percentile(xs, 0.5);
+const csvTotal = median(csvSamples.map((s) => s.total));
+const copyTotal = median(copySamples);
+lines.push(
+  '',
+  `CSV export, ${CSV_ROWS.toLocaleString('en-US')} rows of admin documents (include=assignees), median of ${csvRuns}:`,
+  `- API: first byte ${median(csvSamples.map((s) => s.firstByte)).toFixed(0)} ms, complete ${csvTotal.toFixed(0)} ms, ` +
+    `${(median(csvSamples.map((s) => s.bytes)) / 1024 / 1024).toFixed(1)} MB, ${median(csvSamples.map((s) => s.lines)).toLocaleString('en-US')} lines, ` +
+    `peak RSS growth ${Math.max(...csvSamples.map((s) => s.rssGrowthMb)).toFixed(0)} MB (max of runs; server and reader share the process)`,
+  `- COPY (same query) TO STDOUT: ${copyTotal.toFixed(0)} ms; ratio API / COPY ${(csvTotal / copyTotal).toFixed(2)}`,
+);
+
+console.log(lines.join('\n'));
+await server.close();
+await database.close();
