@@ -18,6 +18,8 @@ import { parsesOwnJsonBody } from './filing/routes.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { mountRoutes } from './http/route.js';
+import { createMcpRouter } from './mcp/routes.js';
+import { createOAuthServer } from './oauth/router.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
 import { allRoutes } from './routes.js';
 
@@ -88,6 +90,10 @@ export function createApp(options: AppOptions): App {
   const appWideJson = (req: express.Request) => Boolean(req.is('application/json')) && !parsesOwnJsonBody(req);
   app.use(express.json({ limit: '1mb', type: (req) => appWideJson(req as express.Request) }));
   app.use(express.urlencoded({ extended: false, limit: '64kb' }));
+  // People's sign-in (OAuth 2.1 authorization server) and the MCP endpoint it protects.
+  const oauth = createOAuthServer(context);
+  app.use(oauth.router);
+  app.use(createMcpRouter(context, oauth));
 
   const routes = allRoutes();
   const router = express.Router();

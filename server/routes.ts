@@ -1,18 +1,22 @@
 import { activityRoutes } from './activity/routes.js';
 import { clientRoutes } from './clients/routes.js';
 import { commandRoutes } from './commands/routes.js';
+import { commentRoutes } from './comments/routes.js';
 import { commsRoutes } from './comms/routes.js';
 import { directoryRoutes } from './directory/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { drawingRoutes } from './drawings/routes.js';
+import { emailFilingSettingsRoutes } from './email-filing-settings/routes.js';
 import { emailRoutes } from './emails/routes.js';
+import { explorerRoutes } from './explorer/routes.js';
 import { filingRoutes } from './filing/routes.js';
 import { healthRoutes } from './health/routes.js';
 import type { Route } from './http/route.js';
 import { meRoutes } from './me/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { reportRoutes } from './reports/routes.js';
+import { supportIssueRoutes } from './support-issues/routes.js';
 
 /** Every route of the server, one list per resource: add a resource's list here. */
 export const allRoutes = (): Route[] => [
@@ -21,13 +25,17 @@ export const allRoutes = (): Route[] => [
   ...organizationRoutes,
   ...meRoutes,
   ...downloadRoutes,
-  ...commandRoutes,
-  ...documentRoutes,
   ...activityRoutes,
   ...commsRoutes,
-  ...directoryRoutes,
   ...emailRoutes,
+  ...explorerRoutes,
+  ...directoryRoutes,
   ...reportRoutes,
-  ...filingRoutes,
+  ...commandRoutes,
   ...drawingRoutes,
+  ...documentRoutes,
+  ...filingRoutes,
+  ...commentRoutes,
+  ...emailFilingSettingsRoutes,
+  ...supportIssueRoutes,
 ];

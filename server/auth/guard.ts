@@ -12,6 +12,9 @@ export const CALLERS_CHANNEL = 'callers';
  *  the cache on every instance when a key or user changes, so a disabled key stops working at once. */
 export interface BearerGuard {
   authenticate(req: Request): Promise<Caller>;
+  /** The (cached) caller behind a verified token's subject; undefined when gone or disabled. Used by
+   *  surfaces with their own token audience, such as /mcp. */
+  callerOf(kind: 'client' | 'user', subject: string): Promise<Caller | undefined>;
   /** Call after changing a client or user (enable/disable, permissions, scopes, memberships, delete). */
   invalidate(callerKey: string): Promise<void>;
 }
@@ -45,6 +48,7 @@ export function createBearerGuard(deps: { db: Db; tokens: TokenService; bus: Inv
       if (!caller) throw ApiError.unauthorized('Token no longer valid');
       return caller;
     },
+    callerOf: load,
     invalidate: (callerKey) => deps.bus.publish(CALLERS_CHANNEL, callerKey),
   };
 }

@@ -1,0 +1,158 @@
+import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { documents, emailMessages, organizations, projects } from '../db/schema.js';
+import type { ScopeEntry } from '../explorer/compile.js';
+import { emailDeliveryStatusSql } from '../explorer/entities.js';
+
+/** Read queries behind the MCP tools that have no REST twin (e-mail search and timeline, project search). */
+
+const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Rows of `organization_id`/`project_id` columns the scope reaches. */
+export function scopeCondition(scope: readonly ScopeEntry[], orgColumn: SQL, projectColumn: SQL): SQL {
+  const parts = scope.flatMap((entry): SQL[] => {
+    if (entry.projects === 'all') return [sql`${orgColumn} = ${entry.orgId}`];
+    if (entry.projects.length === 0) return [];
+    return [
+      sql`(${orgColumn} = ${entry.orgId} and ${projectColumn} in (${sql.join(
+        entry.projects.map((id) => sql`${id}`),
+        sql`, `,
+      )}))`,
+    ];
+  });
+  return parts.length > 0 ? sql`(${sql.join(parts, sql` or `)})` : sql`false`;
+}
+
+const emailStatus = sql.raw(emailDeliveryStatusSql('"email_messages"'));
+const emailColumns = {
+  ...getTableColumns(emailMessages),
+  projectName: projects.name,
+  deliveryStatus: sql<string>`${emailStatus}`,
+};
+
+export interface EmailSearch {
+  scope: readonly ScopeEntry[];
+  projectId?: string;
+  documentId?: string;
+  text?: string;
+  sender?: string;
+  recipient?: string;
+  /** Inclusive bounds on sentAt, ISO 8601. */
+  from?: string;
+  to?: string;
+  statuses?: readonly string[];
+  limit: number;
+  /** Keyset of the last row: sentAt (null when unsent) and id. */
+  after?: { sentAt: string | null; id: string };
+}
+
+/** Newest first by sentAt (unsent last), id as tiebreak; LIMIT limit + 1 so the caller sees hasMore. */
+export function searchEmails(db: Db, search: EmailSearch) {
+  const e = emailMessages;
+  const conditions: SQL[] = [scopeCondition(search.scope, sql`${e.organizationId}`, sql`${e.projectId}`)];
+  if (search.projectId) conditions.push(eq(e.projectId, search.projectId));
+  if (search.documentId) conditions.push(eq(e.documentId, search.documentId));
+  if (search.text) conditions.push(sql`${e.activityTitle} ilike ${likeContains(search.text)}`);
+  if (search.sender) {
+    const like = likeContains(search.sender);
+    conditions.push(sql`(${e.senderEmail} ilike ${like} or ${e.senderName} ilike ${like})`);
+  }
+  if (search.recipient) {
+    const like = likeContains(search.recipient);
+    conditions.push(sql`(${e.recipientEmail} ilike ${like} or ${e.recipientName} ilike ${like})`);
+  }
+  if (search.from) conditions.push(sql`${e.sentAt} >= ${search.from}::timestamptz`);
+  if (search.to) conditions.push(sql`${e.sentAt} <= ${search.to}::timestamptz`);
+  if (search.statuses?.length) {
+    conditions.push(
+      sql`${emailStatus} in (${sql.join(
+        search.statuses.map((s) => sql`${s}`),
+        sql`, `,
+      )})`,
+    );
+  }
+  if (search.after) {
+    const { sentAt, id } = search.after;
+    conditions.push(
+      sentAt === null
+        ? sql`(${e.sentAt} is null and ${e.id} < ${id})`
+        : sql`(${e.sentAt} is null or (${e.sentAt}, ${e.id}) < (${sentAt}::timestamptz, ${id}))`,
+    );
+  }
+  return db
+    .select(emailColumns)
+    .from(e)
+    .leftJoin(projects, eq(projects.id, e.projectId))
+    .where(and(...conditions))
+    .orderBy(sql`${e.sentAt} desc nulls last`, desc(e.id))
+    .limit(search.limit + 1);
+}
+
+export type EmailSearchRow = Awaited<ReturnType<typeof searchEmails>>[number];
+
+export interface EmailTimelineQuery {
+  scope: readonly ScopeEntry[];
+  documentId?: string;
+  projectId?: string;
+  mailerMessageId?: string;
+  limit: number;
+  after?: { createdAt: string; id: string };
+}
+
+/** The e-mail records of one document, project or mailer message, oldest first, one page. */
+export function emailsForTimeline(db: Db, query: EmailTimelineQuery) {
+  const e = emailMessages;
+  const conditions: SQL[] = [scopeCondition(query.scope, sql`${e.organizationId}`, sql`${e.projectId}`)];
+  if (query.documentId) conditions.push(eq(e.documentId, query.documentId));
+  if (query.projectId) conditions.push(eq(e.projectId, query.projectId));
+  if (query.mailerMessageId) conditions.push(eq(e.mailerMessageId, query.mailerMessageId));
+  if (query.after) {
+    conditions.push(sql`(${e.createdAt}, ${e.id}) > (${query.after.createdAt}::timestamptz, ${query.after.id})`);
+  }
+  return db
+    .select(emailColumns)
+    .from(e)
+    .leftJoin(projects, eq(projects.id, e.projectId))
+    .where(and(...conditions))
+    .orderBy(asc(e.createdAt), asc(e.id))
+    .limit(query.limit + 1);
+}
+
+export async function findDocumentOwner(db: Db, documentId: string) {
+  const [row] = await db
+    .select({ organizationId: documents.organizationId, projectId: documents.projectId })
+    .from(documents)
+    .where(eq(documents.id, documentId));
+  return row;
+}
+
+export interface ProjectSearch {
+  scope: readonly ScopeEntry[];
+  text?: string;
+  limit: number;
+  after?: { name: string; id: string };
+}
+
+/** Projects the caller reaches, by name, optionally matching a name or code fragment. */
+export function findProjects(db: Db, search: ProjectSearch) {
+  const conditions: SQL[] = [scopeCondition(search.scope, sql`${projects.organizationId}`, sql`${projects.id}`)];
+  if (search.text) {
+    const like = likeContains(search.text);
+    conditions.push(sql`(${projects.name} ilike ${like} or ${projects.code} ilike ${like})`);
+  }
+  if (search.after)
+    conditions.push(sql`(${projects.name}, ${projects.id}) > (${search.after.name}, ${search.after.id})`);
+  return db
+    .select({
+      id: projects.id,
+      name: projects.name,
+      code: projects.code,
+      organizationId: projects.organizationId,
+      organizationName: organizations.name,
+    })
+    .from(projects)
+    .innerJoin(organizations, eq(organizations.id, projects.organizationId))
+    .where(and(...conditions))
+    .orderBy(asc(projects.name), asc(projects.id))
+    .limit(search.limit + 1);
+}

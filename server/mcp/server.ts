@@ -1,0 +1,29 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Caller } from '../auth/caller.js';
+import type { AppContext } from '../context.js';
+import { emailsSearchTool, emailsTimelineTool } from './email-tools.js';
+import { explorerTool } from './explorer-tool.js';
+import { projectsFindTool } from './project-tools.js';
+import { registerTool } from './tools.js';
+
+/** Largest number of array elements plus object members one tool call's arguments may hold. */
+const MAX_TOOL_INPUT_ELEMENTS = 2000;
+
+/** One MCP server per request, bound to the caller (stateless Streamable HTTP). */
+export function buildMcpServer(app: AppContext, caller: Caller): McpServer {
+  const server = new McpServer(
+    { name: 'sitefile', title: 'Sitefile', version: '1.0.0' },
+    {
+      maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
+      instructions:
+        'Sitefile holds construction-project documents, submittals, reports, drawings and e-mail dispatch history. ' +
+        'Start with projects_find to get project and organization ids. All tools are read-only and limited to what you may access.',
+    },
+  );
+  const ctx = { app, caller };
+  registerTool(server, ctx, projectsFindTool);
+  registerTool(server, ctx, explorerTool);
+  registerTool(server, ctx, emailsSearchTool);
+  registerTool(server, ctx, emailsTimelineTool);
+  return server;
+}

@@ -1,0 +1,261 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
+import {
+  InvalidClientMetadataError,
+  InvalidGrantError,
+  InvalidScopeError,
+  InvalidTargetError,
+  InvalidTokenError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Response } from 'express';
+import type { AppContext } from '../context.js';
+import { newId } from '../ids.js';
+import { FIRST_PARTY_APPS } from './first-party.js';
+import {
+  findApp,
+  findAuthCode,
+  findRefreshToken,
+  insertApp,
+  insertAuthCode,
+  insertRefreshToken,
+  revokeFamily,
+  spendAuthCode,
+  spendRefreshToken,
+} from './queries.js';
+import type { SignInFlow } from './sign-in.js';
+
+export const ACCESS_TOKEN_LIFETIME_SECONDS = 24 * 3600;
+export const REFRESH_TOKEN_LIFETIME_SECONDS = 90 * 24 * 3600;
+const AUTH_CODE_LIFETIME_SECONDS = 10 * 60;
+/** The one scope: tokens act as the signed-in person, limited by their memberships. */
+export const SITEFILE_SCOPE = 'sitefile';
+
+/** Codes, refresh tokens and client secrets are long random strings: a SHA-256 digest is enough to
+ *  store them (argon2 is for guessable passwords), and it keeps the token endpoint fast. */
+export const digest = (value: string) => createHash('sha256').update(value).digest('base64url');
+const randomToken = (prefix: string) => `${prefix}_${randomBytes(32).toString('base64url')}`;
+
+export interface OAuthResources {
+  /** Audience of tokens for the MCP endpoint (`{publicUrl}/mcp`). */
+  mcp: string;
+  /** Audience of tokens for the REST API (`{publicUrl}/v1`). */
+  api: string;
+}
+
+export const oauthResources = (app: AppContext): OAuthResources => ({
+  mcp: `${app.config.publicUrl}/mcp`,
+  api: app.tokens.apiAudience,
+});
+
+/** Which audiences a client may ask for, and the default when it names none. Dynamically registered
+ *  (MCP) clients get MCP tokens only; first-party apps declare theirs. */
+export function allowedResources(clientId: string, resources: OAuthResources): { allowed: string[]; default: string } {
+  const firstParty = FIRST_PARTY_APPS.find((a) => a.clientId === clientId);
+  if (!firstParty) return { allowed: [resources.mcp], default: resources.mcp };
+  const map = { mcp: resources.mcp, api: resources.api };
+  return { allowed: firstParty.resources.map((r) => map[r]), default: map[firstParty.resources[0]!] };
+}
+
+/** The audience for an authorization or token request, or an invalid_target error. */
+export function resolveResource(clientId: string, requested: URL | undefined, resources: OAuthResources): string {
+  const { allowed, default: fallback } = allowedResources(clientId, resources);
+  if (!requested) return fallback;
+  const wanted = requested.href.replace(/\/$/, '');
+  if (!allowed.includes(wanted)) throw new InvalidTargetError(`This client may not request tokens for ${wanted}`);
+  return wanted;
+}
+
+export function checkScopes(requested: string[] | undefined): string[] {
+  const scopes = (requested ?? []).filter(Boolean);
+  const unknown = scopes.filter((s) => s !== SITEFILE_SCOPE);
+  if (unknown.length > 0)
+    throw new InvalidScopeError(`Unknown scope: ${unknown.join(' ')}; supported: ${SITEFILE_SCOPE}`);
+  return [SITEFILE_SCOPE];
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Redirect URIs of dynamically registered clients: https, http on loopback (RFC 8252 §7.3), or a
+ *  private-use scheme of a native app (§7.1). Never plain http to a remote host. */
+function checkRedirectUris(uris: string[]): void {
+  if (uris.length === 0 || uris.length > 10) throw new InvalidClientMetadataError('Register 1 to 10 redirect_uris');
+  for (const uri of uris) {
+    const url = new URL(uri);
+    const ok =
+      uri.length <= 2000 &&
+      !url.hash &&
+      (url.protocol === 'https:' ||
+        (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) ||
+        (!['http:', 'https:', 'data:', 'file:', 'javascript:', 'vbscript:'].includes(url.protocol) &&
+          url.protocol.includes('.')));
+    if (!ok) throw new InvalidClientMetadataError(`redirect_uri not allowed: ${uri}`);
+  }
+}
+
+export function createClientsStore(app: AppContext): OAuthRegisteredClientsStore {
+  return {
+    async getClient(clientId) {
+      const row = await findApp(app.db, clientId);
+      if (!row) return undefined;
+      // The secret is checked against its digest by verifyClientSecret before the SDK's handlers run,
+      // so the stored information never carries it.
+      return { ...(row.metadata as Omit<OAuthClientInformationFull, 'client_id'>), client_id: row.clientId };
+    },
+    async registerClient(client) {
+      checkRedirectUris(client.redirect_uris);
+      if (client.client_name && client.client_name.length > 200) {
+        throw new InvalidClientMetadataError('client_name must be at most 200 characters');
+      }
+      const clientId = (client as OAuthClientInformationFull).client_id ?? newId('mcp');
+      const { client_secret: secret, ...metadata } = client as OAuthClientInformationFull;
+      await insertApp(app.db, {
+        clientId,
+        clientSecretHash: secret ? digest(secret) : null,
+        metadata: { ...metadata, client_id: clientId },
+      });
+      return { ...client, client_id: clientId } as OAuthClientInformationFull;
+    },
+  };
+}
+
+/**
+ * Our OAuth 2.1 provider for the SDK's auth router: the authorize step hands over to the sign-in
+ * flow (server-rendered pages); codes and refresh tokens live in the database as digests; access
+ * tokens are our JWTs with the requested resource as audience.
+ */
+export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthServerProvider {
+  const resources = oauthResources(app);
+  const now = () => app.clock.now();
+
+  const issueTokens = async (
+    grant: { clientId: string; userId: string; scopes: string[]; resource: string },
+    familyId: string,
+  ): Promise<OAuthTokens> => {
+    const access = app.tokens.sign(grant.userId, 'user', {
+      lifetimeSeconds: ACCESS_TOKEN_LIFETIME_SECONDS,
+      audience: grant.resource,
+    });
+    const refreshToken = randomToken('sfr');
+    await insertRefreshToken(app.db, {
+      tokenHash: digest(refreshToken),
+      familyId,
+      clientId: grant.clientId,
+      userId: grant.userId,
+      scopes: grant.scopes,
+      resource: grant.resource,
+      createdAt: now(),
+      expiresAt: new Date(now().getTime() + REFRESH_TOKEN_LIFETIME_SECONDS * 1000),
+    });
+    return {
+      access_token: access.token,
+      token_type: 'Bearer',
+      expires_in: access.expiresIn,
+      refresh_token: refreshToken,
+      scope: grant.scopes.join(' '),
+    };
+  };
+
+  const liveCode = async (clientId: string, code: string) => {
+    const row = await findAuthCode(app.db, digest(code));
+    if (!row || row.clientId !== clientId || row.usedAt || row.expiresAt <= now()) {
+      throw new InvalidGrantError('Invalid, expired or already used authorization code');
+    }
+    return row;
+  };
+
+  return {
+    clientsStore: createClientsStore(app),
+
+    async authorize(client, params: AuthorizationParams, res: Response) {
+      const scopes = checkScopes(params.scopes);
+      const resource = resolveResource(client.client_id, params.resource, resources);
+      await signIn.handle(client, { ...params, scopes, resource }, res, async (userId) => {
+        const code = randomToken('sfc');
+        await insertAuthCode(app.db, {
+          codeHash: digest(code),
+          clientId: client.client_id,
+          userId,
+          redirectUri: params.redirectUri,
+          codeChallenge: params.codeChallenge,
+          scopes,
+          resource,
+          expiresAt: new Date(now().getTime() + AUTH_CODE_LIFETIME_SECONDS * 1000),
+        });
+        return code;
+      });
+    },
+
+    async challengeForAuthorizationCode(client, code) {
+      return (await liveCode(client.client_id, code)).codeChallenge;
+    },
+
+    async exchangeAuthorizationCode(client, code, _verifier, redirectUri, resource) {
+      const row = await liveCode(client.client_id, code);
+      if (redirectUri !== undefined && redirectUri !== row.redirectUri) {
+        throw new InvalidGrantError('redirect_uri does not match the authorization request');
+      }
+      if (resource && resource.href.replace(/\/$/, '') !== row.resource) {
+        throw new InvalidTargetError('resource does not match the authorization request');
+      }
+      const spent = await spendAuthCode(app.db, row.codeHash, now());
+      if (!spent) throw new InvalidGrantError('Invalid, expired or already used authorization code');
+      return issueTokens(
+        { clientId: client.client_id, userId: spent.userId, scopes: spent.scopes, resource: spent.resource! },
+        newId('fam'),
+      );
+    },
+
+    async exchangeRefreshToken(client, refreshToken, scopes, resource) {
+      const row = await findRefreshToken(app.db, digest(refreshToken));
+      if (!row || row.clientId !== client.client_id) throw new InvalidGrantError('Invalid refresh token');
+      if (row.revokedAt) throw new InvalidGrantError('Refresh token has been revoked');
+      if (row.usedAt) {
+        // A spent token presented again means it leaked (or the client lost a race): end the whole family.
+        await revokeFamily(app.db, row.familyId, now());
+        throw new InvalidGrantError('Refresh token was already used; the session has been revoked');
+      }
+      if (row.expiresAt <= now()) throw new InvalidGrantError('Refresh token has expired');
+      if (scopes?.some((s) => !row.scopes.includes(s))) {
+        throw new InvalidScopeError('A refresh may not widen the granted scope');
+      }
+      if (resource && resource.href.replace(/\/$/, '') !== row.resource) {
+        throw new InvalidTargetError('resource does not match the original grant');
+      }
+      const spent = await spendRefreshToken(app.db, row.tokenHash, now());
+      if (!spent) {
+        await revokeFamily(app.db, row.familyId, now());
+        throw new InvalidGrantError('Refresh token was already used; the session has been revoked');
+      }
+      if (!(await app.guard.callerOf('user', row.userId))) throw new InvalidGrantError('The account no longer exists');
+      return issueTokens(
+        { clientId: row.clientId, userId: row.userId, scopes: row.scopes, resource: row.resource! },
+        row.familyId,
+      );
+    },
+
+    async verifyAccessToken(token): Promise<AuthInfo> {
+      // MCP accepts people's tokens minted for the MCP resource and client-key tokens from /v1/oauth/token.
+      const user = app.tokens.verify(token, resources.mcp);
+      const key = user ? undefined : app.tokens.verify(token, resources.api);
+      const claims = user?.typ === 'user' ? user : key?.typ === 'client' ? key : undefined;
+      if (!claims) throw new InvalidTokenError('Invalid or expired token');
+      return {
+        token,
+        clientId: claims.typ === 'client' ? claims.sub : '',
+        scopes: [SITEFILE_SCOPE],
+        expiresAt: claims.exp,
+        resource: new URL(resources.mcp),
+        extra: { kind: claims.typ, subject: claims.sub },
+      };
+    },
+
+    async revokeToken(client, request) {
+      // Access tokens are short-lived signed JWTs and are not tracked; revoking a refresh token ends its family.
+      const row = await findRefreshToken(app.db, digest(request.token));
+      if (row && row.clientId === client.client_id) await revokeFamily(app.db, row.familyId, now());
+    },
+  };
+}

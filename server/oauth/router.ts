@@ -1,0 +1,107 @@
+import { timingSafeEqual } from 'node:crypto';
+import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
+import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
+import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
+import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
+import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
+import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import express, { type RequestHandler, type Router } from 'express';
+import type { AppContext } from '../context.js';
+import { registerFirstPartyApps } from './first-party.js';
+import { createOAuthProvider, digest, oauthResources, SITEFILE_SCOPE } from './provider.js';
+import { findApp } from './queries.js';
+import { AUTHORIZE_PATH, createSignInFlow } from './sign-in.js';
+
+const TOKEN_PATH = '/oauth/token';
+const REGISTER_PATH = '/oauth/register';
+const REVOKE_PATH = '/oauth/revoke';
+
+export interface OAuthServer {
+  router: Router;
+  provider: OAuthServerProvider;
+  /** `{publicUrl}/.well-known/oauth-protected-resource/mcp`, for the 401's WWW-Authenticate. */
+  mcpResourceMetadataUrl: string;
+}
+
+/**
+ * The OAuth 2.1 authorization server for people (RFC 8414 metadata, RFC 9728 resource metadata for
+ * /mcp, RFC 7591 registration, authorization code + PKCE S256, refresh rotation, RFC 7009
+ * revocation), assembled from the MCP SDK's handlers around our provider. The handlers are mounted
+ * one by one rather than through `mcpAuthRouter` so that our endpoints live under /oauth and the
+ * issuer is the configured public URL (the SDK's router refuses non-https issuers other than localhost).
+ */
+export function createOAuthServer(app: AppContext): OAuthServer {
+  const provider = createOAuthProvider(app, createSignInFlow(app));
+  const resources = oauthResources(app);
+  const base = app.config.publicUrl;
+  const metadata: OAuthMetadata = {
+    issuer: base,
+    authorization_endpoint: `${base}${AUTHORIZE_PATH}`,
+    token_endpoint: `${base}${TOKEN_PATH}`,
+    registration_endpoint: `${base}${REGISTER_PATH}`,
+    revocation_endpoint: `${base}${REVOKE_PATH}`,
+    response_types_supported: ['code'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['client_secret_post', 'none'],
+    revocation_endpoint_auth_methods_supported: ['client_secret_post', 'none'],
+    scopes_supported: [SITEFILE_SCOPE],
+  };
+  const protectedResource: OAuthProtectedResourceMetadata = {
+    resource: resources.mcp,
+    authorization_servers: [base],
+    scopes_supported: [SITEFILE_SCOPE],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Sitefile MCP',
+  };
+
+  // First-party apps are registered before the first OAuth request is answered.
+  const registered = registerFirstPartyApps(app).catch((err) => {
+    app.log.error({ err }, 'registering first-party OAuth apps failed');
+  });
+  const whenRegistered: RequestHandler = (_req, _res, next) => {
+    registered.then(() => next(), next);
+  };
+
+  // Confidential clients' secrets are stored as digests; check them here so the SDK's handlers
+  // (which compare plain secrets) only ever see clients already authenticated.
+  const verifyClientSecret: RequestHandler = async (req, res, next) => {
+    const clientId = (req.body as Record<string, unknown> | undefined)?.client_id;
+    const row = typeof clientId === 'string' ? await findApp(app.db, clientId) : undefined;
+    if (!row?.clientSecretHash) {
+      next();
+      return;
+    }
+    const secret = (req.body as Record<string, unknown>).client_secret;
+    const given = Buffer.from(typeof secret === 'string' ? digest(secret) : '');
+    const stored = Buffer.from(row.clientSecretHash);
+    if (given.length !== stored.length || !timingSafeEqual(given, stored)) {
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(401).json({ error: 'invalid_client', error_description: 'Invalid client credentials' });
+      return;
+    }
+    next();
+  };
+
+  const router = express.Router();
+  router.use(['/oauth', '/.well-known'], whenRegistered);
+  router.use(AUTHORIZE_PATH, authorizationHandler({ provider }));
+  router.use(TOKEN_PATH, express.urlencoded({ extended: false }), verifyClientSecret, tokenHandler({ provider }));
+  router.use(REVOKE_PATH, express.urlencoded({ extended: false }), verifyClientSecret, revocationHandler({ provider }));
+  // Registered clients' secrets do not expire: their refresh tokens live 90 days.
+  router.use(
+    REGISTER_PATH,
+    clientRegistrationHandler({ clientsStore: provider.clientsStore, clientSecretExpirySeconds: 0 }),
+  );
+  router.use('/.well-known/oauth-authorization-server', metadataHandler(metadata));
+  router.use('/.well-known/oauth-protected-resource/mcp', metadataHandler(protectedResource));
+  router.use('/.well-known/oauth-protected-resource', metadataHandler(protectedResource));
+
+  return {
+    router,
+    provider,
+    mcpResourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(resources.mcp)),
+  };
+}

@@ -1,0 +1,172 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Request, Response } from 'express';
+import { hashSecret, verifySecret } from '../auth/secrets.js';
+import type { AppContext } from '../context.js';
+import { findUserByEmail } from '../users/service.js';
+import { consentPage, signInPage } from './pages.js';
+import { digest } from './provider.js';
+import { userOrganizationNames } from './queries.js';
+import { createSignInThrottle, type SignInThrottle } from './throttle.js';
+
+export const AUTHORIZE_PATH = '/oauth/authorize';
+const CSRF_COOKIE = 'sitefile_oauth_csrf';
+const TICKET_LIFETIME_SECONDS = 10 * 60;
+
+/** An authorization request the SDK's handler has already validated (client, redirect URI, PKCE). */
+export interface AuthorizationRequest {
+  state?: string;
+  scopes: string[];
+  codeChallenge: string;
+  redirectUri: string;
+  /** The token audience the grant is for. */
+  resource: string;
+}
+
+export interface SignInFlow {
+  /** Renders the sign-in page (GET), checks the posted form, shows consent, and finally redirects to
+   *  the client with a code from `issueCode` or with `access_denied`. */
+  handle(
+    client: OAuthClientInformationFull,
+    request: AuthorizationRequest,
+    res: Response,
+    issueCode: (userId: string) => Promise<string>,
+  ): Promise<void>;
+}
+
+const readCookie = (req: Request, name: string): string | undefined => {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+};
+
+const sameSecret = (a: unknown, b: string | undefined): boolean =>
+  typeof a === 'string' && b !== undefined && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+const field = (body: unknown, name: string, max: number): string => {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value.slice(0, max) : '';
+};
+
+export function createSignInFlow(app: AppContext, throttle: SignInThrottle = createSignInThrottle()): SignInFlow {
+  // Unknown e-mails are checked against a dummy hash so both failures take the same time.
+  let dummyHash: Promise<string> | undefined;
+  const secureCookie = app.config.publicUrl.startsWith('https:');
+  const mcpResource = `${app.config.publicUrl}/mcp`;
+
+  // The consent ticket proves a successful sign-in for exactly this authorization request: a short
+  // JWT whose audience carries a digest of the request, so it cannot be replayed for another client.
+  const ticketAudience = (client: OAuthClientInformationFull, request: AuthorizationRequest) =>
+    `${app.config.publicUrl}/oauth/consent/${digest(
+      JSON.stringify([
+        client.client_id,
+        request.redirectUri,
+        request.codeChallenge,
+        request.resource,
+        request.state ?? '',
+      ]),
+    )}`;
+
+  const accessLines = (resource: string) =>
+    resource === mcpResource
+      ? [
+          'find your projects and read their documents, submittals and reports',
+          'search e-mail dispatches and their delivery history (sent, delivered, opened, bounced)',
+          'run read-only data queries (counts, lists) over that data',
+        ]
+      : ['use the Sitefile API as you, with your organization roles (file e-mails, read projects and documents)'];
+
+  return {
+    async handle(client, request, res, issueCode) {
+      const req = res.req;
+      const clientName = client.client_name?.trim() || client.client_id;
+      const oauthParams = {
+        client_id: client.client_id,
+        redirect_uri: request.redirectUri,
+        response_type: 'code',
+        code_challenge: request.codeChallenge,
+        code_challenge_method: 'S256',
+        scope: request.scopes.join(' '),
+        state: request.state,
+        resource: request.resource,
+      };
+      res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+      res.setHeader('X-Frame-Options', 'DENY');
+      res.setHeader('Referrer-Policy', 'no-referrer');
+
+      let csrf = readCookie(req, CSRF_COOKIE);
+      const posted = req.method === 'POST' ? field(req.body, 'step', 20) : '';
+      const render = (status: number, html: string) => res.status(status).type('html').send(html);
+      const showSignIn = (status: number, error?: string, email?: string) =>
+        render(status, signInPage({ action: AUTHORIZE_PATH, clientName, csrf: csrf!, oauthParams, email, error }));
+
+      if (!csrf || !posted) {
+        csrf ??= randomBytes(24).toString('base64url');
+        res.cookie(CSRF_COOKIE, csrf, { httpOnly: true, sameSite: 'lax', secure: secureCookie, path: '/oauth' });
+        showSignIn(200);
+        return;
+      }
+      if (!sameSecret(req.body.csrf, csrf)) {
+        showSignIn(403, 'This sign-in form has expired. Please sign in again.');
+        return;
+      }
+
+      if (posted === 'signin') {
+        const email = field(req.body, 'email', 320).trim();
+        const password = field(req.body, 'password', 1024);
+        const ip = req.ip ?? 'unknown';
+        const wait = await throttle.retryAfterSeconds(ip, email);
+        if (wait > 0) {
+          res.setHeader('Retry-After', String(wait));
+          showSignIn(429, `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minutes.`, email);
+          return;
+        }
+        const user = email ? await findUserByEmail(app.db, email) : undefined;
+        dummyHash ??= hashSecret(randomBytes(16).toString('hex'));
+        const passwordOk = await verifySecret(user?.passwordHash ?? (await dummyHash), password);
+        if (!user?.passwordHash || !passwordOk) {
+          await throttle.recordFailure(ip, email);
+          showSignIn(401, 'The email or password is incorrect.', email);
+          return;
+        }
+        await throttle.recordSuccess(email);
+        const ticket = app.tokens.sign(user.id, 'user', {
+          lifetimeSeconds: TICKET_LIFETIME_SECONDS,
+          audience: ticketAudience(client, request),
+        }).token;
+        render(
+          200,
+          consentPage({
+            action: AUTHORIZE_PATH,
+            clientName,
+            userName: user.name,
+            userEmail: user.email,
+            access: accessLines(request.resource),
+            organizations: await userOrganizationNames(app.db, user.id),
+            csrf,
+            ticket,
+            oauthParams,
+          }),
+        );
+        return;
+      }
+
+      const claims = app.tokens.verify(field(req.body, 'ticket', 4000), ticketAudience(client, request));
+      if (posted !== 'consent' || !claims) {
+        showSignIn(400, 'Your sign-in has expired. Please sign in again.');
+        return;
+      }
+      const target = new URL(request.redirectUri);
+      if (field(req.body, 'decision', 10) === 'allow') {
+        target.searchParams.set('code', await issueCode(claims.sub));
+      } else {
+        target.searchParams.set('error', 'access_denied');
+        target.searchParams.set('error_description', 'The user denied access');
+      }
+      if (request.state !== undefined) target.searchParams.set('state', request.state);
+      res.redirect(302, target.href);
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import type { TestServer } from '../../test/harness.js';
+
+/** A minimal browser for the sign-in pages in tests: keeps the cookie, reads hidden fields, posts forms. */
+
+const decodeEntities = (value: string) =>
+  value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+export const hiddenFields = (html: string): Record<string, string> =>
+  Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [
+      decodeEntities(m[1]!),
+      decodeEntities(m[2]!),
+    ]),
+  );
+
+/** Public URL → the test server's real address. */
+export const viaServer = (server: TestServer) => (url: string | URL, init?: RequestInit) =>
+  fetch(String(url).replace(server.config.publicUrl, server.url), init);
+
+export interface PageResult {
+  status: number;
+  html: string;
+  location: string | null;
+  headers: Headers;
+}
+
+export function createBrowser(server: TestServer) {
+  let cookie = '';
+  const send = async (url: string, init: RequestInit = {}): Promise<PageResult> => {
+    const headers = new Headers(init.headers);
+    if (cookie) headers.set('cookie', cookie);
+    const res = await viaServer(server)(url, { ...init, headers, redirect: 'manual' });
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) cookie = setCookie.split(';')[0]!;
+    return { status: res.status, html: await res.text(), location: res.headers.get('location'), headers: res.headers };
+  };
+  return {
+    get: (url: string | URL) => send(String(url)),
+    /** Posts the page's form: its hidden fields plus `fields`. */
+    post: (page: PageResult, fields: Record<string, string>, csrf?: string) =>
+      send(`${server.config.publicUrl}/oauth/authorize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          ...hiddenFields(page.html),
+          ...fields,
+          ...(csrf !== undefined ? { csrf } : {}),
+        }).toString(),
+      }),
+    clearCookie: () => {
+      cookie = '';
+    },
+  };
+}
+
+/** Signs in on the authorization page and allows (or denies) the client: the redirect's parameters. */
+export async function signInAndConsent(
+  server: TestServer,
+  authorizationUrl: string | URL,
+  credentials: { email: string; password: string },
+  decision: 'allow' | 'deny' = 'allow',
+): Promise<URLSearchParams> {
+  const browser = createBrowser(server);
+  const form = await browser.get(authorizationUrl);
+  if (form.status !== 200) throw new Error(`sign-in page: ${form.status} ${form.html}`);
+  const consent = await browser.post(form, credentials);
+  if (consent.status !== 200) throw new Error(`sign-in: ${consent.status} ${consent.html}`);
+  const done = await browser.post(consent, { decision });
+  if (done.status !== 302 || !done.location) throw new Error(`consent: ${done.status} ${done.html}`);
+  return new URL(done.location).searchParams;
+}
