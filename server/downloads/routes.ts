@@ -6,11 +6,13 @@ import { access, defineRoute } from '../http/route.js';
 import { parseRange } from './range.js';
 import { DOWNLOADS_PATH, verifyDownload } from './signing.js';
 
+// Header schemas are plain OpenAPI (the route type only names the description).
+const text = { type: 'string' as const };
 const fileHeaders = {
-  'Content-Disposition': { description: 'attachment, with the file name' },
-  'Content-Length': { description: 'Bytes in this response' },
-  'Accept-Ranges': { description: '`bytes`: single byte ranges are served with 206' },
-  ETag: { description: 'Strong validator (the content hash); usable in If-Range' },
+  'Content-Disposition': { description: 'attachment, with the file name', schema: text },
+  'Content-Length': { description: 'Bytes in this response', schema: { type: 'integer' as const } },
+  'Accept-Ranges': { description: '`bytes`: single byte ranges are served with 206', schema: text },
+  ETag: { description: 'Strong validator (the content hash); usable in If-Range', schema: text },
 };
 
 const forgetClientAbort = (err: NodeJS.ErrnoException) => {
