@@ -82,6 +82,18 @@ describe('streamCsv', () => {
     expect(rows.at(-1)).toMatch(/^14,/);
   });
 
+  it('stops and frees the database when the client goes away mid-export', async () => {
+    const aborted = new AbortController();
+    const res = await fetch(`${base}/rows?count=300000`, { signal: aborted.signal });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    aborted.abort();
+    await reader.read().catch(() => undefined);
+    // The cursor's transaction has ended: the next export (on PGlite's single connection too) is served.
+    const next = await fetch(`${base}/rows?count=3`);
+    expect(lines(await next.text())).toHaveLength(4);
+  });
+
   it('clamps the row cap to 100000', () => {
     expect(csvRowCap(undefined)).toBe(CSV_MAX_ROWS);
     expect(csvRowCap(5_000_000)).toBe(CSV_MAX_ROWS);
