@@ -60,7 +60,8 @@ export function directoryPage(db: Db, f: DirectoryFilters, position: DirectoryPo
       phone: users.phone,
       title: users.title,
       createdAt: organizationMembers.createdAt,
-      updatedAt: users.updatedAt,
+      // An entry changes when the person's details or their membership change.
+      updatedAt: sql<Date>`greatest(${users.updatedAt}, ${organizationMembers.updatedAt})`.mapWith(users.updatedAt),
     })
     .from(organizationMembers)
     .innerJoin(users, eq(users.id, organizationMembers.userId))

@@ -17,7 +17,6 @@ const toEntry = (row: DirectoryRow): DirectoryEntry => ({
   phone: row.phone,
   title: row.title,
   createdAt: row.createdAt.toISOString(),
-  // The entry changes when the person's details or their membership change.
   updatedAt: row.updatedAt.toISOString(),
 });
 
