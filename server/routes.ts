@@ -1,11 +1,13 @@
 import { activityRoutes } from './activity/routes.js';
 import { clientRoutes } from './clients/routes.js';
 import { commandRoutes } from './commands/routes.js';
+import { commentRoutes } from './comments/routes.js';
 import { commsRoutes } from './comms/routes.js';
 import { directoryRoutes } from './directory/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { drawingRoutes } from './drawings/routes.js';
+import { emailFilingSettingsRoutes } from './email-filing-settings/routes.js';
 import { emailRoutes } from './emails/routes.js';
 import { explorerRoutes } from './explorer/routes.js';
 import { filingRoutes } from './filing/routes.js';
@@ -14,6 +16,7 @@ import type { Route } from './http/route.js';
 import { meRoutes } from './me/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { reportRoutes } from './reports/routes.js';
+import { supportIssueRoutes } from './support-issues/routes.js';
 
 /** Every route of the server, one list per resource: add a resource's list here. */
 export const allRoutes = (): Route[] => [
@@ -32,4 +35,7 @@ export const allRoutes = (): Route[] => [
   ...reportRoutes,
   ...filingRoutes,
   ...drawingRoutes,
+  ...commentRoutes,
+  ...emailFilingSettingsRoutes,
+  ...supportIssueRoutes,
 ];

@@ -1,0 +1,55 @@
+import type { EmailFilingSettings } from '../../shared/email-filing-settings.js';
+import { recordActivity } from '../activity/record.js';
+import type { Caller } from '../auth/caller.js';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import {
+  lockEmailFilingSettings,
+  readEmailFilingSettings,
+  type SettingsRow,
+  writeEmailFilingSettings,
+} from './queries.js';
+
+const present = (row: SettingsRow): EmailFilingSettings => ({
+  organizationId: row.organizationId,
+  aiSuggest: row.aiSuggest,
+  updatedAt: row.updatedAt?.toISOString() ?? null,
+});
+
+export async function getEmailFilingSettings(app: AppContext, organizationId: string): Promise<EmailFilingSettings> {
+  const row = await readEmailFilingSettings(app.db, organizationId);
+  if (!row) throw ApiError.notFound('Organization');
+  return present(row);
+}
+
+/**
+ * Sets aiSuggest. A real change is written together with its activity entry (who, old → new) in one
+ * transaction; setting the value it already has changes nothing and records nothing.
+ */
+export async function updateEmailFilingSettings(
+  app: AppContext,
+  caller: Caller,
+  input: { organizationId: string; aiSuggest: boolean },
+): Promise<EmailFilingSettings> {
+  return app.db.transaction(async (tx) => {
+    if (!(await readEmailFilingSettings(tx, input.organizationId))) throw ApiError.notFound('Organization');
+    const current = await lockEmailFilingSettings(tx, input.organizationId);
+    if (current.aiSuggest === input.aiSuggest) return present(current);
+    const now = app.clock.now();
+    await writeEmailFilingSettings(tx, {
+      organizationId: input.organizationId,
+      aiSuggest: input.aiSuggest,
+      updatedAt: now,
+      updatedById: caller.id,
+    });
+    await recordActivity(tx, {
+      organizationId: input.organizationId,
+      actor: { id: caller.id, name: caller.name, email: caller.email },
+      action: 'settings_changed',
+      title: `E-mail filing AI suggestions turned ${input.aiSuggest ? 'on' : 'off'}`,
+      details: { setting: 'emailFiling.aiSuggest', from: current.aiSuggest, to: input.aiSuggest },
+      at: now,
+    });
+    return present({ organizationId: input.organizationId, aiSuggest: input.aiSuggest, updatedAt: now });
+  });
+}
