@@ -179,7 +179,7 @@ async function main() {
       headers: { authorization: `Bearer ${token}`, ...(json ? { 'content-type': 'application/json' } : {}) },
       body: json ? JSON.stringify(json) : undefined,
     });
-    const body = await res.json();
+    const body = (await res.json()) as { suggestions: { projectId: string }[] };
     if (res.status !== 200) throw new Error(`${pathname}: ${res.status} ${JSON.stringify(body)}`);
     return { ms: performance.now() - started, body };
   };
@@ -196,7 +196,7 @@ async function main() {
       const { ms, body } = await call('/v1/filing/suggestions', token, c.body);
       latencies.push(ms);
       if (round > 0) continue;
-      const ranked = (body.suggestions as { projectId: string }[]).map((s) => s.projectId);
+      const ranked = body.suggestions.map((s) => s.projectId);
       const entry = hits.get(c.kind) ?? { n: 0, top1: 0, top3: 0 };
       entry.n++;
       if (ranked[0] === c.projectId) entry.top1++;
