@@ -1,9 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
-import { documents, emailFilingSettings, projectMembers } from '../db/schema.js';
+import { documents, projectMembers } from '../db/schema.js';
 import { createProject } from '../organizations/service.js';
 import { createUser } from '../users/service.js';
 import { mime } from './test-messages.js';
@@ -115,11 +114,15 @@ beforeEach(async () => {
   await setAiSuggest(f.orgA.id, false);
 });
 
+/** Staff flip the switch through the admin API, as in production. */
 async function setAiSuggest(orgId: string, aiSuggest: boolean) {
-  await server.database.db
-    .update(emailFilingSettings)
-    .set({ aiSuggest, updatedAt: server.clock.now() })
-    .where(eq(emailFilingSettings.organizationId, orgId));
+  const res = await server.call(`/v1/admin/organizations/${orgId}/email-filing-settings`, {
+    method: 'PATCH',
+    token: f.staff.token,
+    json: { aiSuggest },
+  });
+  expect(res.status).toBe(200);
+  expect(res.body.data.aiSuggest).toBe(aiSuggest);
 }
 
 const suggest = (json: Record<string, unknown>, token = f.member.token, target = server) =>
