@@ -1,0 +1,235 @@
+// Organization activity, its CSV export and project comms through the API, each beside the same query run
+// directly through the driver in the same process (the ratio is what matters: machines are noisy).
+//
+//   npx tsx bench/activity.ts [--database-url postgres://postgres@127.0.0.1:5432/sitefile_large] [--runs 30]
+//
+// Cases (sequential requests, p50/p99 over `runs`, after one warm-up):
+// - the largest organization's activity feed, page 1 and a deep page (limit 25, with the exact `total`);
+// - the 100,000-row CSV export of that feed: first byte, complete, peak RSS growth of the process, beside
+//   PostgreSQL's own `COPY (same query) TO STDOUT` (psql to /dev/null);
+// - the busiest project's comms with sort=largest: page 1 and a page halfway down (limit 20, recipients included).
+// "driver" runs the service's own queries (page + count, or page + recipients) through drizzle on the driver.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import pino from 'pino';
+import {
+  countOrgActivity,
+  type OrgActivityFilters,
+  orgActivityCsvQuery,
+  orgActivityPage,
+} from '../server/activity/queries.js';
+import { encodeCommsCursor } from '../server/comms/cursor.js';
+import { type CommsFilters, dispatchPage } from '../server/comms/queries.js';
+import { loadConfig } from '../server/config.js';
+import { openDatabase } from '../server/db/client.js';
+import { emailsOfDispatches } from '../server/emails/queries.js';
+import { startServer } from '../server/server.js';
+
+const { values } = parseArgs({
+  options: {
+    'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/sitefile_large' },
+    runs: { type: 'string', default: '30' },
+    'csv-runs': { type: 'string', default: '3' },
+  },
+});
+const runs = Number(values.runs);
+const csvRuns = Number(values['csv-runs']);
+const databaseUrl = values['database-url'];
+
+const database = await openDatabase({ databaseUrl });
+const db = database.db;
+const rows = async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+
+const percentile = (xs: number[], q: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+};
+async function timeIt(times: number, run: () => Promise<unknown>) {
+  await run();
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const t0 = performance.now();
+    await run();
+    samples.push(performance.now() - t0);
+  }
+  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
+}
+
+// --- Who asks: a member of the organization with the most activity.
+const [org] = await rows<{ organizationId: string; n: number }>(
+  sql`select organization_id as "organizationId", count(*)::int as n from activity group by 1 order by 2 desc limit 1`,
+);
+if (!org) throw new Error('No activity: seed the database first (npm run cli -- seed --scale large)');
+const [busiest] = await rows<{ projectId: string; n: number }>(
+  sql`select project_id as "projectId", count(*)::int as n from dispatches where organization_id = ${org.organizationId}
+      group by 1 order by 2 desc limit 1`,
+);
+const [member] = await rows<{ userId: string }>(
+  sql`select user_id as "userId" from organization_members where organization_id = ${org.organizationId} limit 1`,
+);
+if (!busiest || !member) throw new Error('The seeded organization has no dispatches or no members');
+
+const config = loadConfig({
+  DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitefile-bench-')),
+  PORT: '0',
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  JWT_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghijklmnop',
+});
+const server = await startServer({ config, db, log: pino({ level: 'silent' }), port: 0 });
+const token = server.app.context.tokens.sign(member.userId, 'user').token;
+
+async function api(pathAndQuery: string) {
+  const res = await fetch(server.url + pathAndQuery, { headers: { authorization: `Bearer ${token}` } });
+  const body = (await res.json()) as { nextCursor: string | null; total?: number; data: unknown[] };
+  if (res.status !== 200) throw new Error(`${pathAndQuery}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+const PAGE = 25;
+const DEEP_PAGE = 2000;
+const feedPath = `/v1/organization/${org.organizationId}/activity`;
+const feed: OrgActivityFilters = { organizationId: org.organizationId, visibleProjects: 'all' };
+
+// A deep page's cursor: a real cursor from page 1, re-pointed at the last row before that page.
+const deepPage = Math.min(DEEP_PAGE, Math.ceil(org.n / PAGE));
+const [deepRow] = await rows<{ id: string; createdAt: string }>(
+  sql`select id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt"
+      from activity where organization_id = ${org.organizationId}
+      order by created_at desc, id desc offset ${(deepPage - 1) * PAGE - 1} limit 1`,
+);
+const firstCursor = (await api(`${feedPath}?limit=${PAGE}`)).nextCursor as string;
+const binding = (JSON.parse(Buffer.from(firstCursor, 'base64url').toString('utf8')) as { f: string }).f;
+const deepCursor = Buffer.from(JSON.stringify({ k: [deepRow!.createdAt], id: deepRow!.id, f: binding })).toString(
+  'base64url',
+);
+const deepPosition = { createdAt: deepRow!.createdAt, id: deepRow!.id };
+
+const COMMS_PAGE = 20;
+const commsPath = `/v1/organization/${org.organizationId}/project/${busiest.projectId}/comms?sort=largest&limit=${COMMS_PAGE}`;
+const comms: CommsFilters = { projectId: busiest.projectId };
+const [midDispatch] = await rows<{ id: string; n: number }>(
+  sql`select id, recipient_count as n from dispatches where project_id = ${busiest.projectId}
+      order by recipient_count desc, id desc offset ${Math.floor(busiest.n / 2)} limit 1`,
+);
+const midPosition = { sort: 'largest' as const, n: midDispatch!.n, id: midDispatch!.id };
+const commsDirect = (position?: typeof midPosition) => async () => {
+  const page = await dispatchPage(db, comms, 'largest', position, COMMS_PAGE);
+  return emailsOfDispatches(
+    db,
+    page.slice(0, COMMS_PAGE).map((d) => d.id),
+  );
+};
+
+const cases = [
+  {
+    name: `org activity (${org.n.toLocaleString('en-US')} entries), page 1`,
+    api: () => api(`${feedPath}?limit=${PAGE}`),
+    direct: () => Promise.all([orgActivityPage(db, feed, undefined, PAGE), countOrgActivity(db, feed)]),
+  },
+  {
+    name: `org activity, page ${deepPage.toLocaleString('en-US')}`,
+    api: () => api(`${feedPath}?limit=${PAGE}&cursor=${deepCursor}`),
+    direct: () => Promise.all([orgActivityPage(db, feed, deepPosition, PAGE), countOrgActivity(db, feed)]),
+  },
+  {
+    name: `comms sort=largest (${busiest.n.toLocaleString('en-US')} dispatches), page 1`,
+    api: () => api(commsPath),
+    direct: commsDirect(),
+  },
+  {
+    name: 'comms sort=largest, halfway down',
+    api: () => api(`${commsPath}&cursor=${encodeCommsCursor(midPosition)}`),
+    direct: commsDirect(midPosition),
+  },
+];
+
+const lines = [
+  `database: ${database.kind}; ${runs} sequential runs per case after one warm-up`,
+  '',
+  '| case | API p50 ms | API p99 ms | driver p50 ms | driver p99 ms | p50 ratio |',
+  '|---|---|---|---|---|---|',
+];
+for (const c of cases) {
+  const viaApi = await timeIt(runs, c.api);
+  const viaDriver = await timeIt(runs, c.direct);
+  lines.push(
+    `| ${c.name} | ${viaApi.p50.toFixed(1)} | ${viaApi.p99.toFixed(1)} | ${viaDriver.p50.toFixed(1)} | ${viaDriver.p99.toFixed(1)} | ${(viaApi.p50 / viaDriver.p50).toFixed(2)} |`,
+  );
+  console.error(lines.at(-1));
+}
+
+// --- CSV: 100,000 rows of the feed against COPY of the same query.
+const CSV_ROWS = 100_000;
+
+async function csvExport() {
+  const rssBefore = process.memoryUsage.rss();
+  let peak = rssBefore;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 10);
+  const t0 = performance.now();
+  const res = await fetch(`${server.url}${feedPath}?limit=${CSV_ROWS}`, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/csv' },
+  });
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  let firstByte = 0;
+  let bytes = 0;
+  let newlines = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (!firstByte) firstByte = performance.now() - t0;
+    bytes += value.byteLength;
+    for (const b of value) if (b === 10) newlines += 1;
+  }
+  const total = performance.now() - t0;
+  clearInterval(sampler);
+  return { firstByte, total, bytes, lines: newlines, rssGrowthMb: (peak - rssBefore) / 1024 / 1024 };
+}
+
+/** The CSV query with its parameters written in, for COPY (which takes none). */
+function copyStatement(): string {
+  const query = sql`${orgActivityCsvQuery(feed, undefined)} limit ${CSV_ROWS + 1}`;
+  const { sql: text, params } = new PgDialect().sqlToQuery(query);
+  const inlined = text.replace(/\$(\d+)/g, (_, n: string) => {
+    const value = params[Number(n) - 1];
+    return typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
+  });
+  return `COPY (${inlined}) TO STDOUT WITH (FORMAT csv, HEADER)`;
+}
+
+function copyExport() {
+  const t0 = performance.now();
+  execFileSync('psql', [databaseUrl, '-q', '-c', copyStatement()], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return performance.now() - t0;
+}
+
+const csvSamples: Awaited<ReturnType<typeof csvExport>>[] = [];
+const copySamples: number[] = [];
+await csvExport();
+for (let i = 0; i < csvRuns; i++) {
+  csvSamples.push(await csvExport());
+  copySamples.push(copyExport());
+}
+const median = (xs: number[]) => percentile(xs, 0.5);
+const csvTotal = median(csvSamples.map((s) => s.total));
+const copyTotal = median(copySamples);
+lines.push(
+  '',
+  `CSV export, ${CSV_ROWS.toLocaleString('en-US')} rows of the organization feed, median of ${csvRuns}:`,
+  `- API: first byte ${median(csvSamples.map((s) => s.firstByte)).toFixed(0)} ms, complete ${csvTotal.toFixed(0)} ms, ` +
+    `${(median(csvSamples.map((s) => s.bytes)) / 1024 / 1024).toFixed(1)} MB, ${median(csvSamples.map((s) => s.lines)).toLocaleString('en-US')} lines, ` +
+    `peak RSS growth ${Math.max(...csvSamples.map((s) => s.rssGrowthMb)).toFixed(0)} MB (max of runs; server and reader share the process)`,
+  `- COPY (same query) TO STDOUT: ${copyTotal.toFixed(0)} ms; ratio API / COPY ${(csvTotal / copyTotal).toFixed(2)}`,
+);
+
+console.log(lines.join('\n'));
+await server.close();
+await database.close();
