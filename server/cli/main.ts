@@ -239,8 +239,10 @@ async function main(): Promise<void> {
   } catch (err) {
     // Commander has already printed its own usage errors; --help and --version exit cleanly.
     if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : 1);
-    const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`error: ${message.split('\n')[0]}\n`);
+    // A failed query's own message quotes the whole statement; its cause says what went wrong.
+    const error = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`error: ${message.split('\n')[0]!.slice(0, 500)}\n`);
     process.exit(1);
   }
 }

@@ -503,8 +503,11 @@ export async function generateProject(
     at: Date;
     documentId?: string;
     reportId?: string;
+    /** Share of the project's e-mail budget to keep for the later phases (reports, forwards, invites). */
+    reserve?: number;
   }) => {
-    const recipients = input.recipients.slice(0, emailsLeft);
+    const available = emailsLeft - Math.ceil((input.reserve ?? 0) * shape.emailsPerProject);
+    const recipients = input.recipients.slice(0, Math.max(0, available));
     if (recipients.length === 0) return;
     emailsLeft -= recipients.length;
     const dispatchId = rng.id('dsp');
@@ -852,6 +855,7 @@ export async function generateProject(
         title: `${number} ${title} issued`,
         at: issuedAt,
         documentId: id,
+        reserve: 0.35,
       });
     }
     if (respondedAtMs && rng.chance(shape.dispatchRate)) {
@@ -863,6 +867,7 @@ export async function generateProject(
         title: `${responder.company} responded to ${number}`,
         at: new Date(respondedAtMs),
         documentId: id,
+        reserve: 0.35,
       });
     }
 
@@ -1004,16 +1009,22 @@ export async function generateProject(
           title: `${title} v${version} shared`,
           at: new Date(createdAt.getTime() + 3 * HOUR),
           reportId,
+          reserve: 0.15,
         });
       }
     }
   }
 
   // Drawings: packages by discipline, 1–3 revisions each as real PDFs; a few broken files.
-  const sheets =
-    shape.drawingsPerProject >= v.drawingSheets.length
-      ? v.drawingSheets
-      : rng.sample(v.drawingSheets, shape.drawingsPerProject);
+  // Every project has the sheets tests and examples name (A-101, A-1010, S-201), plus a random set.
+  const named = v.drawingSheets.filter((sheet) => ['A-101', 'A-1010', 'S-201'].includes(sheet.number));
+  const sheets = [
+    ...named,
+    ...rng.sample(
+      v.drawingSheets.filter((sheet) => !named.includes(sheet)),
+      shape.drawingsPerProject - named.length,
+    ),
+  ];
   const packages = new Map<string, string>();
   const brokenKinds = ['missing', 'empty', 'not-pdf'] as const;
   let drawingIndex = 0;

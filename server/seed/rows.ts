@@ -1,5 +1,5 @@
-import { getTableColumns, getTableName } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { getTableColumns, getTableName, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../db/client.js';
 import * as s from '../db/schema.js';
 
@@ -35,9 +35,7 @@ const loadOrder: PgTable[] = [
   s.filedEmailAttachments,
 ];
 
-/** PostgreSQL accepts at most 65,535 bind parameters per statement; stay well below. */
-const MAX_PARAMETERS = 60_000;
-const MAX_BATCH_ROWS = 5_000;
+const BATCH_ROWS = 5_000;
 
 /** Rows waiting to be written, grouped by table. */
 export class RowSet {
@@ -63,18 +61,55 @@ export class RowSet {
     return counts;
   }
 
-  /** Multi-row inserts in batches, parents first; `onBatch` gets the rows written so far. */
+  /** Multi-row inserts in batches, parents first; `onBatch` gets the number of rows just written. */
   async write(tx: Db | Tx, onBatch?: (rows: number) => void): Promise<void> {
     for (const table of loadOrder) {
       const rows = this.byTable.get(table);
       if (!rows?.length) continue;
-      const columns = Object.keys(getTableColumns(table)).length;
-      const batch = Math.max(1, Math.min(MAX_BATCH_ROWS, Math.floor(MAX_PARAMETERS / columns)));
-      for (let i = 0; i < rows.length; i += batch) {
-        const slice = rows.slice(i, i + batch);
-        await tx.insert(table).values(slice as never);
+      for (let i = 0; i < rows.length; i += BATCH_ROWS) {
+        const slice = rows.slice(i, i + BATCH_ROWS);
+        await tx.execute(unnestInsert(table, slice));
         onBatch?.(slice.length);
       }
     }
   }
 }
+
+/**
+ * `INSERT … SELECT FROM unnest($1::text[], $2::text[], …)`: one array parameter per column instead
+ * of one parameter per value, so a batch of thousands of rows is cheap to build, send and parse.
+ * Values travel as text and are cast to the column type (array columns as array literals).
+ */
+function unnestInsert(table: PgTable, rows: Record<string, unknown>[]): SQL {
+  const columns = Object.entries(getTableColumns(table) as Record<string, PgColumn>).filter(([key]) =>
+    rows.some((row) => row[key] !== undefined),
+  );
+  const arrays = columns.map(([key, column]) => {
+    const isArray = column.getSQLType().endsWith('[]');
+    return rows.map((row) => {
+      const value = row[key];
+      if (value === undefined || value === null) return null;
+      return isArray ? arrayLiteral(value as unknown[]) : String(column.mapToDriverValue(value));
+    });
+  });
+  const names = sql.join(
+    columns.map(([, column]) => sql.identifier(column.name)),
+    sql`, `,
+  );
+  const casts = sql.join(
+    columns.map(([, column], i) => sql`${sql.identifier(`c${i}`)}::${sql.raw(column.getSQLType())}`),
+    sql`, `,
+  );
+  const sources = sql.join(
+    arrays.map((values) => sql`${sql.param(values)}::text[]`),
+    sql`, `,
+  );
+  const aliases = sql.join(
+    columns.map((_, i) => sql.identifier(`c${i}`)),
+    sql`, `,
+  );
+  return sql`INSERT INTO ${table} (${names}) SELECT ${casts} FROM unnest(${sources}) AS u(${aliases})`;
+}
+
+const arrayLiteral = (values: unknown[]) =>
+  `{${values.map((v) => `"${String(v).replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;

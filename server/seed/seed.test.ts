@@ -1,0 +1,428 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { type SQL, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, startTestServer, type TestServer } from '../../test/harness.js';
+import { verifySecret } from '../auth/secrets.js';
+import { createFsBlobStore } from '../blobs/store.js';
+import { loadConfig } from '../config.js';
+import type { Database, Db } from '../db/client.js';
+import { type DemoData, ensureDemoData } from './demo.js';
+import { seedDatabase } from './seed.js';
+
+const now = new Date('2026-06-15T09:30:00.000Z');
+const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-seed-'));
+const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+const blobs = createFsBlobStore(path.join(dataDir, 'blobs'));
+
+let database: Database;
+let db: Db;
+let demo: DemoData;
+let server: TestServer;
+
+/** Rows of a raw query (node-postgres and PGlite both answer with `rows`). */
+const rowsOf = async <T>(target: Db, query: SQL): Promise<T[]> =>
+  ((await target.execute(query)) as unknown as { rows: T[] }).rows;
+const rows = <T = Record<string, unknown>>(query: SQL) => rowsOf<T>(db, query);
+const count = async (query: SQL): Promise<number> => Number((await rows<{ n: string | number }>(query))[0]!.n);
+
+/** IDs of the main tables in a stable order: what "the same data" means. */
+async function fingerprint(target: Db) {
+  const ids = async (table: string) =>
+    (await rowsOf<{ id: string }>(target, sql.raw(`SELECT id FROM ${table} ORDER BY id`))).map((r) => r.id);
+  const [counts] = await rowsOf(
+    target,
+    sql`SELECT (SELECT count(*) FROM documents)::int AS documents, (SELECT count(*) FROM activity)::int AS activity,
+               (SELECT count(*) FROM email_messages)::int AS emails, (SELECT count(*) FROM drawing_revisions)::int AS revisions,
+               (SELECT count(*) FROM review_findings)::int AS findings, (SELECT count(*) FROM filed_emails)::int AS filed`,
+  );
+  return {
+    counts,
+    organizations: await ids('organizations'),
+    projects: await ids('projects'),
+    // The staff user is made by ensureDemoData, not by the seed.
+    users: (await rowsOf<{ id: string }>(target, sql`SELECT id FROM users WHERE NOT staff ORDER BY id`)).map(
+      (r) => r.id,
+    ),
+    documents: await ids('documents'),
+    activity: await ids('activity'),
+    emails: await ids('email_messages'),
+  };
+}
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  db = database.db;
+  demo = await ensureDemoData(db, config, now);
+  server = await startTestServer({ database, env: { DATA_DIR: dataDir } });
+}, 180_000);
+
+afterAll(async () => {
+  await server?.close();
+  await database?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('seed determinism', () => {
+  it('reproduces the same IDs and counts from the same seed, and different ones from another seed', async () => {
+    const expected = await fingerprint(db);
+    const same = await openTestDatabase();
+    const other = await openTestDatabase();
+    try {
+      await seedDatabase(same.db, blobs, { scale: 'demo', seed: 1, now });
+      expect(await fingerprint(same.db)).toEqual(expected);
+      await seedDatabase(other.db, blobs, { scale: 'demo', seed: 2, now });
+      const different = await fingerprint(other.db);
+      expect(different.documents).toHaveLength(expected.documents.length);
+      expect(different.documents).not.toEqual(expected.documents);
+      expect(different.organizations).not.toEqual(expected.organizations);
+    } finally {
+      await same.close();
+      await other.close();
+    }
+  }, 180_000);
+});
+
+describe('demo data', () => {
+  it('has the demo volumes', async () => {
+    const [counts] = await rows<Record<string, number>>(sql`
+      SELECT (SELECT count(*) FROM organizations)::int AS organizations, (SELECT count(*) FROM projects)::int AS projects,
+             (SELECT count(*) FROM documents)::int AS documents, (SELECT count(*) FROM drawings)::int AS drawings,
+             (SELECT count(*) FROM activity)::int AS activity, (SELECT count(*) FROM email_messages)::int AS emails`);
+    expect(counts).toMatchObject({ organizations: 2, projects: 4, documents: 1000, drawings: 60, emails: 2400 });
+    expect(counts!.activity).toBeGreaterThanOrEqual(5000);
+    expect(demo.organizations).toHaveLength(2);
+    expect(demo.organizations.every((o) => o.projects.length === 2)).toBe(true);
+  });
+
+  it('keeps every tenant row in the organization of its project and document', async () => {
+    for (const table of [
+      'documents',
+      'project_members',
+      'comments',
+      'activity',
+      'dispatches',
+      'email_messages',
+      'reports',
+      'drawing_packages',
+      'drawings',
+      'filed_emails',
+    ]) {
+      const mismatched = await count(
+        sql.raw(
+          `SELECT count(*) AS n FROM ${table} t JOIN projects p ON p.id = t.project_id WHERE p.organization_id <> t.organization_id`,
+        ),
+      );
+      expect(mismatched, table).toBe(0);
+    }
+    for (const table of [
+      'document_assignees',
+      'document_approvers',
+      'document_distribution',
+      'document_consultants',
+      'review_runs',
+      'review_findings',
+    ]) {
+      const mismatched = await count(
+        sql.raw(
+          `SELECT count(*) AS n FROM ${table} t JOIN documents d ON d.id = t.document_id WHERE d.organization_id <> t.organization_id`,
+        ),
+      );
+      expect(mismatched, table).toBe(0);
+    }
+    expect(
+      await count(
+        sql`SELECT count(*) AS n FROM drawing_revisions r JOIN drawings d ON d.id = r.drawing_id WHERE d.organization_id <> r.organization_id`,
+      ),
+    ).toBe(0);
+  });
+
+  it('covers every format, type and status, with every status group represented', async () => {
+    const formats = (await rows<{ format: string }>(sql`SELECT DISTINCT format FROM documents ORDER BY 1`)).map(
+      (r) => r.format,
+    );
+    expect(formats).toEqual(['bulletin', 'certificate', 'change', 'instruction', 'quote', 'rfi', 'submittal']);
+    const types = (await rows<{ type: string }>(sql`SELECT DISTINCT type FROM documents`)).map((r) => r.type);
+    expect(types).toEqual(
+      expect.arrayContaining(['Bulletin', 'CA', 'CD', 'Certificate', 'CO', 'PC', 'Quote', 'RFI', 'SI', 'Submittal']),
+    );
+    const statuses = (await rows<{ status: string }>(sql`SELECT DISTINCT status FROM documents`)).map((r) => r.status);
+    expect(statuses.sort()).toEqual(
+      [
+        'accepted',
+        'approved',
+        'cancelled',
+        'closed',
+        'draft',
+        'issued',
+        'locked',
+        'needs-work',
+        'pending',
+        'resubmitted',
+        'returned',
+        'revision',
+        'submitted',
+        'with-consultants',
+      ].sort(),
+    );
+    const reviewStatuses = (
+      await rows<{ s: string }>(sql`SELECT DISTINCT review_status AS s FROM documents WHERE format = 'submittal'`)
+    ).map((r) => r.s);
+    expect(reviewStatuses).toEqual(expect.arrayContaining(['pending', 'reviewed', 'revise-and-resubmit', 'rejected']));
+  });
+
+  it('has overdue open items and closed submittals with a close date', async () => {
+    const today = now.toISOString().slice(0, 10);
+    const overdue = await count(sql`
+      SELECT count(*) AS n FROM documents
+      WHERE due_date < ${today} AND status NOT IN ('closed', 'cancelled', 'locked', 'accepted', 'approved')`);
+    const open = await count(sql`
+      SELECT count(*) AS n FROM documents
+      WHERE due_date >= ${today} AND status NOT IN ('closed', 'cancelled', 'locked', 'accepted', 'approved')`);
+    expect(overdue).toBeGreaterThan(10);
+    expect(open).toBeGreaterThan(10);
+    expect(
+      await count(sql`
+        SELECT count(*) AS n FROM documents WHERE format = 'submittal' AND status IN ('closed', 'approved', 'accepted')
+        AND (closed_at IS NULL OR received_at IS NULL OR division_title IS NULL OR reference_number IS NULL)`),
+    ).toBe(0);
+    expect(await count(sql`SELECT count(*) AS n FROM documents WHERE created_at > ${now} OR updated_at > ${now}`)).toBe(
+      0,
+    );
+    expect(
+      await count(sql`SELECT count(*) AS n FROM documents WHERE format = 'submittal' AND ball_in_court IS NOT NULL`),
+    ).toBeGreaterThan(10);
+  });
+
+  it('fills searchText with the question, reasons, responses and responder addresses', async () => {
+    const [rfi] = await rows<{ details: { question: string }; search_text: string }>(
+      sql`SELECT details, search_text FROM documents WHERE format = 'rfi' LIMIT 1`,
+    );
+    expect(rfi!.search_text).toContain(rfi!.details.question);
+    const [responded] = await rows<{ search_text: string; responder_email: string; response: string }>(sql`
+      SELECT d.search_text, c.responder_email, c.response FROM documents d
+      JOIN document_consultants c ON c.document_id = d.id WHERE c.response IS NOT NULL LIMIT 1`);
+    expect(responded!.search_text).toContain(responded!.responder_email);
+    expect(responded!.search_text).toContain(responded!.response);
+  });
+
+  it('has review findings of each kind: active high ones, dismissed and soft-deleted by a later run', async () => {
+    const kinds = await rows<{ source: string; severity: string }>(
+      sql`SELECT DISTINCT source, severity FROM review_findings WHERE deleted_at IS NULL AND NOT dismissed`,
+    );
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        { source: 'spec', severity: 'mismatch' },
+        { source: 'quality', severity: 'required' },
+        { source: 'quality', severity: 'recommended' },
+      ]),
+    );
+    expect(await count(sql`SELECT count(*) AS n FROM review_findings WHERE dismissed`)).toBeGreaterThan(0);
+    const superseded = await count(sql`
+      SELECT count(*) AS n FROM review_findings f JOIN review_runs r ON r.id = f.review_run_id
+      WHERE f.deleted_at IS NOT NULL
+        AND EXISTS (SELECT 1 FROM review_runs later WHERE later.document_id = f.document_id AND later.started_at = f.deleted_at)`);
+    expect(superseded).toBeGreaterThan(0);
+  });
+
+  it('has comments with mentions, a few soft-deleted', async () => {
+    expect(await count(sql`SELECT count(*) AS n FROM comment_mentions`)).toBeGreaterThan(50);
+    expect(await count(sql`SELECT count(*) AS n FROM comments WHERE deleted_at IS NOT NULL`)).toBeGreaterThan(0);
+    expect(
+      await count(sql`
+        SELECT count(*) AS n FROM comment_mentions m JOIN comments c ON c.id = m.comment_id
+        WHERE (c.deleted_at IS NULL) <> (m.deleted_at IS NULL)`),
+    ).toBe(0);
+  });
+
+  it('has activity of the known actions and e-mails in every delivery state', async () => {
+    const actions = (await rows<{ action: string }>(sql`SELECT DISTINCT action FROM activity`)).map((r) => r.action);
+    expect(actions).toEqual(expect.arrayContaining(['status_changed', 'comment_added', 'file_uploaded', 'email_sent']));
+    const types = (await rows<{ t: string }>(sql`SELECT DISTINCT action_type AS t FROM dispatches`)).map((r) => r.t);
+    expect(types.sort()).toEqual(
+      [
+        'ForwardDocument',
+        'IssueDocument',
+        'ProjectInvite',
+        'ReportShare',
+        'ResponderResponse',
+        'ReviewerResponse',
+      ].sort(),
+    );
+    const [states] = await rows<Record<string, number>>(sql`
+      SELECT count(*) FILTER (WHERE first_opened IS NOT NULL)::int AS opened,
+             count(*) FILTER (WHERE delivery IS NOT NULL AND first_opened IS NULL)::int AS delivered,
+             count(*) FILTER (WHERE bounce IS NOT NULL AND bounce_type = 'Permanent')::int AS hard_bounced,
+             count(*) FILTER (WHERE bounce IS NOT NULL AND bounce_type = 'Transient')::int AS soft_bounced,
+             count(*) FILTER (WHERE sent_to_mailer IS NOT NULL AND delivery IS NULL AND bounce IS NULL)::int AS pending,
+             count(*) FILTER (WHERE not_sent_reason IS NOT NULL)::int AS not_sent
+      FROM email_messages`);
+    for (const [state, n] of Object.entries(states!)) expect(n, state).toBeGreaterThan(0);
+    const shared = await count(sql`
+      SELECT count(*) AS n FROM (SELECT mailer_message_id FROM email_messages GROUP BY 1 HAVING count(*) > 1) m`);
+    expect(shared).toBeGreaterThan(0);
+    expect(
+      await count(sql`
+        SELECT count(*) AS n FROM dispatches d
+        WHERE d.recipient_count <> (SELECT count(*) FROM email_messages e WHERE e.dispatch_id = d.id)
+           OR NOT EXISTS (SELECT 1 FROM activity a WHERE a.id = d.activity_id AND a.dispatch_id = d.id)`),
+    ).toBe(0);
+  });
+
+  it('keeps exactly one latest version per report series, with a real PDF for issued ones', async () => {
+    expect(
+      await count(sql`
+        SELECT count(*) AS n FROM (
+          SELECT series_id FROM reports GROUP BY series_id
+          HAVING count(*) FILTER (WHERE is_latest_version) <> 1
+             OR max(version::int) <> max(version::int) FILTER (WHERE is_latest_version)) bad`),
+    ).toBe(0);
+    expect(
+      await count(sql`SELECT count(*) AS n FROM (SELECT series_id FROM reports GROUP BY 1 HAVING count(*) > 1) s`),
+    ).toBeGreaterThan(0);
+    const [report] = await rows<{ pdf_blob_key: string }>(
+      sql`SELECT pdf_blob_key FROM reports WHERE status = 'issued' LIMIT 1`,
+    );
+    expect((await readBlob(report!.pdf_blob_key)).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(await count(sql`SELECT count(*) AS n FROM report_attendees`)).toBeGreaterThan(0);
+    expect(await count(sql`SELECT count(*) AS n FROM report_sections`)).toBeGreaterThan(0);
+  });
+
+  it('stores drawings as PDFs showing sheet number and revision, plus a few broken files', async () => {
+    const revisions = await rows<{ number: string; revision: string; blob_key: string; file_size: number }>(sql`
+      SELECT d.number, r.revision, r.blob_key, r.file_size::int AS file_size
+      FROM drawing_revisions r JOIN drawings d ON d.id = r.drawing_id ORDER BY d.id, r.sequence`);
+    expect(revisions.map((r) => r.number)).toEqual(expect.arrayContaining(['A-101', 'A-1010', 'S-201']));
+    const perDrawing = await rows<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM drawing_revisions GROUP BY drawing_id`,
+    );
+    expect(perDrawing.every((r) => r.n >= 1 && r.n <= 3)).toBe(true);
+    const broken = { missing: 0, empty: 0, notPdf: 0 };
+    let checkedText = false;
+    for (const r of revisions) {
+      const size = await blobs.stat(r.blob_key);
+      if (size === undefined) broken.missing++;
+      else if (size === 0) broken.empty++;
+      else {
+        const bytes = await readBlob(r.blob_key);
+        if (bytes.subarray(0, 5).toString() !== '%PDF-') broken.notPdf++;
+        else if (!checkedText) {
+          expect(pdfText(bytes)).toContain(`${r.number}  Rev ${r.revision}`);
+          expect(bytes.length).toBe(r.file_size);
+          checkedText = true;
+        }
+      }
+    }
+    expect(broken.missing).toBeGreaterThan(0);
+    expect(broken.empty).toBeGreaterThan(0);
+    expect(broken.notPdf).toBeGreaterThan(0);
+    expect(checkedText).toBe(true);
+  });
+
+  it('has a filing history per project naming the project or its documents, and per-org AI settings', async () => {
+    const perProject = await rows<{ code: string; name: string; subjects: string[] }>(sql`
+      SELECT p.code, p.name, array_agg(f.subject) AS subjects FROM filed_emails f JOIN projects p ON p.id = f.project_id
+      GROUP BY p.id, p.code, p.name`);
+    expect(perProject).toHaveLength(4);
+    for (const project of perProject) {
+      expect(project.subjects.length).toBeGreaterThanOrEqual(20);
+      expect(project.subjects.some((s) => s.includes(project.code) || s.includes(project.name))).toBe(true);
+      expect(project.subjects.some((s) => /\b(RFI|SUB|CO|SI)-\d{3}\b/.test(s))).toBe(true);
+    }
+    const settings = await rows<{ ai_suggest: boolean }>(
+      sql`SELECT ai_suggest FROM email_filing_settings ORDER BY ai_suggest`,
+    );
+    expect(settings.map((s) => s.ai_suggest)).toEqual([false, true]);
+    expect(await count(sql`SELECT count(*) AS n FROM support_issues`)).toBeGreaterThan(0);
+    expect(
+      await count(
+        sql`SELECT count(*) AS n FROM users WHERE NOT staff AND (company IS NULL OR title IS NULL OR phone IS NULL)`,
+      ),
+    ).toBe(0);
+  });
+});
+
+describe('demo credentials', () => {
+  const credentialsFile = path.join(dataDir, 'demo-credentials.json');
+
+  it('persists working credentials readable only by the owner and returns them again', async () => {
+    expect(statSync(credentialsFile).mode & 0o777).toBe(0o600);
+    const token = await server.call('/v1/oauth/token', {
+      method: 'POST',
+      json: { client_id: demo.client.clientId, client_secret: demo.client.clientSecret },
+    });
+    expect(token.status).toBe(200);
+    expect(token.body.token_type).toBe('Bearer');
+    const again = await ensureDemoData(db, config, now);
+    expect(again).toEqual(demo);
+    expect(await count(sql`SELECT count(*) AS n FROM organizations`)).toBe(2);
+  });
+
+  it('seeds sign-in accounts: an admin and a member per organization, with known passwords', async () => {
+    expect(demo.users).toHaveLength(4);
+    for (const org of demo.organizations) {
+      expect(
+        demo.users
+          .filter((u) => u.orgId === org.id)
+          .map((u) => u.role)
+          .sort(),
+      ).toEqual(['admin', 'member']);
+    }
+    for (const user of [...demo.users, { ...demo.staff, role: 'staff' }]) {
+      const [row] = await rows<{ password_hash: string; staff: boolean }>(
+        sql`SELECT password_hash, staff FROM users WHERE lower(email) = lower(${user.email})`,
+      );
+      expect(await verifySecret(row!.password_hash, user.password)).toBe(true);
+      expect(row!.staff).toBe(user.role === 'staff');
+    }
+  });
+
+  it('rotates the demo secret and staff password when the credentials file is missing', async () => {
+    await rm(credentialsFile);
+    const rotated = await ensureDemoData(db, config, now);
+    expect(rotated.client.clientId).toBe(demo.client.clientId);
+    expect(rotated.client.clientSecret).not.toBe(demo.client.clientSecret);
+    expect(rotated.staff.password).not.toBe(demo.staff.password);
+    expect(rotated.organizations).toEqual(demo.organizations);
+    expect([...rotated.users].sort((a, b) => a.email.localeCompare(b.email))).toEqual(
+      [...demo.users].sort((a, b) => a.email.localeCompare(b.email)),
+    );
+    expect(statSync(credentialsFile).mode & 0o777).toBe(0o600);
+    const exchange = (secret: string) =>
+      server.call('/v1/oauth/token', {
+        method: 'POST',
+        json: { client_id: demo.client.clientId, client_secret: secret },
+      });
+    expect((await exchange(rotated.client.clientSecret)).status).toBe(200);
+    expect((await exchange(demo.client.clientSecret)).status).toBe(401);
+    expect(await ensureDemoData(db, config, now)).toEqual(rotated);
+  });
+});
+
+async function readBlob(key: string): Promise<Buffer> {
+  const stream = await blobs.read(key);
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream!) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The text drawn on the page: pdf-lib writes standard-font text as hex strings in deflated streams. */
+function pdfText(pdf: Buffer): string {
+  const text: string[] = [];
+  const source = pdf.toString('latin1');
+  for (const match of source.matchAll(/stream\r?\n/g)) {
+    const start = match.index! + match[0].length;
+    const end = source.indexOf('endstream', start);
+    try {
+      const content = inflateSync(pdf.subarray(start, end)).toString('latin1');
+      for (const hex of content.matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g))
+        text.push(Buffer.from(hex[1]!, 'hex').toString('latin1'));
+    } catch {
+      // not a deflated content stream
+    }
+  }
+  return text.join('\n');
+}
