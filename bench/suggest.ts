@@ -234,6 +234,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  // Driver errors carry every parameter of the failed query: the message and cause are enough.
+  console.error(String(err?.message ?? err).slice(0, 600), err?.cause ? String(err.cause) : '');
   process.exit(1);
 });
