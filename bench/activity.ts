@@ -2,6 +2,7 @@
 // directly through the driver in the same process (the ratio is what matters: machines are noisy).
 //
 //   npx tsx bench/activity.ts [--database-url postgres://postgres@127.0.0.1:5432/sitefile_large] [--runs 30]
+//   npx tsx bench/activity.ts --explain      (prints EXPLAIN (ANALYZE, BUFFERS) of each driver query instead)
 //
 // Cases (sequential requests, p50/p99 over `runs`, after one warm-up):
 // - the largest organization's activity feed, page 1 and a deep page (limit 25, with the exact `total`);
@@ -36,6 +37,7 @@ const { values } = parseArgs({
     'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/sitefile_large' },
     runs: { type: 'string', default: '30' },
     'csv-runs': { type: 'string', default: '3' },
+    explain: { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
@@ -149,6 +151,37 @@ const cases = [
     direct: commsDirect(midPosition),
   },
 ];
+
+/** The SQL of a drizzle query builder, or a raw SQL chunk. */
+const sqlOf = (query: { getSQL(): SQL } | SQL): SQL => ('getSQL' in query ? query.getSQL() : query);
+
+if (values.explain) {
+  const plans: [string, SQL][] = [
+    ['org activity page 1', sqlOf(orgActivityPage(db, feed, undefined, PAGE))],
+    [`org activity page ${deepPage}`, sqlOf(orgActivityPage(db, feed, deepPosition, PAGE))],
+    ['org activity total', sql`select count(*) from activity where organization_id = ${org.organizationId}`],
+    ['org activity CSV (100,001 rows)', sql`${orgActivityCsvQuery(feed, undefined)} limit ${100_001}`],
+    ['comms largest page 1', sqlOf(dispatchPage(db, comms, 'largest', undefined, COMMS_PAGE))],
+    ['comms largest halfway', sqlOf(dispatchPage(db, comms, 'largest', midPosition, COMMS_PAGE))],
+  ];
+  const firstPage = await dispatchPage(db, comms, 'largest', undefined, COMMS_PAGE);
+  plans.push([
+    'comms recipients of a page',
+    sqlOf(
+      emailsOfDispatches(
+        db,
+        firstPage.map((d) => d.id),
+      ),
+    ),
+  ]);
+  for (const [name, query] of plans) {
+    const plan = await rows<{ 'QUERY PLAN': string }>(sql`explain (analyze, buffers, costs off) ${query}`);
+    console.log(`### ${name}\n\n\`\`\`\n${plan.map((r) => r['QUERY PLAN']).join('\n')}\n\`\`\`\n`);
+  }
+  await server.close();
+  await database.close();
+  process.exit(0);
+}
 
 const lines = [
   `database: ${database.kind}; ${runs} sequential runs per case after one warm-up`,

@@ -20,7 +20,6 @@ export function emailsByMailerId(db: Db, mailerMessageId: string) {
 
 /** The recipient rows of several dispatches in one query, by dispatch then recipient e-mail. */
 export function emailsOfDispatches(db: Db, dispatchIds: readonly string[]) {
-  if (dispatchIds.length === 0) return Promise.resolve([]);
   return db
     .select(emailColumns)
     .from(emailMessages)
