@@ -62,6 +62,14 @@ describe('signed downloads', () => {
     expect(res.headers.get('content-disposition')).toContain("filename*=UTF-8''Bericht%20Gr%C3%B6%C3%9Fe.pdf");
   });
 
+  it('answers HEAD with the headers only; a file name with a path offers only its last part', async () => {
+    const head = await server.request(pathOf(sign('plans/rev B#2.pdf').url), { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(content.length));
+    expect(head.headers.get('content-disposition')).toBe('attachment; filename="rev B#2.pdf"');
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+
   it('serves byte ranges with 206 and refuses ranges outside the file with 416', async () => {
     const url = sign().url;
     const first = await fetchBytes(url, { range: 'bytes=0-3' });
