@@ -130,10 +130,12 @@ describe('MCP sign-in with the SDK client', () => {
     agent = await connectAgent(oauth);
     const { tools } = await agent.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'documents_list',
       'emails_search',
       'emails_timeline',
       'explorer_query',
       'projects_find',
+      'submittals_list',
     ]);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint).toBe(true);
@@ -291,6 +293,45 @@ describe('MCP tools as a signed-in member of organization A', () => {
     ).toMatch(/exactly one/);
     expect(errorText(await call(agent, 'emails_timeline', { mailerMessageId: 'msg-b1-001' }))).toBe('E-mail not found');
     expect(errorText(await call(agent, 'emails_timeline', { projectId: f.projectB1.id }))).toMatch(
+      /outside your access/,
+    );
+  });
+});
+
+describe('document and submittal tools (the REST list code)', () => {
+  it("documents_list filters, searches and pages a project's documents", async () => {
+    const rfis = structured(await call(agent, 'documents_list', { projectId: f.projectA1.id, format: ['rfi'] }));
+    expect(rfis.data.map((d: { id: string }) => d.id)).toEqual(['RFI-002', 'RFI-001']);
+    expect(rfis.total).toBe(2);
+    const found = structured(await call(agent, 'documents_list', { projectId: f.projectA1.id, search: 'glazing' }));
+    expect(found.data.map((d: { id: string }) => d.id)).toEqual(['SUB-001']);
+    const first = structured(await call(agent, 'documents_list', { projectId: f.projectA1.id, limit: 2 }));
+    expect(first.hasMore).toBe(true);
+    const rest = structured(
+      await call(agent, 'documents_list', { projectId: f.projectA1.id, limit: 2, cursor: first.nextCursor }),
+    );
+    expect(rest.data.map((d: { id: string }) => d.id)).toEqual(['RFI-001']);
+  });
+
+  it("documents_list refuses bad arguments and projects outside the caller's access", async () => {
+    expect(errorText(await call(agent, 'documents_list', {}))).toMatch(/projectId/);
+    expect(errorText(await call(agent, 'documents_list', { projectId: f.projectA1.id, format: ['memo'] }))).toMatch(
+      /format/,
+    );
+    expect(errorText(await call(agent, 'documents_list', { projectId: f.projectB1.id }))).toMatch(
+      /outside your access/,
+    );
+    expect(errorText(await call(agent, 'documents_list', { projectId: 'prj_unknown' }))).toBe('Project not found');
+  });
+
+  it('submittals_list reads full submittals with filters', async () => {
+    const open = structured(await call(agent, 'submittals_list', { projectId: f.projectA1.id, open: true }));
+    expect(open.data).toHaveLength(1);
+    expect(open.data[0]).toMatchObject({ id: 'SUB-001', status: 'submitted', projectName: 'Pier 9 Terminal' });
+    const closed = structured(await call(agent, 'submittals_list', { projectId: f.projectA1.id, status: ['closed'] }));
+    expect(closed.data).toEqual([]);
+    expect(errorText(await call(agent, 'submittals_list', { projectId: f.projectA1.id, limit: 26 }))).toMatch(/limit/);
+    expect(errorText(await call(agent, 'submittals_list', { projectId: f.projectB1.id }))).toMatch(
       /outside your access/,
     );
   });

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
+import { documentsListTool, submittalsListTool } from './document-tools.js';
 import { emailsSearchTool, emailsTimelineTool } from './email-tools.js';
 import { explorerTool } from './explorer-tool.js';
 import { projectsFindTool } from './project-tools.js';
@@ -25,5 +26,7 @@ export function buildMcpServer(app: AppContext, caller: Caller): McpServer {
   registerTool(server, ctx, explorerTool);
   registerTool(server, ctx, emailsSearchTool);
   registerTool(server, ctx, emailsTimelineTool);
+  registerTool(server, ctx, documentsListTool);
+  registerTool(server, ctx, submittalsListTool);
   return server;
 }

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { Id } from '../../shared/common.js';
+import {
+  DocumentItem,
+  documentFormats,
+  documentStatuses,
+  ProjectDocumentListQuery,
+  reviewStatuses,
+  Submittal,
+  SubmittalListQuery,
+} from '../../shared/documents.js';
+import { listProjectDocuments, listProjectSubmittals } from '../documents/service.js';
+import { ApiError, zodDetails } from '../http/errors.js';
+import { projectScope } from './scope.js';
+import type { ToolSpec } from './tools.js';
+
+// The tools go through the REST lists' own query schemas and services, so filters, ordering and
+// cursors behave exactly as GET …/document and GET …/document/submittals do.
+function restQuery<S extends z.ZodType>(schema: S, values: Record<string, string | undefined>): z.output<S> {
+  const given = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+  const parsed = schema.safeParse(given);
+  if (!parsed.success) {
+    throw ApiError.badRequest(
+      zodDetails(parsed.error)
+        .map((d) => `${d.path}: ${d.message}`)
+        .join('; '),
+    );
+  }
+  return parsed.data;
+}
+
+const list = (values: readonly string[] | undefined) => values?.join(',');
+/** JSON pages only: the services write to `res` for CSV exports, which the tools never ask for. */
+const jsonOnly = { csv: false, res: undefined as never };
+
+const page = <T extends z.ZodType>(item: T) =>
+  z.object({
+    data: z.array(item),
+    total: z.number().int().describe('Rows matching the filters, all pages'),
+    hasMore: z.boolean(),
+    nextCursor: z.string().nullable(),
+  });
+
+const DocumentsListInput = z
+  .object({
+    projectId: Id.describe('Project id (from projects_find)'),
+    format: z.array(z.enum(documentFormats)).min(1).max(7).optional().describe('Document formats, any of'),
+    status: z.array(z.enum(documentStatuses)).min(1).max(14).optional().describe('Workflow statuses, any of'),
+    search: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('Words or a document number, e.g. "RFI-012" or "curtain wall"'),
+    sortBy: z.enum(['createdAt', 'updatedAt', 'dueDate', 'title']).default('createdAt'),
+    sortOrder: z.enum(['asc', 'desc']).default('desc'),
+    limit: z.number().int().min(1).max(50).default(20),
+    cursor: z.string().min(1).max(2000).optional().describe('nextCursor from the previous call'),
+  })
+  .strict();
+const DocumentsListOutput = page(DocumentItem);
+
+export const documentsListTool: ToolSpec<typeof DocumentsListInput, typeof DocumentsListOutput> = {
+  name: 'documents_list',
+  title: 'List documents of a project',
+  description: `List and search a project's documents (RFIs, change orders, instructions, bulletins, certificates,
+quotes, submittals): number (id), title, status, priority, due date, assignees. Filter by format and status, search by
+words or number. Up to 50 per call with the total count; pass nextCursor back as cursor for more.`,
+  permission: 'document:read',
+  input: DocumentsListInput,
+  output: DocumentsListOutput,
+  async run(args, { app, caller }) {
+    await projectScope(app.db, caller, args.projectId);
+    const query = restQuery(ProjectDocumentListQuery, {
+      format: list(args.format),
+      status: list(args.status),
+      search: args.search,
+      sortBy: args.sortBy,
+      sortOrder: args.sortOrder,
+      limit: String(args.limit),
+      cursor: args.cursor,
+      include: 'assignees',
+    });
+    const result = await listProjectDocuments(app, jsonOnly, args.projectId, query);
+    const { data, total, hasMore, nextCursor } = result!;
+    return { data, total, hasMore, nextCursor };
+  },
+};
+
+const SubmittalsListInput = z
+  .object({
+    projectId: Id.describe('Project id (from projects_find)'),
+    status: z.array(z.enum(documentStatuses)).min(1).max(14).optional().describe('Workflow statuses, any of'),
+    reviewStatus: z
+      .array(z.enum(reviewStatuses))
+      .min(1)
+      .max(10)
+      .optional()
+      .describe('Consultant review outcomes, any of'),
+    open: z
+      .boolean()
+      .optional()
+      .describe('Only submittals still in progress (status not closed/cancelled/locked/accepted/approved)'),
+    overdue: z.boolean().optional().describe('Only open submittals whose due date has passed'),
+    search: z.string().min(1).max(500).optional().describe('Words or a submittal number'),
+    limit: z.number().int().min(1).max(25).default(10),
+    cursor: z.string().min(1).max(2000).optional().describe('nextCursor from the previous call'),
+  })
+  .strict();
+const SubmittalsListOutput = page(Submittal);
+
+export const submittalsListTool: ToolSpec<typeof SubmittalsListInput, typeof SubmittalsListOutput> = {
+  name: 'submittals_list',
+  title: 'List submittals of a project',
+  description: `Read a project's submittals in full: status, consultant review outcome (reviewStatus), ball in court,
+due/received/closed dates, assignees, approvers, consultants and distribution. Filter by status, reviewStatus,
+open or overdue; search by words or number. Newest first, up to 25 per call with the total; pass nextCursor back as cursor.`,
+  permission: 'document:read',
+  input: SubmittalsListInput,
+  output: SubmittalsListOutput,
+  async run(args, { app, caller }) {
+    await projectScope(app.db, caller, args.projectId);
+    const query = restQuery(SubmittalListQuery, {
+      'filter.status': list(args.status),
+      'filter.reviewStatus': list(args.reviewStatus),
+      'filter.open': args.open ? 'true' : undefined,
+      'filter.overdue': args.overdue ? 'true' : undefined,
+      search: args.search,
+      limit: String(args.limit),
+      cursor: args.cursor,
+    });
+    const result = await listProjectSubmittals(app, jsonOnly, args.projectId, query);
+    const { data, total, hasMore, nextCursor } = result!;
+    return { data, total, hasMore, nextCursor };
+  },
+};
