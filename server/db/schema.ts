@@ -205,6 +205,8 @@ export const documents = pgTable(
     index('documents_format_created_idx').on(t.format, t.createdAt, t.id),
     index('documents_search_idx').using('gin', t.searchVector),
     index('documents_number_trgm_idx').using('gin', sql`(number || ' ' || title) gin_trgm_ops`),
+    // E-mail filing suggestions look documents up by the numbers an e-mail quotes (RFI-012, SUB-045).
+    index('documents_org_number_idx').on(t.organizationId, sql`upper(number)`),
   ],
 );
 

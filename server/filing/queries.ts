@@ -282,8 +282,7 @@ export async function documentsByNumber(db: Db, orgIds: readonly string[], numbe
     .where(
       and(
         inArray(documents.organizationId, [...orgIds]),
-        // The trigram index on (number || ' ' || title) serves these prefix matches.
-        or(...numbers.map((n) => sql`(${documents.number} || ' ' || ${documents.title}) ilike ${`${n} %`}`)),
+        // documents_org_number_idx: (organization_id, upper(number)).
         inArray(sql`upper(${documents.number})`, [...numbers]),
       ),
     )

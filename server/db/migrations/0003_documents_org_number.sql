@@ -1,0 +1,1 @@
+CREATE INDEX "documents_org_number_idx" ON "documents" USING btree ("organization_id",upper(number));
