@@ -45,15 +45,18 @@ export interface CommandSpec<P extends AnyObject, B extends z.ZodType>
   extends Omit<RouteSpec<P, AnyObject, B>, 'method' | 'handler' | 'headers' | 'query' | 'before'> {
   /** Longest time one attempt may take before another may claim the key. */
   leaseMs?: number;
-  /** The organization the command acts in, kept with the record (for per-tenant housekeeping). */
-  organizationOf?: (params: z.output<P>) => string | null;
   handler: (ctx: CommandContext<z.output<P>, z.output<B>>) => Promise<unknown>;
 }
 
-const replayHeader = { 'Idempotent-Replayed': { description: '`true` when this is a stored response replayed' } };
+const replayHeader = {
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored response of an earlier request with the same key',
+    schema: { type: 'string' as const, enum: ['true'] },
+  },
+};
 
 export function defineCommand<P extends AnyObject, B extends z.ZodType>(spec: CommandSpec<P, B>): Route {
-  const { leaseMs = DEFAULT_LEASE_MS, organizationOf, handler, ...route } = spec;
+  const { leaseMs = DEFAULT_LEASE_MS, handler, ...route } = spec;
   const status = Number(Object.keys(route.responses)[0]);
   const responses = Object.fromEntries(
     Object.entries(route.responses).map(([code, response]): [string, ResponseSpec] => [
@@ -74,7 +77,9 @@ export function defineCommand<P extends AnyObject, B extends z.ZodType>(spec: Co
     handler: async ({ req, res, app, caller, params, body }) => {
       const key = { callerKey: caller.callerKey, idempotencyKey: String(req.headers['idempotency-key']) };
       const requestHash = hashRequest(route.operationId, params, req.body);
-      const claim = await claimKey(app, key, requestHash, organizationOf?.(params) ?? null, leaseMs);
+      // Organization routes keep their organization with the record (per-tenant housekeeping).
+      const organizationId = (params as { orgId?: string }).orgId ?? null;
+      const claim = await claimKey(app, key, requestHash, organizationId, leaseMs);
       if (claim.kind === 'replay') {
         send(res, claim.status, claim.headers, claim.body, true);
         return undefined;
