@@ -597,3 +597,19 @@ describe('/v1/admin/clients', () => {
     }
   });
 });
+
+describe('usage counters on shutdown', () => {
+  it('are written to the database when an instance shuts down gracefully', async () => {
+    const key = await f.client(['organization:read'], { orgs: [f.orgA.id] });
+    const instance = await startTestServer({ database: server.database });
+    for (let i = 0; i < 3; i++) {
+      expect((await instance.call(`/v1/organization/${f.orgA.id}`, { token: key.token })).status).toBe(200);
+    }
+    await instance.close();
+    const after = await server.database.db.select().from(requestUsage).where(eq(requestUsage.clientRowId, key.id));
+    expect(after.map((r) => [r.endpoint, r.count])).toEqual([['GET /v1/organization/:orgId', 3]]);
+    // Another instance reads the written counts.
+    const detail = await server.call(`/v1/admin/clients/${key.id}`, { token: f.staff.token });
+    expect(detail.body.usageSummary).toMatchObject({ totalRequests: 3 });
+  });
+});
