@@ -80,6 +80,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     JWT_SIGNING_KEY: 'test-signing-key-0123456789abcdefghijklmnop',
     JWT_SIGNING_KEY_ID: 'test',
     LOG_LEVEL: 'silent',
+    // Test files reuse a few tokens for hundreds of calls; rate-limit tests set their own limit.
+    RATE_LIMIT_PER_MINUTE: '1000000',
     ...options.env,
   });
   const clock = options.clock ?? new ManualClock();
