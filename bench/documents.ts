@@ -33,6 +33,7 @@ import {
   fetchPage,
   filterValues,
   submittalQuery,
+  whereOf,
 } from '../server/documents/queries.js';
 import { startServer } from '../server/server.js';
 import { createUser } from '../server/users/service.js';
@@ -43,6 +44,8 @@ const { values } = parseArgs({
     pglite: { type: 'string' },
     runs: { type: 'string', default: '30' },
     'csv-runs': { type: 'string', default: '3' },
+    /** Print EXPLAIN ANALYZE of the main queries (for docs/performance.md) and stop. */
+    explain: { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
@@ -229,6 +232,43 @@ const cases: Case[] = [
     direct: direct(documentQuery({ filter: searchedDocuments, sort: createdDesc, include: [] }), searchedDocuments),
   },
 ];
+
+if (values.explain) {
+  const plans: [string, SQL][] = [
+    ['admin submittals, page 1', sql`${adminSubmittalsQuery()} limit ${PAGE + 1}`],
+    ...(deepSubmittals
+      ? ([[deepSubmittalsName, sql`${adminSubmittalsQuery(deepSubmittals.after)} limit ${PAGE + 1}`]] as [
+          string,
+          SQL,
+        ][])
+      : []),
+    ['admin submittals, total', sql`select count(*) from documents d where ${whereOf(adminSubmittals)}`],
+    ...(deepDocuments
+      ? ([[deepDocumentsName, sql`${adminDocumentsQuery(deepDocuments.after)} limit ${PAGE + 1}`]] as [string, SQL][])
+      : []),
+    ['admin documents, total', sql`select count(*) from documents d where ${whereOf(adminDocuments)}`],
+    [
+      'project submittals, page 1',
+      sql`${submittalQuery({ filter: projectScope, sort: createdDesc, withReviewHints: false })} limit ${PAGE + 1}`,
+    ],
+    ['project submittals, total', sql`select count(*) from documents d where ${whereOf(projectScope)}`],
+    [
+      'project submittals, open + search "concrete"',
+      sql`${submittalQuery({ filter: searchedProject, sort: createdDesc, withReviewHints: false })} limit ${PAGE + 1}`,
+    ],
+    [
+      'admin documents, format + status + search "fire"',
+      sql`${documentQuery({ filter: searchedDocuments, sort: createdDesc, include: [] })} limit ${PAGE + 1}`,
+    ],
+  ];
+  for (const [name, query] of plans) {
+    const plan = await rows<Record<string, string>>(sql`explain (analyze, costs off, timing off, summary on) ${query}`);
+    console.log(`\n### ${name}\n\n\`\`\`\n${plan.map((r) => Object.values(r)[0]).join('\n')}\n\`\`\``);
+  }
+  await server.close();
+  await database.close();
+  process.exit(0);
+}
 
 const lines = [
   `database: ${database.kind}; ${runs} sequential runs per case after one warm-up`,

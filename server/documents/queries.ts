@@ -150,10 +150,14 @@ export function whereOf(filter: DocumentFilter): SQL {
   return conditions.length > 0 ? sql.join(conditions, sql` and `) : sql`true`;
 }
 
-/** Requested order, nulls last in both directions, uid as the tiebreak in the same direction. */
+/**
+ * Requested order, nulls last in both directions, uid as the tiebreak in the same direction. Columns that
+ * cannot be null get no NULLS clause: `desc nulls last` would not match a backward scan of their btree
+ * index (the planner does not use NOT NULL to drop it) and every page would sort the whole list.
+ */
 export function orderOf(sort: DocumentSort): SQL {
-  const { column } = sortColumns[sort.field];
-  return sql.raw(`${column} ${sort.order} nulls last, d.id ${sort.order}`);
+  const { column, nullable } = sortColumns[sort.field];
+  return sql.raw(`${column} ${sort.order}${nullable ? ' nulls last' : ''}, d.id ${sort.order}`);
 }
 
 /**

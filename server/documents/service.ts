@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { Response } from 'express';
 import type {
   AdminDocumentListQuery,
@@ -77,7 +78,7 @@ function afterKeyOf(request: ListRequest): AfterKey | undefined {
 async function page<T extends { uid: string }>(
   app: AppContext,
   request: ListRequest,
-  queryOf: (after?: AfterKey) => ReturnType<typeof submittalQuery>,
+  queryOf: (after?: AfterKey) => SQL,
 ): Promise<Page<T>> {
   const limit = jsonPageSize(request.limit);
   const after = afterKeyOf(request);
