@@ -4,7 +4,7 @@ import { type Caller, canAccessProject } from '../auth/caller.js';
 import { hashSecret, newClientSecret, verifySecret } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import type { Db, Tx } from '../db/client.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
+import { type CursorPayload, decodeCursor, encodeCursor } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
 import { newUuid } from '../ids.js';
 import {
@@ -192,16 +192,23 @@ async function withUsage(app: AppContext, rows: ClientRow[]): Promise<OAuthClien
   return resources.map((resource) => ({ ...resource, usageSummary: usage.get(resource.id) }));
 }
 
+/** The keyset position of a client-list cursor; a well-formed cursor with a bad timestamp is still a 400. */
+function afterCreatedAt(cursor: CursorPayload): { createdAt: string; id: string } {
+  const [createdAt] = cursor.k;
+  if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt))) throw ApiError.badRequest('Invalid cursor');
+  return { createdAt, id: cursor.id };
+}
+
 /** A page of live clients, newest first: all of them (staff) or those one key created. */
 export async function listClients(
   app: AppContext,
   options: { createdByClientId?: string; cursor?: string; limit: number },
 ) {
   const binding = { list: 'clients', createdBy: options.createdByClientId ?? null };
-  const after = options.cursor ? decodeCursor(options.cursor, binding) : undefined;
+  const after = options.cursor ? afterCreatedAt(decodeCursor(options.cursor, binding)) : undefined;
   const rows = await listClientRows(app.db, {
     createdByClientId: options.createdByClientId,
-    after: after ? { createdAt: String(after.k[0]), id: after.id } : undefined,
+    after,
     limit: options.limit + 1,
   });
   const hasMore = rows.length > options.limit;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { encodeCursor } from '../http/cursor.js';
 import { createOrganization, createProject } from './service.js';
 
 let server: TestServer;
@@ -125,6 +126,9 @@ describe('GET /v1/organization/{orgId}/project', () => {
     });
     expect(foreign.status).toBe(400);
     expect(foreign.body.error).toMatch(/Cursor does not match/);
+    const forged = encodeCursor({ k: [42], id: 'x' }, { list: 'projects', orgId: f.orgA.id });
+    const res = await server.call(`/v1/organization/${f.orgA.id}/project?cursor=${forged}`, { token: key.token });
+    expect(res).toMatchObject({ status: 400, body: { error: 'Invalid cursor' } });
   });
 
   it('serves a superadmin key every organization’s projects', async () => {

@@ -51,6 +51,7 @@ export async function listProjects(
   const reachable = projectsInOrg(caller.scope, orgId);
   const binding = { list: 'projects', orgId };
   const after = page.cursor ? decodeCursor(page.cursor, binding) : undefined;
+  if (after && typeof after.k[0] !== 'string') throw ApiError.badRequest('Invalid cursor');
   const rows =
     reachable !== 'all' && reachable.length === 0
       ? []
