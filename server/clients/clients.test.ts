@@ -125,6 +125,31 @@ describeAuthMatrix('clients', ctx, {
 });
 
 describe('GET /v1/client/me', () => {
+  it('refuses a token for another audience or with a tampered payload (401)', async () => {
+    const key = await f.client(['organization:read'], { orgs: [f.orgA.id] });
+    const signingKey = server.config.jwtSigningKey!;
+    const otherAudience = jwt.sign({ typ: 'client' }, signingKey.secret, {
+      algorithm: 'HS256',
+      keyid: signingKey.id,
+      subject: key.clientId,
+      issuer: server.config.publicUrl,
+      audience: 'http://elsewhere.test/v1',
+      expiresIn: 3600,
+    });
+    const [header, , signature] = key.token.split('.');
+    const payload = JSON.parse(Buffer.from(key.token.split('.')[1]!, 'base64url').toString());
+    const tampered = [
+      header,
+      Buffer.from(JSON.stringify({ ...payload, sub: f.staff.id, typ: 'user' })).toString('base64url'),
+      signature,
+    ].join('.');
+    for (const token of [otherAudience, tampered]) {
+      const res = await server.call('/v1/client/me', { token });
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ errorCode: 'unauthorized', error: 'Invalid or expired token' });
+    }
+  });
+
   it('returns the calling key with permissions, scopes and organization IDs, never a secret', async () => {
     const key = await f.client(['document:read', 'project:read'], {
       orgs: [f.orgB.id],
