@@ -79,10 +79,10 @@ describe('POST /v1/organization/{orgId}/explorer/query', () => {
     });
     expect(grouped.status).toBe(200);
     expect(grouped.body.rows).toEqual(
-      ['bounced', 'delivered', 'opened', 'pending'].map((deliveryStatus) => ({
+      ['bounced', 'delivered', 'failed', 'opened', 'pending'].map((deliveryStatus) => ({
         deliveryStatus,
         count: 1,
-        max_sentAt: '2025-05-10T09:00:00.000Z',
+        max_sentAt: deliveryStatus === 'failed' ? null : '2025-05-10T09:00:00.000Z',
       })),
     );
     const dispatches = await query({

@@ -240,7 +240,13 @@ describe('MCP tools as a signed-in member of organization A', () => {
 
   it('emails_search finds by text, status and recipient, newest first, never other organizations', async () => {
     const all = structured(await call(agent, 'emails_search', {}));
-    expect(all.data).toHaveLength(4);
+    expect(all.data).toHaveLength(5);
+    // Unsent records come after every sent one.
+    expect(all.data.at(-1)).toMatchObject({
+      deliveryStatus: 'failed',
+      sentAt: null,
+      notSentReason: 'Recipient unsubscribed',
+    });
     expect(all.data.every((e: { projectId: string }) => e.projectId === f.projectA1.id)).toBe(true);
     const bounced = structured(await call(agent, 'emails_search', { status: ['bounced'] }));
     expect(bounced.data.map((e: { recipientEmail: string }) => e.recipientEmail)).toEqual(['bounced@consult.test']);
@@ -254,7 +260,13 @@ describe('MCP tools as a signed-in member of organization A', () => {
     const paged = structured(await call(agent, 'emails_search', { limit: 3 }));
     expect(paged.hasMore).toBe(true);
     const rest = structured(await call(agent, 'emails_search', { limit: 3, cursor: paged.nextCursor }));
-    expect(rest.data).toHaveLength(1);
+    expect([...paged.data, ...rest.data].map((e: { recipientEmail: string }) => e.recipientEmail)).toEqual(
+      all.data.map((e: { recipientEmail: string }) => e.recipientEmail),
+    );
+    const last = structured(await call(agent, 'emails_search', { limit: 4 }));
+    const afterLast = structured(await call(agent, 'emails_search', { limit: 4, cursor: last.nextCursor }));
+    expect(afterLast.data.map((e: { deliveryStatus: string }) => e.deliveryStatus)).toEqual(['failed']);
+    expect(afterLast.hasMore).toBe(false);
     expect(structured(await call(agent, 'emails_search', { text: 'hospital' })).data).toEqual([]);
     expect(structured(await call(agent, 'emails_search', { from: '2025-05-11' })).data).toEqual([]);
     expect(structured(await call(agent, 'emails_search', { to: '2025-05-10' })).data).toHaveLength(4);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { documents, emailMessages, organizations, projects } from '../db/schema.js';
 import type { ScopeEntry } from '../explorer/compile.js';
@@ -46,8 +46,12 @@ export interface EmailSearch {
   after?: { sentAt: string | null; id: string };
 }
 
-/** Newest first by sentAt (unsent last), id as tiebreak; LIMIT limit + 1 so the caller sees hasMore. */
-export function searchEmails(db: Db, search: EmailSearch) {
+/**
+ * Newest first by sentAt, unsent records after every sent one, id as tiebreak; up to limit + 1 rows so
+ * the caller sees hasMore. Sent and unsent records are read as two ordered ranges (one after the other)
+ * so each walks the (organization, sent_at, id) index instead of sorting the organization's mail.
+ */
+export async function searchEmails(db: Db, search: EmailSearch) {
   const e = emailMessages;
   const conditions: SQL[] = [scopeCondition(search.scope, sql`${e.organizationId}`, sql`${e.projectId}`)];
   if (search.projectId) conditions.push(eq(e.projectId, search.projectId));
@@ -71,21 +75,31 @@ export function searchEmails(db: Db, search: EmailSearch) {
       )})`,
     );
   }
-  if (search.after) {
-    const { sentAt, id } = search.after;
-    conditions.push(
-      sentAt === null
-        ? sql`(${e.sentAt} is null and ${e.id} < ${id})`
-        : sql`(${e.sentAt} is null or (${e.sentAt}, ${e.id}) < (${sentAt}::timestamptz, ${id}))`,
+  const select = (where: SQL[]) =>
+    db
+      .select(emailColumns)
+      .from(e)
+      .leftJoin(projects, eq(projects.id, e.projectId))
+      .where(and(...where));
+  const wanted = search.limit + 1;
+  const after = search.after;
+  const rows: Awaited<ReturnType<typeof select>> = [];
+  if (!after || after.sentAt !== null) {
+    const sent = [...conditions, isNotNull(e.sentAt)];
+    if (after) sent.push(sql`(${e.sentAt}, ${e.id}) < (${after.sentAt}::timestamptz, ${after.id})`);
+    rows.push(...(await select(sent).orderBy(desc(e.sentAt), desc(e.id)).limit(wanted)));
+  }
+  // Date filters only match sent records; the unsent range is read only when the sent one ran out.
+  if (rows.length < wanted && !search.from && !search.to) {
+    const unsent = [...conditions, isNull(e.sentAt)];
+    if (after?.sentAt === null) unsent.push(sql`${e.id} < ${after.id}`);
+    rows.push(
+      ...(await select(unsent)
+        .orderBy(desc(e.id))
+        .limit(wanted - rows.length)),
     );
   }
-  return db
-    .select(emailColumns)
-    .from(e)
-    .leftJoin(projects, eq(projects.id, e.projectId))
-    .where(and(...conditions))
-    .orderBy(sql`${e.sentAt} desc nulls last`, desc(e.id))
-    .limit(search.limit + 1);
+  return rows;
 }
 
 export type EmailSearchRow = Awaited<ReturnType<typeof searchEmails>>[number];

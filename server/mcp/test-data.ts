@@ -107,6 +107,17 @@ export async function insertMcpTestData(
     { ...a1, id: 'em_4', recipientEmail: 'pending@consult.test', recipientName: 'Pia Pending' },
     {
       ...a1,
+      id: 'em_5',
+      mailerMessageId: 'msg-a1-002',
+      documentId: 'doc_a1_rfi2',
+      activityTitle: 'RFI-002 Door hardware',
+      recipientEmail: 'nobody@consult.test',
+      recipientName: 'Nat Notsent',
+      sentAt: null,
+      notSentReason: 'Recipient unsubscribed',
+    },
+    {
+      ...a1,
       id: 'em_b1',
       organizationId: ids.orgB,
       projectId: ids.projectB1,

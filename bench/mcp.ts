@@ -1,0 +1,165 @@
+// MCP tools through the real /mcp endpoint (SDK client, Streamable HTTP, bearer token), each beside the
+// equivalent direct SQL run through the driver in the same process; ratios matter more than milliseconds.
+//
+//   npx tsx bench/mcp.ts [--database-url postgres://postgres@127.0.0.1:5432/sitefile_large] [--runs 30]
+//
+// Cases (sequential calls, p50/p99 over `runs`, one warm-up):
+// - emails_search: subject words + delivery status over every organization of a member, limit 20;
+//   direct: the same page query (searchEmails) on the driver.
+// - emails_search, first page, no filters (newest 20 of the member's organizations).
+// - explorer_query grouped: documents of the member's organizations by format and status with count and
+//   max(updatedAt); direct: the hand-written GROUP BY over the same organizations.
+// "bare POST" is the same tools/call as one JSON-RPC request without the SDK client (the server's share).
+// The MCP figures include HTTP, bearer verification, a fresh per-request MCP server, Zod validation of the
+// input and of the structured output, and JSON encoding.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type SQL, sql } from 'drizzle-orm';
+import pino from 'pino';
+import { loadConfig } from '../server/config.js';
+import { openDatabase } from '../server/db/client.js';
+import { searchEmails } from '../server/mcp/queries.js';
+import { startServer } from '../server/server.js';
+
+const { values } = parseArgs({
+  options: {
+    'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/sitefile_large' },
+    runs: { type: 'string', default: '30' },
+  },
+});
+const runs = Number(values.runs);
+const database = await openDatabase({ databaseUrl: values['database-url'] });
+const db = database.db;
+const rows = async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+
+const percentile = (xs: number[], q: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+};
+async function timeIt(run: () => Promise<unknown>) {
+  await run();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await run();
+    samples.push(performance.now() - t0);
+  }
+  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
+}
+
+// The member of the organization with the most e-mail records asks.
+const [who] = await rows<{ userId: string }>(
+  sql`select m.user_id as "userId" from organization_members m
+      join (select organization_id, count(*) n from email_messages group by 1 order by 2 desc limit 1) e
+        on e.organization_id = m.organization_id
+      limit 1`,
+);
+if (!who) throw new Error('No members with e-mails: seed the database first (npm run cli -- seed --scale large)');
+const orgIds = (
+  await rows<{ id: string }>(sql`select organization_id as id from organization_members where user_id = ${who.userId}`)
+).map((r) => r.id);
+const scope = orgIds.map((orgId) => ({ orgId, projects: 'all' as const }));
+const counts = await rows<{ emails: number; documents: number }>(
+  sql`select (select count(*)::int from email_messages) as emails, (select count(*)::int from documents) as documents`,
+);
+
+const config = loadConfig({
+  DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitefile-bench-')),
+  PORT: '0',
+  LOG_LEVEL: 'silent',
+  JWT_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghijklmnop',
+});
+const server = await startServer({ config, db, log: pino({ level: 'silent' }), port: 0 });
+const mcpUrl = `${config.publicUrl}/mcp`;
+const token = server.app.context.tokens.sign(who.userId, 'user', { lifetimeSeconds: 86400, audience: mcpUrl }).token;
+const client = new Client({ name: 'bench', version: '1.0.0' });
+await client.connect(
+  new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  }),
+);
+
+async function tool(name: string, args: Record<string, unknown>) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  if (result.isError) throw new Error(`${name}: ${JSON.stringify(result.content)}`);
+  return result;
+}
+
+/** The same call as a bare JSON-RPC POST: the server's share of the cost without the SDK client's. */
+async function rawTool(name: string, args: Record<string, unknown>) {
+  const res = await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  });
+  const body = (await res.json()) as { result?: CallToolResult };
+  if (res.status !== 200 || body.result?.isError) throw new Error(`${name}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+const orgList = sql.join(
+  orgIds.map((id) => sql`${id}`),
+  sql`, `,
+);
+const grouped = {
+  entity: 'documents',
+  groupBy: ['format', 'status'],
+  aggregates: [{ fn: 'count' }, { fn: 'max', field: 'updatedAt' }],
+  limit: 500,
+};
+const cases = [
+  {
+    name: 'emails_search text+status',
+    mcp: () => tool('emails_search', { text: 'RFI', status: ['opened', 'delivered'], limit: 20 }),
+    raw: () => rawTool('emails_search', { text: 'RFI', status: ['opened', 'delivered'], limit: 20 }),
+    direct: () => searchEmails(db, { scope, text: 'RFI', statuses: ['opened', 'delivered'], limit: 20 }),
+  },
+  {
+    name: 'emails_search newest page',
+    mcp: () => tool('emails_search', { limit: 20 }),
+    raw: () => rawTool('emails_search', { limit: 20 }),
+    direct: () => searchEmails(db, { scope, limit: 20 }),
+  },
+  {
+    name: 'explorer_query grouped',
+    mcp: () => tool('explorer_query', grouped),
+    raw: () => rawTool('explorer_query', grouped),
+    direct: () =>
+      rows(
+        sql`select format, status, count(*)::int, max(updated_at) from documents
+            where organization_id in (${orgList}) group by format, status order by 3 desc limit 501`,
+      ),
+  },
+];
+
+console.log(
+  `data: ${counts[0]?.emails} e-mail records, ${counts[0]?.documents} documents; caller in ${orgIds.length} organization(s); ${runs} runs`,
+);
+const ms = (t: { p50: number; p99: number }) => `${t.p50.toFixed(1)} / ${t.p99.toFixed(1)}`;
+const ratio = (a: { p50: number; p99: number }, b: { p50: number; p99: number }) =>
+  `${(a.p50 / b.p50).toFixed(1)}x / ${(a.p99 / b.p99).toFixed(1)}x`;
+console.log(
+  'case | SDK client p50 / p99 (ms) | bare POST p50 / p99 | direct SQL p50 / p99 | ratio SDK/SQL | ratio POST/SQL',
+);
+for (const c of cases) {
+  const viaMcp = await timeIt(c.mcp);
+  const viaPost = await timeIt(c.raw);
+  const viaSql = await timeIt(c.direct);
+  console.log(
+    `${c.name} | ${ms(viaMcp)} | ${ms(viaPost)} | ${ms(viaSql)} | ${ratio(viaMcp, viaSql)} | ${ratio(viaPost, viaSql)}`,
+  );
+}
+await client.close();
+await server.close();
+await database.close();
