@@ -91,6 +91,8 @@ async function main() {
   });
   const server = await startServer({ config, db, log: pino({ level: 'silent' }), port: 0 });
   await server.app.context.rateLimiter.ready();
+  // Rounds pause some targets for seconds: keep idle connections open so the client never races a close.
+  server.http.keepAliveTimeout = 120_000;
   const { token } = server.app.context.tokens.sign(key.clientId, 'client');
 
   // The bare app has the real app's request-id logging and body parsing, so only auth differs.
@@ -107,6 +109,7 @@ async function main() {
   });
   const bare: Server = bareApp.listen(0, '127.0.0.1');
   await new Promise((resolve) => bare.once('listening', resolve));
+  bare.keepAliveTimeout = 120_000;
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
 
   const targets: Record<string, { total: number; send: () => Promise<Response> }> = {
@@ -167,6 +170,8 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `${err instanceof Error ? (err.stack ?? err.message) : String(err)} ${String(err?.cause ?? '')}\n`,
+  );
   process.exit(1);
 });

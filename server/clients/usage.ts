@@ -38,18 +38,20 @@ export function createUsageRecorder(deps: { db: Db; log: Logger; flushIntervalMs
     }
   };
 
+  // Counts being written: still reported by pending() until their batch has landed.
+  let writing: UsageDelta[] = [];
   const writeOut = async () => {
-    if (tally.size === 0) return;
-    const batch = [...tally.values()];
+    writing = [...tally.values()];
     tally = new Map();
-    for (let i = 0; i < batch.length; i += BATCH_SIZE) {
-      const rows = batch.slice(i, i + BATCH_SIZE);
+    while (writing.length > 0) {
+      const rows = writing.slice(0, BATCH_SIZE);
       try {
         await addUsage(deps.db, rows);
       } catch (err) {
         deps.log.error({ err, rows: rows.length }, 'usage flush failed; counts kept for the next flush');
         for (const row of rows) add(row);
       }
+      writing = writing.slice(rows.length);
     }
   };
 
@@ -66,7 +68,7 @@ export function createUsageRecorder(deps: { db: Db; log: Logger; flushIntervalMs
     record: (clientRowId, endpoint, ms) => add({ clientRowId, endpoint, count: 1, totalMs: ms }),
     pending(clientRowIds) {
       const wanted = new Set(clientRowIds);
-      return [...tally.values()].filter((d) => wanted.has(d.clientRowId)).map((d) => ({ ...d }));
+      return [...writing, ...tally.values()].filter((d) => wanted.has(d.clientRowId)).map((d) => ({ ...d }));
     },
     flush,
     async close() {
