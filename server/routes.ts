@@ -1,6 +1,7 @@
 import { activityRoutes } from './activity/routes.js';
 import { clientRoutes } from './clients/routes.js';
 import { commandRoutes } from './commands/routes.js';
+import { consoleRoutes } from './console/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { commsRoutes } from './comms/routes.js';
 import { directoryRoutes } from './directory/routes.js';
@@ -13,7 +14,6 @@ import { explorerRoutes } from './explorer/routes.js';
 import { filingRoutes } from './filing/routes.js';
 import { healthRoutes } from './health/routes.js';
 import type { Route } from './http/route.js';
-import { meRoutes } from './me/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { supportIssueRoutes } from './support-issues/routes.js';
@@ -23,7 +23,7 @@ export const allRoutes = (): Route[] => [
   ...healthRoutes,
   ...clientRoutes,
   ...organizationRoutes,
-  ...meRoutes,
+  ...consoleRoutes,
   ...downloadRoutes,
   ...commandRoutes,
   ...documentRoutes,

@@ -60,3 +60,36 @@ describe('GET /v1/me', () => {
     ]);
   });
 });
+
+describe('GET /v1/admin/organizations/{orgId}/projects', () => {
+  it('refuses no token (401), API keys and non-staff people (403)', async () => {
+    const path = `/v1/admin/organizations/${f.orgB.id}/projects`;
+    expect((await server.call(path)).status).toBe(401);
+    const key = await f.client('all', { superadmin: true });
+    expect((await server.call(path, { token: key.token })).status).toBe(403);
+    const admin = await server.call(`/v1/admin/organizations/${f.orgA.id}/projects`, { token: f.admin.token });
+    expect(admin.status).toBe(403);
+    expect(admin.body.error).toBe('Insufficient permissions');
+  });
+
+  it('gives staff the projects of any organization by name, and 404 for an unknown one', async () => {
+    const res = await server.call(`/v1/admin/organizations/${f.orgA.id}/projects?limit=1`, { token: f.staff.token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((p: { name: string }) => p.name)).toEqual(['Dockside Offices']);
+    expect(res.body.hasMore).toBe(true);
+    const next = await server.call(
+      `/v1/admin/organizations/${f.orgA.id}/projects?limit=1&cursor=${encodeURIComponent(res.body.nextCursor)}`,
+      { token: f.staff.token },
+    );
+    expect(next.body.data.map((p: { name: string }) => p.name)).toEqual(['Pier 9 Terminal']);
+    expect(next.body.hasMore).toBe(false);
+    const other = await server.call(`/v1/admin/organizations/${f.orgB.id}/projects`, { token: f.staff.token });
+    expect(other.body.data.map((p: { id: string }) => p.id)).toEqual([f.projectB1.id]);
+    const missing = await server.call('/v1/admin/organizations/org_nope/projects', { token: f.staff.token });
+    expect(missing.status).toBe(404);
+    const badLimit = await server.call(`/v1/admin/organizations/${f.orgA.id}/projects?limit=500`, {
+      token: f.staff.token,
+    });
+    expect(badLimit.status).toBe(400);
+  });
+});

@@ -1,8 +1,14 @@
+import { OrgPath } from '../../shared/common.js';
 import { MAX_ME_ORGANIZATIONS, Me } from '../../shared/me.js';
+import { ProjectList, ProjectListQuery } from '../../shared/organizations.js';
+import { ApiError } from '../http/errors.js';
 import { access, defineRoute } from '../http/route.js';
+import { findOrganization } from '../organizations/queries.js';
+import { listProjects } from '../organizations/service.js';
 import { listMemberships, listOrganizationsByName } from './queries.js';
 
-export const meRoutes = [
+/** What the Outlook add-in and the admin console need beyond the resource routes. */
+export const consoleRoutes = [
   defineRoute({
     method: 'get',
     path: '/v1/me',
@@ -28,6 +34,24 @@ export const meRoutes = [
           .map((org) => ({ ...org, role: roles.get(org.id) ?? ('staff' as const) })),
         organizationsTruncated: all.length > MAX_ME_ORGANIZATIONS,
       };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/admin/organizations/:orgId/projects',
+    operationId: 'adminListOrganizationProjects',
+    summary: 'Every project of an organization, by name (staff)',
+    description: 'For the admin console’s key scopes: staff reach organizations they are not members of.',
+    tags: ['Admin'],
+    access: access.staff,
+    params: OrgPath,
+    query: ProjectListQuery,
+    responses: { 200: { description: 'Projects by name', schema: ProjectList } },
+    errors: { 404: 'No such organization' },
+    handler: async ({ app, caller, params, query }) => {
+      if (!(await findOrganization(app.db, params.orgId))) throw ApiError.notFound('Organization');
+      const everyOrganization = { allOrgs: true, orgs: new Set<string>(), projects: new Map() };
+      return listProjects(app.db, { ...caller, scope: everyOrganization }, params.orgId, query);
     },
   }),
 ];
