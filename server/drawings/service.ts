@@ -102,29 +102,29 @@ async function buildBundle(
   const writer = new PdfBundleWriter();
   const skippedDrawings: SkippedDrawing[] = [];
   let totalSourceBytes = 0;
+  /** The sheet's bytes in the bundle, or why it is left out. */
+  const includeSheet = async (sheet: LatestSheet): Promise<{ bytes: Buffer; sourceBytes: number } | SkipReason> => {
+    const loaded = await loadSheet(app.blobs, sheet);
+    if ('reason' in loaded) return loaded.reason;
+    try {
+      const bytes = writer.addDocument(loaded.doc, bookmarkTitle(sheet));
+      return bytes.length > 0 ? { bytes, sourceBytes: loaded.size } : 'unreadable_pdf';
+    } catch (err) {
+      app.log.warn({ err, drawingId: sheet.drawingId }, 'drawing could not be copied into the bundle');
+      return 'unreadable_pdf';
+    }
+  };
   // The merged file goes to the blob store as it is written: one source document in memory at a time.
   async function* output() {
     yield writer.start();
     for (const sheet of sheets) {
-      const loaded = await loadSheet(app.blobs, sheet);
-      let bytes: Buffer | undefined;
-      if ('doc' in loaded) {
-        try {
-          bytes = writer.addDocument(loaded.doc, bookmarkTitle(sheet));
-        } catch (err) {
-          app.log.warn({ err, drawingId: sheet.drawingId }, 'drawing could not be copied into the bundle');
-        }
-      }
-      if (!bytes || bytes.length === 0) {
-        skippedDrawings.push({
-          drawingId: sheet.drawingId,
-          number: sheet.number,
-          reason: 'reason' in loaded ? loaded.reason : 'unreadable_pdf',
-        });
+      const included = await includeSheet(sheet);
+      if (typeof included === 'string') {
+        skippedDrawings.push({ drawingId: sheet.drawingId, number: sheet.number, reason: included });
         continue;
       }
-      totalSourceBytes += (loaded as { size: number }).size;
-      yield bytes;
+      totalSourceBytes += included.sourceBytes;
+      yield included.bytes;
     }
     yield writer.finish();
   }
