@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { PDFDict, PDFDocument, PDFHexString, PDFName, type PDFRef, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -205,6 +207,15 @@ describe('POST …/drawings/bundle', () => {
     expect(new URL(again.body.downloadUrl).pathname).toBe(new URL(first.body.downloadUrl).pathname);
     const rows = await server.database.db.select().from(drawingBundles);
     expect(rows).toHaveLength(1);
+  });
+
+  it('rebuilds a cached bundle whose file has gone from the store', async () => {
+    const key = new URL(first.body.downloadUrl).pathname.split('/')[3]!;
+    await rm(path.join(server.config.dataDir, 'blobs', key.slice(0, 2), key.slice(2, 4), key));
+    expect((await download(first.body.downloadUrl)).status).toBe(404);
+    const again = await bundle();
+    expect(new URL(again.body.downloadUrl).pathname).toBe(new URL(first.body.downloadUrl).pathname);
+    expect((await readBack(again.body.downloadUrl)).widths).toEqual([401, 451, 502, 601, 701]);
   });
 
   it('builds a new bundle when a drawing gets a new revision', async () => {
