@@ -26,6 +26,7 @@ import { ManualClock } from '../server/clock.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/client.js';
 import { filedEmails, organizationMembers, users } from '../server/db/schema.js';
+import { domainOf } from '../server/filing/message.js';
 import { Rng } from '../server/seed/random.js';
 import { type SeedScale, seedDatabase } from '../server/seed/seed.js';
 import { startServer } from '../server/server.js';
@@ -50,8 +51,6 @@ interface Case {
   projectId: string;
   body: Record<string, unknown>;
 }
-
-const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
 
 async function main() {
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: 'memory' });

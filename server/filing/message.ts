@@ -36,6 +36,9 @@ export interface IncomingAttachment {
 const MAX_SUBJECT = 2000;
 const MAX_RECIPIENTS = 500;
 
+/** The part after the last `@`. */
+export const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
+
 /** `<ABC@Example.com>` → `abc@example.com`: the form Message-IDs are stored and compared in. */
 export const normaliseMessageId = (value: string): string => value.trim().replace(/^<|>$/g, '').toLowerCase();
 

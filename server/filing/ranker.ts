@@ -1,6 +1,6 @@
 import type { Suggestion, SuggestionRequest } from '../../shared/filing.js';
 import type { Db } from '../db/client.js';
-import { normaliseMessageId } from './message.js';
+import { domainOf, normaliseMessageId } from './message.js';
 import {
   documentsByNumber,
   membershipsOfAddresses,
@@ -60,8 +60,6 @@ const W = {
   document: 3,
   directory: 1,
 };
-
-const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
 
 type Role = 'from' | 'other' | 'body';
 

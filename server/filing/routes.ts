@@ -114,7 +114,7 @@ export const filingRoutes = [
     access: access.needs('email:read'),
     query: LookupQuery,
     responses: { 200: { description: 'Filings of this Message-ID (possibly none)', schema: LookupResult } },
-    handler: async ({ app, caller, query }) => lookupFilings(caller, app, query.internetMessageId),
+    handler: async ({ app, caller, query }) => lookupFilings(app, caller, query.internetMessageId),
   }),
   defineRoute({
     method: 'get',

@@ -16,7 +16,7 @@ import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
 import { rerankWithProvider } from './ai.js';
-import { attachmentText, type IncomingEmail, normaliseMessageId } from './message.js';
+import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId } from './message.js';
 import {
   aiSuggestOf,
   attachmentsOf,
@@ -150,8 +150,6 @@ function searchTextOf(email: IncomingEmail, attachments: { name: string; text: s
   return truncateUtf8(parts.filter(Boolean).join('\n'), MAX_SEARCH_TEXT_BYTES);
 }
 
-export const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
-
 function truncateUtf8(text: string, maxBytes: number): string {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= maxBytes) return text;
@@ -211,7 +209,7 @@ export function summaryOf({ email, filedByName, filedByEmail }: FiledEmailWithFi
 }
 
 /** Where one e-mail is filed, across every organization and project in the caller's scope. */
-export async function lookupFilings(caller: Caller, app: AppContext, internetMessageId: string) {
+export async function lookupFilings(app: AppContext, caller: Caller, internetMessageId: string) {
   const messageId = normaliseMessageId(internetMessageId);
   const orgs: OrgFilter = caller.scope.allOrgs
     ? 'all'
