@@ -1221,3 +1221,89 @@ function addFiledEmails(
     }
   }
 }
+
+/** API keys the organizations use for integrations, with their scopes, usage counters and a few
+ *  reference commands (with their idempotency records). Their secrets are never shown. */
+export function generateIntegrations(rng: Rng, now: Date, platform: Platform, secretHash: string): RowSet {
+  const rows = new RowSet();
+  const nowMs = now.getTime();
+  const endpoints = [
+    'GET /v1/organization/:orgId/project/:projectId/document/submittals',
+    'GET /v1/organization/:orgId/activity',
+    'GET /v1/organization/:orgId/project/:projectId/comms',
+    'GET /v1/organization/:orgId/directory',
+    'GET /v1/client/me',
+  ];
+  for (const org of platform.orgs) {
+    const orgProjects = platform.projects.filter((p) => p.org === org);
+    const admin = org.people[0]!;
+    const keys = [
+      { name: 'Scheduling sync', permissions: ['document:read', 'organization:read', 'project:read'], projects: [] },
+      {
+        name: 'BI export',
+        permissions: ['document:read', 'email:read', 'project:read'],
+        projects: orgProjects.slice(0, 2),
+      },
+    ];
+    keys.forEach((key, k) => {
+      const id = rng.uuid();
+      const clientId = rng.uuid();
+      const createdAt = new Date(nowMs - (200 - k * 30) * DAY);
+      rows.add(s.oauthClients, {
+        id,
+        clientId,
+        secretHash,
+        name: key.name,
+        description: `${key.name} for ${org.name}`,
+        permissions: key.permissions,
+        createdBy: admin.email,
+        createdByUserId: admin.id,
+        createdAt,
+        updatedAt: createdAt,
+      });
+      if (key.projects.length === 0) {
+        rows.add(s.oauthClientOrgScopes, { clientRowId: id, organizationId: org.id, grantedAt: createdAt });
+      }
+      for (const project of key.projects) {
+        rows.add(s.oauthClientProjectScopes, {
+          clientRowId: id,
+          organizationId: org.id,
+          projectId: project.id,
+          grantedAt: createdAt,
+        });
+      }
+      for (const endpoint of rng.sample(endpoints, 3)) {
+        const count = rng.int(20, 5_000);
+        rows.add(s.requestUsage, { clientRowId: id, endpoint, count, totalMs: count * rng.int(8, 120) });
+      }
+      for (let c = 0; c < 2; c++) {
+        const at = new Date(nowMs - rng.int(1, 20) * HOUR);
+        const eventId = rng.id('evt');
+        const entityId = `sync-${hex(rng, 1)}`;
+        const idempotencyKey = rng.uuid();
+        rows.add(s.commandEvents, {
+          id: eventId,
+          organizationId: org.id,
+          callerKey: `client:${clientId}`,
+          command: 'ping',
+          entityId,
+          note: 'nightly health check',
+          createdAt: at,
+        });
+        rows.add(s.idempotencyRecords, {
+          callerKey: `client:${clientId}`,
+          idempotencyKey,
+          organizationId: org.id,
+          requestHash: createHash('sha256').update(`${entityId}:${idempotencyKey}`).digest('hex'),
+          state: 'done',
+          responseStatus: 200,
+          responseHeaders: { 'content-type': 'application/json; charset=utf-8' },
+          responseBody: Buffer.from(JSON.stringify({ eventId, status: 'applied', note: 'nightly health check' })),
+          createdAt: at,
+          expiresAt: new Date(at.getTime() + 24 * HOUR),
+        });
+      }
+    });
+  }
+  return rows;
+}

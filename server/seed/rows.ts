@@ -12,6 +12,12 @@ const loadOrder: PgTable[] = [
   s.supportIssues,
   s.projects,
   s.projectMembers,
+  s.oauthClients,
+  s.oauthClientOrgScopes,
+  s.oauthClientProjectScopes,
+  s.requestUsage,
+  s.commandEvents,
+  s.idempotencyRecords,
   s.documents,
   s.documentAssignees,
   s.documentApprovers,
@@ -89,7 +95,9 @@ function unnestInsert(table: PgTable, rows: Record<string, unknown>[]): SQL {
     return rows.map((row) => {
       const value = row[key];
       if (value === undefined || value === null) return null;
-      return isArray ? arrayLiteral(value as unknown[]) : String(column.mapToDriverValue(value));
+      if (isArray) return arrayLiteral(value as unknown[]);
+      if (Buffer.isBuffer(value)) return `\\x${value.toString('hex')}`;
+      return String(column.mapToDriverValue(value));
     });
   });
   const names = sql.join(

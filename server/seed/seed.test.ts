@@ -10,7 +10,7 @@ import { verifySecret } from '../auth/secrets.js';
 import { createFsBlobStore } from '../blobs/store.js';
 import { loadConfig } from '../config.js';
 import type { Database, Db } from '../db/client.js';
-import { type DemoData, ensureDemoData } from './demo.js';
+import { DEMO_KEY_NAME, type DemoData, ensureDemoData } from './demo.js';
 import { seedDatabase } from './seed.js';
 
 const now = new Date('2026-06-15T09:30:00.000Z');
@@ -342,6 +342,21 @@ describe('demo data', () => {
         sql`SELECT count(*) AS n FROM users WHERE NOT staff AND (company IS NULL OR title IS NULL OR phone IS NULL)`,
       ),
     ).toBe(0);
+  });
+});
+
+describe('integration keys', () => {
+  it('has API keys with scopes, usage counters and completed reference commands', async () => {
+    expect(await count(sql`SELECT count(*) AS n FROM oauth_clients WHERE name <> ${DEMO_KEY_NAME}`)).toBe(4);
+    expect(await count(sql`SELECT count(*) AS n FROM oauth_client_project_scopes`)).toBe(4);
+    expect(await count(sql`SELECT count(*) AS n FROM request_usage WHERE count > 0`)).toBe(12);
+    const replies = await rows<{ event: string; body: string }>(sql`
+      SELECT e.id AS event, convert_from(i.response_body, 'UTF8') AS body
+      FROM idempotency_records i JOIN command_events e ON e.caller_key = i.caller_key
+      WHERE i.state = 'done' AND convert_from(i.response_body, 'UTF8') LIKE '%' || e.id || '%'`);
+    expect(replies).toHaveLength(8);
+    for (const reply of replies)
+      expect(JSON.parse(reply.body)).toMatchObject({ eventId: reply.event, status: 'applied' });
   });
 });
 

@@ -1,8 +1,9 @@
-import { hashSecret } from '../auth/secrets.js';
+import { hashSecret, newClientSecret } from '../auth/secrets.js';
 import type { BlobStore } from '../blobs/store.js';
 import type { Db } from '../db/client.js';
 import {
   demoPasswords,
+  generateIntegrations,
   generatePlatform,
   generateProject,
   PdfCache,
@@ -50,6 +51,8 @@ export async function seedDatabase(db: Db, blobs: BlobStore, options: SeedOption
     admin: await hashSecret(demoPasswords.admin),
     member: await hashSecret(demoPasswords.member),
   };
+  // The integration keys' secret is never shown: a random one, hashed once for all of them.
+  const integrationSecretHash = await hashSecret(newClientSecret());
   const platform = generatePlatform(rng, shape, options.now, passwordHashes);
   const counts: Record<string, number> = {};
   const tally = (more: Record<string, number>) => {
@@ -75,6 +78,10 @@ export async function seedDatabase(db: Db, blobs: BlobStore, options: SeedOption
     done++;
     report(done);
   }
+  // Drawn after every project so adding them left the projects' data unchanged.
+  const integrations = generateIntegrations(new Rng(rng.next()), options.now, platform, integrationSecretHash);
+  await db.transaction((tx) => integrations.write(tx, onBatch));
+  tally(integrations.counts());
 
   return {
     scale: options.scale,
