@@ -1,0 +1,287 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getTableName, isTable, type SQL, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from '../../test/harness.js';
+import { type Database, openDatabase } from '../db/client.js';
+import * as schema from '../db/schema.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The signing key and public URL the test server uses: tokens are bound to both. */
+const serverIdentity = {
+  JWT_SIGNING_KEY: 'test-signing-key-0123456789abcdefghijklmnop',
+  JWT_SIGNING_KEY_ID: 'test',
+  PUBLIC_URL: 'http://sitefile.test',
+};
+
+interface Run {
+  code: number;
+  stdout: string;
+  /** stderr without npm's own notices about the local npm configuration. */
+  stderrLines: string[];
+}
+
+/** One CLI invocation as a child process, exactly as an operator script would run it. */
+function cli(args: string[], env: Record<string, string | undefined>): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      'npx',
+      ['tsx', 'server/cli/main.ts', ...args],
+      { cwd: repoRoot, env: { ...process.env, LOG_LEVEL: 'silent', ...env }, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({
+          code: error ? Number(error.code ?? 1) : 0,
+          stdout,
+          stderrLines: stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('npm warn')),
+        });
+      },
+    );
+  });
+}
+
+/** stdout must be exactly one JSON object. */
+function json(run: Run) {
+  expect(run.code, run.stderrLines.join('\n')).toBe(0);
+  const text = run.stdout.trim();
+  expect(text.split('\n')).toHaveLength(1);
+  const value = JSON.parse(text);
+  expect(typeof value).toBe('object');
+  expect(Array.isArray(value)).toBe(false);
+  return value;
+}
+
+/** A fresh environment: a temp DATA_DIR (embedded PGlite) or, when DATABASE_URL is set, a new database. */
+async function freshEnvironment() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-cli-'));
+  const serverUrl = process.env.DATABASE_URL;
+  let databaseUrl: string | undefined;
+  let name: string | undefined;
+  if (serverUrl) {
+    name = `sitefile_cli_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+  }
+  return {
+    dataDir,
+    env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ...serverIdentity },
+    open: () => openDatabase(databaseUrl ? { databaseUrl } : { dataDir }),
+    async dispose() {
+      await rm(dataDir, { recursive: true, force: true });
+      if (serverUrl && name) {
+        const admin = new pg.Client({ connectionString: serverUrl });
+        await admin.connect();
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      }
+    },
+  };
+}
+
+type Environment = Awaited<ReturnType<typeof freshEnvironment>>;
+
+let main: Environment;
+let demoEnv: Environment;
+beforeAll(async () => {
+  main = await freshEnvironment();
+  demoEnv = await freshEnvironment();
+});
+afterAll(async () => {
+  await main?.dispose();
+  await demoEnv?.dispose();
+});
+
+describe('cli', () => {
+  // Filled in as the commands run; the last test checks them against a real server.
+  const made: Record<string, { id: string; [key: string]: unknown }> = {};
+  let clientSecret = '';
+  let accessToken = '';
+
+  it('migrates an empty database', async () => {
+    expect(json(await cli(['migrate', '--json'], main.env))).toEqual({ migrated: true });
+  }, 300_000);
+
+  it('creates an organization and a project', async () => {
+    made.org = json(await cli(['org', 'create', '--name', 'Harbor Line Construction', '--json'], main.env));
+    expect(made.org).toEqual({ id: expect.stringMatching(/^org_/), name: 'Harbor Line Construction' });
+    made.project = json(
+      await cli(['project', 'create', '--org', made.org!.id, '--name', 'Pier 9 Terminal', '--json'], main.env),
+    );
+    expect(made.project).toEqual({
+      id: expect.stringMatching(/^prj_/),
+      name: 'Pier 9 Terminal',
+      organizationId: made.org!.id,
+    });
+  }, 300_000);
+
+  it('creates an API key with permissions and org/project scopes, showing the secret once', async () => {
+    const key = json(
+      await cli(
+        [
+          'client',
+          'create',
+          '--name',
+          'Reporting export',
+          '--permissions',
+          'project:read,document:read',
+          '--org',
+          made.org!.id,
+          '--project',
+          `${made.org!.id}:${made.project!.id}`,
+          '--json',
+        ],
+        main.env,
+      ),
+    );
+    expect(key).toMatchObject({
+      clientId: expect.any(String),
+      client_secret: expect.stringMatching(/^sfs_/),
+      name: 'Reporting export',
+      superadmin: false,
+      permissions: { 'project:read': true, 'document:read': true, 'client:create': false },
+      scopes: {
+        orgs: [{ orgId: made.org!.id, grantedAt: expect.any(String) }],
+        projects: [{ orgId: made.org!.id, projectId: made.project!.id, grantedAt: expect.any(String) }],
+      },
+    });
+    made.client = key;
+    clientSecret = key.client_secret;
+    const all = json(
+      await cli(['client', 'create', '--name', 'Ops', '--permissions', 'all', '--superadmin', '--json'], main.env),
+    );
+    expect(Object.values(all.permissions).every(Boolean)).toBe(true);
+    expect(all.superadmin).toBe(true);
+  }, 300_000);
+
+  it('creates users (member and staff) and signs a token for one', async () => {
+    const user = json(
+      await cli(
+        [
+          'user',
+          'create',
+          '--email',
+          'ada@harbor.example',
+          '--name',
+          'Ada Admin',
+          '--password',
+          'correct-horse-1',
+          '--org',
+          `${made.org!.id}:admin`,
+          '--json',
+        ],
+        main.env,
+      ),
+    );
+    expect(user).toEqual({
+      id: expect.stringMatching(/^usr_/),
+      email: 'ada@harbor.example',
+      name: 'Ada Admin',
+      staff: false,
+    });
+    made.user = user;
+    const staff = json(
+      await cli(
+        [
+          'user',
+          'create',
+          '--email',
+          'ops@sitefile.example',
+          '--name',
+          'Ops',
+          '--password',
+          'correct-horse-2',
+          '--staff',
+          '--json',
+        ],
+        main.env,
+      ),
+    );
+    expect(staff.staff).toBe(true);
+    const token = json(await cli(['user', 'token', '--email', 'ADA@harbor.example', '--json'], main.env));
+    expect(token).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600 });
+    accessToken = token.access_token;
+  }, 300_000);
+
+  it('fails with exit code 1 and one line on stderr', async () => {
+    const badPort = await cli(['migrate', '--json'], { ...main.env, PORT: 'eighty' });
+    expect(badPort.code).toBe(1);
+    expect(badPort.stdout).toBe('');
+    expect(badPort.stderrLines).toHaveLength(1);
+    expect(badPort.stderrLines[0]).toContain('PORT');
+
+    for (const args of [
+      ['project', 'create', '--org', 'org_missing', '--name', 'X', '--json'],
+      ['user', 'token', '--email', 'nobody@harbor.example', '--json'],
+      ['user', 'create', '--email', 'ada@harbor.example', '--name', 'Again', '--password', 'correct-horse-3', '--json'],
+      ['client', 'create', '--name', 'Bad', '--permissions', 'document:write', '--json'],
+      ['seed', '--scale', 'demo', '--json'],
+      ['seed', '--scale', 'huge'],
+    ]) {
+      const run = await cli(args, main.env);
+      expect(run.code, args.join(' ')).toBe(1);
+      expect(run.stdout, args.join(' ')).toBe('');
+      expect(run.stderrLines, args.join(' ')).toHaveLength(1);
+    }
+  }, 600_000);
+
+  it('left a fully migrated database whose keys and tokens the server accepts', async () => {
+    let database: Database | undefined;
+    try {
+      database = await main.open();
+      const tables = Object.values(schema)
+        .filter((value) => isTable(value))
+        .map((table) => getTableName(table));
+      const existing = (
+        (await database.db.execute(
+          sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'` as SQL,
+        )) as unknown as { rows: { table_name: string }[] }
+      ).rows.map((r) => r.table_name);
+      expect(existing).toEqual(expect.arrayContaining(tables));
+
+      const server = await startTestServer({ database, env: { DATA_DIR: main.dataDir } });
+      try {
+        const exchange = await server.call('/v1/oauth/token', {
+          method: 'POST',
+          json: { client_id: made.client!.clientId, client_secret: clientSecret },
+        });
+        expect(exchange.status).toBe(200);
+        const me = await server.call('/v1/me', { token: accessToken });
+        expect(me.status).toBe(200);
+        expect(JSON.stringify(me.body)).toContain(made.user!.id);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await database?.close();
+    }
+  }, 300_000);
+
+  it('seeds the demo data once and prints the same credentials again', async () => {
+    const first = json(await cli(['demo', '--json'], demoEnv.env));
+    expect(first.organizations).toHaveLength(2);
+    for (const org of first.organizations) {
+      expect(org).toEqual({
+        id: expect.stringMatching(/^org_/),
+        name: expect.any(String),
+        projects: [
+          { id: expect.stringMatching(/^prj_/), name: expect.any(String) },
+          { id: expect.stringMatching(/^prj_/), name: expect.any(String) },
+        ],
+      });
+    }
+    expect(first.client).toEqual({ clientId: expect.any(String), clientSecret: expect.stringMatching(/^sfs_/) });
+    expect(first.staff).toEqual({ email: expect.any(String), password: expect.any(String) });
+    expect(first.users.map((u: { role: string }) => u.role).sort()).toEqual(['admin', 'admin', 'member', 'member']);
+    expect(json(await cli(['demo', '--json'], demoEnv.env))).toEqual(first);
+  }, 600_000);
+});
