@@ -44,14 +44,16 @@ export type ExplorerCondition =
   | { or: ExplorerCondition[] }
   | { not: ExplorerCondition };
 
-const ExplorerConditionTree: z.ZodType<ExplorerCondition> = z.lazy(() =>
-  z.union([
-    ExplorerComparison,
-    z.object({ and: z.array(ExplorerConditionTree).min(1).max(20) }).strict(),
-    z.object({ or: z.array(ExplorerConditionTree).min(1).max(20) }).strict(),
-    z.object({ not: ExplorerConditionTree }).strict(),
-  ]),
-);
+const ExplorerConditionTree: z.ZodType<ExplorerCondition> = z
+  .lazy(() =>
+    z.union([
+      ExplorerComparison,
+      z.object({ and: z.array(ExplorerConditionTree).min(1).max(20) }).strict(),
+      z.object({ or: z.array(ExplorerConditionTree).min(1).max(20) }).strict(),
+      z.object({ not: ExplorerConditionTree }).strict(),
+    ]),
+  )
+  .meta({ id: 'ExplorerCondition' });
 
 /** Depth of nested objects/arrays, walked without recursion so hostile input cannot exhaust the stack. */
 export function nestingDepth(value: unknown, stopAt: number): number {
@@ -70,14 +72,19 @@ export function nestingDepth(value: unknown, stopAt: number): number {
 // A comparison inside `EXPLORER_MAX_DEPTH` groups sits at most this many objects/arrays deep.
 const MAX_RAW_DEPTH = EXPLORER_MAX_DEPTH * 2 + 2;
 
+// The depth is checked (iteratively) before the recursive schema runs, so hostile nesting is a clear
+// 400 instead of a stack overflow; a failed check stops the pipe before the tree is parsed.
 export const ExplorerWhere = z
-  .unknown()
-  .superRefine((value, ctx) => {
+  .preprocess((value, ctx) => {
     if (nestingDepth(value, MAX_RAW_DEPTH) > MAX_RAW_DEPTH) {
-      ctx.addIssue({ code: 'custom', message: `where is nested too deeply (at most ${EXPLORER_MAX_DEPTH} levels)` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `where is nested too deeply (at most ${EXPLORER_MAX_DEPTH} levels)`,
+        input: value,
+      });
     }
-  })
-  .pipe(ExplorerConditionTree)
+    return value;
+  }, ExplorerConditionTree)
   .meta({
     description:
       'A comparison {field, op, value}, or {and: [...]}, {or: [...]}, {not: {...}} of them (at most 4 levels, 50 comparisons).',
