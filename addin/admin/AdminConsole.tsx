@@ -72,7 +72,7 @@ export function AdminConsole({ api, signOut }: { api: ApiClient; signOut: () => 
               ))}
             </Dropdown>
           </Field>
-          <AiSuggestCard key={`ai-${org.id}`} api={api} org={org} />
+          <AiSuggestCard key={`ai-${org.id}`} api={api} org={org} staff={me.data.staff} />
           {me.data.staff ? (
             <ApiKeys key={`keys-${org.id}`} api={api} org={org} />
           ) : (
@@ -88,9 +88,9 @@ export function AdminConsole({ api, signOut }: { api: ApiClient; signOut: () => 
 }
 
 /** The organization's aiSuggest switch, with what turning it on means. */
-function AiSuggestCard({ api, org }: { api: ApiClient; org: MyOrganization }) {
+function AiSuggestCard({ api, org, staff }: { api: ApiClient; org: MyOrganization; staff: boolean }) {
   const styles = useStyles();
-  const settings = useAsync(() => api.filingSettings(org.id), [org.id]);
+  const settings = useAsync(() => api.filingSettings(org.id, staff), [org.id]);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<unknown>();
   const [value, setValue] = useState<boolean>();
@@ -110,22 +110,25 @@ function AiSuggestCard({ api, org }: { api: ApiClient; org: MyOrganization }) {
     <Card>
       <CardHeader header={<Text weight="semibold">AI project suggestions</Text>} />
       <Text className={styles.explanation}>
-        When this is on, Sitefile may send a short excerpt of an e-mail that someone in {org.name} opens in the Outlook
-        add-in — subject, sender and recipient addresses, up to 8 KB of body text, attachment names — together with the
-        names of the few candidate projects to the AI service your Sitefile operator configured, to re-rank the project
-        suggestions. When it is off, nothing leaves Sitefile: suggestions come from Sitefile's own ranking only. Filed
-        e-mails themselves are never sent to the AI service. The change applies to the next suggestion anyone requests.
+        When this is on, and the Sitefile operator has configured an AI service, the server may send that service a
+        short summary of an e-mail someone in {org.name} opens in the Outlook add-in, to re-rank the project
+        suggestions: the subject, the first 1,000 characters of the body (e-mail addresses masked), attachment names,
+        the sender's and recipients' domains (never their addresses or names), and the names and codes of the few
+        candidate projects. No IDs, no filed e-mails and no attachments' content are sent. When it is off, nothing
+        leaves Sitefile: suggestions come from Sitefile's own ranking. A change applies to the next suggestion anyone
+        requests.
       </Text>
       {settings.status === 'loading' && <Spinner size="tiny" label="Loading…" />}
       {settings.status === 'failed' && <ErrorNotice error={settings.error} onRetry={settings.reload} />}
       {current !== undefined && (
         <Switch
           checked={current}
-          disabled={saving}
+          disabled={saving || !staff}
           label={current ? 'AI suggestions are on' : 'AI suggestions are off'}
           onChange={(_event, data) => void toggle(data.checked)}
         />
       )}
+      {!staff && <Caption1>Sitefile staff change this setting on request; contact support.</Caption1>}
       {error !== undefined && <ErrorNotice error={error} title="Not saved" onRetry={() => void toggle(!current)} />}
     </Card>
   );

@@ -212,7 +212,7 @@ function CreateKey({ api, org, onCreated }: { api: ApiClient; org: MyOrganizatio
   const [name, setName] = useState('');
   const [permissions, setPermissions] = useState<ReadonlySet<Permission>>(new Set(['project:read', 'document:read']));
   const [projectIds, setProjectIds] = useState<ReadonlySet<string>>(new Set());
-  const projects = useAsync(() => api.projects(org.id), [org.id]);
+  const projects = useAsync(() => api.projects(org.id, true), [org.id]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   ClientList,
   type CreateClientBody,
@@ -7,6 +7,7 @@ import {
   type UpdateClientBody,
 } from '../../shared/clients.js';
 import { DocumentList } from '../../shared/documents.js';
+import { EmailFilingSettingsResponse } from '../../shared/email-filing-settings.js';
 import { ErrorBody } from '../../shared/errors.js';
 import {
   FiledEmailList,
@@ -40,11 +41,6 @@ export interface TokenSource {
   /** The server refused the token: sign the user out so they can sign in again. */
   rejected(): void;
 }
-
-// TEMPORARY until the settings schema lands in shared/: the spec's Email-filing settings in {data}.
-const FilingSettingsAnswer = z.object({
-  data: z.object({ organizationId: z.string(), aiSuggest: z.boolean(), updatedAt: z.string().nullable() }),
-});
 
 /** Most projects the type-ahead loads per organization (50 per page). */
 const MAX_PROJECT_PAGES = 40;
@@ -96,15 +92,17 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
   return {
     me: () => call(Me, '/v1/me'),
 
-    /** Every project of the organization the user may see, by name (for the type-ahead). */
-    async projects(orgId: string): Promise<Project[]> {
+    /** Every project of the organization the user may see, by name (for the type-ahead); staff see all. */
+    async projects(orgId: string, asStaff = false): Promise<Project[]> {
       const all: Project[] = [];
       let cursor: string | null = null;
       for (let page = 0; page < MAX_PROJECT_PAGES; page++) {
         const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
         const list: z.output<typeof ProjectList> = await call(
           ProjectList,
-          `/v1/organization/${enc(orgId)}/project?limit=50${query}`,
+          asStaff
+            ? `/v1/admin/organizations/${enc(orgId)}/projects?limit=50${query}`
+            : `/v1/organization/${enc(orgId)}/project?limit=50${query}`,
         );
         all.push(...list.data);
         if (!list.hasMore || !list.nextCursor) break;
@@ -122,10 +120,16 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
         }`,
       ),
 
-    filingSettings: (orgId: string) =>
-      call(FilingSettingsAnswer, `/v1/organization/${enc(orgId)}/email-filing-settings`).then((answer) => answer.data),
+    /** The organization's e-mail filing settings: members read the organization route, staff the admin one. */
+    filingSettings: (orgId: string, asStaff = false) =>
+      call(
+        EmailFilingSettingsResponse,
+        asStaff
+          ? `/v1/admin/organizations/${enc(orgId)}/email-filing-settings`
+          : `/v1/organization/${enc(orgId)}/email-filing-settings`,
+      ).then((answer) => answer.data),
     setAiSuggest: (orgId: string, aiSuggest: boolean) =>
-      call(FilingSettingsAnswer, `/v1/admin/organizations/${enc(orgId)}/email-filing-settings`, {
+      call(EmailFilingSettingsResponse, `/v1/admin/organizations/${enc(orgId)}/email-filing-settings`, {
         method: 'PATCH',
         json: { aiSuggest },
       }).then((answer) => answer.data),

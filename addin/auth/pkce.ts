@@ -11,6 +11,8 @@ export function randomToken(byteLength = 32): string {
 }
 
 export async function createPkcePair(): Promise<{ verifier: string; challenge: string }> {
+  // Web Crypto exists only in secure contexts; Outlook always loads add-ins over HTTPS.
+  if (!globalThis.crypto?.subtle) throw new Error('Sign-in needs a secure (HTTPS) connection to Sitefile.');
   const verifier = randomToken(48);
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
   return { verifier, challenge: base64Url(new Uint8Array(digest)) };

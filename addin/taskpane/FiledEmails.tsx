@@ -84,7 +84,7 @@ export default function FiledEmails({ api, projects }: { api: ApiClient; project
           <Text role="status">
             {results.items.length === 0
               ? 'No filed e-mail matches.'
-              : `${results.items.length}${results.next ? '+' : ''} filed e-mails`}
+              : `${results.items.length}${results.next ? '+' : ''} filed e-mail${results.items.length === 1 && !results.next ? '' : 's'}`}
           </Text>
           <ul className={styles.list}>
             {results.items.map((e) => (

@@ -1,0 +1,125 @@
+// Stand-in for Microsoft's office.js in the browser tests: served (by a Playwright route) in place of
+// https://appsforoffice.microsoft.com/lib/1/hosted/office.js. It provides the `Office` object with one mailbox
+// item described by `window.__officeHost` (set by the test before the page loads), and an Office dialog made
+// of a popup window whose page talks back through `messageParent` → `postMessage` to the opener.
+(() => {
+  const host = window.__officeHost ?? {};
+  host.calls = [];
+  const ok = (value) => ({ status: 'succeeded', value });
+  const failed = (code, message) => ({ status: 'failed', error: { code, message, name: 'Error' } });
+  const minor = (version) => Number(String(version).split('.')[1] ?? 0);
+  const address = (a) => ({ emailAddress: a.address, displayName: a.name ?? a.address });
+  const later = (callback, result) => setTimeout(() => callback?.(result), 0);
+
+  function readItem(spec) {
+    return {
+      itemType: 'message',
+      internetMessageId: spec.internetMessageId,
+      conversationId: spec.conversationId,
+      subject: spec.subject,
+      from: address(spec.from),
+      to: spec.to.map(address),
+      cc: (spec.cc ?? []).map(address),
+      dateTimeCreated: new Date(spec.sentAt),
+      attachments: (spec.attachments ?? []).map(({ content, ...a }) => ({ ...a, attachmentType: 'file' })),
+      body: {
+        getAsync(type, callback) {
+          host.calls.push(`body.getAsync:${type}`);
+          later(callback, ok(type === 'html' ? (spec.bodyHtml ?? '') : spec.bodyText));
+        },
+      },
+      getAttachmentContentAsync(id, callback) {
+        host.calls.push(`getAttachmentContentAsync:${id}`);
+        const attachment = (spec.attachments ?? []).find((a) => a.id === id);
+        later(
+          callback,
+          attachment ? ok({ format: 'base64', content: attachment.content }) : failed(9002, 'No such attachment'),
+        );
+      },
+      getAsFileAsync(callback) {
+        host.calls.push('getAsFileAsync');
+        later(callback, spec.rawBase64 ? ok(spec.rawBase64) : failed(5001, 'Not supported'));
+      },
+      getAllInternetHeadersAsync(callback) {
+        later(callback, ok(spec.headers ?? ''));
+      },
+    };
+  }
+
+  function composeItem(spec) {
+    const getter = (value) => ({ getAsync: (callback) => later(callback, ok(value)) });
+    return {
+      itemType: 'message',
+      conversationId: null,
+      subject: getter(spec.subject),
+      to: getter(spec.to.map(address)),
+      cc: getter((spec.cc ?? []).map(address)),
+      from: getter(address(spec.from)),
+      body: { getAsync: (_type, callback) => later(callback, ok(spec.bodyText)) },
+      getAttachmentsAsync: (callback) => later(callback, ok([])),
+      internetHeaders: {
+        setAsync(headers, callback) {
+          host.headersSet = { ...(host.headersSet ?? {}), ...headers };
+          later(callback, ok(undefined));
+        },
+      },
+    };
+  }
+
+  const dialogs = new Map();
+  window.addEventListener('message', (event) => {
+    if (event.origin !== location.origin || typeof event.data?.officeDialogMessage !== 'string') return;
+    for (const handlers of dialogs.values())
+      handlers.get('dialogMessageReceived')?.({ message: event.data.officeDialogMessage });
+  });
+
+  const spec = host.item;
+  const info = { host: spec ? 'Outlook' : null, platform: spec ? 'OfficeOnline' : null };
+  window.Office = {
+    AsyncResultStatus: { Succeeded: 'succeeded', Failed: 'failed' },
+    CoercionType: { Text: 'text', Html: 'html' },
+    EventType: {
+      ItemChanged: 'olkItemSelectedChanged',
+      DialogMessageReceived: 'dialogMessageReceived',
+      DialogEventReceived: 'dialogEventReceived',
+    },
+    HostType: { Outlook: 'Outlook' },
+    MailboxEnums: { AttachmentContentFormat: { Base64: 'base64', Url: 'url', Eml: 'eml', ICalendar: 'iCalendar' } },
+    onReady(callback) {
+      callback?.(info);
+      return Promise.resolve(info);
+    },
+    context: {
+      officeTheme: host.dark ? { bodyBackgroundColor: '#1f1f1f' } : { bodyBackgroundColor: '#ffffff' },
+      requirements: {
+        isSetSupported: (name, version) => name === 'Mailbox' && minor(version) <= (host.mailboxMinor ?? 8),
+      },
+      mailbox: {
+        item: spec ? (spec.mode === 'compose' ? composeItem(spec) : readItem(spec)) : null,
+        addHandlerAsync: (_type, _handler, callback) => later(callback, ok(undefined)),
+      },
+      ui: {
+        displayDialogAsync(url, _options, callback) {
+          const popup = window.open(url, 'officeDialog', 'width=480,height=640');
+          if (!popup) return later(callback, failed(12009, 'The dialog was blocked'));
+          const handlers = new Map();
+          const id = Symbol('dialog');
+          dialogs.set(id, handlers);
+          later(
+            callback,
+            ok({
+              addEventHandler: (type, handler) => handlers.set(type, handler),
+              close() {
+                dialogs.delete(id);
+                popup.close();
+              },
+            }),
+          );
+        },
+        messageParent(message) {
+          window.opener?.postMessage({ officeDialogMessage: message }, location.origin);
+        },
+      },
+    },
+  };
+})();
