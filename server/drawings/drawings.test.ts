@@ -239,6 +239,29 @@ describe('POST …/drawings/bundle', () => {
     expect((await readBack(next.body.downloadUrl)).widths).toEqual([402, 451, 502, 601, 701]);
   });
 
+  it('answers identical concurrent requests with one build', async () => {
+    const db = server.database.db;
+    const [a10] = await db.select().from(drawings).where(eq(drawings.number, 'A-10'));
+    const stored = await server.app.context.blobs.put(await sheetPdf(452, 'A-10 B'));
+    await db.insert(drawingRevisions).values({
+      id: newId('rev'),
+      organizationId: f.orgA.id,
+      drawingId: a10!.id,
+      revision: 'B',
+      sequence: 2,
+      blobKey: stored.key,
+      fileName: 'A-10.pdf',
+      fileSize: stored.size,
+      uploadedAt: server.clock.now(),
+    });
+    const before = (await db.select().from(drawingBundles)).length;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => bundle()));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(answers.map((a) => new URL(a.body.downloadUrl).pathname)).size).toBe(1);
+    expect((await db.select().from(drawingBundles)).length).toBe(before + 1);
+    expect((await readBack(answers[0]!.body.downloadUrl)).widths).toEqual([402, 452, 502, 601, 701]);
+  });
+
   it('restricts to one drawing package of the project', async () => {
     const res = await bundle({ drawingPackageId: packageA1 });
     expect(res.status).toBe(200);
