@@ -208,6 +208,87 @@ describeInBrowser(
       await page.getByText('No filed e-mail matches.').waitFor();
     });
 
+    it('in compose mode, marks the draft to be filed when sent', async () => {
+      const compose = await openPaneContext(
+        browser,
+        { item: { ...openEmail, mode: 'compose', internetMessageId: undefined, attachments: [] }, mailboxMinor: 8 },
+        pane,
+      );
+      const composePage = await compose.newPage();
+      await composePage.goto(`${origin}/addin/taskpane.html`);
+      await composePage.getByRole('radio', { name: /Dockside Offices/ }).check();
+      await composePage.getByRole('button', { name: 'File this when sent' }).click();
+      await composePage.getByText('Will be filed when sent').waitFor();
+      await shot(composePage, '15-compose');
+      await expectAccessible(composePage);
+      const headers = await composePage.evaluate(
+        () => (window as unknown as { __officeHost: { headersSet: unknown } }).__officeHost.headersSet,
+      );
+      expect(headers).toEqual({ 'X-Sitefile-File-To': `org=${f.orgA.id}; project=${f.projectA2.id}` });
+      await compose.close();
+    });
+
+    it('files the sent e-mail as raw MIME where Mailbox 1.14 allows, into the project chosen while writing it', async () => {
+      const mime = [
+        'Message-ID: <handrail-9@harbor.test>',
+        'From: Mia Member <member@harbor.test>',
+        'To: ops@steel.example',
+        'Subject: Handrail shop drawings',
+        'Date: Tue, 03 Mar 2026 09:00:00 +0000',
+        `${'X-Sitefile-File-To'}: org=${f.orgA.id}; project=${f.projectA2.id}`,
+        'MIME-Version: 1.0',
+        'Content-Type: multipart/mixed; boundary="b1"',
+        '',
+        '--b1',
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        'Please find the handrail shop drawings attached.',
+        '--b1',
+        'Content-Type: text/plain; name="handrail-notes.txt"',
+        'Content-Disposition: attachment; filename="handrail-notes.txt"',
+        '',
+        'Posts at 1200 centres.',
+        '--b1--',
+        '',
+      ].join('\r\n');
+      const sent = {
+        ...openEmail,
+        internetMessageId: '<handrail-9@harbor.test>',
+        subject: 'Handrail shop drawings',
+        from: { address: 'member@harbor.test', name: 'Mia Member' },
+        to: [{ address: 'ops@steel.example' }],
+        attachments: [openEmail.attachments[0]!].map((a) => ({ ...a, id: 'att-h', name: 'handrail-notes.txt' })),
+        headers: `X-Sitefile-File-To: org=${f.orgA.id}; project=${f.projectA2.id}\r\n`,
+        rawBase64: Buffer.from(mime).toString('base64'),
+      };
+      const raw = await openPaneContext(browser, { item: sent, mailboxMinor: 14 }, pane);
+      const rawPage = await raw.newPage();
+      await rawPage.goto(`${origin}/addin/taskpane.html`);
+      await rawPage.getByText('You chose Dockside Offices for this e-mail while writing it.').waitFor();
+      await rawPage.getByRole('button', { name: 'File', exact: true }).click();
+      await rawPage.getByText('Filed in Dockside Offices with 1 attachment.').waitFor();
+      await shot(rawPage, '16-raw-message');
+      const calls = await rawPage.evaluate(
+        () => (window as unknown as { __officeHost: { calls: string[] } }).__officeHost.calls,
+      );
+      expect(calls).toContain('getAsFileAsync');
+      expect(calls.some((c) => c.startsWith('getAttachmentContentAsync'))).toBe(false);
+      const list = await server.call(
+        `/v1/organization/${f.orgA.id}/project/${f.projectA2.id}/emails?search=${encodeURIComponent('shop drawings')}`,
+        {
+          token: f.admin.token,
+        },
+      );
+      expect(list.body.data.map((e: { subject: string }) => e.subject)).toEqual(['Handrail shop drawings']);
+      const detail = await server.call(
+        `/v1/organization/${f.orgA.id}/project/${f.projectA2.id}/emails/${list.body.data[0].id}`,
+        { token: f.admin.token },
+      );
+      expect(detail.body.original).not.toBeNull();
+      expect(detail.body.attachments.map((a: { name: string }) => a.name)).toEqual(['handrail-notes.txt']);
+      await raw.close();
+    });
+
     it('sent nothing to the AI provider while aiSuggest is off', () => {
       expect(aiRequests).toBe(0);
     });
