@@ -14,6 +14,9 @@ import { createUser } from '../server/users/service.js';
 import type { Permission } from '../shared/permissions.js';
 import { permissionKeys } from '../shared/permissions.js';
 
+/** The Redis that multi-instance tests share (CI starts one on the default port). */
+export const testRedisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
 /**
  * A fresh database for one test file: in-memory PGlite, or (when DATABASE_URL is set, as in CI's
  * second run) a new database on that PostgreSQL server, dropped again by `close()`.

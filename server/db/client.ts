@@ -28,6 +28,9 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
 export async function openDatabase(options: { databaseUrl?: string; dataDir?: string | 'memory' }): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle client that loses its connection (server restart, database dropped) emits 'error'; without a
+    // listener that would crash the process. The next query gets a fresh client.
+    pool.on('error', () => {});
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;
     return {
       db,

@@ -7,11 +7,12 @@ import {
   type Fixtures,
   startTestServer,
   type TestServer,
+  testRedisUrl,
 } from '../../test/harness.js';
 import { createRateLimiter } from './limiter.js';
 
 // These tests count requests, never time: each window is a minute, far longer than a test takes.
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = testRedisUrl;
 
 const expectRefused = (res: CallResult) => {
   expect(res.status).toBe(429);

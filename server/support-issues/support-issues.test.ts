@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { createFixtures, type Fixtures, startTestServer, type TestServer, testRedisUrl } from '../../test/harness.js';
 import { supportIssues } from '../db/schema.js';
 import { newId } from '../ids.js';
 
@@ -134,11 +134,11 @@ describe('GET /v1/admin/runbook', () => {
   });
 });
 
-describe.skipIf(!process.env.REDIS_URL)('runbook cache across two instances on one Redis', () => {
+describe('runbook cache across two instances on one Redis', () => {
   let one: TestServer;
   let two: TestServer;
   beforeAll(async () => {
-    const env = { REDIS_URL: process.env.REDIS_URL! };
+    const env = { REDIS_URL: testRedisUrl };
     one = await startTestServer({ env });
     two = await startTestServer({ env, database: one.database, clock: one.clock });
   });
