@@ -8,7 +8,6 @@ import { createClient } from '../clients/service.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { createUser, findUserByEmail } from '../users/service.js';
-import { demoPasswords } from './generate.js';
 import {
   allOrganizationIds,
   findClientByClientId,
@@ -20,6 +19,7 @@ import {
   setUserPasswordHash,
 } from './queries.js';
 import { seedDatabase } from './seed.js';
+import { demoPasswords } from './shapes.js';
 
 export const DEMO_SEED = 1;
 export const DEMO_KEY_NAME = 'Sitefile demo key';

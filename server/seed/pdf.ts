@@ -1,4 +1,5 @@
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import type { BlobStore } from '../blobs/store.js';
 
 /** Small real PDFs for seeded drawings and reports. Metadata dates are fixed to `stamp` so the
  *  bytes (and so the content-addressed blob keys) are reproducible. */
@@ -44,4 +45,38 @@ export function drawingPdf(
 
 export function reportPdf(stamp: Date, report: { title: string; version: string; lines: string[] }) {
   return onePagePdf(stamp, report.title, [`Version ${report.version}`, ...report.lines], [595, 842]);
+}
+
+/** Blob keys of generated PDFs, shared across projects (same sheet and revision → same bytes). */
+export class PdfCache {
+  private readonly keys = new Map<string, Promise<{ key: string; size: number }>>();
+  constructor(
+    private readonly blobs: BlobStore,
+    private readonly stamp: Date,
+  ) {}
+
+  drawing(sheet: { number: string; title: string; discipline: string }, revision: string) {
+    return this.once(`drawing:${sheet.number}:${sheet.title}:${revision}`, () =>
+      drawingPdf(this.stamp, sheet, revision),
+    );
+  }
+
+  report(title: string, version: string, lines: string[]) {
+    return this.once(`report:${title}:${version}:${lines.join('|')}`, () =>
+      reportPdf(this.stamp, { title, version, lines }),
+    );
+  }
+
+  raw(name: string, bytes: Buffer) {
+    return this.once(`raw:${name}`, async () => bytes);
+  }
+
+  private once(name: string, make: () => Promise<Buffer>) {
+    let entry = this.keys.get(name);
+    if (!entry) {
+      entry = make().then((bytes) => this.blobs.put(bytes));
+      this.keys.set(name, entry);
+    }
+    return entry;
+  }
 }

@@ -1,17 +1,11 @@
 import { hashSecret, newClientSecret } from '../auth/secrets.js';
 import type { BlobStore } from '../blobs/store.js';
 import type { Db } from '../db/client.js';
-import {
-  demoPasswords,
-  generateIntegrations,
-  generatePlatform,
-  generateProject,
-  PdfCache,
-  type SeedAccount,
-  type SeedScale,
-  scales,
-} from './generate.js';
+import { PdfCache } from './pdf.js';
+import { generateIntegrations, generatePlatform } from './platform.js';
+import { generateProject } from './project.js';
 import { Rng } from './random.js';
+import { demoPasswords, type SeedAccount, type SeedScale, scales } from './shapes.js';
 
 export type { SeedAccount, SeedScale };
 
