@@ -18,6 +18,7 @@ import type { ApiClient } from '../api/client.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
 import { ApiKeys } from './ApiKeys.js';
+import { RunbookCard } from './Runbook.js';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, maxWidth: '960px', margin: '0 auto' },
@@ -83,6 +84,7 @@ export function AdminConsole({ api, signOut }: { api: ApiClient; signOut: () => 
           )}
         </>
       )}
+      {me.data.staff && <RunbookCard api={api} />}
     </main>
   );
 }

@@ -19,6 +19,7 @@ import {
 } from '../../shared/filing.js';
 import { Me } from '../../shared/me.js';
 import { type Project, ProjectList } from '../../shared/organizations.js';
+import { type CreateSupportIssueBody, Runbook, SupportIssueResponse } from '../../shared/support-issues.js';
 
 /** A refused or failed API call, with the server's own message; `retryable` for network and 5xx/429 failures. */
 export class ApiCallError extends Error {
@@ -176,6 +177,14 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
     rotateKey: (id: string) =>
       call(CreatedOAuthClient, `/v1/admin/clients/${enc(id)}/rotate-secret`, { method: 'POST' }),
     deleteKey: (id: string) => call(null, `/v1/admin/clients/${enc(id)}`, { method: 'DELETE' }),
+    runbook: (search: string, cursor?: string) => {
+      const query = new URLSearchParams({ limit: '25' });
+      if (search.trim()) query.set('search', search.trim());
+      if (cursor) query.set('cursor', cursor);
+      return call(Runbook, `/v1/admin/runbook?${query}`);
+    },
+    createSupportIssue: (body: CreateSupportIssueBody) =>
+      call(SupportIssueResponse, '/v1/admin/support-issues', { method: 'POST', json: body }).then((r) => r.data),
   };
 }
 

@@ -379,6 +379,43 @@ describeInBrowser(
         expect(await adminPage.content()).not.toContain(secretText);
         await shot(adminPage, '14-admin-keys');
       });
+
+      it('lets staff add a support issue that the runbook shows and finds', async () => {
+        await adminPage.getByLabel('Title').fill('Add-in shows "signed out" after password change');
+        await adminPage.getByLabel('What goes wrong').fill('Refresh tokens of the old session are revoked.');
+        await adminPage.getByLabel('How to resolve it').fill('Ask the user to press Sign in again in the task pane.');
+        await adminPage.getByRole('button', { name: 'Add to the runbook' }).click();
+        await adminPage.getByText('is in the runbook.').waitFor();
+        await adminPage.getByText('1 entry', { exact: true }).waitFor();
+        await adminPage.getByRole('searchbox', { name: 'Search the runbook' }).fill('refresh tokens');
+        await adminPage.getByRole('searchbox', { name: 'Search the runbook' }).press('Enter');
+        await adminPage.getByText('Approach:').waitFor();
+        await shot(adminPage, '17-admin-runbook');
+        await expectAccessible(adminPage);
+        await adminPage.getByRole('searchbox', { name: 'Search the runbook' }).fill('nothing like this');
+        await adminPage.getByRole('searchbox', { name: 'Search the runbook' }).press('Enter');
+        await adminPage.getByText('No entry matches.').waitFor();
+      });
+
+      it('shows an organization admin the setting read-only and no key management', async () => {
+        const orgAdmin = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+        orgAdmin.setDefaultTimeout(10_000);
+        const adminOnly = await orgAdmin.newPage();
+        await adminOnly.goto(`${origin}/admin`);
+        await adminOnly.getByRole('button', { name: 'Sign in to Sitefile' }).click();
+        await adminOnly.getByLabel('Email').fill('admin@harbor.test');
+        await adminOnly.getByLabel('Password').fill('admin-pass-1');
+        await adminOnly.getByRole('button', { name: 'Sign in' }).click();
+        await adminOnly.getByRole('button', { name: 'Allow' }).click();
+        const aiSwitch = adminOnly.getByRole('switch', { name: 'AI suggestions are on' });
+        await aiSwitch.waitFor();
+        expect(await aiSwitch.isDisabled()).toBe(true);
+        await adminOnly.getByText('API keys are issued by Sitefile staff.', { exact: false }).waitFor();
+        expect(await adminOnly.getByText('Support issues and runbook').count()).toBe(0);
+        await shot(adminOnly, '18-admin-org-admin');
+        await expectAccessible(adminOnly);
+        await orgAdmin.close();
+      });
     });
   },
 );

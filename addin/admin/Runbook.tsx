@@ -1,0 +1,146 @@
+import {
+  Button,
+  Caption1,
+  Card,
+  CardHeader,
+  Field,
+  Input,
+  MessageBar,
+  MessageBarBody,
+  makeStyles,
+  SearchBox,
+  Spinner,
+  Text,
+  Textarea,
+  tokens,
+} from '@fluentui/react-components';
+import { useState } from 'react';
+import type { ApiClient } from '../api/client.js';
+import { ErrorNotice } from '../ui/notices.js';
+import { useAsync } from '../ui/use-async.js';
+
+const useStyles = makeStyles({
+  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  list: {
+    listStyle: 'none',
+    margin: 0,
+    padding: 0,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalM,
+  },
+  entry: { borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, paddingBottom: tokens.spacingVerticalS },
+  paragraph: { display: 'block', whiteSpace: 'pre-wrap' },
+  meta: { display: 'block', color: tokens.colorNeutralForeground3 },
+});
+
+/** Staff: the runbook (support issues with their approach), searchable, and a form to add an issue. */
+export function RunbookCard({ api }: { api: ApiClient }) {
+  const styles = useStyles();
+  const [search, setSearch] = useState('');
+  const [applied, setApplied] = useState('');
+  const [version, setVersion] = useState(0);
+  const runbook = useAsync(() => api.runbook(applied), [applied, version]);
+  return (
+    <Card>
+      <CardHeader header={<Text weight="semibold">Support issues and runbook</Text>} />
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          setApplied(search);
+        }}
+      >
+        <Field label="Search the runbook">
+          <SearchBox value={search} onChange={(_event, data) => setSearch(data.value)} />
+        </Field>
+      </form>
+      {runbook.status === 'loading' && <Spinner size="tiny" label="Loading the runbook…" />}
+      {runbook.status === 'failed' && <ErrorNotice error={runbook.error} onRetry={runbook.reload} />}
+      {runbook.status === 'done' && (
+        <>
+          <Text role="status">
+            {runbook.data.total === 0
+              ? 'No entry matches.'
+              : `${runbook.data.total} ${runbook.data.total === 1 ? 'entry' : 'entries'}`}
+            {runbook.data.hasMore ? ` (first ${runbook.data.data.length} shown)` : ''}
+          </Text>
+          <ul className={styles.list}>
+            {runbook.data.data.map((issue) => (
+              <li key={issue.id} className={styles.entry}>
+                <Text weight="semibold">{issue.title}</Text>
+                <Caption1 className={styles.meta}>
+                  {issue.createdBy} · {new Date(issue.createdAt).toLocaleDateString()}
+                </Caption1>
+                <Text className={styles.paragraph}>{issue.description}</Text>
+                <Text className={styles.paragraph}>
+                  <strong>Approach:</strong> {issue.approach}
+                </Text>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <NewSupportIssue api={api} onCreated={() => setVersion((v) => v + 1)} />
+    </Card>
+  );
+}
+
+function NewSupportIssue({ api, onCreated }: { api: ApiClient; onCreated: () => void }) {
+  const styles = useStyles();
+  const [title, setTitle] = useState('');
+  const [description, setDescription] = useState('');
+  const [approach, setApproach] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [saved, setSaved] = useState<string>();
+  const submit = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const created = await api.createSupportIssue({ title, description, approach });
+      setSaved(created.title);
+      setTitle('');
+      setDescription('');
+      setApproach('');
+      onCreated();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const complete = title.trim() && description.trim() && approach.trim();
+  return (
+    <form
+      className={styles.form}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <Text as="h2" size={400} weight="semibold">
+        Add a support issue
+      </Text>
+      <Field label="Title" required>
+        <Input value={title} maxLength={200} onChange={(_event, data) => setTitle(data.value)} />
+      </Field>
+      <Field label="What goes wrong" required>
+        <Textarea value={description} maxLength={10_000} onChange={(_event, data) => setDescription(data.value)} />
+      </Field>
+      <Field label="How to resolve it" required>
+        <Textarea value={approach} maxLength={10_000} onChange={(_event, data) => setApproach(data.value)} />
+      </Field>
+      {error !== undefined && <ErrorNotice error={error} title="Not saved" />}
+      {saved && (
+        <MessageBar intent="success">
+          <MessageBarBody>“{saved}” is in the runbook.</MessageBarBody>
+        </MessageBar>
+      )}
+      <div>
+        <Button type="submit" appearance="primary" disabled={busy || !complete}>
+          {busy ? 'Saving…' : 'Add to the runbook'}
+        </Button>
+      </div>
+    </form>
+  );
+}
