@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { createFsBlobStore } from '../server/blobs/store.js';
 import { ManualClock } from '../server/clock.js';
@@ -157,6 +157,9 @@ async function main() {
       }
     }
   }
+
+  // Fresh statistics after bulk loading and the hold-out deletes, as autovacuum would have by now.
+  await db.execute(sql`analyze`);
 
   const config = loadConfig({
     DATA_DIR: dataDir,

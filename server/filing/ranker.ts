@@ -107,7 +107,14 @@ export async function rankProjects(
       messageId: request.internetMessageId ? normaliseMessageId(request.internetMessageId) : undefined,
       conversationId: request.conversationId,
     }),
-    participantHistory(db, orgIds, { addresses: [...roleOf.keys()], domains: [...domainRole.keys()] }, input.now),
+    // Colleagues (the caller's own domain) are on every project's mail: their filing history is costly to read
+    // and says little; the project directory already places them.
+    participantHistory(
+      db,
+      orgIds,
+      { addresses: [...roleOf.keys()].filter((a) => domainOf(a) !== selfDomain), domains: [...domainRole.keys()] },
+      input.now,
+    ),
     documentsByNumber(db, orgIds, numbers),
     membershipsOfAddresses(db, orgIds, [...roleOf.keys()]),
   ]);
