@@ -29,18 +29,21 @@ export async function runSeed(
   if (await hasOrganizations(db)) throw new CliError('The database already has data; seed needs an empty database');
   const bar = new SingleBar({
     stream: process.stderr,
-    format: `Seeding ${scale} [{bar}] {value}/{total} projects | {rows} rows | {duration_formatted}`,
+    format: `Seeding ${scale} [{bar}] {value}/{total} steps | {phase} | {rows} rows | {duration_formatted}`,
     hideCursor: true,
   });
-  bar.start(1, 0, { rows: 0 });
+  bar.start(1, 0, { rows: 0, phase: 'loading' });
   const started = performance.now();
   const summary = await seedDatabase(db, createFsBlobStore(path.join(dataDir, 'blobs')), {
     scale,
     seed,
     now: options.now ?? new Date(),
-    onProgress: ({ done, total, rows }) => {
+    onProgress: ({ phase, done, total, rows }) => {
       bar.setTotal(total);
-      bar.update(done, { rows: rows.toLocaleString('en-US') });
+      bar.update(done, {
+        phase: phase === 'indexing' ? 'building indexes' : phase,
+        rows: rows.toLocaleString('en-US'),
+      });
     },
   });
   bar.stop();

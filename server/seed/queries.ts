@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.js';
 import {
   oauthClientOrgScopes,
   oauthClients,
@@ -83,4 +83,36 @@ export async function passwordMembers(db: Db, orgIds: string[]) {
     .where(and(inArray(organizationMembers.organizationId, orgIds), isNotNull(users.passwordHash)))
     .orderBy(asc(organizationMembers.organizationId), asc(organizationMembers.role), asc(organizationMembers.createdAt))
     .limit(orgIds.length * 10);
+}
+
+export interface IndexDefinition {
+  name: string;
+  definition: string;
+}
+
+/** The non-unique indexes of these tables (unique ones stay: they guard the data while it loads). */
+export async function secondaryIndexes(db: Db, tables: string[]): Promise<IndexDefinition[]> {
+  const result = (await db.execute(sql`
+    SELECT indexname AS name, indexdef AS definition FROM pg_indexes
+    WHERE schemaname = current_schema() AND tablename = ANY(${sql.param(tables)}::text[])
+      AND indexdef NOT LIKE 'CREATE UNIQUE INDEX%'
+    ORDER BY tablename, indexname`)) as unknown as { rows: IndexDefinition[] };
+  return result.rows;
+}
+
+export async function dropIndexes(db: Db, indexes: IndexDefinition[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const index of indexes) await tx.execute(sql`DROP INDEX ${sql.identifier(index.name)}`);
+  });
+}
+
+/** Recreates indexes from their definitions, with enough memory for a sorted build. */
+export async function createIndexes(db: Db, indexes: IndexDefinition[], onEach?: () => void): Promise<void> {
+  for (const index of indexes) {
+    await db.transaction(async (tx: Tx) => {
+      await tx.execute(sql`SET LOCAL maintenance_work_mem = '128MB'`);
+      await tx.execute(sql.raw(index.definition));
+    });
+    onEach?.();
+  }
 }

@@ -41,6 +41,9 @@ const loadOrder: PgTable[] = [
   s.filedEmailAttachments,
 ];
 
+/** The tables the seed writes. */
+export const seededTables = (): string[] => loadOrder.map((table) => getTableName(table));
+
 const BATCH_ROWS = 5_000;
 
 /** Rows waiting to be written, grouped by table. */

@@ -4,13 +4,16 @@ import type { Db } from '../db/client.js';
 import { PdfCache } from './pdf.js';
 import { generateIntegrations, generatePlatform } from './platform.js';
 import { generateProject } from './project.js';
+import { createIndexes, dropIndexes, secondaryIndexes } from './queries.js';
 import { Rng } from './random.js';
+import { type RowSet, seededTables } from './rows.js';
 import { demoPasswords, type SeedAccount, type SeedScale, scales } from './shapes.js';
 
 export type { SeedAccount, SeedScale };
 
 export interface SeedProgress {
-  /** Projects written so far (the platform rows count as step 0). */
+  phase: 'loading' | 'indexing' | 'done';
+  /** Steps done: one per project, then one for rebuilding the indexes. */
   done: number;
   total: number;
   rows: number;
@@ -49,33 +52,41 @@ export async function seedDatabase(db: Db, blobs: BlobStore, options: SeedOption
   const integrationSecretHash = await hashSecret(newClientSecret());
   const platform = generatePlatform(rng, shape, options.now, passwordHashes);
   const counts: Record<string, number> = {};
-  const tally = (more: Record<string, number>) => {
-    for (const [table, n] of Object.entries(more)) counts[table] = (counts[table] ?? 0) + n;
-  };
   let totalRows = 0;
-  const total = platform.projects.length;
-  const report = (done: number) => options.onProgress?.({ done, total, rows: totalRows });
-  const onBatch = (n: number) => {
-    totalRows += n;
-    report(done);
-  };
   let done = 0;
+  const steps = platform.projects.length + 1;
+  const report = (phase: SeedProgress['phase']) => options.onProgress?.({ phase, done, total: steps, rows: totalRows });
+  const write = async (rows: RowSet) => {
+    await db.transaction((tx) =>
+      rows.write(tx, (n) => {
+        totalRows += n;
+        report('loading');
+      }),
+    );
+    for (const [table, n] of Object.entries(rows.counts())) counts[table] = (counts[table] ?? 0) + n;
+  };
 
-  await db.transaction((tx) => platform.rows.write(tx, onBatch));
-  tally(platform.rows.counts());
-  const pdfs = new PdfCache(blobs, options.now);
-  for (const project of platform.projects) {
-    // Each project draws from its own stream so one project's volume never shifts another's IDs.
-    const rows = await generateProject(new Rng(rng.next()), shape, options.now, project, pdfs);
-    await db.transaction((tx) => rows.write(tx, onBatch));
-    tally(rows.counts());
-    done++;
-    report(done);
+  // One sorted build per index after the load is far cheaper than millions of incremental updates
+  // (the GIN search indexes above all), so secondary indexes are dropped first and rebuilt at the end.
+  const indexes = await secondaryIndexes(db, seededTables());
+  await dropIndexes(db, indexes);
+  try {
+    await write(platform.rows);
+    const pdfs = new PdfCache(blobs, options.now);
+    for (const project of platform.projects) {
+      // Each project draws from its own stream so one project's volume never shifts another's IDs.
+      await write(await generateProject(new Rng(rng.next()), shape, options.now, project, pdfs));
+      done++;
+      report('loading');
+    }
+    // Drawn after every project so adding them left the projects' data unchanged.
+    await write(generateIntegrations(new Rng(rng.next()), options.now, platform, integrationSecretHash));
+  } finally {
+    report('indexing');
+    await createIndexes(db, indexes);
   }
-  // Drawn after every project so adding them left the projects' data unchanged.
-  const integrations = generateIntegrations(new Rng(rng.next()), options.now, platform, integrationSecretHash);
-  await db.transaction((tx) => integrations.write(tx, onBatch));
-  tally(integrations.counts());
+  done++;
+  report('done');
 
   return {
     scale: options.scale,
