@@ -338,6 +338,29 @@ describe('the Outlook add-in first-party client', () => {
     expect(mcp.status).toBe(401);
   });
 
+  it("signs staff in too: their /v1 token opens /v1/admin/*, a member's does not", async () => {
+    const tokenFor = async (email: string, password: string) => {
+      const { verifier, challenge } = pkce();
+      const redirect = await signInAndConsent(
+        server,
+        authorizeUrl({ client_id: ADDIN_CLIENT_ID, redirect_uri: addinRedirect, code_challenge: challenge }),
+        { email, password },
+      );
+      const tokens = await tokenRequest({
+        grant_type: 'authorization_code',
+        code: redirect.get('code')!,
+        code_verifier: verifier,
+        redirect_uri: addinRedirect,
+        client_id: ADDIN_CLIENT_ID,
+      });
+      return tokens.body.access_token!;
+    };
+    const staff = await tokenFor('staff@sitefile.test', 'staff-pass-1');
+    expect((await server.call('/v1/admin/documents', { token: staff })).status).toBe(200);
+    const member = await tokenFor('member@harbor.test', 'member-pass-1');
+    expect((await server.call('/v1/admin/documents', { token: member })).status).toBe(403);
+  });
+
   it('only redirects to its registered callback', async () => {
     const page = await createBrowser(server).get(
       authorizeUrl({
