@@ -237,6 +237,7 @@ function CreateKey({ api, org, onCreated }: { api: ApiClient; org: MyOrganizatio
       });
       onCreated({ name: created.name, clientId: created.clientId, secret: created.client_secret });
       setName('');
+      setProjectIds(new Set());
     } catch (failure) {
       setError(failure);
     } finally {
