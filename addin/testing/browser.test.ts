@@ -134,6 +134,22 @@ describeInBrowser(
       aiProvider?.close();
     });
 
+    it('serves the pages and every icon the manifest names', async () => {
+      const manifest = readFileSync(path.join(repoRoot, 'manifest.xml'), 'utf8');
+      const icons = [...manifest.matchAll(/https:\/\/localhost:3000(\/addin\/icon-\d+\.png)/g)].map((m) => m[1]!);
+      expect(icons.length).toBeGreaterThan(3);
+      for (const icon of new Set(icons)) {
+        const res = await server.request(icon);
+        expect(res.status, icon).toBe(200);
+        expect(res.headers.get('content-type')).toBe('image/png');
+      }
+      for (const page of ['/addin/', '/addin/taskpane.html', '/admin', '/addin/auth-callback.html']) {
+        const res = await server.request(page);
+        expect(res.status, page).toBe(200);
+        expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      }
+    });
+
     it('signs in through the Office dialog with the authorization-code flow', async () => {
       await page.goto(`${origin}/addin/taskpane.html`);
       await page.getByRole('button', { name: 'Sign in to Sitefile' }).waitFor();
