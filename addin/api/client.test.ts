@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { ApiCallError, createApiClient } from './client.js';
+
+/** The add-in's API client against a real server: every answer parsed by the shared schemas, errors in plain words. */
+let server: TestServer;
+let f: Fixtures;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  f = await createFixtures(server);
+});
+afterAll(() => server.close());
+
+const clientFor = (token: string | undefined, onRejected: () => void = () => {}) =>
+  createApiClient({ accessToken: async () => token, rejected: onRejected }, server.url);
+
+describe('the add-in API client', () => {
+  it('reads the signed-in person, projects and settings through the shared schemas', async () => {
+    const api = clientFor(f.member.token);
+    const me = await api.me();
+    expect(me.organizations.map((o) => o.name)).toEqual(['Harbor Construction']);
+    const projects = await api.projects(f.orgA.id);
+    expect(projects.map((p) => p.name)).toEqual(['Dockside Offices', 'Pier 9 Terminal']);
+    expect(await api.filingSettings(f.orgA.id)).toMatchObject({ organizationId: f.orgA.id, aiSuggest: false });
+  });
+
+  it('files an e-mail with the JSON form and finds it again', async () => {
+    const api = clientFor(f.member.token);
+    const target = { orgId: f.orgA.id, projectId: f.projectA1.id };
+    const form = {
+      subject: 'Crane schedule',
+      from: { address: 'ops@lift.example' },
+      to: [{ address: 'member@harbor.test' }],
+      cc: [],
+      internetMessageId: '<crane-1@lift.example>',
+      bodyText: 'Crane on site Monday.',
+      attachments: [],
+    };
+    const first = await api.fileForm(target, form);
+    expect(first.duplicate).toBe(false);
+    const again = await api.fileForm(target, form);
+    expect(again).toMatchObject({ duplicate: true, id: first.id });
+    const lookup = await api.lookup('<crane-1@lift.example>');
+    expect(lookup.filings.map((x) => x.projectName)).toEqual(['Pier 9 Terminal']);
+    const found = await api.searchFiled(f.orgA.id, f.projectA1.id, 'crane');
+    expect(found.data.map((e) => e.subject)).toEqual(['Crane schedule']);
+  });
+
+  it('turns refusals into plain messages: validation names the field, 403 and 404 keep the server’s words', async () => {
+    const api = clientFor(f.member.token);
+    const invalid = await api
+      .fileForm(
+        { orgId: f.orgA.id, projectId: f.projectA1.id },
+        { subject: 'x', from: { address: 'not-an-address' }, to: [], cc: [], attachments: [] },
+      )
+      .catch((e: unknown) => e);
+    expect(invalid).toBeInstanceOf(ApiCallError);
+    expect((invalid as ApiCallError).status).toBe(400);
+    expect((invalid as ApiCallError).message).toMatch(/from/);
+    const outside = await api.projects(f.orgB.id).catch((e: unknown) => e);
+    expect(outside).toMatchObject({ status: 403, message: 'Insufficient permissions', retryable: false });
+    const staffOnly = await api.listKeys().catch((e: unknown) => e);
+    expect(staffOnly).toMatchObject({ status: 403 });
+  });
+
+  it('signs out on 401 and says so; with no token it does not call the server', async () => {
+    let signedOut = 0;
+    const expired = clientFor('not-a-token', () => signedOut++);
+    await expect(expired.me()).rejects.toMatchObject({
+      status: 401,
+      message: 'Your sign-in has expired. Sign in again to continue.',
+    });
+    expect(signedOut).toBe(1);
+    await expect(clientFor(undefined).me()).rejects.toMatchObject({ status: 401, errorCode: 'unauthorized' });
+  });
+
+  it('reports an unreachable server as retryable', async () => {
+    const offline = createApiClient({ accessToken: async () => 't', rejected: () => {} }, 'http://127.0.0.1:9');
+    await expect(offline.me()).rejects.toMatchObject({ status: 0, retryable: true });
+  });
+
+  it('manages keys for staff: create shows the secret once, rotate gives a new one, delete removes it', async () => {
+    const api = clientFor(f.staff.token);
+    const created = await api.createKey({
+      name: 'Console test key',
+      permissions: { 'project:read': true },
+      scopes: { orgs: [f.orgA.id], projects: [] },
+    });
+    expect(created.client_secret.length).toBeGreaterThan(20);
+    const listed = await api.listKeys();
+    const row = listed.data.find((k) => k.id === created.id)!;
+    expect(row).not.toHaveProperty('client_secret');
+    const disabled = await api.updateKey(created.id, { enabled: false });
+    expect(disabled.enabled).toBe(false);
+    const rotated = await api.rotateKey(created.id);
+    expect(rotated.client_secret).not.toBe(created.client_secret);
+    await api.deleteKey(created.id);
+    expect((await api.listKeys()).data.some((k) => k.id === created.id)).toBe(false);
+  });
+});
