@@ -5,6 +5,7 @@ import { ErrorNotice } from '../ui/notices.js';
 import { SignIn } from '../ui/sign-in.js';
 import { useAsync } from '../ui/use-async.js';
 import { FilePanel } from './FilePanel.js';
+import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
 import type { ProjectOption } from './pickers.js';
 
@@ -21,6 +22,8 @@ export interface TaskPaneProps {
   signedIn: boolean;
   signIn: () => Promise<void>;
   signOut: () => void;
+  /** The first e-mail's reads and requests, started before the first render. */
+  firstLook?: FirstLook;
 }
 
 export function TaskPane(props: TaskPaneProps) {
@@ -35,7 +38,7 @@ export function TaskPane(props: TaskPaneProps) {
   return <SignedIn {...props} />;
 }
 
-function SignedIn({ api, host, signOut }: TaskPaneProps) {
+function SignedIn({ api, host, signOut, firstLook }: TaskPaneProps) {
   const styles = useStyles();
   const [tab, setTab] = useState<'file' | 'filed'>('file');
   const [itemVersion, setItemVersion] = useState(0);
@@ -86,6 +89,7 @@ function SignedIn({ api, host, signOut }: TaskPaneProps) {
             projectsError={projects.status === 'failed' ? projects.error : undefined}
             aiByOrg={aiByOrg.status === 'done' ? aiByOrg.data : undefined}
             itemVersion={itemVersion}
+            firstLook={itemVersion === 0 ? firstLook : undefined}
           />
         ) : (
           <Suspense fallback={<Spinner size="tiny" label="Loading…" />}>

@@ -24,6 +24,7 @@ import type { FileWhenSentMark, OpenMessage } from '../office/mailbox.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
 import { type FilingStep, fileableAttachments, fileOpenMessage, suggestionRequest } from './filing.js';
+import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
 import { type DocumentChoice, DocumentPicker, type ProjectOption, ProjectPicker } from './pickers.js';
 
@@ -55,12 +56,14 @@ export interface FilePanelProps {
   aiByOrg: ReadonlyMap<string, boolean> | undefined;
   /** Bumped when the user selects another e-mail. */
   itemVersion: number;
+  /** The first e-mail's reads and requests, already under way. */
+  firstLook?: FirstLook;
 }
 
 export function FilePanel(props: FilePanelProps) {
   const styles = useStyles();
   const { api, host } = props;
-  const message = useAsync(() => host.readOpenMessage(), [props.itemVersion]);
+  const message = useAsync(() => props.firstLook?.message() ?? host.readOpenMessage(), [props.itemVersion]);
   if (message.status === 'loading') return <Spinner label="Reading the e-mail…" />;
   if (message.status === 'failed') return <ErrorNotice error={message.error} onRetry={message.reload} />;
   return (
@@ -77,10 +80,14 @@ function MessageForm(props: FilePanelProps & { message: OpenMessage }) {
   const aiOnSomewhere = props.aiByOrg ? [...props.aiByOrg.values()].some(Boolean) : false;
 
   const lookup = useAsync<z.output<typeof LookupResult> | undefined>(
-    async () => (message.internetMessageId ? api.lookup(message.internetMessageId) : undefined),
+    async () =>
+      props.firstLook?.lookup() ?? (message.internetMessageId ? api.lookup(message.internetMessageId) : undefined),
     [message.internetMessageId],
   );
-  const suggestions = useAsync(async () => api.suggestions(await suggestionRequest(host, message)), [message]);
+  const suggestions = useAsync(
+    async () => props.firstLook?.suggestions() ?? api.suggestions(await suggestionRequest(host, message)),
+    [message],
+  );
   const mark = useAsync<FileWhenSentMark | undefined>(
     async () => (compose ? undefined : host.readFileWhenSentMark().catch(() => undefined)),
     [message],

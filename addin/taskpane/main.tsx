@@ -1,4 +1,4 @@
-import { StrictMode, useState } from 'react';
+import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createApiClient } from '../api/client.js';
 import { beginSignIn, completeSignIn, isSignedIn, sessionTokens, signOut } from '../auth/session.js';
@@ -6,6 +6,7 @@ import { openDialogForMessage } from '../office/dialog.js';
 import { whenOfficeReady } from '../office/ready.js';
 import { prefersDark, Shell } from '../ui/shell.js';
 import { TaskPane } from './App.js';
+import { type FirstLook, startFirstLook } from './first-look.js';
 import { officeMailHost } from './mail-host.js';
 
 const origin = location.origin;
@@ -17,15 +18,22 @@ async function signInWithDialog(): Promise<void> {
   await completeSignIn(origin, pending, answer);
 }
 
-function Root({ dark }: { dark: boolean }) {
+/** Told when the session ends (refresh refused, or a 401). */
+let onSignedOut = () => {};
+const api = createApiClient(sessionTokens(origin, () => onSignedOut()));
+
+function Root({ dark, firstLook }: { dark: boolean; firstLook: FirstLook | undefined }) {
   const [signedIn, setSignedIn] = useState(isSignedIn);
-  const [api] = useState(() => createApiClient(sessionTokens(origin, () => setSignedIn(false))));
+  useEffect(() => {
+    onSignedOut = () => setSignedIn(false);
+  }, []);
   return (
     <Shell dark={dark}>
       <TaskPane
         api={api}
         host={officeMailHost}
         signedIn={signedIn}
+        firstLook={firstLook}
         signIn={async () => {
           await signInWithDialog();
           setSignedIn(true);
@@ -41,9 +49,10 @@ function Root({ dark }: { dark: boolean }) {
 
 // Nothing renders before Office is ready: the components read the mailbox as soon as they mount.
 whenOfficeReady().then((office) => {
+  const firstLook = office.inOutlook && isSignedIn() ? startFirstLook(api, officeMailHost) : undefined;
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <Root dark={office.dark || prefersDark()} />
+      <Root dark={office.dark || prefersDark()} firstLook={firstLook} />
     </StrictMode>,
   );
 });
