@@ -8,7 +8,7 @@ const MAX_BODY_TEXT_CHARS = 2_000_000;
 
 export type FilingStep = 'reading' | 'uploading';
 
-/** At most `maxBytes` of UTF-8, cut on a character boundary. */
+/** At most `maxBytes` of UTF-8, cut on a character boundary (never inside a surrogate pair). */
 export function cutToBytes(text: string, maxBytes: number): string {
   const encoder = new TextEncoder();
   if (encoder.encode(text).length <= maxBytes) return text;
@@ -19,7 +19,8 @@ export function cutToBytes(text: string, maxBytes: number): string {
     if (encoder.encode(text.slice(0, mid)).length <= maxBytes) low = mid;
     else high = mid - 1;
   }
-  return text.slice(0, low);
+  const lastUnit = text.charCodeAt(low - 1);
+  return text.slice(0, lastUnit >= 0xd800 && lastUnit <= 0xdbff ? low - 1 : low);
 }
 
 /**
