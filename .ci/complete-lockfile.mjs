@@ -25,6 +25,8 @@ for (const [location, meta] of Object.entries(packages)) {
     const nested = `${location === '' ? 'node_modules' : `${location}/node_modules`}/${name}`;
     const hoisted = `node_modules/${name}`;
     if (packages[nested] || packages[hoisted]?.version === version) continue;
+    // A range (`^4.1.6`) names no platform build: npm resolves it like any dependency.
+    if (!/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(version)) continue;
     const { os, cpu, libc } = platformOf(name);
     // A hoisted entry of another version belongs to another parent: this one goes beside its own parent.
     packages[packages[hoisted] ? nested : hoisted] = {
