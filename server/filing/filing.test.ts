@@ -495,6 +495,17 @@ describe('hostile and broken input', () => {
     expect(inflated.status).toBe(413);
   });
 
+  it('rejects more than 100 attachments (400)', async () => {
+    const attachments = Array.from({ length: 101 }, (_, i) => ({
+      name: `part-${i}.txt`,
+      type: 'text/plain',
+      content: Buffer.from(`part ${i}`),
+    }));
+    const res = await fileRaw(mime({ messageId: '<many-parts@x.test>', attachments }));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/101 attachments/);
+  });
+
   it('stores a zip attachment as it is, never unpacking it', async () => {
     const zip = Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(1000, 0)]);
     const res = await fileRaw(
