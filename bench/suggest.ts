@@ -10,6 +10,7 @@
 // - new sender: someone new at one of the project's consultant domains, a subject that names nothing;
 // - forwarded: a team member forwards a consultant's message to a colleague (the consultant appears only
 //   in the quoted body);
+// - internal: one colleague writes to another (both on many projects), naming the project only in the body;
 // - two projects: the subject names this project's code and another project's name; the sender is one
 //   of this project's consultants.
 // Reported: top-1 and top-3 accuracy per kind and overall (goal ≥ 85 % / ≥ 97 %), and p50/p99 latency
@@ -44,7 +45,7 @@ const perProject = Number(values['per-project']);
 const rounds = Number(values.rounds);
 const now = new Date('2026-06-01T00:00:00Z');
 
-type Kind = 'held-out' | 'new sender' | 'forwarded' | 'two projects';
+type Kind = 'held-out' | 'new sender' | 'forwarded' | 'two projects' | 'internal';
 interface Case {
   kind: Kind;
   orgId: string;
@@ -155,6 +156,19 @@ async function main() {
           },
         });
       }
+      cases.push({
+        kind: 'internal',
+        orgId: project.orgId,
+        projectId: project.id,
+        body: {
+          subject: rng.pick(['Handover', 'Tomorrow', 'Resourcing', 'Budget check']),
+          from: colleague,
+          to: [rng.pick(team)],
+          cc: [],
+          bodyPreview: `Can you cover the ${project.name} site walk on Thursday? I am on the other job.`,
+          attachmentNames: [],
+        },
+      });
     }
   }
 
