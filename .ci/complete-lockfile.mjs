@@ -40,8 +40,6 @@ for (const [location, meta] of Object.entries(packages)) {
     added++;
   }
 }
-lock.packages = Object.fromEntries(
-  Object.entries(packages).sort(([a], [b]) => a.localeCompare(b, 'en')),
-);
+lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => a.localeCompare(b, 'en')));
 writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
 console.error(`complete-lockfile: added ${added} optional platform entries`);

@@ -25,7 +25,7 @@ export const activityRoutes = [
     params: OrgPath,
     query: OrgActivityQuery,
     responses: {
-      200: { description: 'A page of the feed', schema: OrgActivityList },
+      200: { description: 'A page of the feed', schema: OrgActivityList, csv: true },
     },
     errors: { 404: 'projectId is not a project of this organization' },
     handler: async ({ req, res, app, caller, params, query }) => {

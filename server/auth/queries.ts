@@ -16,7 +16,7 @@ export async function loadClientCaller(db: Db, clientId: string): Promise<Caller
     .select()
     .from(oauthClients)
     .where(and(eq(oauthClients.clientId, clientId), isNull(oauthClients.deletedAt)));
-  if (!client || !client.enabled) return undefined;
+  if (!client?.enabled) return undefined;
   const [orgScopes, projectScopes] = await Promise.all([
     db.select().from(oauthClientOrgScopes).where(eq(oauthClientOrgScopes.clientRowId, client.id)),
     db.select().from(oauthClientProjectScopes).where(eq(oauthClientProjectScopes.clientRowId, client.id)),

@@ -1,10 +1,28 @@
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { z } from 'zod';
+import { createDocument, type oas31, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ErrorBody } from '../../shared/errors.js';
-import { openApiPath, type Route } from './route.js';
+import { type HeaderSpec, openApiPath, type Route } from './route.js';
 
-const errorResponse = (description: string) => ({
+const errorResponse = (description: string, headers?: oas31.HeadersObject) => ({
   description,
+  headers,
   content: { 'application/json': { schema: ErrorBody } },
+});
+
+const seconds: HeaderSpec['schema'] = { type: 'integer', minimum: 0 };
+/** Sent with every answer to an identified caller (server/ratelimit). */
+const rateLimitHeaders: oas31.HeadersObject = {
+  'RateLimit-Limit': { description: 'Requests allowed per window', schema: seconds },
+  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: seconds },
+  'RateLimit-Reset': { description: 'Seconds until the window resets', schema: seconds },
+};
+const retryAfter: oas31.HeadersObject = {
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: seconds },
+};
+
+const CsvBody = z.string().meta({
+  description:
+    'RFC 4180 CSV with a header row; formula-like cells neutralised; a final `# WARNING: truncated at N rows` row when the row cap cut the export',
 });
 
 /** Error responses implied by a route's access rule and inputs, plus the ones it declares. */
@@ -24,7 +42,12 @@ function errorResponsesOf(route: Route): Record<string, ReturnType<typeof errorR
   if (route.access.kind === 'permission' && route.access.scope === 'project')
     errors[404] = 'Project not found in this organization';
   Object.assign(errors, route.errors);
-  return Object.fromEntries(Object.entries(errors).map(([status, text]) => [status, errorResponse(text)]));
+  return Object.fromEntries(
+    Object.entries(errors).map(([status, text]) => [
+      status,
+      errorResponse(text, status === '429' ? { ...rateLimitHeaders, ...retryAfter } : undefined),
+    ]),
+  );
 }
 
 function operationOf(route: Route): ZodOpenApiOperationObject {
@@ -49,8 +72,13 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
           status,
           {
             description: spec.description,
-            headers: spec.headers,
-            content: spec.schema ? { [spec.contentType ?? 'application/json']: { schema: spec.schema } } : undefined,
+            headers: { ...(rule.kind === 'public' ? {} : rateLimitHeaders), ...spec.headers },
+            content: spec.schema
+              ? {
+                  [spec.contentType ?? 'application/json']: { schema: spec.schema },
+                  ...(spec.csv ? { 'text/csv': { schema: CsvBody } } : {}),
+                }
+              : undefined,
           },
         ]),
       ),

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
+import type { oas31 } from 'zod-openapi';
 import type { Permission } from '../../shared/permissions.js';
 import { type Caller, canAccessOrg, canAccessProject } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
@@ -37,12 +38,17 @@ export const access = {
 
 type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
+/** An OpenAPI header object (`schema` is plain JSON Schema there). */
+export type HeaderSpec = oas31.HeaderObject;
+
 export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;
   /** Content type of `schema`; defaults to application/json. */
   contentType?: string;
-  headers?: Record<string, { description: string }>;
+  headers?: Record<string, HeaderSpec>;
+  /** Also served as `text/csv` when the request says `Accept: text/csv`. */
+  csv?: boolean;
 }
 
 export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodType> {
