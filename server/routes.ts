@@ -1,9 +1,9 @@
 import { activityRoutes } from './activity/routes.js';
 import { clientRoutes } from './clients/routes.js';
 import { commandRoutes } from './commands/routes.js';
-import { consoleRoutes } from './console/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { commsRoutes } from './comms/routes.js';
+import { consoleRoutes } from './console/routes.js';
 import { directoryRoutes } from './directory/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { downloadRoutes } from './downloads/routes.js';
@@ -25,16 +25,16 @@ export const allRoutes = (): Route[] => [
   ...organizationRoutes,
   ...consoleRoutes,
   ...downloadRoutes,
-  ...commandRoutes,
-  ...documentRoutes,
   ...activityRoutes,
   ...commsRoutes,
-  ...directoryRoutes,
   ...emailRoutes,
   ...explorerRoutes,
+  ...directoryRoutes,
   ...reportRoutes,
-  ...filingRoutes,
+  ...commandRoutes,
   ...drawingRoutes,
+  ...documentRoutes,
+  ...filingRoutes,
   ...commentRoutes,
   ...emailFilingSettingsRoutes,
   ...supportIssueRoutes,
