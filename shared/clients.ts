@@ -93,6 +93,8 @@ export const UpdateClientBody = z
 
 export const ClientIdPath = z.object({ id: Id });
 
+export const OrgClientPath = z.object({ orgId: Id, id: Id });
+
 export const ClientListQuery = z.object({ cursor: Cursor, limit: pageLimit(25) });
 
 export const ClientList = listEnvelope(OAuthClient).meta({ id: 'OAuthClientList' });

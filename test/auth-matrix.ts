@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import jwt from 'jsonwebtoken';
 import { describe, expect, it } from 'vitest';
 import { oauthClients } from '../server/db/schema.js';
+import { createUser } from '../server/users/service.js';
 import type { Permission } from '../shared/permissions.js';
 import { permissionKeys } from '../shared/permissions.js';
 import type { CallResult, Fixtures, TestServer } from './harness.js';
@@ -17,7 +19,7 @@ import type { CallResult, Fixtures, TestServer } from './harness.js';
 export interface MatrixRoute {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;
-  access: { permission: Permission; scope?: 'org' | 'project' } | 'staff' | 'authenticated';
+  access: { permission: Permission; scope?: 'org' | 'project' } | 'staff' | 'orgAdmin' | 'authenticated';
   /** Request body for every case (or built from the fixtures). */
   json?: unknown | ((f: Fixtures) => unknown);
   headers?: Record<string, string> | (() => Record<string, string>);
@@ -124,6 +126,34 @@ export function describeAuthMatrix(name: string, ctx: Ctx, route: MatrixRoute): 
         const res = await send(ctx().fixtures.staff.token, baseVars());
         (route.expectOk ?? ((r) => expect(r.status).toBe(200)))(res);
       });
+      return;
+    }
+
+    if (route.access === 'orgAdmin') {
+      it('refuses every client key, superadmin included (403)', async () => {
+        const { fixtures } = ctx();
+        expectForbidden(await send((await fullKey()).token, baseVars()));
+        expectForbidden(await send((await fixtures.client('all', { superadmin: true })).token, baseVars()));
+      });
+      it('refuses a member of the organization who is not its admin (403)', async () => {
+        expectForbidden(await send(ctx().fixtures.member.token, baseVars()));
+      });
+      it('refuses an admin of another organization (403)', async () => {
+        const { server, fixtures } = ctx();
+        const otherAdmin = await createUser(server.database.db, {
+          email: `admin-${randomUUID()}@ridgeline.test`,
+          name: 'Other Admin',
+          password: 'other-admin-pass-1',
+          memberships: [{ orgId: fixtures.orgB.id, role: 'admin' }],
+        });
+        expectForbidden(await send(fixtures.userToken(otherAdmin.id), baseVars()));
+      });
+      for (const who of ['admin', 'staff'] as const) {
+        it(`serves ${who === 'admin' ? "the organization's admin" : 'a staff user'}`, async () => {
+          const res = await send(ctx().fixtures[who].token, baseVars());
+          (route.expectOk ?? ((r) => expect(r.status).toBe(200)))(res);
+        });
+      }
       return;
     }
 

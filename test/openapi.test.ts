@@ -46,6 +46,7 @@ describe('OpenAPI document', () => {
       expect(operation.responses).toHaveProperty('403');
       if (route.access.kind === 'permission') expect(operation['x-permission']).toBe(route.access.permission);
       if (route.access.kind === 'staff') expect(operation['x-permission']).toBe('staff');
+      if (route.access.kind === 'orgAdmin') expect(operation['x-permission']).toBe('org-admin');
     }
   });
 });

@@ -104,13 +104,41 @@ export async function findClientByClientId(db: Db | Tx, clientId: string): Promi
   return row;
 }
 
-/** One page of live clients, newest first, optionally only those a key created; `after` is the last row seen. */
+/**
+ * Keys an organization manages itself: not superadmin, at least one scope in the organization and none
+ * in any other (a key that spans organizations belongs to staff).
+ */
+const confinedToOrg = (orgId: string): SQL => sql`not ${oauthClients.superadmin}
+  and (exists (select 1 from ${oauthClientOrgScopes} s where s.client_row_id = ${oauthClients.id} and s.organization_id = ${orgId})
+    or exists (select 1 from ${oauthClientProjectScopes} p where p.client_row_id = ${oauthClients.id} and p.organization_id = ${orgId}))
+  and not exists (select 1 from ${oauthClientOrgScopes} s where s.client_row_id = ${oauthClients.id} and s.organization_id <> ${orgId})
+  and not exists (select 1 from ${oauthClientProjectScopes} p where p.client_row_id = ${oauthClients.id} and p.organization_id <> ${orgId})`;
+
+/** The live client with this id if it reaches only this organization (see `confinedToOrg`). */
+export async function findOrgClientRow(db: Db | Tx, id: string, orgId: string): Promise<ClientRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(oauthClients)
+    .where(and(eq(oauthClients.id, id), isNull(oauthClients.deletedAt), confinedToOrg(orgId)));
+  return row;
+}
+
+/**
+ * One page of live clients, newest first, optionally only those a key created or those confined to one
+ * organization; `after` is the last row seen.
+ */
 export async function listClientRows(
   db: Db | Tx,
-  options: { createdByClientId?: string; after?: { createdAt: string; id: string }; limit: number },
+  options: {
+    createdByClientId?: string;
+    confinedToOrgId?: string;
+    after?: { createdAt: string; id: string };
+    limit: number;
+  },
 ): Promise<ClientRow[]> {
   const conditions: SQL[] = [isNull(oauthClients.deletedAt)];
   if (options.createdByClientId) conditions.push(eq(oauthClients.createdByClientId, options.createdByClientId));
+  if (options.confinedToOrgId) conditions.push(confinedToOrg(options.confinedToOrgId));
   if (options.after) {
     conditions.push(
       sql`(${oauthClients.createdAt}, ${oauthClients.id}) < (${options.after.createdAt}::timestamptz, ${options.after.id})`,

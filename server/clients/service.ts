@@ -12,6 +12,7 @@ import {
   existingScopeTargets,
   findClientByClientId,
   findClientRow,
+  findOrgClientRow,
   insertClient,
   listClientRows,
   replaceClientScopes,
@@ -142,18 +143,80 @@ export async function createClientAs(app: AppContext, caller: Caller, body: Crea
   const permissions = grantedPermissions(body.permissions);
   const grant = { permissions, orgIds: body.scopes.orgs, projects: body.scopes.projects };
   assertCanGrant(caller, grant, body.superadmin ?? false);
-  return createClient(app.db, {
-    name: body.name,
-    description: body.description,
-    permissions,
-    orgIds: grant.orgIds,
-    projects: grant.projects,
-    superadmin: body.superadmin,
-    enabled: body.enabled,
-    createdBy: caller.email,
-    createdByClientId: caller.kind === 'client' ? caller.id : undefined,
-    createdByUserId: caller.kind === 'user' ? caller.id : undefined,
-  });
+  return createClient(app.db, newClientOf(caller, body, permissions));
+}
+
+const newClientOf = (caller: Caller, body: CreateClientBody, permissions: Permission[]): NewClient => ({
+  name: body.name,
+  description: body.description,
+  permissions,
+  orgIds: body.scopes.orgs,
+  projects: body.scopes.projects,
+  superadmin: body.superadmin,
+  enabled: body.enabled,
+  createdBy: caller.email,
+  createdByClientId: caller.kind === 'client' ? caller.id : undefined,
+  createdByUserId: caller.kind === 'user' ? caller.id : undefined,
+});
+
+/**
+ * Organization admins manage the keys confined to their organization (server/clients/queries.ts
+ * `confinedToOrg`): every scope they give must lie in it and there must be at least one, so the key stays
+ * theirs; superadmin is never theirs to grant. A scope in another organization is a 400, as for keys.
+ */
+function assertOrgGrant(orgId: string, changes: { superadmin?: boolean; scopes?: ClientChanges['scopes'] }): void {
+  if (changes.superadmin) {
+    throw new ApiError('forbidden', 'Insufficient permissions', {
+      details: [{ path: 'superadmin', message: 'Only staff create superadmin keys' }],
+    });
+  }
+  if (!changes.scopes) return;
+  const { orgs, projects } = changes.scopes;
+  if (orgs.length + projects.length === 0) {
+    throw ApiError.badRequest('Give at least one scope in this organization (the whole organization or a project)');
+  }
+  const foreign = [
+    ...orgs.filter((id) => id !== orgId),
+    ...projects.filter((p) => p.orgId !== orgId).map((p) => p.orgId),
+  ];
+  if (foreign.length > 0) {
+    throw ApiError.badRequest(
+      `Scopes must lie in organization ${orgId}; outside it: ${[...new Set(foreign)].join(', ')}`,
+    );
+  }
+}
+
+/** POST /v1/organization/{orgId}/clients: an organization admin (or staff) creates a key for that organization. */
+export async function createOrgClient(app: AppContext, caller: Caller, orgId: string, body: CreateClientBody) {
+  const permissions = grantedPermissions(body.permissions);
+  assertOrgGrant(orgId, { superadmin: body.superadmin, scopes: body.scopes });
+  return createClient(app.db, newClientOf(caller, body, permissions));
+}
+
+/** A key outside the organization, or reaching beyond it, is answered as unknown (404). */
+async function assertOrgClient(app: AppContext, orgId: string, id: string): Promise<void> {
+  if (!(await findOrgClientRow(app.db, id, orgId))) throw ApiError.notFound('Client');
+}
+
+export async function getOrgClient(app: AppContext, orgId: string, id: string): Promise<OAuthClient> {
+  await assertOrgClient(app, orgId, id);
+  return getClient(app, id, { usage: true });
+}
+
+export async function updateOrgClient(app: AppContext, orgId: string, id: string, changes: ClientChanges) {
+  await assertOrgClient(app, orgId, id);
+  assertOrgGrant(orgId, changes);
+  return updateClient(app, id, changes);
+}
+
+export async function deleteOrgClient(app: AppContext, orgId: string, id: string): Promise<void> {
+  await assertOrgClient(app, orgId, id);
+  await deleteClient(app, id);
+}
+
+export async function rotateOrgClientSecret(app: AppContext, orgId: string, id: string) {
+  await assertOrgClient(app, orgId, id);
+  return rotateClientSecret(app, id);
 }
 
 /** totalRequests and per-endpoint counts: written rows plus what this instance has not flushed yet. */
@@ -199,15 +262,20 @@ function afterCreatedAt(cursor: CursorPayload): { createdAt: string; id: string 
   return { createdAt, id: cursor.id };
 }
 
-/** A page of live clients, newest first: all of them (staff) or those one key created. */
+/** A page of live clients, newest first: all of them (staff), those one key created, or one organization's. */
 export async function listClients(
   app: AppContext,
-  options: { createdByClientId?: string; cursor?: string; limit: number },
+  options: { createdByClientId?: string; confinedToOrgId?: string; cursor?: string; limit: number },
 ) {
-  const binding = { list: 'clients', createdBy: options.createdByClientId ?? null };
+  const binding = {
+    list: 'clients',
+    createdBy: options.createdByClientId ?? null,
+    ...(options.confinedToOrgId ? { orgId: options.confinedToOrgId } : {}),
+  };
   const after = options.cursor ? afterCreatedAt(decodeCursor(options.cursor, binding)) : undefined;
   const rows = await listClientRows(app.db, {
     createdByClientId: options.createdByClientId,
+    confinedToOrgId: options.confinedToOrgId,
     after,
     limit: options.limit + 1,
   });

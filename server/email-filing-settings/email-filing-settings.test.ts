@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
 import { emailFilingSettings } from '../db/schema.js';
+import { createUser } from '../users/service.js';
 
 let server: TestServer;
 let f: Fixtures;
@@ -117,5 +118,55 @@ describe('e-mail filing settings', () => {
 
   it('refuses an organization admin who is not staff', async () => {
     expect((await patch({ aiSuggest: true }, f.orgA.id, f.userToken(f.admin.id))).status).toBe(403);
+  });
+});
+
+describeAuthMatrix('organization email-filing settings (update by its admins)', () => ({ server, fixtures: f }), {
+  method: 'PATCH',
+  path: '/v1/organization/{orgId}/email-filing-settings',
+  access: 'orgAdmin',
+  json: { aiSuggest: false },
+});
+
+describe('e-mail filing settings changed by an organization admin', () => {
+  const orgPath = (orgId = f.orgB.id) => `/v1/organization/${orgId}/email-filing-settings`;
+
+  it('turns aiSuggest on through the organization route, recorded like the staff PATCH and read at once', async () => {
+    const adminB = await createUser(server.database.db, {
+      email: 'admin@ridgeline.test',
+      name: 'Rae Ridgeline',
+      password: 'admin-pass-2',
+      memberships: [{ orgId: f.orgB.id, role: 'admin' }],
+    });
+    const token = f.userToken(adminB.id);
+    const res = await server.call(orgPath(), { method: 'PATCH', token, json: { aiSuggest: true } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      data: { organizationId: f.orgB.id, aiSuggest: true, updatedAt: server.clock.now().toISOString() },
+    });
+    const key = await f.client(['organization:read'], { orgs: [f.orgB.id] });
+    expect((await server.call(orgPath(), { token: key.token })).body).toEqual(res.body);
+    const entries = await settingsActivity(f.orgB.id);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      actor: { uid: adminB.id, email: 'admin@ridgeline.test' },
+      details: { setting: 'emailFiling.aiSuggest', from: false, to: true },
+    });
+    // The same validation as the staff route.
+    const bad = await server.call(orgPath(), { method: 'PATCH', token, json: { aiSuggest: 'yes' } });
+    expect(bad.status).toBe(400);
+    // Organization A is not this admin's.
+    expect((await server.call(orgPath(f.orgA.id), { method: 'PATCH', token, json: { aiSuggest: true } })).status).toBe(
+      403,
+    );
+  });
+
+  it('answers 404 to staff for an unknown organization', async () => {
+    const res = await server.call(orgPath('org_missing'), {
+      method: 'PATCH',
+      token: staffToken(),
+      json: { aiSuggest: true },
+    });
+    expect(res.status).toBe(404);
   });
 });

@@ -27,6 +27,24 @@ export const emailFilingSettingsRoutes = [
     handler: async ({ app, params }) => ({ data: await getEmailFilingSettings(app, params.orgId) }),
   }),
   defineRoute({
+    method: 'patch',
+    path: '/v1/organization/:orgId/email-filing-settings',
+    operationId: 'updateEmailFilingSettings',
+    summary: "Update the organization's e-mail filing settings (organization admins and staff)",
+    description:
+      'The organization-admin twin of the staff PATCH under /v1/admin: same body, answer and activity entry. ' +
+      'Client keys and members get 403.',
+    tags: ['Organizations'],
+    access: access.orgAdmin,
+    params: OrgPath,
+    body: UpdateEmailFilingSettingsBody,
+    responses,
+    errors,
+    handler: async ({ app, caller, params, body }) => ({
+      data: await updateEmailFilingSettings(app, caller, { organizationId: params.orgId, aiSuggest: body.aiSuggest }),
+    }),
+  }),
+  defineRoute({
     method: 'get',
     path: '/v1/admin/organizations/:orgId/email-filing-settings',
     operationId: 'adminGetEmailFilingSettings',

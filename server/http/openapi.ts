@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createDocument, type oas31, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ErrorBody } from '../../shared/errors.js';
-import { type HeaderSpec, openApiPath, type Route } from './route.js';
+import { type Access, type HeaderSpec, openApiPath, type Route } from './route.js';
 
 const errorResponse = (description: string, headers?: oas31.HeadersObject) => ({
   description,
@@ -36,7 +36,9 @@ function errorResponsesOf(route: Route): Record<string, ReturnType<typeof errorR
         ? 'Not a staff user (client keys are always refused)'
         : route.access.kind === 'user'
           ? 'Not allowed for this signed-in user (client keys are always refused)'
-          : 'Insufficient permissions: the token lacks the permission or the org/project is outside its scope';
+          : route.access.kind === 'orgAdmin'
+            ? 'Not an admin of this organization nor staff (client keys are always refused)'
+            : 'Insufficient permissions: the token lacks the permission or the org/project is outside its scope';
     errors[429] = 'Rate limit exceeded; see Retry-After';
   }
   if (route.access.kind === 'permission' && route.access.scope === 'project')
@@ -50,6 +52,13 @@ function errorResponsesOf(route: Route): Record<string, ReturnType<typeof errorR
   );
 }
 
+/** The `x-permission` extension: the permission key, or who the rule admits (`staff`, `user`, `org-admin`). */
+function xPermission(rule: Access): string | null {
+  if (rule.kind === 'permission') return rule.permission;
+  if (rule.kind === 'orgAdmin') return 'org-admin';
+  return rule.kind === 'staff' || rule.kind === 'user' ? rule.kind : null;
+}
+
 function operationOf(route: Route): ZodOpenApiOperationObject {
   const rule = route.access;
   const operation: ZodOpenApiOperationObject & Record<`x-${string}`, unknown> = {
@@ -58,8 +67,7 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
     description: route.description,
     tags: route.tags,
     security: rule.kind === 'public' ? [] : [{ bearer: [] }],
-    'x-permission':
-      rule.kind === 'permission' ? rule.permission : rule.kind === 'staff' || rule.kind === 'user' ? rule.kind : null,
+    'x-permission': xPermission(rule),
     'x-scope': rule.kind === 'permission' ? (rule.scope ?? null) : null,
     requestParams: {
       ...(route.params ? { path: route.params } : {}),

@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { oas31 } from 'zod-openapi';
 import type { Permission } from '../../shared/permissions.js';
-import { type Caller, canAccessOrg, canAccessProject } from '../auth/caller.js';
+import { type Caller, canAccessOrg, canAccessProject, isOrgAdmin } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import { ApiError, validationError } from './errors.js';
@@ -18,6 +18,8 @@ import { findProjectOrg } from './project-lookup.js';
  * - `user`: any signed-in person (staff or not); every client key gets 403. For /v1/admin routes that
  *   organization admins or owners of a record may also use; the handler applies that finer rule.
  * - `permission` with `staffToo` (`needsOrStaff`): as `permission`, and staff users pass too (key management).
+ * - `orgAdmin`: a signed-in admin of `:orgId` (role admin in its membership), or staff; every client key and
+ *   every member gets 403. For what an organization manages itself (its AI switch, its API keys).
  * Every authenticated request is counted against the caller's rate limit before the permission checks.
  */
 export type Access =
@@ -25,13 +27,15 @@ export type Access =
   | { kind: 'authenticated' }
   | { kind: 'permission'; permission: Permission; scope?: 'org' | 'project'; staffToo?: boolean }
   | { kind: 'staff' }
-  | { kind: 'user' };
+  | { kind: 'user' }
+  | { kind: 'orgAdmin' };
 
 export const access = {
   public: { kind: 'public' } as Access,
   authenticated: { kind: 'authenticated' } as Access,
   staff: { kind: 'staff' } as Access,
   user: { kind: 'user' } as Access,
+  orgAdmin: { kind: 'orgAdmin' } as Access,
   needs: (permission: Permission, scope?: 'org' | 'project'): Access => ({ kind: 'permission', permission, scope }),
   needsOrStaff: (permission: Permission): Access => ({ kind: 'permission', permission, staffToo: true }),
 };
@@ -126,6 +130,11 @@ async function authorize(app: AppContext, route: Route, req: Request, res: Respo
     return caller;
   }
   if (rule.kind === 'authenticated') return caller;
+  if (rule.kind === 'orgAdmin') {
+    const { orgId } = req.params as { orgId?: string };
+    if (caller.kind !== 'user' || !orgId || !isOrgAdmin(caller, orgId)) throw ApiError.forbidden();
+    return caller;
+  }
   if (!caller.permissions.has(rule.permission) && !(rule.staffToo && caller.staff)) throw ApiError.forbidden();
   if (!rule.scope) return caller;
   const { orgId, projectId } = req.params as { orgId?: string; projectId?: string };
