@@ -74,14 +74,7 @@ export function AdminConsole({ api, signOut }: { api: ApiClient; signOut: () => 
             </Dropdown>
           </Field>
           <AiSuggestCard key={`ai-${org.id}`} api={api} org={org} staff={me.data.staff} />
-          {me.data.staff ? (
-            <ApiKeys key={`keys-${org.id}`} api={api} org={org} />
-          ) : (
-            <Card>
-              <CardHeader header={<Text weight="semibold">API keys</Text>} />
-              <Text>API keys are issued by Sitefile staff. Contact support to create, rotate or remove a key.</Text>
-            </Card>
-          )}
+          <ApiKeys key={`keys-${org.id}`} api={api} org={org} staff={me.data.staff} />
         </>
       )}
       {me.data.staff && <RunbookCard api={api} />}
@@ -101,7 +94,7 @@ function AiSuggestCard({ api, org, staff }: { api: ApiClient; org: MyOrganizatio
     setSaving(true);
     setError(undefined);
     try {
-      setValue((await api.setAiSuggest(org.id, next)).aiSuggest);
+      setValue((await api.setAiSuggest(org.id, next, staff)).aiSuggest);
     } catch (failure) {
       setError(failure);
     } finally {
@@ -125,12 +118,11 @@ function AiSuggestCard({ api, org, staff }: { api: ApiClient; org: MyOrganizatio
       {current !== undefined && (
         <Switch
           checked={current}
-          disabled={saving || !staff}
+          disabled={saving}
           label={current ? 'AI suggestions are on' : 'AI suggestions are off'}
           onChange={(_event, data) => void toggle(data.checked)}
         />
       )}
-      {!staff && <Caption1>Sitefile staff change this setting on request; contact support.</Caption1>}
       {error !== undefined && <ErrorNotice error={error} title="Not saved" onRetry={() => void toggle(!current)} />}
     </Card>
   );

@@ -40,22 +40,26 @@ const useStyles = makeStyles({
 /** Keys listed per page; "Show more" loads the next. */
 type Secret = { name: string; clientId: string; secret: string };
 
-/** Staff: the API keys that reach this organization — usage, create, disable/enable, rotate, delete. */
-export function ApiKeys({ api, org }: { api: ApiClient; org: MyOrganization }) {
+/**
+ * The API keys of this organization — usage, create, disable/enable, rotate, delete. Staff see every key
+ * that reaches it (through /v1/admin); its admins the keys confined to it (through the organization's routes).
+ */
+export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganization; staff: boolean }) {
   const styles = useStyles();
   const [version, setVersion] = useState(0);
+  const desk = staff ? api.keys('staff') : api.keys({ orgId: org.id });
   const keys = useAsync(async () => {
     const all: OAuthClient[] = [];
     let cursor: string | undefined;
     // Bounded: at most 10 pages of 50 keys.
     for (let page = 0; page < 10; page++) {
-      const list = await api.listKeys(cursor);
+      const list = await desk.list(cursor);
       all.push(...list.data);
       if (!list.hasMore || !list.nextCursor) break;
       cursor = list.nextCursor;
     }
     return all.filter((k) => k.superadmin || k.orgIds.includes(org.id));
-  }, [org.id, version]);
+  }, [org.id, staff, version]);
   const [secret, setSecret] = useState<Secret>();
   const [actionError, setActionError] = useState<unknown>();
   const refresh = () => setVersion((v) => v + 1);
@@ -114,14 +118,14 @@ export function ApiKeys({ api, org }: { api: ApiClient; org: MyOrganization }) {
                 </TableCell>
                 <TableCell>
                   <div className={styles.actions}>
-                    <Button size="small" onClick={() => act(() => api.updateKey(k.id, { enabled: !k.enabled }))}>
+                    <Button size="small" onClick={() => act(() => desk.update(k.id, { enabled: !k.enabled }))}>
                       {k.enabled ? 'Disable' : 'Enable'}
                     </Button>
                     <Button
                       size="small"
                       onClick={() =>
                         act(async () => {
-                          const rotated = await api.rotateKey(k.id);
+                          const rotated = await desk.rotate(k.id);
                           setSecret({ name: rotated.name, clientId: rotated.clientId, secret: rotated.client_secret });
                         })
                       }
@@ -132,7 +136,7 @@ export function ApiKeys({ api, org }: { api: ApiClient; org: MyOrganization }) {
                       size="small"
                       onClick={() => {
                         if (window.confirm(`Delete the key “${k.name}”? Programs using it stop working at once.`)) {
-                          void act(() => api.deleteKey(k.id));
+                          void act(() => desk.remove(k.id));
                         }
                       }}
                     >
@@ -147,6 +151,8 @@ export function ApiKeys({ api, org }: { api: ApiClient; org: MyOrganization }) {
       )}
       <CreateKey
         api={api}
+        desk={desk}
+        staff={staff}
         org={org}
         onCreated={(created) => {
           setSecret(created);
@@ -207,12 +213,24 @@ function SecretOnce({ secret, onDone }: { secret: Secret; onDone: () => void }) 
   );
 }
 
-function CreateKey({ api, org, onCreated }: { api: ApiClient; org: MyOrganization; onCreated: (s: Secret) => void }) {
+function CreateKey({
+  api,
+  desk,
+  staff,
+  org,
+  onCreated,
+}: {
+  api: ApiClient;
+  desk: ReturnType<ApiClient['keys']>;
+  staff: boolean;
+  org: MyOrganization;
+  onCreated: (s: Secret) => void;
+}) {
   const styles = useStyles();
   const [name, setName] = useState('');
   const [permissions, setPermissions] = useState<ReadonlySet<Permission>>(new Set(['project:read', 'document:read']));
   const [projectIds, setProjectIds] = useState<ReadonlySet<string>>(new Set());
-  const projects = useAsync(() => api.projects(org.id, true), [org.id]);
+  const projects = useAsync(() => api.projects(org.id, staff), [org.id, staff]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
 
@@ -227,7 +245,7 @@ function CreateKey({ api, org, onCreated }: { api: ApiClient; org: MyOrganizatio
     setBusy(true);
     setError(undefined);
     try {
-      const created = await api.createKey({
+      const created = await desk.create({
         name: name.trim(),
         permissions: Object.fromEntries([...permissions].map((p) => [p, true])),
         // No project ticked: the whole organization.

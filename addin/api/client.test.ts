@@ -60,7 +60,10 @@ describe('the add-in API client', () => {
     expect((invalid as ApiCallError).message).toMatch(/from/);
     const outside = await api.projects(f.orgB.id).catch((e: unknown) => e);
     expect(outside).toMatchObject({ status: 403, message: 'Insufficient permissions', retryable: false });
-    const staffOnly = await api.listKeys().catch((e: unknown) => e);
+    const staffOnly = await api
+      .keys('staff')
+      .list()
+      .catch((e: unknown) => e);
     expect(staffOnly).toMatchObject({ status: 403 });
   });
 
@@ -81,21 +84,47 @@ describe('the add-in API client', () => {
   });
 
   it('manages keys for staff: create shows the secret once, rotate gives a new one, delete removes it', async () => {
-    const api = clientFor(f.staff.token);
-    const created = await api.createKey({
+    const keys = clientFor(f.staff.token).keys('staff');
+    const created = await keys.create({
       name: 'Console test key',
       permissions: { 'project:read': true },
       scopes: { orgs: [f.orgA.id], projects: [] },
     });
     expect(created.client_secret.length).toBeGreaterThan(20);
-    const listed = await api.listKeys();
+    const listed = await keys.list();
     const row = listed.data.find((k) => k.id === created.id)!;
     expect(row).not.toHaveProperty('client_secret');
-    const disabled = await api.updateKey(created.id, { enabled: false });
+    const disabled = await keys.update(created.id, { enabled: false });
     expect(disabled.enabled).toBe(false);
-    const rotated = await api.rotateKey(created.id);
+    const rotated = await keys.rotate(created.id);
     expect(rotated.client_secret).not.toBe(created.client_secret);
-    await api.deleteKey(created.id);
-    expect((await api.listKeys()).data.some((k) => k.id === created.id)).toBe(false);
+    await keys.remove(created.id);
+    expect((await keys.list()).data.some((k) => k.id === created.id)).toBe(false);
+  });
+
+  it('lets an organization admin manage that organization’s keys and its aiSuggest switch', async () => {
+    const api = clientFor(f.admin.token);
+    const keys = api.keys({ orgId: f.orgA.id });
+    const created = await keys.create({
+      name: 'Admin console key',
+      permissions: { 'project:read': true },
+      scopes: { orgs: [f.orgA.id], projects: [] },
+    });
+    expect(created.client_secret.length).toBeGreaterThan(20);
+    expect((await keys.list()).data.map((k) => k.id)).toContain(created.id);
+    expect((await keys.update(created.id, { enabled: false })).enabled).toBe(false);
+    expect((await keys.rotate(created.id)).client_secret).not.toBe(created.client_secret);
+    await keys.remove(created.id);
+    expect((await keys.list()).data.some((k) => k.id === created.id)).toBe(false);
+    const foreign = await api
+      .keys({ orgId: f.orgA.id })
+      .create({ name: 'Reaching out', permissions: {}, scopes: { orgs: [f.orgB.id], projects: [] } })
+      .catch((e: unknown) => e);
+    expect(foreign).toMatchObject({ status: 400 });
+
+    expect((await api.setAiSuggest(f.orgA.id, true)).aiSuggest).toBe(true);
+    expect((await api.filingSettings(f.orgA.id)).aiSuggest).toBe(true);
+    expect((await api.setAiSuggest(f.orgA.id, false)).aiSuggest).toBe(false);
+    await expect(api.setAiSuggest(f.orgB.id, true)).rejects.toMatchObject({ status: 403 });
   });
 });

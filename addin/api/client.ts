@@ -129,11 +129,15 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
           ? `/v1/admin/organizations/${enc(orgId)}/email-filing-settings`
           : `/v1/organization/${enc(orgId)}/email-filing-settings`,
       ).then((answer) => answer.data),
-    setAiSuggest: (orgId: string, aiSuggest: boolean) =>
-      call(EmailFilingSettingsResponse, `/v1/admin/organizations/${enc(orgId)}/email-filing-settings`, {
-        method: 'PATCH',
-        json: { aiSuggest },
-      }).then((answer) => answer.data),
+    /** Staff write through the admin route, organization admins through their organization's. */
+    setAiSuggest: (orgId: string, aiSuggest: boolean, asStaff = false) =>
+      call(
+        EmailFilingSettingsResponse,
+        asStaff
+          ? `/v1/admin/organizations/${enc(orgId)}/email-filing-settings`
+          : `/v1/organization/${enc(orgId)}/email-filing-settings`,
+        { method: 'PATCH', json: { aiSuggest } },
+      ).then((answer) => answer.data),
 
     lookup: (internetMessageId: string) =>
       call(LookupResult, `/v1/filed-emails/lookup?internetMessageId=${encodeURIComponent(internetMessageId)}`),
@@ -169,14 +173,21 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
     },
 
     // --- admin console ---
-    listKeys: (cursor?: string) =>
-      call(ClientList, `/v1/admin/clients?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
-    createKey: (body: CreateClientBody) => call(CreatedOAuthClient, '/v1/client', { method: 'POST', json: body }),
-    updateKey: (id: string, body: UpdateClientBody) =>
-      call(OAuthClient, `/v1/admin/clients/${enc(id)}`, { method: 'PATCH', json: body }),
-    rotateKey: (id: string) =>
-      call(CreatedOAuthClient, `/v1/admin/clients/${enc(id)}/rotate-secret`, { method: 'POST' }),
-    deleteKey: (id: string) => call(null, `/v1/admin/clients/${enc(id)}`, { method: 'DELETE' }),
+    /** Key management at one desk: staff see every key (`/v1/admin/clients`, created through `POST /v1/client`);
+     *  an organization admin the keys confined to that organization (`/v1/organization/{orgId}/clients`). */
+    keys(desk: KeyDesk) {
+      const base = desk === 'staff' ? '/v1/admin/clients' : `/v1/organization/${enc(desk.orgId)}/clients`;
+      return {
+        list: (cursor?: string) =>
+          call(ClientList, `${base}?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+        create: (body: CreateClientBody) =>
+          call(CreatedOAuthClient, desk === 'staff' ? '/v1/client' : base, { method: 'POST', json: body }),
+        update: (id: string, body: UpdateClientBody) =>
+          call(OAuthClient, `${base}/${enc(id)}`, { method: 'PATCH', json: body }),
+        rotate: (id: string) => call(CreatedOAuthClient, `${base}/${enc(id)}/rotate-secret`, { method: 'POST' }),
+        remove: (id: string) => call(null, `${base}/${enc(id)}`, { method: 'DELETE' }),
+      };
+    },
     runbook: (search: string, cursor?: string) => {
       const query = new URLSearchParams({ limit: '25' });
       if (search.trim()) query.set('search', search.trim());
@@ -189,6 +200,9 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** Where keys are managed: the staff desk, or one organization's (its admins). */
+export type KeyDesk = 'staff' | { orgId: string };
 
 const enc = encodeURIComponent;
 const emailsPath = (t: FileTarget) => `/v1/organization/${enc(t.orgId)}/project/${enc(t.projectId)}/emails`;

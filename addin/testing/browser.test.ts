@@ -433,7 +433,7 @@ describeInBrowser(
         await adminPage.getByText('No entry matches.').waitFor();
       });
 
-      it('shows an organization admin the setting read-only and no key management', async () => {
+      it('lets an organization admin toggle aiSuggest and create a key whose secret is shown once', async () => {
         const orgAdmin = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
         orgAdmin.setDefaultTimeout(10_000);
         const adminOnly = await orgAdmin.newPage();
@@ -443,13 +443,42 @@ describeInBrowser(
         await adminOnly.getByLabel('Password').fill('admin-pass-1');
         await adminOnly.getByRole('button', { name: 'Sign in' }).click();
         await adminOnly.getByRole('button', { name: 'Allow' }).click();
-        const aiSwitch = adminOnly.getByRole('switch', { name: 'AI suggestions are on' });
-        await aiSwitch.waitFor();
-        expect(await aiSwitch.isDisabled()).toBe(true);
-        await adminOnly.getByText('API keys are issued by Sitefile staff.', { exact: false }).waitFor();
+        // The switch staff turned on: the organization's admin turns it off through the organization route.
+        await adminOnly.getByRole('switch', { name: 'AI suggestions are on' }).click();
+        await adminOnly.getByRole('switch', { name: 'AI suggestions are off' }).waitFor();
+        const settings = await server.call(`/v1/organization/${f.orgA.id}/email-filing-settings`, {
+          token: f.member.token,
+        });
+        expect(settings.body.data.aiSuggest).toBe(false);
+        // The organization's keys (the one staff made for Dockside Offices included), but no staff runbook.
+        await adminOnly.getByRole('cell', { name: /Scheduling export/ }).waitFor();
         expect(await adminOnly.getByText('Support issues and runbook').count()).toBe(0);
-        await shot(adminOnly, '18-admin-org-admin');
+
+        await adminOnly.getByLabel('Name').fill('Site diary sync');
+        await adminOnly.getByRole('checkbox', { name: 'Pier 9 Terminal' }).check();
+        await adminOnly.getByRole('button', { name: 'Create key' }).click();
+        const secret = adminOnly.getByTestId('client-secret');
+        await secret.waitFor();
+        const secretText = (await secret.textContent())!;
+        expect(secretText.length).toBeGreaterThan(20);
+        await shot(adminOnly, '18-admin-org-admin-key-secret');
         await expectAccessible(adminOnly);
+
+        const keys = await server.call(`/v1/organization/${f.orgA.id}/clients`, { token: f.admin.token });
+        const created = keys.body.data.find((k: { name: string }) => k.name === 'Site diary sync');
+        expect(created).toMatchObject({ createdBy: 'admin@harbor.test', orgIds: [f.orgA.id], superadmin: false });
+        expect(created.scopes.projects.map((p: { projectId: string }) => p.projectId)).toEqual([f.projectA1.id]);
+        const token = await server.call('/v1/oauth/token', {
+          method: 'POST',
+          json: { client_id: created.clientId, client_secret: secretText },
+        });
+        expect(token.status).toBe(200);
+
+        await adminOnly.getByRole('button', { name: 'I have stored it' }).click();
+        await adminOnly.reload();
+        await adminOnly.getByRole('cell', { name: /Site diary sync/ }).waitFor();
+        expect(await adminOnly.content()).not.toContain(secretText);
+        await shot(adminOnly, '19-admin-org-admin-keys');
         await orgAdmin.close();
       });
     });
