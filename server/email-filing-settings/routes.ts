@@ -1,16 +1,27 @@
+import type { z } from 'zod';
 import { OrgPath } from '../../shared/common.js';
 import {
   AdminOrgPath,
   EmailFilingSettingsResponse,
   UpdateEmailFilingSettingsBody,
 } from '../../shared/email-filing-settings.js';
-import { access, defineRoute } from '../http/route.js';
+import { access, defineRoute, type HandlerContext } from '../http/route.js';
 import { getEmailFilingSettings, updateEmailFilingSettings } from './service.js';
 
 const responses = {
   200: { description: "The organization's e-mail filing settings", schema: EmailFilingSettingsResponse },
 };
 const errors = { 404: 'Organization not found' };
+
+/** One handler for the staff PATCH and the organization admins' PATCH: same service, answer and activity entry. */
+const update = async ({
+  app,
+  caller,
+  params,
+  body,
+}: HandlerContext<{ orgId: string }, unknown, z.output<typeof UpdateEmailFilingSettingsBody>>) => ({
+  data: await updateEmailFilingSettings(app, caller, { organizationId: params.orgId, aiSuggest: body.aiSuggest }),
+});
 
 export const emailFilingSettingsRoutes = [
   defineRoute({
@@ -40,9 +51,7 @@ export const emailFilingSettingsRoutes = [
     body: UpdateEmailFilingSettingsBody,
     responses,
     errors,
-    handler: async ({ app, caller, params, body }) => ({
-      data: await updateEmailFilingSettings(app, caller, { organizationId: params.orgId, aiSuggest: body.aiSuggest }),
-    }),
+    handler: update,
   }),
   defineRoute({
     method: 'get',
@@ -70,8 +79,6 @@ export const emailFilingSettingsRoutes = [
     body: UpdateEmailFilingSettingsBody,
     responses,
     errors,
-    handler: async ({ app, caller, params, body }) => ({
-      data: await updateEmailFilingSettings(app, caller, { organizationId: params.orgId, aiSuggest: body.aiSuggest }),
-    }),
+    handler: update,
   }),
 ];
