@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.js';
+import { createFixtures, startTestServer, type TestServer } from './harness.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -74,5 +74,18 @@ describe('HTTP conventions', () => {
     expect(await (await server.request('/docs/init.js')).text()).toContain('/v1/openapi.json');
     const asset = await server.request('/docs/assets/swagger-ui-bundle.js');
     expect(asset.status).toBe(200);
+  });
+
+  it('names an unknown or bad query parameter in the 400', async () => {
+    const fixtures = await createFixtures(server);
+    const key = await fixtures.client(['document:read'], { orgs: [fixtures.orgA.id] });
+    const path = `/v1/organization/${fixtures.orgA.id}/project/${fixtures.projectA1.id}/document/submittals`;
+    const unknown = await server.call(`${path}?bogus=1`, { token: key.token });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ error: 'Invalid query parameter: bogus', errorCode: 'validation_failed' });
+    expect(unknown.body.details.map((d: { path: string }) => d.path)).toEqual(['bogus']);
+    const tooLarge = await server.call(`${path}?limit=51`, { token: key.token });
+    expect(tooLarge.status).toBe(400);
+    expect(tooLarge.body.error).toBe('Invalid query parameter: limit');
   });
 });

@@ -40,8 +40,13 @@ export class ApiError extends Error {
   static notFound = (what = 'Resource') => new ApiError('not_found', `${what} not found`);
 }
 
+/** One entry per offending field; an unknown key is reported under its own name. */
 export const zodDetails = (error: z.ZodError): NonNullable<ErrorBody['details']> =>
-  error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ path: [...issue.path, key].join('.'), message: issue.message }))
+      : [{ path: issue.path.join('.'), message: issue.message }],
+  );
 
 /** A 400 naming the offending parameters, from a failed Zod parse of one request part. */
 export function validationError(part: 'path' | 'query' | 'body' | 'header', error: z.ZodError): ApiError {
