@@ -151,19 +151,18 @@ class ProjectGenerator {
   /** Each project has its own consultant firms (and e-mail domains), two people each. */
   private makeConsultants(): Consultant[] {
     const { rng } = this;
+    // Two people of one firm can share initial and surname: number the second address, as for staff.
+    const usedEmails = new Set<string>();
     return rng.sample(v.consultantTypes, rng.int(3, 5)).flatMap((kind) => {
       const company = `${rng.pick(v.companyStems)} ${rng.pick(kind.suffixes)}`;
       const domain = `${slug(company)}-${slug(this.project.code)}.example`;
       return Array.from({ length: 2 }, () => {
         const first = rng.pick(v.firstNames);
         const last = rng.pick(v.lastNames);
-        return {
-          id: null,
-          type: kind.type,
-          company,
-          name: `${first} ${last}`,
-          email: asciiEmail(`${first[0]}${last}@${domain}`),
-        };
+        let email = asciiEmail(`${first[0]}${last}@${domain}`);
+        for (let n = 2; usedEmails.has(email); n++) email = email.replace(/(\d*)@/, `${n}@`);
+        usedEmails.add(email);
+        return { id: null, type: kind.type, company, name: `${first} ${last}`, email };
       });
     });
   }
