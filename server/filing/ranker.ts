@@ -16,6 +16,9 @@ import {
  *   that address's history lies in the project (an address seen everywhere says little);
  * - project codes and names, and document numbers (RFI-012, SUB-045), in subject, body and attachment names;
  * - participants listed in project directories.
+ * Filing history is capped per project (HISTORY_CAP) below any single clue in the content: a firm that
+ * works on several projects of one organization writes to all of them, and when its e-mail names a
+ * project, code, document or attachment, that outweighs where its earlier e-mails went.
  * score = 1 − e^(−evidence/4): 0 for no evidence, approaching 1 as it piles up.
  */
 export interface RankedProject extends Suggestion {
@@ -47,17 +50,19 @@ const documentNumberInText = /\b(RFI|SUB|SUBM|CO|SI|PC|CA|CD|CERT|BUL|QUO|Q|INS|
 
 const W = {
   thread: 8,
+  /** Most evidence the participants' filing history may give one project (below every content clue). */
+  historyCap: 4,
   fromAddress: 3,
   otherAddress: 2,
   bodyAddress: 1.5,
   fromDomain: 2,
   otherDomain: 1.2,
   bodyDomain: 0.8,
-  codeInSubject: 4,
-  codeInBody: 3,
-  nameInSubject: 4,
-  nameInBody: 2.5,
-  document: 3,
+  codeInSubject: 6,
+  codeInBody: 5,
+  nameInSubject: 6,
+  nameInBody: 4.5,
+  document: 5,
   directory: 1,
 };
 
@@ -152,6 +157,9 @@ export async function rankProjects(
     total.filings += h.filings;
     totals.set(h.term, total);
   }
+  const fromHistory = new Map<string, { weight: number; reason: string }[]>();
+  const addHistory = (projectId: string, weight: number, reason: string) =>
+    fromHistory.set(projectId, [...(fromHistory.get(projectId) ?? []), { weight, reason }]);
   for (const h of history) {
     const total = totals.get(h.term)!;
     const share = total.weight > 0 ? h.weight / total.weight : 0;
@@ -159,12 +167,21 @@ export async function rankProjects(
     const addressRole = roleOf.get(h.term);
     if (addressRole) {
       const weight = addressRole === 'from' ? W.fromAddress : addressRole === 'other' ? W.otherAddress : W.bodyAddress;
-      add(h.projectId, weight * share * confidence, `${h.term} appears in ${plural(h.filings, 'e-mail')} filed here`);
+      addHistory(
+        h.projectId,
+        weight * share * confidence,
+        `${h.term} appears in ${plural(h.filings, 'e-mail')} filed here`,
+      );
     } else {
       const role = domainRole.get(h.term) ?? 'body';
       const weight = role === 'from' ? W.fromDomain : role === 'other' ? W.otherDomain : W.bodyDomain;
-      add(h.projectId, weight * share * confidence, `${plural(h.filings, 'e-mail')} from ${h.term} filed here`);
+      addHistory(h.projectId, weight * share * confidence, `${plural(h.filings, 'e-mail')} from ${h.term} filed here`);
     }
+  }
+  for (const [projectId, parts] of fromHistory) {
+    const sum = parts.reduce((s, p) => s + p.weight, 0);
+    const scale = sum > W.historyCap ? W.historyCap / sum : 1;
+    for (const p of parts) add(projectId, p.weight * scale, p.reason);
   }
 
   for (const entry of byId.values()) {

@@ -177,6 +177,28 @@ describe('local ranking', () => {
     expect(byDirectory.body.suggestions[0].reasons.join(' ')).toContain('directory');
   });
 
+  it("lets a project named in the content outweigh the sender's filing history in another project", async () => {
+    // rita@acme-eng.test has four e-mails filed in Pier 9 and one in Dockside: a firm on both projects.
+    const byName = await suggest({ ...fromAcme, bodyPreview: 'Hi Mia, the Dockside Offices stair needs a decision.' });
+    expect(byName.body.suggestions[0].projectId).toBe(f.projectA2.id);
+    expect(byName.body.suggestions[1].projectId).toBe(f.projectA1.id);
+    const byDocument = await suggest({
+      ...fromAcme,
+      subject: 'Pit depth',
+      bodyPreview: 'Our answer to RFI-007 below.',
+    });
+    expect(byDocument.body.suggestions[0]).toMatchObject({ projectId: f.projectA2.id, documentNumber: 'RFI-007' });
+    // omar@glazeco.test has all his filed e-mails in Dockside (sender and domain at full weight): history
+    // is capped below one clue in the body.
+    const omar = await suggest({ ...fromAcme, from: 'omar@glazeco.test', bodyPreview: 'Glazing for Pier 9 Terminal.' });
+    expect(omar.body.suggestions.map((s: { projectId: string }) => s.projectId)).toEqual([
+      f.projectA1.id,
+      f.projectA2.id,
+    ]);
+    // Without a clue in the content, her history still decides.
+    expect((await suggest(fromAcme)).body.suggestions[0].projectId).toBe(f.projectA1.id);
+  });
+
   it('returns nothing for a message with no evidence, and only projects of the caller organizations', async () => {
     const none = await suggest({ subject: 'Lunch?', from: 'friend@elsewhere.test', to: [], bodyPreview: '' });
     expect(none.body.suggestions).toEqual([]);
