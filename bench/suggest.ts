@@ -1,6 +1,6 @@
 // Accuracy and latency of the local project ranker (POST /v1/filing/suggestions, no AI), on the seed data.
 //
-//   npx tsx bench/suggest.ts [--scale demo|large] [--seed 7] [--per-project 12] [--rounds 2]
+//   npx tsx bench/suggest.ts [--scale demo|large] [--seed 7] [--per-project 12] [--rounds 2] [--misses]
 //   DATABASE_URL=postgres://… npx tsx bench/suggest.ts …   (a fresh, empty database)
 //
 // The evaluation set is generated from the seeded database, deterministically from --seed:
@@ -17,7 +17,8 @@
 // history alone separates projects. Real firms work on several projects of one organization, so the set
 // also has a shared firm: per group of 2–3 projects of one organization, one seeded firm under one domain
 // (its people unchanged) first files 2–6 e-mails into each project through the API, as history (so the
-// projects differ in how much history they hold); then new e-mails from that firm whose project is named
+// projects differ in how much history they hold; each project has a lead at the firm who sends most of
+// them); then new e-mails from that firm whose project is named
 // only by the content:
 // - shared: code / name / document / attachment: the project code in the subject, the project name in
 //   the body, a document number that only this project of the group has, or an attachment named with
@@ -53,6 +54,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '7' },
     'per-project': { type: 'string', default: '12' },
     rounds: { type: 'string', default: '2' },
+    /** Print each e-mail whose true project is not ranked first (what the ranker got wrong). */
+    misses: { type: 'boolean', default: false },
   },
 });
 const scale = values.scale as SeedScale;
@@ -262,6 +265,10 @@ async function main() {
       const entry = hits.get(c.kind) ?? { n: 0, top1: 0, top3: 0 };
       entry.n++;
       if (ranked[0] === c.projectId) entry.top1++;
+      else if (values.misses)
+        console.log(
+          `miss ${c.kind}: ${JSON.stringify(c.body).slice(0, 300)} → ${JSON.stringify(body.suggestions.slice(0, 2)).slice(0, 600)}`,
+        );
       if (ranked.slice(0, 3).includes(c.projectId)) entry.top3++;
       hits.set(c.kind, entry);
     }
@@ -335,16 +342,19 @@ async function sharedFirmCases(
         group.map((p) => p.id),
       );
       const threads = new Map<string, string[]>();
-      for (const project of group) {
+      for (const [index, project] of group.entries()) {
         const team = seeded.get(project.id)!.team;
         const ids: string[] = [];
         const history = rng.int(2, 6);
+        // Each project has a lead at the firm who sends most of its mail: a held-out e-mail from one lead
+        // about another lead's project meets history that points elsewhere.
+        const lead = people[index % people.length]!;
         for (let i = 0; i < history; i++) {
           const conversationId = `bench-shared-${++conversation}`;
           ids.push(conversationId);
           await fileEmail(project, {
             subject: `${i % 2 === 0 ? project.code : project.name} – ${rng.pick(topics)}`,
-            from: rng.pick(people),
+            from: rng.chance(0.75) ? lead : rng.pick(people),
             to: [rng.pick(team)],
             sentAt: new Date(now.getTime() - rng.int(1, 120) * 86_400_000).toISOString(),
             internetMessageId: `<${conversationId}@${firmDomain}>`,

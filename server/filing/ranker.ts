@@ -45,8 +45,8 @@ const freemailDomains = new Set([
 const MAX_PARTICIPANTS = 30;
 const MAX_DOCUMENT_NUMBERS = 10;
 const addressInText = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/gi;
-/** Document numbers as people write them: `RFI-012`, `RFI 12`, `sub_045`. */
-const documentNumberInText = /\b(RFI|SUB|SUBM|CO|SI|PC|CA|CD|CERT|BUL|QUO|Q|INS|CHG)[\s_-]?(\d{1,5})\b/gi;
+/** Document numbers as people write them: `RFI-012`, `RFI 12`, `sub_045`, `QT-017` (a quote). */
+const documentNumberInText = /\b(RFI|SUB|SUBM|CO|SI|PC|CA|CD|CERT|BUL|QUO|QT|Q|INS|CHG)[\s_-]?(\d{1,5})\b/gi;
 
 const W = {
   thread: 8,

@@ -188,6 +188,18 @@ describe('local ranking', () => {
       bodyPreview: 'Our answer to RFI-007 below.',
     });
     expect(byDocument.body.suggestions[0]).toMatchObject({ projectId: f.projectA2.id, documentNumber: 'RFI-007' });
+    await server.database.db.insert(documents).values({
+      id: 'doc_dock_qt3',
+      organizationId: f.orgA.id,
+      projectId: f.projectA2.id,
+      number: 'QT-003',
+      format: 'standard',
+      type: 'Quote',
+      title: 'Glazing quote',
+      status: 'pending',
+    });
+    const byQuote = await suggest({ ...fromAcme, subject: 'QT-003 – following up' });
+    expect(byQuote.body.suggestions[0]).toMatchObject({ projectId: f.projectA2.id, documentNumber: 'QT-003' });
     // omar@glazeco.test has all his filed e-mails in Dockside (sender and domain at full weight): history
     // is capped below one clue in the body.
     const omar = await suggest({ ...fromAcme, from: 'omar@glazeco.test', bodyPreview: 'Glazing for Pier 9 Terminal.' });
