@@ -206,10 +206,16 @@ export async function rankProjects(
     const key = d.number.toUpperCase();
     docsByNumber.set(key, [...(docsByNumber.get(key) ?? []), d]);
   }
-  // A number such as RFI-012 exists in many projects: the fewer projects hold it, the more it says.
+  // A number such as RFI-012 exists in many projects: the fewer projects hold it, the more it says. Among
+  // the holders, those where the participants' mail is already filed are the ones meant: the number is split
+  // among them alone (a firm on two of the organization's projects quoting QT-017, which five projects have).
   for (const matches of docsByNumber.values()) {
+    const known = matches.filter((d) => fromHistory.has(d.projectId));
+    const among = known.length > 0 ? known.length : matches.length;
     for (const d of matches) {
-      add(d.projectId, W.document / matches.length, `Mentions ${d.number} of this project`);
+      const weight =
+        known.length === 0 || fromHistory.has(d.projectId) ? W.document / among : W.document / matches.length;
+      add(d.projectId, weight, `Mentions ${d.number} of this project`);
       byId.get(d.projectId)?.documents.push({ id: d.id, number: d.number });
     }
   }

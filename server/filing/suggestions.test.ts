@@ -207,6 +207,26 @@ describe('local ranking', () => {
       f.projectA1.id,
       f.projectA2.id,
     ]);
+    // SI-004 is in Dockside and in a project nobody of acme-eng.test writes to: among rita's projects it
+    // names Dockside alone.
+    const quay = await createProject(server.database.db, { organizationId: f.orgA.id, name: 'Quay Sheds' });
+    for (const [id, projectId] of [
+      ['doc_dock_si4', f.projectA2.id],
+      ['doc_quay_si4', quay.id],
+    ] as const) {
+      await server.database.db.insert(documents).values({
+        id,
+        organizationId: f.orgA.id,
+        projectId,
+        number: 'SI-004',
+        format: 'standard',
+        type: 'SI',
+        title: 'Site instruction',
+        status: 'pending',
+      });
+    }
+    const byShared = await suggest({ ...fromAcme, subject: 'SI-004 – following up' });
+    expect(byShared.body.suggestions[0]).toMatchObject({ projectId: f.projectA2.id, documentNumber: 'SI-004' });
     // Without a clue in the content, her history still decides.
     expect((await suggest(fromAcme)).body.suggestions[0].projectId).toBe(f.projectA1.id);
   });
