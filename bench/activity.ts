@@ -17,7 +17,6 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { type SQL, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import pino from 'pino';
 import {
   countOrgActivity,
@@ -31,6 +30,7 @@ import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/client.js';
 import { emailsOfDispatches } from '../server/emails/queries.js';
 import { startServer } from '../server/server.js';
+import { inlined, measureCsvDownload, median, timeIt } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -47,21 +47,6 @@ const databaseUrl = values['database-url'];
 const database = await openDatabase({ databaseUrl });
 const db = database.db;
 const rows = async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-
-const percentile = (xs: number[], q: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
-};
-async function timeIt(times: number, run: () => Promise<unknown>) {
-  await run();
-  const samples: number[] = [];
-  for (let i = 0; i < times; i++) {
-    const t0 = performance.now();
-    await run();
-    samples.push(performance.now() - t0);
-  }
-  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
-}
 
 // --- Who asks: a member of the organization with the most activity.
 const [org] = await rows<{ organizationId: string; n: number }>(
@@ -201,41 +186,12 @@ for (const c of cases) {
 // --- CSV: 100,000 rows of the feed against COPY of the same query.
 const CSV_ROWS = 100_000;
 
-async function csvExport() {
-  const rssBefore = process.memoryUsage.rss();
-  let peak = rssBefore;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 10);
-  const t0 = performance.now();
-  const res = await fetch(`${server.url}${feedPath}?limit=${CSV_ROWS}`, {
-    headers: { authorization: `Bearer ${token}`, accept: 'text/csv' },
-  });
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  let firstByte = 0;
-  let bytes = 0;
-  let newlines = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (!firstByte) firstByte = performance.now() - t0;
-    bytes += value.byteLength;
-    for (const b of value) if (b === 10) newlines += 1;
-  }
-  const total = performance.now() - t0;
-  clearInterval(sampler);
-  return { firstByte, total, bytes, lines: newlines, rssGrowthMb: (peak - rssBefore) / 1024 / 1024 };
-}
+const csvExport = () => measureCsvDownload(`${server.url}${feedPath}?limit=${CSV_ROWS}`, token);
 
 /** The CSV query with its parameters written in, for COPY (which takes none). */
 function copyStatement(): string {
   const query = sql`${orgActivityCsvQuery(feed, undefined)} limit ${CSV_ROWS + 1}`;
-  const { sql: text, params } = new PgDialect().sqlToQuery(query);
-  const inlined = text.replace(/\$(\d+)/g, (_, n: string) => {
-    const value = params[Number(n) - 1];
-    return typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
-  });
-  return `COPY (${inlined}) TO STDOUT WITH (FORMAT csv, HEADER)`;
+  return `COPY (${inlined(query)}) TO STDOUT WITH (FORMAT csv, HEADER)`;
 }
 
 function copyExport() {
@@ -251,7 +207,6 @@ for (let i = 0; i < csvRuns; i++) {
   csvSamples.push(await csvExport());
   copySamples.push(copyExport());
 }
-const median = (xs: number[]) => percentile(xs, 0.5);
 const csvTotal = median(csvSamples.map((s) => s.total));
 const copyTotal = median(copySamples);
 lines.push(

@@ -20,7 +20,6 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { type SQL, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import pino from 'pino';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/client.js';
@@ -37,6 +36,7 @@ import {
 } from '../server/documents/queries.js';
 import { startServer } from '../server/server.js';
 import { createUser } from '../server/users/service.js';
+import { inlined, measureCsvDownload, median, timeIt } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -55,21 +55,6 @@ const databaseUrl = values.pglite ? undefined : values['database-url'];
 const database = await openDatabase(values.pglite ? { dataDir: values.pglite } : { databaseUrl });
 const db = database.db;
 const rows = async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-
-const percentile = (xs: number[], q: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
-};
-async function timeIt(times: number, run: () => Promise<unknown>) {
-  await run(); // warm-up
-  const samples: number[] = [];
-  for (let i = 0; i < times; i++) {
-    const t0 = performance.now();
-    await run();
-    samples.push(performance.now() - t0);
-  }
-  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
-}
 
 // --- Who asks: a staff user for /v1/admin, a member of the largest project's organization for the project list.
 const [largest] = await rows<{ projectId: string; organizationId: string; n: number }>(
@@ -303,40 +288,8 @@ lines.push(
 const CSV_ROWS = 100_000;
 const csvQuery = sql`${documentQuery({ filter: adminDocuments, sort: createdDesc, include: ['assignees'] })} limit ${CSV_ROWS + 1}`;
 
-async function csvExport() {
-  const rssBefore = process.memoryUsage.rss();
-  let peak = rssBefore;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 10);
-  const t0 = performance.now();
-  const res = await fetch(`${server.url}/v1/admin/documents?include=assignees&limit=${CSV_ROWS}`, {
-    headers: { authorization: `Bearer ${staffToken}`, accept: 'text/csv' },
-  });
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  let firstByte = 0;
-  let bytes = 0;
-  let newlines = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (!firstByte) firstByte = performance.now() - t0;
-    bytes += value.byteLength;
-    for (const b of value) if (b === 10) newlines += 1;
-  }
-  const total = performance.now() - t0;
-  clearInterval(sampler);
-  return { firstByte, total, bytes, lines: newlines, rssGrowthMb: (peak - rssBefore) / 1024 / 1024 };
-}
-
-/** The same SQL with its parameters written in, for COPY (which takes none). */
-function inlined(query: SQL): string {
-  const { sql: text, params } = new PgDialect().sqlToQuery(query);
-  return text.replace(/\$(\d+)/g, (_, n: string) => {
-    const value = params[Number(n) - 1];
-    return typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
-  });
-}
+const csvExport = () =>
+  measureCsvDownload(`${server.url}/v1/admin/documents?include=assignees&limit=${CSV_ROWS}`, staffToken);
 
 async function copyExport() {
   const copy = `COPY (${inlined(csvQuery)}) TO STDOUT WITH (FORMAT csv, HEADER)`;
@@ -356,7 +309,6 @@ for (let i = 0; i < csvRuns; i++) {
   csvSamples.push(await csvExport());
   copySamples.push(await copyExport());
 }
-const median = (xs: number[]) => percentile(xs, 0.5);
 const csvTotal = median(csvSamples.map((s) => s.total));
 const copyTotal = median(copySamples);
 lines.push(

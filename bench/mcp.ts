@@ -15,7 +15,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -26,6 +25,7 @@ import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/client.js';
 import { searchEmails } from '../server/mcp/queries.js';
 import { startServer } from '../server/server.js';
+import { timeIt } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,20 +38,7 @@ const database = await openDatabase({ databaseUrl: values['database-url'] });
 const db = database.db;
 const rows = async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 
-const percentile = (xs: number[], q: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
-};
-async function timeIt(run: () => Promise<unknown>) {
-  await run();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await run();
-    samples.push(performance.now() - t0);
-  }
-  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
-}
+const timed = (run: () => Promise<unknown>) => timeIt(runs, run);
 
 // The member of the organization with the most e-mail records asks.
 const [who] = await rows<{ userId: string }>(
@@ -153,9 +140,9 @@ console.log(
   'case | SDK client p50 / p99 (ms) | bare POST p50 / p99 | direct SQL p50 / p99 | ratio SDK/SQL | ratio POST/SQL',
 );
 for (const c of cases) {
-  const viaMcp = await timeIt(c.mcp);
-  const viaPost = await timeIt(c.raw);
-  const viaSql = await timeIt(c.direct);
+  const viaMcp = await timed(c.mcp);
+  const viaPost = await timed(c.raw);
+  const viaSql = await timed(c.direct);
   console.log(
     `${c.name} | ${ms(viaMcp)} | ${ms(viaPost)} | ${ms(viaSql)} | ${ratio(viaMcp, viaSql)} | ${ratio(viaPost, viaSql)}`,
   );
