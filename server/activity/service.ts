@@ -9,7 +9,7 @@ import type {
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
 import type { Db } from '../db/client.js';
 import { emailsOfDispatches, groupBy, toEmailRecord } from '../emails/queries.js';
-import { type CsvColumn, csvRowCap, streamCsv } from '../http/csv.js';
+import { type CsvColumn, csvRowCap, jsonPageSize, streamCsv } from '../http/csv.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
 import { findProjectOrg } from '../http/project-lookup.js';
@@ -26,9 +26,6 @@ import {
 } from './queries.js';
 
 type OrgQuery = z.output<typeof OrgActivityQuery>;
-
-const JSON_DEFAULT_LIMIT = 25;
-const JSON_MAX_LIMIT = 50;
 
 /** The filters of an organization feed request, checked against the caller's scope. */
 async function orgFilters(db: Db, caller: Caller, orgId: string, query: OrgQuery): Promise<OrgActivityFilters> {
@@ -93,12 +90,7 @@ const toOrgEntry = (row: ActivityRow): OrgActivityEntry => ({
 });
 
 export async function listOrgActivity(db: Db, caller: Caller, orgId: string, query: OrgQuery) {
-  const limit = query.limit ?? JSON_DEFAULT_LIMIT;
-  if (limit > JSON_MAX_LIMIT) {
-    throw new ApiError('validation_failed', 'Invalid query parameter: limit', {
-      details: [{ path: 'limit', message: `limit must be an integer from 1 to ${JSON_MAX_LIMIT}` }],
-    });
-  }
+  const limit = jsonPageSize(query.limit);
   const filters = await orgFilters(db, caller, orgId, query);
   const binding = bindingOf(orgId, query);
   const position = positionOf(query.cursor, binding);

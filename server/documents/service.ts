@@ -11,7 +11,7 @@ import type {
 } from '../../shared/documents.js';
 import { todayUtc } from '../clock.js';
 import type { AppContext } from '../context.js';
-import { type CsvColumn, csvRowCap, streamCsv } from '../http/csv.js';
+import { type CsvColumn, csvRowCap, jsonPageSize, streamCsv } from '../http/csv.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
 import {
@@ -48,21 +48,6 @@ export interface Page<T> {
   nextCursor: string | null;
   hasMore: boolean;
   meta: ListMeta;
-}
-
-const JSON_PAGE_DEFAULT = 25;
-const JSON_PAGE_MAX = 50;
-
-/** The JSON page size: the schema accepts any positive integer because CSV takes up to 100000 rows. */
-function jsonPageSize(limit: number | undefined): number {
-  if (limit === undefined) return JSON_PAGE_DEFAULT;
-  if (limit > JSON_PAGE_MAX) {
-    const message = `limit must be an integer from 1 to ${JSON_PAGE_MAX}`;
-    throw new ApiError('validation_failed', 'Invalid query parameter: limit', {
-      details: [{ path: 'limit', message }],
-    });
-  }
-  return limit;
 }
 
 const bindingOf = (request: ListRequest) => ({ list: request.list, filter: request.filter, sort: request.sort });

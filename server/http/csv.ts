@@ -28,6 +28,7 @@ import { stringify } from 'csv-stringify/sync';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Response } from 'express';
 import type { Db } from '../db/client.js';
+import { ApiError } from './errors.js';
 
 /** The spec's row cap for CSV exports: default and maximum. */
 export const CSV_MAX_ROWS = 100_000;
@@ -56,6 +57,21 @@ export interface CsvExport<Row> {
 /** A requested CSV row cap: absent → 100000, larger → clamped to 100000 (the spec answers 200, not 400). */
 export const csvRowCap = (requested: number | undefined): number =>
   requested === undefined ? CSV_MAX_ROWS : Math.min(requested, CSV_MAX_ROWS);
+
+const JSON_PAGE_DEFAULT = 25;
+const JSON_PAGE_MAX = 50;
+
+/** The JSON page size of a list that also exports CSV: its schema accepts any positive limit (CSV takes up to
+ *  100000 rows), so the JSON bound is checked here — absent → 25, above 50 → 400 naming `limit`. */
+export function jsonPageSize(requested: number | undefined): number {
+  if (requested === undefined) return JSON_PAGE_DEFAULT;
+  if (requested > JSON_PAGE_MAX) {
+    throw new ApiError('validation_failed', 'Invalid query parameter: limit', {
+      details: [{ path: 'limit', message: `limit must be an integer from 1 to ${JSON_PAGE_MAX}` }],
+    });
+  }
+  return requested;
+}
 
 /** Whether the request asks for CSV rather than JSON (`Accept: text/csv`). */
 export const wantsCsv = (accept: string | undefined): boolean => /\btext\/csv\b/i.test(accept ?? '');
