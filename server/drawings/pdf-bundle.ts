@@ -13,13 +13,20 @@ import {
   PDFTrailer,
   PDFTrailerDict,
 } from 'pdf-lib';
+import { PdfSource, type SourcePage } from './pdf-source.js';
+import { type PdfRef, token, UnsupportedPdf, writeValue } from './pdf-syntax.js';
 
 /**
  * Writes one PDF from many, sheet by sheet, without holding the result: each source's pages are copied
- * (with everything they reference) into an output context, serialised at once, and dropped from it. Only the
- * page references, the bookmarks and the cross-reference offsets stay until the end, where the page tree, the
- * outline (one bookmark per sheet) and the catalogue are written. pdf-lib's own `save()` builds the whole file
- * in memory; this keeps memory at about one source document whatever the number of sheets.
+ * (with everything they reference), serialised at once, and dropped. Only the page references, the bookmarks
+ * and the cross-reference offsets stay until the end, where the page tree, the outline (one bookmark per sheet)
+ * and the catalogue are written. pdf-lib's own `save()` builds the whole file in memory; this keeps memory at
+ * about one source document whatever the number of sheets.
+ *
+ * A source is first copied by {@link addRawDocument}: objects found through the file's cross-reference data
+ * and written back byte for byte with new numbers, stream data untouched (several times faster than parsing
+ * the whole file). A file that way cannot read exactly goes through pdf-lib ({@link addDocument}), which
+ * parses everything and tolerates damage.
  */
 export class PdfBundleWriter {
   private readonly out = PDFContext.create();
@@ -37,6 +44,80 @@ export class PdfBundleWriter {
     const header = PDFHeader.forVersion(1, 7);
     const bytes = Buffer.alloc(header.sizeInBytes() + 2, '\n');
     header.copyBytesInto(bytes, 0);
+    this.written += bytes.length;
+    return bytes;
+  }
+
+  /**
+   * Appends every page of the PDF in `bytes` under one bookmark by copying its objects as they are; returns the
+   * bytes to write next, or undefined (with nothing written) when the file needs {@link addDocument}.
+   */
+  addRawDocument(bytes: Buffer, title: string): Buffer | undefined {
+    try {
+      const source = new PdfSource(bytes);
+      const pages = source.pages();
+      if (pages.length === 0) return undefined;
+      return this.commit(this.copyObjects(source, pages), title);
+    } catch (err) {
+      if (err instanceof UnsupportedPdf) return undefined;
+      throw err;
+    }
+  }
+
+  /** The pages of `source` and everything they reference, renumbered after the objects already written. */
+  private copyObjects(source: PdfSource, pages: SourcePage[]): CopiedObjects {
+    let last = this.out.largestObjectNumber;
+    const numbers = new Map<number, number>();
+    const queue: number[] = [];
+    const mapRef = (ref: PdfRef) => {
+      if (!source.has(ref.num)) return undefined;
+      let num = numbers.get(ref.num);
+      if (num === undefined) {
+        num = ++last;
+        numbers.set(ref.num, num);
+        queue.push(ref.num);
+      }
+      return num;
+    };
+    const pageDicts = new Map(pages.map((page) => [page.num, page.dict]));
+    const parent = token(`${this.pagesRef.objectNumber} 0 R`);
+    for (const page of pages) {
+      mapRef({ kind: 'ref', num: page.num, gen: 0 });
+      page.dict.entries.set('/Parent', parent);
+    }
+    const chunks: Buffer[] = [];
+    const objects: { num: number; at: number }[] = [];
+    let size = 0;
+    for (let i = 0; i < queue.length; i++) {
+      const sourceNum = queue[i]!;
+      const page = pageDicts.get(sourceNum);
+      const { value, streamData } = page ? { value: page, streamData: undefined } : source.object(sourceNum);
+      const num = numbers.get(sourceNum)!;
+      const parts: Buffer[] = [Buffer.from(`${num} 0 obj\n`, 'latin1')];
+      if (streamData) {
+        if (value.kind !== 'dict') throw new UnsupportedPdf('stream without a dictionary');
+        value.entries.set('/Length', token(String(streamData.length)));
+        writeValue(value, parts, mapRef);
+        parts.push(streamStart, streamData, streamEnd, endObj);
+      } else {
+        writeValue(value, parts, mapRef);
+        parts.push(endObj);
+      }
+      objects.push({ num, at: size });
+      for (const part of parts) size += part.length;
+      chunks.push(...parts);
+    }
+    return { chunks, objects, last, pages: pages.map((page) => numbers.get(page.num)!) };
+  }
+
+  /** Records what {@link copyObjects} made as written. */
+  private commit(copied: CopiedObjects, title: string): Buffer {
+    for (const { num, at } of copied.objects) this.offsets.set(num, this.written + at);
+    this.out.largestObjectNumber = copied.last;
+    const refs = copied.pages.map((num) => PDFRef.of(num));
+    this.pageRefs.push(...refs);
+    this.bookmarks.push({ title, pageRef: refs[0]! });
+    const bytes = Buffer.concat(copied.chunks);
     this.written += bytes.length;
     return bytes;
   }
@@ -130,6 +211,16 @@ export class PdfBundleWriter {
     this.written += bytes.length;
     return bytes;
   }
+}
+
+/** One source's objects, serialised, with where each starts in `chunks`: written only once all copied. */
+interface CopiedObjects {
+  chunks: Buffer[];
+  objects: { num: number; at: number }[];
+  /** The largest object number used. */
+  last: number;
+  /** The output numbers of the pages, in order. */
+  pages: number[];
 }
 
 const endObj = Buffer.from('\nendobj\n');

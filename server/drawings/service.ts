@@ -104,10 +104,15 @@ async function buildBundle(
   let totalSourceBytes = 0;
   /** The sheet's bytes in the bundle, or why it is left out. */
   const includeSheet = async (sheet: LatestSheet): Promise<{ bytes: Buffer; sourceBytes: number } | SkipReason> => {
-    const loaded = await loadSheet(app.blobs, sheet);
+    const loaded = await readSheet(app.blobs, sheet);
     if ('reason' in loaded) return loaded.reason;
+    const title = bookmarkTitle(sheet);
+    const copied = writer.addRawDocument(loaded.bytes, title);
+    if (copied) return { bytes: copied, sourceBytes: loaded.size };
+    const parsed = await parseSheet(loaded.bytes);
+    if ('reason' in parsed) return parsed.reason;
     try {
-      const bytes = writer.addDocument(loaded.doc, bookmarkTitle(sheet));
+      const bytes = writer.addDocument(parsed.doc, title);
       return bytes.length > 0 ? { bytes, sourceBytes: loaded.size } : 'unreadable_pdf';
     } catch (err) {
       app.log.warn({ err, drawingId: sheet.drawingId }, 'drawing could not be copied into the bundle');
@@ -147,9 +152,11 @@ async function buildBundle(
   return row;
 }
 
-type LoadedSheet = { doc: PDFDocument; size: number } | { reason: SkipReason };
-
-async function loadSheet(blobs: BlobStore, sheet: LatestSheet): Promise<LoadedSheet> {
+/** A sheet's file, checked to be a non-empty PDF of acceptable size, or why it is left out. */
+async function readSheet(
+  blobs: BlobStore,
+  sheet: LatestSheet,
+): Promise<{ bytes: Buffer; size: number } | { reason: SkipReason }> {
   if (!sheet.revisionId) return { reason: 'no_revision' };
   if (!sheet.blobKey) return { reason: 'missing_file' };
   const size = await blobs.stat(sheet.blobKey);
@@ -163,11 +170,16 @@ async function loadSheet(blobs: BlobStore, sheet: LatestSheet): Promise<LoadedSh
   const bytes = Buffer.concat(chunks);
   // PDF readers accept the header anywhere in the first 1024 bytes.
   if (!bytes.subarray(0, 1024).includes('%PDF-')) return { reason: 'not_a_pdf' };
+  return { bytes, size };
+}
+
+/** The general reader, for files the fast copy cannot read exactly. */
+async function parseSheet(bytes: Buffer): Promise<{ doc: PDFDocument } | { reason: SkipReason }> {
   try {
     // Loaded with ignoreEncryption so the flag can be read (pdf-lib's EncryptedPDFError fails `instanceof`).
     const doc = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
     if (doc.isEncrypted) return { reason: 'encrypted' };
-    return doc.getPageCount() > 0 ? { doc, size } : { reason: 'unreadable_pdf' };
+    return doc.getPageCount() > 0 ? { doc } : { reason: 'unreadable_pdf' };
   } catch {
     return { reason: 'unreadable_pdf' };
   }
