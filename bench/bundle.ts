@@ -7,6 +7,7 @@
 // A1 PDF with `lines` random vector strokes (a few hundred KB, like a real CAD plot). Each size is then bundled
 // in a fresh child process (so its peak RSS is its own): cold (build and store) and warm (the cached answer),
 // timed around the service call `bundleDrawings`. qpdf runs under /usr/bin/time for its elapsed time and peak RSS.
+// CPU time (user + system) is reported beside elapsed time: on a shared, loaded machine it is the steadier ratio.
 // The two alternate `runs` times and medians are reported, so a busy machine slows both alike.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
@@ -114,8 +115,10 @@ async function runChild(dir: string, size: number) {
   await database.db.delete(drawingBundles).where(eq(drawingBundles.projectId, project!.id));
   const rssBefore = process.memoryUsage().rss;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const cold = await bundleDrawings(app.context, scope);
   const coldMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   const peakRss = process.resourceUsage().maxRSS * 1024;
   const t1 = performance.now();
   await bundleDrawings(app.context, scope);
@@ -130,6 +133,7 @@ async function runChild(dir: string, size: number) {
   console.log(
     JSON.stringify({
       coldMs,
+      coldCpuMs: (cpu.user + cpu.system) / 1000,
       warmMs,
       peakRss,
       rssBefore,
@@ -146,12 +150,17 @@ async function runChild(dir: string, size: number) {
 }
 
 function runQpdf(files: string[], out: string) {
-  const result = spawnSync('/usr/bin/time', ['-f', '%e %M', 'qpdf', '--empty', '--pages', ...files, '--', out], {
+  const result = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', 'qpdf', '--empty', '--pages', ...files, '--', out], {
     encoding: 'utf8',
   });
   if (result.status !== 0) throw new Error(`qpdf failed: ${result.stderr}`);
-  const [seconds, maxKb] = result.stderr.trim().split('\n').pop()!.split(' ').map(Number);
-  return { ms: seconds! * 1000, peakRss: maxKb! * 1024, outputBytes: statSync(out).size };
+  const [seconds, user, system, maxKb] = result.stderr.trim().split('\n').pop()!.split(' ').map(Number);
+  return {
+    ms: seconds! * 1000,
+    cpuMs: (user! + system!) * 1000,
+    peakRss: maxKb! * 1024,
+    outputBytes: statSync(out).size,
+  };
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -181,12 +190,14 @@ if (values.child) {
     const ours = {
       ...oursRuns[0],
       coldMs: median(oursRuns.map((r) => r.coldMs)),
+      coldCpuMs: median(oursRuns.map((r) => r.coldCpuMs)),
       warmMs: median(oursRuns.map((r) => r.warmMs)),
       growth: median(oursRuns.map((r) => r.peakRss - r.rssBefore)),
       peakRss: median(oursRuns.map((r) => r.peakRss)),
     };
     const qpdf = {
       ms: median(qpdfRuns.map((r) => r.ms)),
+      cpuMs: median(qpdfRuns.map((r) => r.cpuMs)),
       peakRss: median(qpdfRuns.map((r) => r.peakRss)),
       outputBytes: qpdfRuns[0]!.outputBytes,
     };
@@ -194,10 +205,10 @@ if (values.child) {
     console.log(
       [
         `${size} sheets (${ours.drawingCount} merged, sources ${mb(ours.sourceBytes)}; qpdf pages ${pages.trim()}), median of ${values.runs}:`,
-        `  sitefile cold ${ours.coldMs.toFixed(0)} ms, peak RSS ${mb(ours.peakRss)} (+${mb(ours.growth)} over the server process before the call), output ${mb(ours.outputBytes)}`,
+        `  sitefile cold ${ours.coldMs.toFixed(0)} ms (CPU ${ours.coldCpuMs.toFixed(0)} ms), peak RSS ${mb(ours.peakRss)} (+${mb(ours.growth)} over the server process before the call), output ${mb(ours.outputBytes)}`,
         `  sitefile warm (cached) ${ours.warmMs.toFixed(1)} ms`,
-        `  qpdf            ${qpdf.ms.toFixed(0)} ms, peak RSS ${mb(qpdf.peakRss)}, output ${mb(qpdf.outputBytes)}`,
-        `  ratio sitefile/qpdf: time ${(ours.coldMs / qpdf.ms).toFixed(2)}x, memory (RSS growth vs qpdf's whole RSS) ${(ours.growth / qpdf.peakRss).toFixed(2)}x, size ${(ours.outputBytes / qpdf.outputBytes).toFixed(2)}x`,
+        `  qpdf            ${qpdf.ms.toFixed(0)} ms (CPU ${qpdf.cpuMs.toFixed(0)} ms), peak RSS ${mb(qpdf.peakRss)}, output ${mb(qpdf.outputBytes)}`,
+        `  ratio sitefile/qpdf: time ${(ours.coldMs / qpdf.ms).toFixed(2)}x (CPU ${(ours.coldCpuMs / qpdf.cpuMs).toFixed(2)}x), memory (RSS growth vs qpdf's whole RSS) ${(ours.growth / qpdf.peakRss).toFixed(2)}x, size ${(ours.outputBytes / qpdf.outputBytes).toFixed(2)}x`,
       ].join('\n'),
     );
   }
