@@ -156,7 +156,7 @@ export class PdfSource {
       }
     }
     lexer.word();
-    this.skipSpaceCheck(lexer);
+    this.expectTrailerDict(lexer);
     const trailer = lexer.dict();
     // A hybrid file lists its compressed objects in a cross-reference stream beside the table.
     const hybrid = integerOf(trailer.entries.get('/XRefStm'));
@@ -164,7 +164,7 @@ export class PdfSource {
     return trailer;
   }
 
-  private skipSpaceCheck(lexer: PdfLexer): void {
+  private expectTrailerDict(lexer: PdfLexer): void {
     lexer.skipSpace();
     if (this.bytes[lexer.pos] !== 60 || this.bytes[lexer.pos + 1] !== 60) throw new UnsupportedPdf('no trailer');
   }
