@@ -70,6 +70,9 @@ export function createApp(options: AppOptions): App {
 
   const app = express();
   app.disable('x-powered-by');
+  // No hash of every JSON answer for an ETag nobody sends back (API clients do not make conditional GETs);
+  // static files keep theirs (serve-static computes them from size and mtime).
+  app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.use(
     pinoHttp({
@@ -80,8 +83,12 @@ export function createApp(options: AppOptions): App {
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      // Never log credentials: drop the Authorization header and bodies.
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      // One short line per request: no headers (they hold credentials, and serializing them is most of the
+      // logging cost), no bodies.
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
       customProps: (req) => ({ route: req.routeTemplate }),
     }),
   );
@@ -99,9 +106,11 @@ export function createApp(options: AppOptions): App {
   const router = express.Router();
   mountRoutes(router, context, routes);
   app.use(router);
-  const openApi = buildOpenApiDocument(routes, config.publicUrl);
+  // Built on first request, not at start-up: it is a third of the app's construction time and few ask for it.
+  let openApiJson: string | undefined;
   app.get('/v1/openapi.json', (_req, res) => {
-    res.json(openApi);
+    openApiJson ??= JSON.stringify(buildOpenApiDocument(routes, config.publicUrl));
+    res.type('json').send(openApiJson);
   });
   mountDocs(app);
 

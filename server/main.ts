@@ -1,11 +1,31 @@
 import pino from 'pino';
-import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/client.js';
-import { ensureDemoData } from './seed/demo.js';
-import { startServer } from './server.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Database, openDatabase } from './db/client.js';
+import type { DemoData } from './seed/demo.js';
+
+/** The lines `npm start` prints: where things are and the demo sign-ins (staff, an organization admin, a member). */
+function startBanner(config: Config, database: Database, demo: DemoData): string[] {
+  const orgName = (orgId: string) => demo.organizations.find((o) => o.id === orgId)?.name ?? orgId;
+  const account = (role: 'admin' | 'member', label: string) => {
+    const user = demo.users.find((u) => u.role === role);
+    return user ? [`  ${label.padEnd(14)} ${user.email} / ${user.password}   (${orgName(user.orgId)})`] : [];
+  };
+  return [
+    '',
+    `Sitefile is running at ${config.publicUrl} (${database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`,
+    `  API reference  ${config.publicUrl}/docs`,
+    `  Outlook add-in ${config.publicUrl}/addin/   admin console ${config.publicUrl}/admin`,
+    `  Demo API key   client_id=${demo.client.clientId} client_secret=${demo.client.clientSecret}`,
+    `  Staff sign-in  ${demo.staff.email} / ${demo.staff.password}`,
+    ...account('admin', 'Org admin'),
+    ...account('member', 'Member'),
+    `  Try: curl -s ${config.publicUrl}/v1/oauth/token -H 'content-type: application/json' -d '{"client_id":"${demo.client.clientId}","client_secret":"${demo.client.clientSecret}"}'`,
+    '',
+  ];
+}
 
 async function main() {
-  let config: ReturnType<typeof loadConfig>;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {
@@ -16,22 +36,17 @@ async function main() {
     throw err;
   }
   const log = pino({ level: config.logLevel });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await database.migrate();
+  // Opening the database (PGlite compiles its WebAssembly off the main thread) and migrating run while the
+  // server's modules load: imported here, not at the top, so the two overlap.
+  const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).then(async (database) => {
+    await database.migrate();
+    return database;
+  });
+  const [{ ensureDemoData }, { startServer }] = await Promise.all([import('./seed/demo.js'), import('./server.js')]);
+  const database = await opening;
   const demo = await ensureDemoData(database.db, config);
   const server = await startServer({ config, db: database.db, log, host: '0.0.0.0' });
-
-  const lines = [
-    '',
-    `Sitefile is running at ${config.publicUrl} (${database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`,
-    `  API reference  ${config.publicUrl}/docs`,
-    `  Outlook add-in ${config.publicUrl}/addin/   admin console ${config.publicUrl}/admin`,
-    `  Demo API key   client_id=${demo.client.clientId} client_secret=${demo.client.clientSecret}`,
-    `  Staff sign-in  ${demo.staff.email} / ${demo.staff.password}`,
-    `  Try: curl -s ${config.publicUrl}/v1/oauth/token -H 'content-type: application/json' -d '{"client_id":"${demo.client.clientId}","client_secret":"${demo.client.clientSecret}"}'`,
-    '',
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${startBanner(config, database, demo).join('\n')}\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,8 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -24,6 +25,24 @@ export interface Database {
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
+/**
+ * Whether the database lacks a migration of this build. drizzle applies every migration newer than the last
+ * one it recorded; when the newest in the journal is already recorded, two small queries say so, where the
+ * migrator would read and hash every migration file and take its locks.
+ */
+async function hasPendingMigrations(db: Db): Promise<boolean> {
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as {
+    entries: { when: number }[];
+  };
+  const newest = Math.max(...journal.entries.map((entry) => entry.when));
+  const rowsOf = async (query: ReturnType<typeof sql>) =>
+    ((await db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
+  const [table] = await rowsOf(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`);
+  if (!table?.present) return true;
+  const [last] = await rowsOf(sql`select max(created_at) as applied from drizzle.__drizzle_migrations`);
+  return Number(last?.applied ?? 0) < newest;
+}
+
 /** `databaseUrl` set: a PostgreSQL server; otherwise embedded PGlite in `dataDir/pg` (or in memory). */
 export async function openDatabase(options: { databaseUrl?: string; dataDir?: string | 'memory' }): Promise<Database> {
   if (options.databaseUrl) {
@@ -35,7 +54,9 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
     return {
       db,
       kind: 'postgres',
-      migrate: () => migrateNodePg(drizzleNodePg(pool), { migrationsFolder }),
+      migrate: async () => {
+        if (await hasPendingMigrations(db)) await migrateNodePg(drizzleNodePg(pool), { migrationsFolder });
+      },
       close: () => pool.end(),
     };
   }
@@ -52,7 +73,9 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
   return {
     db,
     kind: 'pglite',
-    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    migrate: async () => {
+      if (await hasPendingMigrations(db)) await migratePglite(drizzlePglite(client), { migrationsFolder });
+    },
     close: () => client.close(),
   };
 }

@@ -1,7 +1,9 @@
+import type { ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 
 const page = `<!doctype html>
 <html lang="en">
@@ -23,6 +25,11 @@ const init = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#r
 const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const addinDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/addin');
 
+/** Vite writes only content-hashed files to assets/: a new build gives them new names, so they never change. */
+const hashedAssets = path.join(addinDist, 'assets') + path.sep;
+const cacheFor = (res: ServerResponse, file: string) =>
+  res.setHeader('Cache-Control', file.startsWith(hashedAssets) ? 'public, max-age=31536000, immutable' : 'no-cache');
+
 /** The interactive API reference (/docs, served offline from swagger-ui-dist) and the add-in build. */
 export function mountDocs(app: Express): void {
   app.get('/docs', (_req, res) => {
@@ -32,8 +39,19 @@ export function mountDocs(app: Express): void {
     res.type('js').send(init);
   });
   app.use('/docs/assets', express.static(swaggerUiDir, { index: false }));
-  app.use('/addin', express.static(addinDist, { index: 'taskpane.html' }));
+  // The build's .br/.gz twins (addin/vite.config.ts) go to clients that accept them; pages are revalidated
+  // on every open (no-cache, with their ETag), hashed assets are kept for a year.
+  app.use(
+    '/addin',
+    expressStaticGzip(addinDist, {
+      enableBrotli: true,
+      orderPreference: ['br', 'gzip'],
+      index: 'taskpane.html',
+      serveStatic: { cacheControl: false, setHeaders: cacheFor },
+    }),
+  );
   app.get('/admin', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(path.join(addinDist, 'admin.html'));
   });
 }

@@ -16,14 +16,17 @@ import {
   organizationsOfClient,
   passwordMembers,
   setClientSecretHash,
+  setMembershipRole,
   setUserPasswordHash,
 } from './queries.js';
-import { seedDatabase } from './seed.js';
 import { demoPasswords } from './shapes.js';
 
 export const DEMO_SEED = 1;
 export const DEMO_KEY_NAME = 'Sitefile demo key';
 export const DEMO_STAFF = { email: 'staff@sitefile.example', name: 'Sam Staff' };
+/** Made only when a database has no sign-in account of that role to show (one seeded some other way). */
+const DEMO_ACCOUNT_NAMES = { admin: 'Ada Admin', member: 'Max Member' } as const;
+const demoAccountEmail = (role: 'admin' | 'member') => `demo-${role}@sitefile.example`;
 
 export interface DemoCredentials {
   client: { clientId: string; clientSecret: string };
@@ -65,6 +68,8 @@ const newStaffPassword = () => `staff-${randomBytes(9).toString('base64url')}`;
  */
 export async function ensureDemoData(db: Db, config: Config, now: Date = new Date()): Promise<DemoData> {
   if (!(await hasOrganizations(db))) {
+    // Loaded only for an empty database: the seed brings the PDF library, which a restart does not need.
+    const { seedDatabase } = await import('./seed.js');
     const summary = await seedDatabase(db, createFsBlobStore(path.join(config.dataDir, 'blobs')), {
       scale: 'demo',
       seed: DEMO_SEED,
@@ -99,7 +104,12 @@ export async function ensureDemoData(db: Db, config: Config, now: Date = new Dat
   const stored = readCredentials(config);
   const storedClient = stored && (await findClientByClientId(db, stored.client.clientId));
   if (stored && storedClient) {
-    return { ...stored, organizations: await organizationsOfClient(db, storedClient.id) };
+    const organizations = await organizationsOfClient(db, storedClient.id);
+    if (hasEveryRole(stored.users ?? [])) return { ...stored, organizations };
+    // A credentials file from before the sign-in accounts were listed: add them and keep the rest.
+    const credentials = { ...stored, users: await withEveryRole(db, organizations, stored.users ?? [], now) };
+    writeCredentials(config, credentials);
+    return { ...credentials, organizations };
   }
   return rotateDemoCredentials(db, config, now);
 }
@@ -142,8 +152,39 @@ async function rotateDemoCredentials(db: Db, config: Config, now: Date): Promise
   const credentials: DemoCredentials = {
     client: { clientId: client.clientId, clientSecret },
     staff: { email: DEMO_STAFF.email, password: staffPassword },
-    users,
+    users: await withEveryRole(db, organizations, users, now),
   };
   writeCredentials(config, credentials);
   return { ...credentials, organizations };
+}
+
+const roles = ['admin', 'member'] as const;
+const hasEveryRole = (users: DemoCredentials['users']) => roles.every((role) => users.some((u) => u.role === role));
+
+/**
+ * The start banner shows an organization admin's and a member's sign-in: when the database has no working one
+ * of a role, a demo account of that role is made (or its password reset) in the first organization.
+ */
+async function withEveryRole(
+  db: Db,
+  organizations: { id: string }[],
+  users: DemoCredentials['users'],
+  now: Date,
+): Promise<DemoCredentials['users']> {
+  const orgId = organizations[0]?.id;
+  if (!orgId) return users;
+  const added: DemoCredentials['users'] = [];
+  for (const role of roles.filter((r) => !users.some((u) => u.role === r))) {
+    const email = demoAccountEmail(role);
+    const password = demoPasswords[role];
+    const existing = await findUserByEmail(db, email);
+    if (existing) {
+      await setUserPasswordHash(db, existing.id, await hashSecret(password), now);
+      await setMembershipRole(db, orgId, existing.id, role);
+    } else {
+      await createUser(db, { email, name: DEMO_ACCOUNT_NAMES[role], password, memberships: [{ orgId, role }] });
+    }
+    added.push({ email, password, role, orgId });
+  }
+  return [...users, ...added];
 }

@@ -8,6 +8,7 @@ import {
   projects,
   users,
 } from '../db/schema.js';
+import { newId } from '../ids.js';
 
 export async function hasOrganizations(db: Db): Promise<boolean> {
   const [row] = await db.select({ id: organizations.id }).from(organizations).limit(1);
@@ -38,6 +39,14 @@ export async function setClientSecretHash(db: Db, id: string, secretHash: string
 
 export async function setUserPasswordHash(db: Db, id: string, passwordHash: string, at: Date): Promise<void> {
   await db.update(users).set({ passwordHash, updatedAt: at }).where(eq(users.id, id));
+}
+
+/** Makes the user a member of the organization with this role (or gives an existing membership the role). */
+export async function setMembershipRole(db: Db, orgId: string, userId: string, role: 'admin' | 'member') {
+  await db
+    .insert(organizationMembers)
+    .values({ id: newId('mem'), organizationId: orgId, userId, role })
+    .onConflictDoUpdate({ target: [organizationMembers.organizationId, organizationMembers.userId], set: { role } });
 }
 
 /** The organizations a client is scoped to, with their projects, by name. */

@@ -1,0 +1,208 @@
+// Per-request overhead: three cheap lists through the API, beside the same queries through the driver and
+// beside a bare Express route that runs those queries and answers `res.json` (no auth, no logging, no
+// validation: the floor any pipeline on Express pays for HTTP and JSON). All in one process, interleaved.
+//
+//   npx tsx bench/overhead.ts [--database-url postgres://postgres@127.0.0.1:5432/sitefile_large] [--runs 50]
+//   npx tsx bench/overhead.ts --pglite <dataDir>
+//   LOG_LEVEL=info npx tsx bench/overhead.ts …   (the server logs each request as in production, to /dev/null)
+//   node --cpu-prof --import tsx bench/overhead.ts --only api …   (profile the API requests alone)
+import { mkdtempSync, openSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { type SQL, sql } from 'drizzle-orm';
+import express from 'express';
+import pino from 'pino';
+import { dispatchPage } from '../server/comms/queries.js';
+import { loadConfig } from '../server/config.js';
+import { openDatabase } from '../server/db/client.js';
+import {
+  countDocuments,
+  type DocumentFilter,
+  fetchPage,
+  filterValues,
+  submittalQuery,
+} from '../server/documents/queries.js';
+import { emailsOfDispatches } from '../server/emails/queries.js';
+import { startServer } from '../server/server.js';
+import { median } from './measure.js';
+
+const { values } = parseArgs({
+  options: {
+    'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/sitefile_large' },
+    pglite: { type: 'string' },
+    runs: { type: 'string', default: '50' },
+    /** `api`: only the API requests (for a CPU profile of the pipeline). */
+    only: { type: 'string' },
+  },
+});
+const runs = Number(values.runs);
+const database = await openDatabase(
+  values.pglite ? { dataDir: values.pglite } : { databaseUrl: values['database-url'] },
+);
+const db = database.db;
+const rows = async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+
+// --- The project with the most submittals, the project with the most dispatches, and a member of each.
+const [submittals] = await rows<{ projectId: string; organizationId: string; n: number }>(
+  sql`select project_id as "projectId", organization_id as "organizationId", count(*)::int as n from documents
+      where format = 'submittal' group by 1, 2 order by 3 desc limit 1`,
+);
+const [comms] = await rows<{ projectId: string; organizationId: string; n: number }>(
+  sql`select project_id as "projectId", organization_id as "organizationId", count(*)::int as n from dispatches
+      group by 1, 2 order by 3 desc limit 1`,
+);
+if (!submittals || !comms) throw new Error('No submittals or dispatches: seed the database first');
+const memberOf = async (organizationId: string) =>
+  (
+    await rows<{ userId: string }>(
+      sql`select user_id as "userId" from organization_members where organization_id = ${organizationId} limit 1`,
+    )
+  )[0]?.userId;
+
+const logLevel = process.env.LOG_LEVEL ?? 'silent';
+const config = loadConfig({
+  DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitefile-bench-')),
+  PORT: '0',
+  LOG_LEVEL: logLevel,
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  JWT_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghijklmnop',
+});
+const log = pino({ level: logLevel }, pino.destination(openSync('/dev/null', 'w')));
+const server = await startServer({ config, db, log, port: 0 });
+server.http.keepAliveTimeout = 120_000;
+const tokenOf = async (organizationId: string) =>
+  server.app.context.tokens.sign((await memberOf(organizationId)) as string, 'user').token;
+const submittalsToken = await tokenOf(submittals.organizationId);
+const commsToken = await tokenOf(comms.organizationId);
+
+const PAGE = 25;
+const COMMS_PAGE = 20;
+const scope: DocumentFilter = { projectId: submittals.projectId, formats: ['submittal'] };
+const searched: DocumentFilter = { ...scope, open: true, search: 'concrete' };
+const createdDesc = { field: 'createdAt', order: 'desc' } as const;
+const submittalsPage = (filter: DocumentFilter, withReviewHints = false) =>
+  Promise.all([
+    fetchPage(db, submittalQuery({ filter, sort: createdDesc, withReviewHints }), PAGE + 1),
+    countDocuments(db, filter),
+  ]);
+const submittalsPath = `/v1/organization/${submittals.organizationId}/project/${submittals.projectId}/document/submittals`;
+
+interface Case {
+  name: string;
+  path: string;
+  token: string;
+  /** The same queries, through the driver: what the API and the floor both wrap. */
+  direct: () => Promise<unknown>;
+}
+
+const cases: Case[] = [
+  {
+    name: `project submittals (${submittals.n}), page 1`,
+    path: `${submittalsPath}?limit=${PAGE}`,
+    token: submittalsToken,
+    direct: () => submittalsPage(scope),
+  },
+  {
+    name: 'project submittals, open + search "concrete"',
+    path: `${submittalsPath}?limit=${PAGE}&filter.open=true&search=concrete`,
+    token: submittalsToken,
+    direct: () => submittalsPage(searched),
+  },
+  {
+    name: 'project submittals, includeMeta + reviewHints',
+    path: `${submittalsPath}?limit=${PAGE}&includeMeta=true&include=reviewHints`,
+    token: submittalsToken,
+    direct: () =>
+      Promise.all([
+        submittalsPage(scope, true),
+        filterValues(db, ['status', 'reviewStatus', 'priority', 'type'], scope),
+      ]),
+  },
+  {
+    name: `comms sort=largest (${comms.n} dispatches), page 1`,
+    path: `/v1/organization/${comms.organizationId}/project/${comms.projectId}/comms?sort=largest&limit=${COMMS_PAGE}`,
+    token: commsToken,
+    direct: async () => {
+      const page = await dispatchPage(db, { projectId: comms.projectId }, 'largest', undefined, COMMS_PAGE);
+      return {
+        page,
+        recipients: await emailsOfDispatches(
+          db,
+          page.slice(0, COMMS_PAGE).map((d) => d.id),
+        ),
+      };
+    },
+  },
+];
+
+// --- The floor: a bare Express app answering each case's queries with res.json.
+const bare = express();
+bare.get('/case/:index', async (req, res) => {
+  res.json(await (cases[Number(req.params.index)] as Case).direct());
+});
+const floorServer: Server = bare.listen(0, '127.0.0.1');
+await new Promise((resolve) => floorServer.once('listening', resolve));
+floorServer.keepAliveTimeout = 120_000;
+const floorUrl = `http://127.0.0.1:${(floorServer.address() as AddressInfo).port}`;
+
+async function get(url: string, token?: string) {
+  const res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+const lines = [
+  `database: ${database.kind}; log level ${logLevel}; ${runs} sequential runs per case after one warm-up`,
+  '',
+  '| case | API p50 ms | bare Express p50 ms | driver p50 ms | API ÷ driver | bare ÷ driver | API ÷ bare | CPU ms p50: API / bare / driver |',
+  '|---|---|---|---|---|---|---|---|',
+];
+/**
+ * p50 wall time and p50 CPU time (user + system of this process, which holds client, server and driver) of
+ * each variant, timed in turns (API, floor, driver, API, …) so a change in load hits all three. CPU time
+ * leaves out waiting for PostgreSQL and for the machine: on a shared machine it is the steadier measure.
+ */
+async function interleaved(variants: (() => Promise<unknown>)[]): Promise<{ wall: number; cpu: number }[]> {
+  const wall = variants.map(() => [] as number[]);
+  const cpu = variants.map(() => [] as number[]);
+  for (const variant of variants) await variant(); // warm-up
+  for (let i = 0; i < runs; i++) {
+    for (const [v, variant] of variants.entries()) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      await variant();
+      wall[v]!.push(performance.now() - t0);
+      const used = process.cpuUsage(c0);
+      cpu[v]!.push((used.user + used.system) / 1000);
+    }
+  }
+  return variants.map((_, v) => ({ wall: median(wall[v]!), cpu: median(cpu[v]!) }));
+}
+
+for (const [index, c] of cases.entries()) {
+  const viaApi = () => get(server.url + c.path, c.token);
+  if (values.only === 'api') {
+    await interleaved([viaApi]);
+    continue;
+  }
+  const [api, floor, driver] = (await interleaved([viaApi, () => get(`${floorUrl}/case/${index}`), c.direct])) as {
+    wall: number;
+    cpu: number;
+  }[] as [{ wall: number; cpu: number }, { wall: number; cpu: number }, { wall: number; cpu: number }];
+  const ratio = (a: number, b: number) => (a / b).toFixed(2);
+  lines.push(
+    `| ${c.name} | ${api.wall.toFixed(2)} | ${floor.wall.toFixed(2)} | ${driver.wall.toFixed(2)} | ` +
+      `${ratio(api.wall, driver.wall)} | ${ratio(floor.wall, driver.wall)} | ${ratio(api.wall, floor.wall)} | ` +
+      `${api.cpu.toFixed(2)} / ${floor.cpu.toFixed(2)} / ${driver.cpu.toFixed(2)} |`,
+  );
+  console.error(lines.at(-1));
+}
+console.log(lines.join('\n'));
+floorServer.close();
+await server.close();
+await database.close();

@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifySecret } from './auth/secrets.js';
+import { openDatabase } from './db/client.js';
+import { createOrganization } from './organizations/service.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-start-'));
+
+/** Starts the server as `npm start` does (without the add-in build), returns what it printed once up. */
+function startAndStop(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: repoRoot,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Try: curl')) child.kill('SIGTERM');
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      output.includes('Try: curl') ? resolve(output) : reject(new Error(`${code}: ${output}`)),
+    );
+  });
+}
+
+/** `email / password` of a banner line, by its label. */
+function signIn(banner: string, label: string) {
+  const match = banner.match(new RegExp(`^ +${label} +(\\S+@\\S+) / (\\S+)`, 'm'));
+  expect(match, `${label} line in:\n${banner}`).not.toBeNull();
+  return { email: match![1]!, password: match![2]! };
+}
+
+let firstBanner: string;
+
+beforeAll(async () => {
+  // A database with an organization but none of the demo's people: the start must make the sign-ins it shows.
+  const database = await openDatabase({ dataDir });
+  await database.migrate();
+  await createOrganization(database.db, { name: 'Northwind Builders' });
+  await database.close();
+  firstBanner = await startAndStop();
+}, 180_000);
+
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('start banner', () => {
+  it("prints staff, organization admin and member sign-ins whose passwords work, with the admin's role", async () => {
+    const accounts = {
+      staff: signIn(firstBanner, 'Staff sign-in'),
+      admin: signIn(firstBanner, 'Org admin'),
+      member: signIn(firstBanner, 'Member'),
+    };
+    expect(new Set(Object.values(accounts).map((a) => a.email)).size).toBe(3);
+    const database = await openDatabase({ dataDir });
+    try {
+      for (const [role, account] of Object.entries(accounts)) {
+        const result = (await database.db.execute(sql`
+          SELECT u.password_hash AS "hash", u.staff, m.role, o.name AS "orgName"
+          FROM users u LEFT JOIN organization_members m ON m.user_id = u.id
+          LEFT JOIN organizations o ON o.id = m.organization_id
+          WHERE lower(u.email) = lower(${account.email})`)) as unknown as {
+          rows: { hash: string; staff: boolean; role: string | null; orgName: string | null }[];
+        };
+        const [row] = result.rows;
+        expect(row, account.email).toBeDefined();
+        expect(await verifySecret(row!.hash, account.password), `${role} password`).toBe(true);
+        expect(row!.staff).toBe(role === 'staff');
+        if (role !== 'staff') {
+          expect(row!.role).toBe(role);
+          expect(row!.orgName).toBe('Northwind Builders');
+        }
+      }
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('prints the same key and sign-ins on the next start', async () => {
+    const again = await startAndStop();
+    const credentials = (banner: string) =>
+      banner.split('\n').filter((line) => /Demo API key|sign-in|Org admin|Member/.test(line));
+    expect(credentials(again)).toHaveLength(4);
+    expect(credentials(again)).toEqual(credentials(firstBanner));
+  }, 120_000);
+});
