@@ -22,6 +22,9 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** Embedded PGlite: single-threaded WebAssembly, where timer-driven settings such as statement_timeout do nothing. */
+export const isPglite = (db: Db): boolean => (db as unknown as { $client?: unknown }).$client instanceof PGlite;
+
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** `databaseUrl` set: a PostgreSQL server; otherwise embedded PGlite in `dataDir/pg` (or in memory). */
