@@ -1,5 +1,6 @@
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import express, { type RequestHandler, type Router } from 'express';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
@@ -23,6 +24,7 @@ export const MCP_PATH = '/mcp';
 export function createMcpRouter(app: AppContext, oauth: OAuthServer): Router {
   const metadataUrl = oauth.mcpResourceMetadataUrl;
   const bearer = requireBearerAuth({ verifier: oauth.provider, resourceMetadataUrl: metadataUrl });
+  const validator = new AjvJsonSchemaValidator();
   const origins = mcpOriginGuard([new URL(app.config.publicUrl).origin, ...app.config.mcpAllowedOrigins]);
 
   // RFC 6750 §3.1: a request with no credentials at all gets the challenge without an error code.
@@ -68,7 +70,7 @@ export function createMcpRouter(app: AppContext, oauth: OAuthServer): Router {
   };
 
   const handle: RequestHandler = async (req, res) => {
-    const server = buildMcpServer(app, req.caller as Caller);
+    const server = buildMcpServer(app, req.caller as Caller, validator);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
