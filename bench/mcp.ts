@@ -3,7 +3,7 @@
 //
 //   npx tsx bench/mcp.ts [--database-url postgres://postgres@127.0.0.1:5432/sitefile_large] [--runs 30]
 //
-// Cases (sequential calls, p50/p99 over `runs`, one warm-up):
+// Cases (sequential calls, the three ways of each case in turns, p50/p99 over `runs`, one warm-up round):
 // - emails_search: subject words + delivery status over every organization of a member, limit 20;
 //   direct: the same page query (searchEmails) on the driver.
 // - emails_search, first page, no filters (newest 20 of the member's organizations).
@@ -15,6 +15,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -25,7 +26,7 @@ import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/client.js';
 import { searchEmails } from '../server/mcp/queries.js';
 import { startServer } from '../server/server.js';
-import { timeIt } from './measure.js';
+import { percentile } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,7 +39,23 @@ const database = await openDatabase({ databaseUrl: values['database-url'] });
 const db = database.db;
 const rows = async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 
-const timed = (run: () => Promise<unknown>) => timeIt(runs, run);
+/**
+ * p50/p99 of each way of doing the same thing, run in turns (one of each per round, after one warm-up
+ * round) so that load from elsewhere on the machine weighs on all of them alike.
+ */
+type Timing = { p50: number; p99: number };
+async function timeInterleaved(ways: (() => Promise<unknown>)[]): Promise<Timing[]> {
+  for (const way of ways) await way();
+  const samples = ways.map((): number[] => []);
+  for (let i = 0; i < runs; i++) {
+    for (const [index, way] of ways.entries()) {
+      const t0 = performance.now();
+      await way();
+      samples[index]!.push(performance.now() - t0);
+    }
+  }
+  return samples.map((xs) => ({ p50: percentile(xs, 0.5), p99: percentile(xs, 0.99) }));
+}
 
 // The member of the organization with the most e-mail records asks.
 const [who] = await rows<{ userId: string }>(
@@ -140,9 +157,7 @@ console.log(
   'case | SDK client p50 / p99 (ms) | bare POST p50 / p99 | direct SQL p50 / p99 | ratio SDK/SQL | ratio POST/SQL',
 );
 for (const c of cases) {
-  const viaMcp = await timed(c.mcp);
-  const viaPost = await timed(c.raw);
-  const viaSql = await timed(c.direct);
+  const [viaMcp, viaPost, viaSql] = (await timeInterleaved([c.mcp, c.raw, c.direct])) as [Timing, Timing, Timing];
   console.log(
     `${c.name} | ${ms(viaMcp)} | ${ms(viaPost)} | ${ms(viaSql)} | ${ratio(viaMcp, viaSql)} | ${ratio(viaPost, viaSql)}`,
   );

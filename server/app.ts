@@ -18,7 +18,7 @@ import { parsesOwnJsonBody } from './filing/routes.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { mountRoutes } from './http/route.js';
-import { createMcpRouter } from './mcp/routes.js';
+import { createMcpRouter, MCP_PATH } from './mcp/routes.js';
 import { createOAuthServer } from './oauth/router.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
 import { allRoutes } from './routes.js';
@@ -93,8 +93,10 @@ export function createApp(options: AppOptions): App {
     }),
   );
   app.use(context.usage.middleware);
-  // E-mail filing takes base64 attachments in JSON: its route reads that body itself, after the access check.
-  const appWideJson = (req: express.Request) => Boolean(req.is('application/json')) && !parsesOwnJsonBody(req);
+  // E-mail filing takes base64 attachments in JSON and /mcp answers bad JSON in JSON-RPC: both read their
+  // body themselves, after the access check.
+  const appWideJson = (req: express.Request) =>
+    Boolean(req.is('application/json')) && !parsesOwnJsonBody(req) && req.path !== MCP_PATH;
   app.use(express.json({ limit: '1mb', type: (req) => appWideJson(req as express.Request) }));
   app.use(express.urlencoded({ extended: false, limit: '64kb' }));
   // People's sign-in (OAuth 2.1 authorization server) and the MCP endpoint it protects.

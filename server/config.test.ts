@@ -28,6 +28,9 @@ describe('config', () => {
     ['REDIS_URL', 'http://localhost:6379'],
     ['LOG_LEVEL', 'loud'],
     ['RATE_LIMIT_PER_MINUTE', '0'],
+    ['MCP_ALLOWED_ORIGINS', 'https://app.example.com/path'],
+    ['MCP_ALLOWED_ORIGINS', 'https://ok.example.com, not an origin'],
+    ['MCP_ALLOWED_ORIGINS', 'ftp://files.example.com'],
   ])('rejects %s=%s with one line naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {
@@ -37,6 +40,13 @@ describe('config', () => {
       expect(message.startsWith(`Invalid configuration: ${name}=`)).toBe(true);
       expect(message).not.toContain('\n');
     }
+  });
+
+  it('reads MCP_ALLOWED_ORIGINS as a list of serialized origins (none by default)', () => {
+    expect(loadConfig({}).mcpAllowedOrigins).toEqual([]);
+    expect(
+      loadConfig({ MCP_ALLOWED_ORIGINS: 'https://Inspector.Example.com/, http://localhost:6274' }).mcpAllowedOrigins,
+    ).toEqual(['https://inspector.example.com', 'http://localhost:6274']);
   });
 
   it('rejects a signing key shorter than 32 characters', () => {

@@ -8,6 +8,30 @@ const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
 const optionalUrl = (protocols: RegExp) =>
   z.preprocess(emptyAsUndefined, z.url({ protocol: protocols, error: 'must be a URL' }).optional());
 
+/** `https://app.example.com` (a trailing slash is tolerated) → its serialized origin; anything else fails. */
+const originOf = (value: string): string | undefined => {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  const bare = url && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  return bare && /^https?:$/.test(url.protocol) ? url.origin : undefined;
+};
+const originList = z.preprocess(
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean)
+      : [],
+  z.array(
+    z
+      .string()
+      .refine((item) => originOf(item) !== undefined, {
+        error: 'must be comma-separated origins such as https://app.example.com',
+      })
+      .transform((item) => originOf(item)!),
+  ),
+);
+
 const envSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
   PUBLIC_URL: optionalUrl(/^https?$/),
@@ -20,6 +44,8 @@ const envSchema = z.object({
   SIGNED_URL_TTL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(10).max(86_400).default(900)),
   JWT_SIGNING_KEY: optionalString,
   JWT_SIGNING_KEY_ID: optionalString,
+  MCP_ALLOWED_ORIGINS: originList,
+  EXPLORER_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(300_000).default(5000)),
   AI_BASE_URL: optionalUrl(/^https?$/),
   AI_API_KEY: optionalString,
   AI_MODEL: optionalString,
@@ -37,6 +63,10 @@ export type Config = {
   rateLimitKeyPrefix: string;
   signedUrlTtlSeconds: number;
   jwtSigningKey: { id: string; secret: string } | undefined;
+  /** Browser origins allowed to call /mcp besides the server's own (`MCP_ALLOWED_ORIGINS`, comma-separated). */
+  mcpAllowedOrigins: string[];
+  /** Longest an explorer query (REST and MCP) may run before it is stopped with a 503. */
+  explorerTimeoutMs: number;
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
 };
 
@@ -65,6 +95,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitKeyPrefix: e.RATE_LIMIT_KEY_PREFIX,
     signedUrlTtlSeconds: e.SIGNED_URL_TTL_SECONDS,
     jwtSigningKey: e.JWT_SIGNING_KEY ? { id: e.JWT_SIGNING_KEY_ID ?? 'env', secret: e.JWT_SIGNING_KEY } : undefined,
+    mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS,
+    explorerTimeoutMs: e.EXPLORER_TIMEOUT_MS,
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL } : undefined,
   };
 }

@@ -23,6 +23,9 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** Embedded PGlite: single-threaded WebAssembly, where timer-driven settings such as statement_timeout do nothing. */
+export const isPglite = (db: Db): boolean => (db as unknown as { $client?: unknown }).$client instanceof PGlite;
+
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /**

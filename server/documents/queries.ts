@@ -9,6 +9,7 @@ import {
   terminalStatuses,
 } from '../../shared/documents.js';
 import type { Db } from '../db/client.js';
+import { isIsoDate, isIsoTimestamp } from '../http/iso.js';
 
 /**
  * The document lists as SQL over `documents d`. One filter shape serves all four endpoints; rows come back
@@ -171,6 +172,13 @@ export function afterCursor(sort: DocumentSort, after: AfterKey): SQL {
   if (after.value === null) return sql`(${col} is null and d.id ${op} ${after.uid})`;
   const beyond = sql`(${col}, d.id) ${op} (${after.value}::${sql.raw(cast)}, ${after.uid})`;
   return nullable ? sql`(${col} is null or ${beyond})` : beyond;
+}
+
+/** Whether a cursor's sort value reads as the sort column's type: a forged cursor is a 400, not a failed cast. */
+export function cursorValueFits(sort: DocumentSort, value: string | null): boolean {
+  const { nullable, cast } = sortColumns[sort.field];
+  if (value === null) return nullable;
+  return cast === 'timestamptz' ? isIsoTimestamp(value) : cast === 'date' ? isIsoDate(value) : true;
 }
 
 /** The row's sort value as the cursor carries it (the same text the row shows). */

@@ -17,6 +17,7 @@ import { ApiError } from '../http/errors.js';
 import {
   type AfterKey,
   countDocuments,
+  cursorValueFits,
   type DocumentFilter,
   type DocumentInclude,
   type DocumentSort,
@@ -56,7 +57,9 @@ function afterKeyOf(request: ListRequest): AfterKey | undefined {
   if (!request.cursor) return undefined;
   const payload = decodeCursor(request.cursor, bindingOf(request));
   const [value] = payload.k;
-  if (payload.k.length !== 1 || typeof value === 'number') throw ApiError.badRequest('Invalid cursor');
+  if (payload.k.length !== 1 || typeof value === 'number' || !cursorValueFits(request.sort, value ?? null)) {
+    throw ApiError.badRequest('Invalid cursor');
+  }
   return { value: value ?? null, uid: payload.id };
 }
 

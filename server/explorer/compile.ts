@@ -9,6 +9,7 @@ import {
 } from '../../shared/explorer.js';
 import type { CursorPayload } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
+import { isIsoDate, isIsoTimestamp } from '../http/iso.js';
 import { type EntityDef, explorerEntityDefs, type FieldDef, type FieldType } from './entities.js';
 
 /** What the caller may reach: organizations whole ('all') or some of their projects. */
@@ -30,9 +31,6 @@ export interface ExplorerPlan {
 
 const refuse = (message: string) => ApiError.badRequest(message);
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
-
 const castOf: Record<FieldType, string> = {
   string: 'text',
   number: 'numeric',
@@ -41,18 +39,17 @@ const castOf: Record<FieldType, string> = {
   boolean: 'boolean',
 };
 
+/** Whether a value fits a field's type as PostgreSQL will read it (dates that exist, finite numbers). */
+const fitsType = (def: FieldDef, value: unknown): boolean =>
+  (def.type === 'string' && typeof value === 'string') ||
+  (def.type === 'number' && typeof value === 'number' && Number.isFinite(value)) ||
+  (def.type === 'boolean' && typeof value === 'boolean') ||
+  (def.type === 'date' && isIsoDate(value)) ||
+  (def.type === 'timestamp' && isIsoTimestamp(value));
+
 /** A caller value as a typed bound parameter, after checking it fits the field's type. */
 function param(fieldName: string, def: FieldDef, value: unknown): SQL {
-  const ok =
-    (def.type === 'string' && typeof value === 'string') ||
-    (def.type === 'number' && typeof value === 'number') ||
-    (def.type === 'boolean' && typeof value === 'boolean') ||
-    (def.type === 'date' && typeof value === 'string' && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value))) ||
-    (def.type === 'timestamp' &&
-      typeof value === 'string' &&
-      ISO_TIMESTAMP.test(value) &&
-      !Number.isNaN(Date.parse(value)));
-  if (!ok) {
+  if (!fitsType(def, value)) {
     const expected = {
       string: 'a string',
       number: 'a number',
@@ -212,16 +209,18 @@ export const cursorBinding = (query: ExplorerQuery) => ({
 /**
  * Compiles an explorer query to one parameterised statement. Every check (fields, operators, value
  * types, nesting, scope ids) happens here, before any SQL runs; the statement always carries the
- * tenant predicate and a LIMIT of at most 501 rows.
+ * tenant predicate and a LIMIT of at most 501 rows. `guard`, when given, is the first filter (the
+ * run-time bound on databases without statement_timeout).
  */
 export function compileExplorerQuery(
   query: ExplorerQuery,
   scope: readonly ScopeEntry[],
-  after?: CursorPayload,
+  options: { after?: CursorPayload; guard?: SQL } = {},
 ): ExplorerPlan {
+  const { after, guard } = options;
   const entity = explorerEntityDefs[query.entity]!;
   const ctx: WhereContext = { entity, entityName: query.entity, scope, projectIds: new Set(), comparisons: 0 };
-  const predicates: SQL[] = [scopePredicate(scope)];
+  const predicates: SQL[] = guard ? [guard, scopePredicate(scope)] : [scopePredicate(scope)];
   if (entity.where) predicates.push(sql.raw(entity.where));
   if (query.where) predicates.push(compileCondition(ctx, query.where, 1));
   const table = sql.raw(`${entity.table} t`);
@@ -291,6 +290,8 @@ export function compileExplorerQuery(
   const direction = sql.raw(sort.direction === 'desc' ? 'DESC' : 'ASC');
   const idCol = sql.raw('t.id');
   if (after) {
+    // The cursor's key is checked like a filter value: a forged one is a 400, never a failed cast.
+    if (after.k.length !== 1 || !fitsType(sortDef, after.k[0])) throw refuse('Invalid cursor');
     const comparator = sql.raw(sort.direction === 'desc' ? '<' : '>');
     predicates.push(
       sql`(${columnOf(sortDef)}, ${idCol}) ${comparator} (${param(sort.field, sortDef, after.k[0])}, ${after.id})`,

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ExplorerQuery } from '../../shared/explorer.js';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { encodeCursor } from '../http/cursor.js';
 import { insertMcpTestData } from '../mcp/test-data.js';
+import { cursorBinding } from './compile.js';
 
 let server: TestServer;
 let f: Fixtures;
@@ -104,6 +107,19 @@ describe('POST /v1/organization/{orgId}/explorer/query', () => {
     expect(other.status).toBe(400);
   });
 
+  it('refuses forged cursors whose key does not fit the sort field, before any SQL runs', async () => {
+    const body = { entity: 'documents', fields: ['number'], limit: 2 };
+    const binding = cursorBinding(ExplorerQuery.parse(body));
+    const execute = vi.spyOn(server.database.db, 'transaction');
+    for (const k of [['2025-02-30T00:00:00.000Z'], ['soon'], [12], [null], ['2025-05-01T00:00:00.000Z', 'x']]) {
+      const res = await query({ ...body, cursor: encodeCursor({ k, id: 'doc_a1_rfi1' }, binding) });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('Invalid cursor');
+    }
+    expect(execute).not.toHaveBeenCalled();
+    execute.mockRestore();
+  });
+
   it('limits a project-scoped key to its projects', async () => {
     const key = await f.client(['explorer:query'], { projects: [{ orgId: f.orgA.id, projectId: f.projectA2.id }] });
     const res = await query({ entity: 'documents' }, f.orgA.id, key.token);
@@ -173,6 +189,16 @@ describe('explorer scope escapes and bad queries are refused before any SQL runs
       'a bad date',
       { entity: 'documents', where: { field: 'dueDate', op: 'eq', value: '2025-13-45' } },
       /dueDate expects a date/,
+    ],
+    [
+      'a date that does not exist',
+      { entity: 'documents', where: { field: 'dueDate', op: 'eq', value: '2025-02-30' } },
+      /dueDate expects a date/,
+    ],
+    [
+      'a timestamp on a day that does not exist',
+      { entity: 'documents', where: { field: 'createdAt', op: 'between', value: ['2025-02-01', '2025-02-29T10:00Z'] } },
+      /createdAt expects an ISO 8601 date/,
     ],
     [
       'between with one bound',

@@ -21,6 +21,6 @@ export const explorerRoutes = [
       200: { description: 'Rows (or groups) of the query', schema: ExplorerResult.meta({ id: 'ExplorerResult' }) },
     },
     errors: { 503: 'The query ran past the statement timeout' },
-    handler: ({ app, caller, params, body }) => runExplorerQuery(app.db, body, explorerScope(caller, params.orgId)),
+    handler: ({ app, caller, params, body }) => runExplorerQuery(app, body, explorerScope(caller, params.orgId)),
   }),
 ];

@@ -4,10 +4,11 @@ import { EmailRecord } from '../../shared/emails.js';
 import { toEmailRecord } from '../emails/queries.js';
 import { emailDeliveryStatuses } from '../explorer/entities.js';
 import { explorerScope } from '../explorer/service.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
+import { type CursorPayload, decodeCursor, encodeCursor } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
+import { isIsoTimestamp } from '../http/iso.js';
 import { type EmailSearchRow, emailsForTimeline, searchEmails } from './queries.js';
-import { documentScope, projectScope } from './scope.js';
+import { documentScope, messageScope, projectScope } from './scope.js';
 import type { ToolSpec } from './tools.js';
 
 const DateOrTime = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
@@ -35,6 +36,20 @@ const EmailsSearchOutput = z.object({
   hasMore: z.boolean(),
   nextCursor: z.string().nullable(),
 });
+
+/** Where a search page starts: the last record's sentAt (null: unsent) and id, checked before any SQL. */
+function searchPosition({ k, id }: CursorPayload): { sentAt: string | null; id: string } {
+  const [sentAt] = k;
+  if (k.length !== 1 || (sentAt !== null && !isIsoTimestamp(sentAt))) throw ApiError.badRequest('Invalid cursor');
+  return { sentAt: sentAt ?? null, id };
+}
+
+/** Where a timeline page starts: the last record's createdAt and id. */
+function timelinePosition({ k, id }: CursorPayload): { createdAt: string; id: string } {
+  const [createdAt] = k;
+  if (k.length !== 1 || !isIsoTimestamp(createdAt)) throw ApiError.badRequest('Invalid cursor');
+  return { createdAt, id };
+}
 
 const startOf = (value: string) => (value.length === 10 ? `${value}T00:00:00.000Z` : value);
 const endOf = (value: string) => (value.length === 10 ? `${value}T23:59:59.999Z` : value);
@@ -64,7 +79,7 @@ GET /v1/email/{mailerMessageId} and with emails_timeline. Up to 50 per call; pas
       throw ApiError.badRequest('The project or document is not in organizationId');
     }
     const { cursor, limit, ...filters } = args;
-    const after = cursor ? decodeCursor(cursor, { tool: 'emails_search', filters }) : undefined;
+    const after = cursor ? searchPosition(decodeCursor(cursor, { tool: 'emails_search', filters })) : undefined;
     const rows = await searchEmails(app.db, {
       scope,
       projectId: args.projectId,
@@ -76,7 +91,7 @@ GET /v1/email/{mailerMessageId} and with emails_timeline. Up to 50 per call; pas
       to: args.to && endOf(args.to),
       statuses: args.status,
       limit,
-      after: after ? { sentAt: after.k[0] as string | null, id: after.id } : undefined,
+      after,
     });
     const page = rows.slice(0, limit);
     const last = page.at(-1);
@@ -161,17 +176,11 @@ pages hold up to 100 e-mail records — pass nextCursor back as cursor for the n
       ? await documentScope(app.db, caller, args.documentId)
       : args.projectId
         ? await projectScope(app.db, caller, args.projectId)
-        : explorerScope(caller, undefined);
+        : await messageScope(app.db, caller, args.mailerMessageId!);
     const { cursor, limit, ...subject } = args;
     const binding = { tool: 'emails_timeline', subject };
-    const after = cursor ? decodeCursor(cursor, binding) : undefined;
-    const rows = await emailsForTimeline(app.db, {
-      scope,
-      ...subject,
-      limit,
-      after: after ? { createdAt: String(after.k[0]), id: after.id } : undefined,
-    });
-    if (args.mailerMessageId && rows.length === 0 && !cursor) throw ApiError.notFound('E-mail');
+    const after = cursor ? timelinePosition(decodeCursor(cursor, binding)) : undefined;
+    const rows = await emailsForTimeline(app.db, { scope, ...subject, limit, after });
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     const hasMore = rows.length > limit;

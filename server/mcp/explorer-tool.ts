@@ -29,5 +29,5 @@ Example: {"entity":"documents","where":{"and":[{"field":"format","op":"eq","valu
   input: ExplorerToolInput,
   output: ExplorerResult,
   run: ({ organizationId, ...query }, { app, caller }) =>
-    runExplorerQuery(app.db, query as z.output<typeof ExplorerQuery>, explorerScope(caller, organizationId)),
+    runExplorerQuery(app, query as z.output<typeof ExplorerQuery>, explorerScope(caller, organizationId)),
 };

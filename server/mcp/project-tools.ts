@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Id } from '../../shared/common.js';
 import { explorerScope } from '../explorer/service.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
+import { type CursorPayload, decodeCursor, encodeCursor } from '../http/cursor.js';
+import { ApiError } from '../http/errors.js';
 import { findProjects } from './queries.js';
 import type { ToolSpec } from './tools.js';
 
@@ -28,6 +29,12 @@ const ProjectsFindOutput = z.object({
   nextCursor: z.string().nullable(),
 });
 
+function namePosition({ k, id }: CursorPayload): { name: string; id: string } {
+  const [name] = k;
+  if (k.length !== 1 || typeof name !== 'string') throw ApiError.badRequest('Invalid cursor');
+  return { name, id };
+}
+
 export const projectsFindTool: ToolSpec<typeof ProjectsFindInput, typeof ProjectsFindOutput> = {
   name: 'projects_find',
   title: 'Find projects',
@@ -40,12 +47,12 @@ Up to 50 per call; pass nextCursor back as cursor for more.`,
   async run(args, { app, caller }) {
     const { cursor, limit, ...filters } = args;
     const binding = { tool: 'projects_find', filters };
-    const after = cursor ? decodeCursor(cursor, binding) : undefined;
+    const after = cursor ? namePosition(decodeCursor(cursor, binding)) : undefined;
     const rows = await findProjects(app.db, {
       scope: explorerScope(caller, args.organizationId),
       text: args.query,
       limit,
-      after: after ? { name: String(after.k[0]), id: after.id } : undefined,
+      after,
     });
     const page = rows.slice(0, limit);
     const last = page.at(-1);

@@ -140,6 +140,14 @@ export async function findDocumentOwner(db: Db, documentId: string) {
   return row;
 }
 
+/** The distinct organization/project pairs of one mailer message's records. */
+export function findMessageOwners(db: Db, mailerMessageId: string) {
+  return db
+    .selectDistinct({ organizationId: emailMessages.organizationId, projectId: emailMessages.projectId })
+    .from(emailMessages)
+    .where(eq(emailMessages.mailerMessageId, mailerMessageId));
+}
+
 export interface ProjectSearch {
   scope: readonly ScopeEntry[];
   text?: string;

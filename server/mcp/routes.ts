@@ -1,9 +1,14 @@
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import express, { type RequestHandler, type Router } from 'express';
+import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import type { OAuthServer } from '../oauth/router.js';
+import { enforceRateLimit } from '../ratelimit/limiter.js';
+import { mcpJsonBody, refuseRemovedBatches } from './jsonrpc.js';
+import { mcpOriginGuard, mcpPreflight } from './origin.js';
 import { buildMcpServer } from './server.js';
 
 export const MCP_PATH = '/mcp';
@@ -12,31 +17,60 @@ export const MCP_PATH = '/mcp';
  * `POST /mcp` (Streamable HTTP, stateless: each request gets its own server bound to the caller, so
  * any instance can answer any request). `GET` (server-sent stream) and `DELETE` (end session) have
  * nothing to serve without sessions and answer 405, as the transport spec allows.
+ *
+ * Order of the checks: origin (403) → token (401) → the caller's rate limit, shared with /v1 (429) →
+ * `mcp:access` (403) → method (405) → JSON body (-32700) → batches (-32600) → the MCP server.
  */
 export function createMcpRouter(app: AppContext, oauth: OAuthServer): Router {
-  const bearer = requireBearerAuth({ verifier: oauth.provider, resourceMetadataUrl: oauth.mcpResourceMetadataUrl });
+  const metadataUrl = oauth.mcpResourceMetadataUrl;
+  const bearer = requireBearerAuth({ verifier: oauth.provider, resourceMetadataUrl: metadataUrl });
+  const validator = new AjvJsonSchemaValidator();
+  const origins = mcpOriginGuard([new URL(app.config.publicUrl).origin, ...app.config.mcpAllowedOrigins]);
 
-  const handle: RequestHandler = async (req, res, next) => {
+  // RFC 6750 §3.1: a request with no credentials at all gets the challenge without an error code.
+  const challengeAnonymous: RequestHandler = (req, _res, next) => {
+    if (req.headers.authorization !== undefined) {
+      next();
+      return;
+    }
+    const challenge = `Bearer resource_metadata="${metadataUrl}"`;
+    next(new ApiError('unauthorized', 'Sign in to use the MCP server', { headers: { 'WWW-Authenticate': challenge } }));
+  };
+
+  const authorize: RequestHandler = async (req, res, next) => {
     const kind = req.auth?.extra?.kind === 'client' ? 'client' : 'user';
     const caller = await app.guard.callerOf(kind, String(req.auth?.extra?.subject));
     if (!caller) {
-      res.setHeader(
-        'WWW-Authenticate',
-        `Bearer error="invalid_token", error_description="Token no longer valid", resource_metadata="${oauth.mcpResourceMetadataUrl}"`,
-      );
-      next(ApiError.unauthorized('Token no longer valid'));
+      const challenge = `Bearer error="invalid_token", error_description="Token no longer valid", resource_metadata="${metadataUrl}"`;
+      next(new ApiError('unauthorized', 'Token no longer valid', { headers: { 'WWW-Authenticate': challenge } }));
       return;
     }
+    // Counted like /v1: one budget per caller, refusals included.
+    await enforceRateLimit(app.rateLimiter, res, ['api', caller.callerKey]);
     if (!caller.permissions.has('mcp:access')) {
-      next(ApiError.forbidden());
+      const challenge = `Bearer error="insufficient_scope", error_description="The mcp:access permission is required", resource_metadata="${metadataUrl}"`;
+      next(
+        new ApiError('forbidden', 'Insufficient permissions: mcp:access is required', {
+          headers: { 'WWW-Authenticate': challenge },
+        }),
+      );
       return;
     }
-    if (req.method !== 'POST') {
-      res.setHeader('Allow', 'POST');
-      next(new ApiError('method_not_allowed', 'This MCP endpoint is stateless: use POST'));
+    req.caller = caller;
+    next();
+  };
+
+  const postOnly: RequestHandler = (req, res, next) => {
+    if (req.method === 'POST') {
+      next();
       return;
     }
-    const server = buildMcpServer(app, caller);
+    res.setHeader('Allow', 'POST');
+    next(new ApiError('method_not_allowed', 'This MCP endpoint is stateless: use POST'));
+  };
+
+  const handle: RequestHandler = async (req, res) => {
+    const server = buildMcpServer(app, req.caller as Caller, validator);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
@@ -47,6 +81,17 @@ export function createMcpRouter(app: AppContext, oauth: OAuthServer): Router {
   };
 
   const router = express.Router();
-  router.all(MCP_PATH, bearer, handle);
+  router.options(MCP_PATH, origins, mcpPreflight);
+  router.all(
+    MCP_PATH,
+    origins,
+    challengeAnonymous,
+    bearer,
+    authorize,
+    postOnly,
+    mcpJsonBody,
+    refuseRemovedBatches,
+    handle,
+  );
   return router;
 }

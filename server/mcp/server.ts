@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import { documentsListTool, submittalsListTool } from './document-tools.js';
@@ -10,12 +11,17 @@ import { registerTool } from './tools.js';
 /** Largest number of array elements plus object members one tool call's arguments may hold. */
 const MAX_TOOL_INPUT_ELEMENTS = 2000;
 
-/** One MCP server per request, bound to the caller (stateless Streamable HTTP). */
-export function buildMcpServer(app: AppContext, caller: Caller): McpServer {
+/**
+ * One MCP server per request, bound to the caller (stateless Streamable HTTP). `validator` is made once
+ * by the caller and shared: the SDK's default builds a fresh Ajv instance per server (compiling its
+ * meta-schemas, about 2 ms of every call), for elicitation checks these read-only tools never use.
+ */
+export function buildMcpServer(app: AppContext, caller: Caller, validator: jsonSchemaValidator): McpServer {
   const server = new McpServer(
     { name: 'sitefile', title: 'Sitefile', version: '1.0.0' },
     {
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
+      jsonSchemaValidator: validator,
       instructions:
         'Sitefile holds construction-project documents, submittals, reports, drawings and e-mail dispatch history. ' +
         'Start with projects_find to get project and organization ids. All tools are read-only and limited to what you may access.',

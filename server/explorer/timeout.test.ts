@@ -1,0 +1,76 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+
+// A pathological explorer query: 50 `contains` of ~500 characters over 4 000 titles of 1 000 characters.
+// Each comparison walks about 250 000 characters per row, so the whole statement needs minutes on
+// either database; the configured limit (1 s) has to stop it. The test's own timeout (30 s) is far below
+// the unbounded run, so the query cannot pass by finishing.
+const LIMIT_MS = 1000;
+const ROWS = 4000;
+
+let server: TestServer;
+let f: Fixtures;
+let restToken: string;
+let mcpToken: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { EXPLORER_TIMEOUT_MS: String(LIMIT_MS) } });
+  f = await createFixtures(server);
+  await server.database.db.execute(sql`
+    insert into activity (id, organization_id, project_id, actor_name, actor_email, action, title)
+    select 'act_long_' || g, ${f.orgA.id}, ${f.projectA1.id}, 'Lee Long', 'lee@harbor.test', 'comment', repeat('a', 1000)
+    from generate_series(1, ${ROWS}) g`);
+  restToken = (await f.client(['explorer:query'], { orgs: [f.orgA.id] })).token;
+  mcpToken = (await f.client(['mcp:access', 'explorer:query'], { orgs: [f.orgA.id] })).token;
+}, 60_000);
+afterAll(() => server?.close());
+
+// Three groups of at most 20 (the language's limit per group), 50 distinct needles in all.
+const needles = Array.from({ length: 50 }, (_, i) => `${'a'.repeat(450 + i)}b`);
+const pathological = {
+  entity: 'activity',
+  where: {
+    or: [needles.slice(0, 20), needles.slice(20, 40), needles.slice(40)].map((group) => ({
+      or: group.map((value) => ({ field: 'title', op: 'contains', value })),
+    })),
+  },
+  groupBy: ['action'],
+};
+const stopped = new RegExp(`ran longer than ${LIMIT_MS / 1000} s and was stopped; add filters`);
+
+describe('explorer queries are bounded in time on both databases', () => {
+  it('stops a pathological REST query at the limit with a 503 that says what to do', async () => {
+    const res = await server.call(`/v1/organization/${f.orgA.id}/explorer/query`, {
+      method: 'POST',
+      token: restToken,
+      json: pathological,
+    });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ errorCode: 'service_unavailable', error: expect.stringMatching(stopped) });
+    // The database is usable at once afterwards.
+    const count = await server.call(`/v1/organization/${f.orgA.id}/explorer/query`, {
+      method: 'POST',
+      token: restToken,
+      json: { entity: 'activity', groupBy: ['action'] },
+    });
+    expect(count.body.rows).toEqual([{ action: 'comment', count: ROWS }]);
+  }, 30_000);
+
+  it('stops the same query through the MCP tool with a tool error', async () => {
+    const res = await server.call('/mcp', {
+      method: 'POST',
+      token: mcpToken,
+      headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      json: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'explorer_query', arguments: pathological },
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.result.isError).toBe(true);
+    expect(res.body.result.content[0].text).toMatch(stopped);
+  }, 30_000);
+});
