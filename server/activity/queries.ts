@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import type { CsvColumn } from '../db/csv-cells.js';
 import { activity, documents, projects } from '../db/schema.js';
 import type { DateWindow } from './date-window.js';
 
@@ -72,15 +73,24 @@ export async function countOrgActivity(db: Db, f: OrgActivityFilters): Promise<n
 const isoUtc = (column: SQL | typeof activity.createdAt) =>
   sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** The organization feed as one ordered SQL query with named columns, for the CSV export (no LIMIT). */
-export function orgActivityCsvQuery(f: OrgActivityFilters, position: FeedPosition | undefined): SQL {
-  const where = and(orgFeedConditions(f), after(position));
-  return sql`select ${activity.id} as "uid", ${isoUtc(activity.createdAt)} as "createdAt",
-      ${activity.projectId} as "projectId", ${projects.name} as "projectName", ${activity.documentId} as "documentId",
-      ${activity.actorId} as "actorUid", ${activity.actorName} as "actorName", ${activity.actorEmail} as "actorEmail",
-      ${activity.action} as "action", ${activity.title} as "title"
-    from ${activity} left join ${projects} on ${projects.id} = ${activity.projectId}
-    where ${where}
+/** The columns of the organization feed's CSV export. */
+export const orgActivityCsvColumns: CsvColumn[] = [
+  { header: 'uid', value: sql`${activity.id}` },
+  { header: 'createdAt', value: isoUtc(activity.createdAt) },
+  { header: 'projectId', value: sql`${activity.projectId}` },
+  { header: 'projectName', value: sql`${projects.name}` },
+  { header: 'documentId', value: sql`${activity.documentId}` },
+  { header: 'actorUid', value: sql`${activity.actorId}` },
+  { header: 'actorName', value: sql`${activity.actorName}` },
+  { header: 'actorEmail', value: sql`${activity.actorEmail}` },
+  { header: 'action', value: sql`${activity.action}` },
+  { header: 'title', value: sql`${activity.title}` },
+];
+
+/** The organization feed for the CSV export: the query after its select list, ordered, without LIMIT. */
+export function orgActivityCsvFrom(f: OrgActivityFilters, position: FeedPosition | undefined): SQL {
+  return sql`from ${activity} left join ${projects} on ${projects.id} = ${activity.projectId}
+    where ${and(orgFeedConditions(f), after(position))}
     order by ${activity.createdAt} desc, ${activity.id} desc`;
 }
 

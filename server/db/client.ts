@@ -22,6 +22,13 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The node-postgres pool behind `db` when it is on a PostgreSQL server (a `COPY … TO STDOUT` needs a
+ *  connection of its own); undefined on PGlite. */
+export function poolOf(db: Db): pg.Pool | undefined {
+  const client = (db as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? client : undefined;
+}
+
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** `databaseUrl` set: a PostgreSQL server; otherwise embedded PGlite in `dataDir/pg` (or in memory). */
