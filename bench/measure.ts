@@ -43,7 +43,8 @@ export async function measureCsvDownload(url: string, token: string) {
     if (done) break;
     if (!firstByte) firstByte = performance.now() - t0;
     bytes += value.byteLength;
-    for (const b of value) if (b === 10) lines += 1;
+    // indexOf, not a loop over every byte: the reader shares the process with the server it measures.
+    for (let at = value.indexOf(10); at !== -1; at = value.indexOf(10, at + 1)) lines += 1;
   }
   const total = performance.now() - t0;
   clearInterval(sampler);

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import type { CsvColumn } from '../db/csv-cells.js';
-import { activity, documents, projects } from '../db/schema.js';
+import { activity, activityCounts, documents, projects } from '../db/schema.js';
 import type { DateWindow } from './date-window.js';
 
 export interface OrgActivityFilters extends DateWindow {
@@ -65,8 +65,25 @@ export function orgActivityPage(db: Db, f: OrgActivityFilters, position: FeedPos
     .limit(limit + 1);
 }
 
+/**
+ * The feed's exact total. Filtered only by project (the caller's reach, `projectId`): the sum of the kept
+ * counts (activity_counts, a few rows); filtered by actor, action or dates: counting the rows.
+ */
 export async function countOrgActivity(db: Db, f: OrgActivityFilters): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(activity).where(orgFeedConditions(f));
+  if (f.actorId !== undefined || f.actions?.length || f.from || f.before) {
+    const [row] = await db.select({ total: count() }).from(activity).where(orgFeedConditions(f));
+    return Number(row?.total ?? 0);
+  }
+  const [row] = await db
+    .select({ total: sql<string | null>`sum(${activityCounts.n})` })
+    .from(activityCounts)
+    .where(
+      and(
+        eq(activityCounts.organizationId, f.organizationId),
+        f.visibleProjects === 'all' ? undefined : inArray(activityCounts.projectId, [...f.visibleProjects]),
+        f.projectId === undefined ? undefined : eq(activityCounts.projectId, f.projectId),
+      ),
+    );
   return Number(row?.total ?? 0);
 }
 

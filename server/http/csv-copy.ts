@@ -2,6 +2,8 @@
 // connection of its own. COPY quotes exactly as csvField does and ends records with LF; CsvRecords turns
 // those ends into CRLF and cuts the stream after `limit` records (the query asks for one more, which says
 // whether the export was cut).
+import { once } from 'node:events';
+import type { Readable } from 'node:stream';
 import type { Response } from 'express';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
@@ -65,6 +67,23 @@ export class CsvRecords {
   }
 }
 
+/** All the data the stream holds (waiting for some when it holds none); null at its end. One write per
+ *  call, however many rows arrived meanwhile: a write per row costs more than the rows. */
+async function nextData(stream: Readable): Promise<Buffer | null> {
+  for (;;) {
+    const data = stream.read() as Buffer | null;
+    if (data !== null) return data;
+    if (stream.readableEnded) return null;
+    const settled = new AbortController();
+    await Promise.race([
+      once(stream, 'readable', { signal: settled.signal }).catch((error: unknown) => {
+        if (!settled.signal.aborted) throw error; // a stream error, not our own abort
+      }),
+      once(stream, 'end', { signal: settled.signal }).catch(() => undefined),
+    ]).finally(() => settled.abort());
+  }
+}
+
 export async function streamCopyCsv(res: Response, pool: pg.Pool, options: CsvExport): Promise<void> {
   const statement = withInlineParams(csvCellsQuery(options.columns, options.from, options.limit));
   const client = await pool.connect();
@@ -72,18 +91,17 @@ export async function streamCopyCsv(res: Response, pool: pg.Pool, options: CsvEx
   let discard = true;
   try {
     const copy = client.query(copyTo(`COPY (${statement}) TO STDOUT (FORMAT csv)`));
-    const chunks = copy[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-    let next = await chunks.next(); // a bad query rejects here, before the first byte: a JSON error
+    let data = await nextData(copy); // a bad query rejects here, before the first byte: a JSON error
     startCsvResponse(res, options);
     const records = new CsvRecords(options.limit);
-    while (!next.done) {
-      const part = records.take(next.value);
+    while (data !== null) {
+      const part = records.take(data);
       if (part.length > 0) res.write(part);
       if (!(await writable(res))) {
         copy.destroy();
         return;
       }
-      next = await chunks.next();
+      data = await nextData(copy);
     }
     discard = false;
     if (records.truncated) res.write(truncationRow(options.limit));
