@@ -1,42 +1,32 @@
-// Organization activity, its CSV export and project comms through the API, each beside the same query run
-// directly through the driver in the same process (the ratio is what matters: machines are noisy).
-//
-//   npx tsx bench/activity.ts [--database-url postgres://postgres@127.0.0.1:5432/sitefile_large] [--runs 30]
-//   npx tsx bench/activity.ts --explain      (prints EXPLAIN (ANALYZE, BUFFERS) of each driver query instead)
-//
-// Cases (sequential requests, p50/p99 over `runs`, after one warm-up):
-// - the largest organization's activity feed, page 1 and a deep page (limit 25, with the exact `total`);
-// - the 100,000-row CSV export of that feed: first byte, complete, peak RSS growth of the process, beside
-//   PostgreSQL's own `COPY (same query) TO STDOUT` (psql to /dev/null);
-// - the busiest project's comms with sort=largest: page 1 and a page halfway down (limit 20, recipients included).
-// "driver" runs the service's own queries (page + count, or page + recipients) through drizzle on the driver.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { type SQL, sql } from 'drizzle-orm';
 import pino from 'pino';
 import {
   countOrgActivity,
   type OrgActivityFilters,
-  orgActivityCsvQuery,
+  orgActivityCsvColumns,
+  orgActivityCsvFrom,
   orgActivityPage,
 } from '../server/activity/queries.js';
 import { encodeCommsCursor } from '../server/comms/cursor.js';
 import { type CommsFilters, dispatchPage } from '../server/comms/queries.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/client.js';
+import { csvCellsQuery, csvValuesQuery } from '../server/db/csv-cells.js';
 import { emailsOfDispatches } from '../server/emails/queries.js';
 import { startServer } from '../server/server.js';
-import { inlined, measureCsvDownload, median, timeIt } from './measure.js';
+import { csvAgainstCopy, timeIt } from './measure.js';
 
 const { values } = parseArgs({
   options: {
     'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/sitefile_large' },
     runs: { type: 'string', default: '30' },
     'csv-runs': { type: 'string', default: '3' },
+    /** Only the CSV export against COPY. */
+    'csv-only': { type: 'boolean', default: false },
     explain: { type: 'boolean', default: false },
   },
 });
@@ -145,7 +135,10 @@ if (values.explain) {
     ['org activity page 1', sqlOf(orgActivityPage(db, feed, undefined, PAGE))],
     [`org activity page ${deepPage}`, sqlOf(orgActivityPage(db, feed, deepPosition, PAGE))],
     ['org activity total', sql`select count(*) from activity where organization_id = ${org.organizationId}`],
-    ['org activity CSV (100,001 rows)', sql`${orgActivityCsvQuery(feed, undefined)} limit ${100_001}`],
+    [
+      'org activity CSV (100,001 rows)',
+      csvCellsQuery(orgActivityCsvColumns, orgActivityCsvFrom(feed, undefined), 100_000),
+    ],
     ['comms largest page 1', sqlOf(dispatchPage(db, comms, 'largest', undefined, COMMS_PAGE))],
     ['comms largest halfway', sqlOf(dispatchPage(db, comms, 'largest', midPosition, COMMS_PAGE))],
   ];
@@ -174,7 +167,7 @@ const lines = [
   '| case | API p50 ms | API p99 ms | driver p50 ms | driver p99 ms | p50 ratio |',
   '|---|---|---|---|---|---|',
 ];
-for (const c of cases) {
+for (const c of values['csv-only'] ? [] : cases) {
   const viaApi = await timeIt(runs, c.api);
   const viaDriver = await timeIt(runs, c.direct);
   lines.push(
@@ -185,37 +178,15 @@ for (const c of cases) {
 
 // --- CSV: 100,000 rows of the feed against COPY of the same query.
 const CSV_ROWS = 100_000;
-
-const csvExport = () => measureCsvDownload(`${server.url}${feedPath}?limit=${CSV_ROWS}`, token);
-
-/** The CSV query with its parameters written in, for COPY (which takes none). */
-function copyStatement(): string {
-  const query = sql`${orgActivityCsvQuery(feed, undefined)} limit ${CSV_ROWS + 1}`;
-  return `COPY (${inlined(query)}) TO STDOUT WITH (FORMAT csv, HEADER)`;
-}
-
-function copyExport() {
-  const t0 = performance.now();
-  execFileSync('psql', [databaseUrl, '-q', '-c', copyStatement()], { stdio: ['ignore', 'ignore', 'inherit'] });
-  return performance.now() - t0;
-}
-
-const csvSamples: Awaited<ReturnType<typeof csvExport>>[] = [];
-const copySamples: number[] = [];
-await csvExport();
-for (let i = 0; i < csvRuns; i++) {
-  csvSamples.push(await csvExport());
-  copySamples.push(copyExport());
-}
-const csvTotal = median(csvSamples.map((s) => s.total));
-const copyTotal = median(copySamples);
 lines.push(
-  '',
-  `CSV export, ${CSV_ROWS.toLocaleString('en-US')} rows of the organization feed, median of ${csvRuns}:`,
-  `- API: first byte ${median(csvSamples.map((s) => s.firstByte)).toFixed(0)} ms, complete ${csvTotal.toFixed(0)} ms, ` +
-    `${(median(csvSamples.map((s) => s.bytes)) / 1024 / 1024).toFixed(1)} MB, ${median(csvSamples.map((s) => s.lines)).toLocaleString('en-US')} lines, ` +
-    `peak RSS growth ${Math.max(...csvSamples.map((s) => s.rssGrowthMb)).toFixed(0)} MB (max of runs; server and reader share the process)`,
-  `- COPY (same query) TO STDOUT: ${copyTotal.toFixed(0)} ms; ratio API / COPY ${(csvTotal / copyTotal).toFixed(2)}`,
+  ...(await csvAgainstCopy({
+    url: `${server.url}${feedPath}?limit=${CSV_ROWS}`,
+    token,
+    query: csvValuesQuery(orgActivityCsvColumns, orgActivityCsvFrom(feed, undefined), CSV_ROWS),
+    copyTo: { databaseUrl },
+    runs: csvRuns,
+    title: `${CSV_ROWS.toLocaleString('en-US')} rows of the organization feed`,
+  })),
 );
 
 console.log(lines.join('\n'));

@@ -1,28 +1,13 @@
-// Document and submittal lists through the API, each beside the same query run directly through the driver
-// in the same process (the ratio is what matters: machines are noisy, ratios much less so).
-//
-//   npx tsx bench/documents.ts [--database-url postgres://postgres@127.0.0.1:5432/sitefile_large] [--runs 30]
-//   npx tsx bench/documents.ts --pglite <dataDir>        (a PGlite data directory seeded with `seed --scale large`)
-//
-// Cases (sequential requests, p50/p99 over `runs`):
-// - admin submittals and admin documents, page 1 and page 2,000 (limit 25; a deep keyset page should cost
-//   about what page 1 costs);
-// - the largest project's submittals: page 1, filtered + searched, and includeMeta;
-// - admin documents filtered + searched;
-// - the 100,000-row CSV export of admin documents: time to first byte and to the end, peak RSS growth of the
-//   process, beside PostgreSQL's own `COPY (same query) TO STDOUT` (psql to /dev/null; PGlite: COPY to /dev/blob).
-// The API figures include HTTP, validation, JSON encoding and the exact `total`; the direct figures run the
-// same page query and count query side by side on the driver.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { type SQL, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/client.js';
+import { csvValuesQuery } from '../server/db/csv-cells.js';
+import { documentCsvColumns, documentCsvFrom } from '../server/documents/csv-queries.js';
 import {
   type AfterKey,
   countDocuments,
@@ -36,7 +21,7 @@ import {
 } from '../server/documents/queries.js';
 import { startServer } from '../server/server.js';
 import { createUser } from '../server/users/service.js';
-import { inlined, measureCsvDownload, median, timeIt } from './measure.js';
+import { csvAgainstCopy, timeIt } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -44,6 +29,8 @@ const { values } = parseArgs({
     pglite: { type: 'string' },
     runs: { type: 'string', default: '30' },
     'csv-runs': { type: 'string', default: '3' },
+    /** Only the CSV export against COPY. */
+    'csv-only': { type: 'boolean', default: false },
     /** Print EXPLAIN ANALYZE of the main queries (for docs/performance.md) and stop. */
     explain: { type: 'boolean', default: false },
   },
@@ -265,7 +252,7 @@ const lines = [
   '|---|---|---|---|---|---|',
 ];
 const results: Record<string, { p50: number }> = {};
-for (const c of cases) {
+for (const c of values['csv-only'] ? [] : cases) {
   const viaApi = await timeIt(runs, c.api);
   const viaDriver = await timeIt(runs, c.direct);
   results[c.name] = viaApi;
@@ -286,38 +273,19 @@ lines.push(
 
 // --- CSV: 100,000 rows of admin documents against COPY of the same query.
 const CSV_ROWS = 100_000;
-const csvQuery = sql`${documentQuery({ filter: adminDocuments, sort: createdDesc, include: ['assignees'] })} limit ${CSV_ROWS + 1}`;
-
-const csvExport = () =>
-  measureCsvDownload(`${server.url}/v1/admin/documents?include=assignees&limit=${CSV_ROWS}`, staffToken);
-
-async function copyExport() {
-  const copy = `COPY (${inlined(csvQuery)}) TO STDOUT WITH (FORMAT csv, HEADER)`;
-  const t0 = performance.now();
-  if (databaseUrl) {
-    execFileSync('psql', [databaseUrl, '-q', '-c', copy], { stdio: ['ignore', 'ignore', 'inherit'] });
-  } else {
-    await db.execute(sql.raw(copy.replace('TO STDOUT', "TO '/dev/blob'")));
-  }
-  return performance.now() - t0;
-}
-
-const csvSamples: Awaited<ReturnType<typeof csvExport>>[] = [];
-const copySamples: number[] = [];
-await csvExport(); // warm-up
-for (let i = 0; i < csvRuns; i++) {
-  csvSamples.push(await csvExport());
-  copySamples.push(await copyExport());
-}
-const csvTotal = median(csvSamples.map((s) => s.total));
-const copyTotal = median(copySamples);
 lines.push(
-  '',
-  `CSV export, ${CSV_ROWS.toLocaleString('en-US')} rows of admin documents (include=assignees), median of ${csvRuns}:`,
-  `- API: first byte ${median(csvSamples.map((s) => s.firstByte)).toFixed(0)} ms, complete ${csvTotal.toFixed(0)} ms, ` +
-    `${(median(csvSamples.map((s) => s.bytes)) / 1024 / 1024).toFixed(1)} MB, ${median(csvSamples.map((s) => s.lines)).toLocaleString('en-US')} lines, ` +
-    `peak RSS growth ${Math.max(...csvSamples.map((s) => s.rssGrowthMb)).toFixed(0)} MB (max of runs; server and reader share the process)`,
-  `- COPY (same query) TO STDOUT: ${copyTotal.toFixed(0)} ms; ratio API / COPY ${(csvTotal / copyTotal).toFixed(2)}`,
+  ...(await csvAgainstCopy({
+    url: `${server.url}/v1/admin/documents?include=assignees&limit=${CSV_ROWS}`,
+    token: staffToken,
+    query: csvValuesQuery(
+      documentCsvColumns(['assignees']),
+      documentCsvFrom({ filter: adminDocuments, sort: createdDesc }),
+      CSV_ROWS,
+    ),
+    copyTo: databaseUrl ? { databaseUrl } : { db },
+    runs: csvRuns,
+    title: `${CSV_ROWS.toLocaleString('en-US')} rows of admin documents (include=assignees)`,
+  })),
 );
 
 console.log(lines.join('\n'));

@@ -1,8 +1,10 @@
 // Measurement helpers the benches share: percentiles, timed repetitions, a streamed CSV download with its
-// memory growth, and a drizzle query with its parameters written in (for `COPY (…) TO STDOUT`, which takes none).
+// memory growth, and a CSV export beside PostgreSQL's own COPY of the same query.
+import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import type { SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../server/db/client.js';
+import { withInlineParams } from '../server/db/sql-text.js';
 
 export const percentile = (xs: number[], q: number): number => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -41,18 +43,56 @@ export async function measureCsvDownload(url: string, token: string) {
     if (done) break;
     if (!firstByte) firstByte = performance.now() - t0;
     bytes += value.byteLength;
-    for (const b of value) if (b === 10) lines += 1;
+    // indexOf, not a loop over every byte: the reader shares the process with the server it measures.
+    for (let at = value.indexOf(10); at !== -1; at = value.indexOf(10, at + 1)) lines += 1;
   }
   const total = performance.now() - t0;
   clearInterval(sampler);
   return { firstByte, total, bytes, lines, rssGrowthMb: (peak - rssBefore) / 1024 / 1024 };
 }
 
-/** The SQL of a drizzle query with its parameters written in as literals. */
-export function inlined(query: SQL): string {
-  const { sql: text, params } = new PgDialect().sqlToQuery(query);
-  return text.replace(/\$(\d+)/g, (_, n: string) => {
-    const value = params[Number(n) - 1];
-    return typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
-  });
+export interface CsvAgainstCopy {
+  /** The export's URL (`limit` included) and a bearer token that may read it. */
+  url: string;
+  token: string;
+  /** The same rows and values as one query, for `COPY (query) TO …`: PostgreSQL's own CSV, the floor. */
+  query: SQL;
+  /** PostgreSQL: COPY through psql to /dev/null. PGlite: COPY to '/dev/blob' through `db`. */
+  copyTo: { databaseUrl: string } | { db: Db };
+  runs: number;
+  title: string;
+}
+
+/** The export beside COPY of the same query, alternating, `runs` of each after one warm-up; report lines. */
+export async function csvAgainstCopy(c: CsvAgainstCopy): Promise<string[]> {
+  const copy = `COPY (${withInlineParams(c.query)}) TO STDOUT WITH (FORMAT csv, HEADER)`;
+  const copyExport = async () => {
+    const t0 = performance.now();
+    if ('databaseUrl' in c.copyTo) {
+      execFileSync('psql', [c.copyTo.databaseUrl, '-q', '-c', copy], { stdio: ['ignore', 'ignore', 'inherit'] });
+    } else {
+      await c.copyTo.db.execute(sql.raw(copy.replace('TO STDOUT', "TO '/dev/blob'")));
+    }
+    return performance.now() - t0;
+  };
+  const downloads: Awaited<ReturnType<typeof measureCsvDownload>>[] = [];
+  const copies: number[] = [];
+  await measureCsvDownload(c.url, c.token);
+  for (let i = 0; i < c.runs; i++) {
+    downloads.push(await measureCsvDownload(c.url, c.token));
+    copies.push(await copyExport());
+  }
+  const total = median(downloads.map((s) => s.total));
+  const copyTotal = median(copies);
+  const mb = median(downloads.map((s) => s.bytes)) / 1024 / 1024;
+  return [
+    '',
+    `CSV export, ${c.title}, median of ${c.runs}:`,
+    `- API: first byte ${median(downloads.map((s) => s.firstByte)).toFixed(0)} ms, complete ${total.toFixed(0)} ms ` +
+      `(runs: ${downloads.map((s) => s.total.toFixed(0)).join(', ')}), ${mb.toFixed(1)} MB, ` +
+      `${median(downloads.map((s) => s.lines)).toLocaleString('en-US')} lines, peak RSS growth ` +
+      `${Math.max(...downloads.map((s) => s.rssGrowthMb)).toFixed(0)} MB (max of runs; server and reader share the process)`,
+    `- COPY (same query) TO ${'databaseUrl' in c.copyTo ? 'STDOUT' : "'/dev/blob'"}: ${copyTotal.toFixed(0)} ms ` +
+      `(runs: ${copies.map((t) => t.toFixed(0)).join(', ')}); ratio API / COPY ${(total / copyTotal).toFixed(2)}`,
+  ];
 }

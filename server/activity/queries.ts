@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { activity, documents, projects } from '../db/schema.js';
+import type { CsvColumn } from '../db/csv-cells.js';
+import { activity, activityCounts, documents, projects } from '../db/schema.js';
 import type { DateWindow } from './date-window.js';
 
 export interface OrgActivityFilters extends DateWindow {
@@ -64,23 +65,49 @@ export function orgActivityPage(db: Db, f: OrgActivityFilters, position: FeedPos
     .limit(limit + 1);
 }
 
+/**
+ * The feed's exact total. Filtered only by project (the caller's reach, `projectId`): the sum of the kept
+ * counts (activity_counts, a few rows); filtered by actor, action or dates: counting the rows.
+ */
 export async function countOrgActivity(db: Db, f: OrgActivityFilters): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(activity).where(orgFeedConditions(f));
+  if (f.actorId !== undefined || f.actions?.length || f.from || f.before) {
+    const [row] = await db.select({ total: count() }).from(activity).where(orgFeedConditions(f));
+    return Number(row?.total ?? 0);
+  }
+  const [row] = await db
+    .select({ total: sql<string | null>`sum(${activityCounts.n})` })
+    .from(activityCounts)
+    .where(
+      and(
+        eq(activityCounts.organizationId, f.organizationId),
+        f.visibleProjects === 'all' ? undefined : inArray(activityCounts.projectId, [...f.visibleProjects]),
+        f.projectId === undefined ? undefined : eq(activityCounts.projectId, f.projectId),
+      ),
+    );
   return Number(row?.total ?? 0);
 }
 
 const isoUtc = (column: SQL | typeof activity.createdAt) =>
   sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** The organization feed as one ordered SQL query with named columns, for the CSV export (no LIMIT). */
-export function orgActivityCsvQuery(f: OrgActivityFilters, position: FeedPosition | undefined): SQL {
-  const where = and(orgFeedConditions(f), after(position));
-  return sql`select ${activity.id} as "uid", ${isoUtc(activity.createdAt)} as "createdAt",
-      ${activity.projectId} as "projectId", ${projects.name} as "projectName", ${activity.documentId} as "documentId",
-      ${activity.actorId} as "actorUid", ${activity.actorName} as "actorName", ${activity.actorEmail} as "actorEmail",
-      ${activity.action} as "action", ${activity.title} as "title"
-    from ${activity} left join ${projects} on ${projects.id} = ${activity.projectId}
-    where ${where}
+/** The columns of the organization feed's CSV export. */
+export const orgActivityCsvColumns: CsvColumn[] = [
+  { header: 'uid', value: sql`${activity.id}` },
+  { header: 'createdAt', value: isoUtc(activity.createdAt) },
+  { header: 'projectId', value: sql`${activity.projectId}` },
+  { header: 'projectName', value: sql`${projects.name}` },
+  { header: 'documentId', value: sql`${activity.documentId}` },
+  { header: 'actorUid', value: sql`${activity.actorId}` },
+  { header: 'actorName', value: sql`${activity.actorName}` },
+  { header: 'actorEmail', value: sql`${activity.actorEmail}` },
+  { header: 'action', value: sql`${activity.action}` },
+  { header: 'title', value: sql`${activity.title}` },
+];
+
+/** The organization feed for the CSV export: the query after its select list, ordered, without LIMIT. */
+export function orgActivityCsvFrom(f: OrgActivityFilters, position: FeedPosition | undefined): SQL {
+  return sql`from ${activity} left join ${projects} on ${projects.id} = ${activity.projectId}
+    where ${and(orgFeedConditions(f), after(position))}
     order by ${activity.createdAt} desc, ${activity.id} desc`;
 }
 

@@ -9,7 +9,7 @@ import type {
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
 import type { Db } from '../db/client.js';
 import { emailsOfDispatches, groupBy, toEmailRecord } from '../emails/queries.js';
-import { type CsvColumn, csvRowCap, jsonPageSize, streamCsv } from '../http/csv.js';
+import { csvRowCap, jsonPageSize, streamCsv } from '../http/csv.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
 import { findProjectOrg } from '../http/project-lookup.js';
@@ -21,7 +21,8 @@ import {
   documentExists,
   type FeedPosition,
   type OrgActivityFilters,
-  orgActivityCsvQuery,
+  orgActivityCsvColumns,
+  orgActivityCsvFrom,
   orgActivityPage,
 } from './queries.js';
 
@@ -102,28 +103,14 @@ export async function listOrgActivity(db: Db, caller: Caller, orgId: string, que
   return { data: page.map(toOrgEntry), total, nextCursor, hasMore };
 }
 
-type CsvRow = Record<string, string | null>;
-const csvColumns: CsvColumn<CsvRow>[] = [
-  'uid',
-  'createdAt',
-  'projectId',
-  'projectName',
-  'documentId',
-  'actorUid',
-  'actorName',
-  'actorEmail',
-  'action',
-  'title',
-].map((header) => ({ header, value: (row: CsvRow) => row[header] }));
-
 /** The organization feed as CSV (`Accept: text/csv`), streamed; `limit` is the row cap. */
 export async function exportOrgActivityCsv(res: Response, db: Db, caller: Caller, orgId: string, query: OrgQuery) {
   const filters = await orgFilters(db, caller, orgId, query);
   const position = positionOf(query.cursor, bindingOf(orgId, query));
-  await streamCsv<CsvRow>(res, {
+  await streamCsv(res, {
     db,
-    query: orgActivityCsvQuery(filters, position),
-    columns: csvColumns,
+    from: orgActivityCsvFrom(filters, position),
+    columns: orgActivityCsvColumns,
     limit: csvRowCap(query.limit),
     fileName: `activity-${orgId}.csv`,
   });

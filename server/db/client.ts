@@ -23,8 +23,15 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The node-postgres pool behind `db` when it is on a PostgreSQL server (a `COPY … TO STDOUT` needs a
+ *  connection of its own); undefined on PGlite. */
+export function poolOf(db: Db): pg.Pool | undefined {
+  const client = (db as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? client : undefined;
+}
+
 /** Embedded PGlite: single-threaded WebAssembly, where timer-driven settings such as statement_timeout do nothing. */
-export const isPglite = (db: Db): boolean => (db as unknown as { $client?: unknown }).$client instanceof PGlite;
+export const isPglite = (db: Db): boolean => poolOf(db) === undefined;
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 

@@ -375,6 +375,19 @@ export const activity = pgTable(
   ],
 );
 
+/** Exact row counts of `activity` per organization and project ('' for the organization's own entries), kept by
+ *  statement-level triggers in the same transaction as the rows (migration 0004, hand-written): the unfiltered
+ *  feed totals without counting the rows. */
+export const activityCounts = pgTable(
+  'activity_counts',
+  {
+    organizationId: text('organization_id').notNull(),
+    projectId: text('project_id').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.projectId] })],
+);
+
 /** A project dispatch (one send to many recipients); recipient_count is kept for the `largest` sort. */
 export const dispatches = pgTable(
   'dispatches',

@@ -62,7 +62,8 @@ const sortColumns: Record<SubmittalSortField, SortColumn> = {
 };
 
 /** `timestamptz(3)` as the API's ISO 8601 text, identical on every driver. */
-const iso = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+export const iso = (column: string) =>
+  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
 const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -100,7 +101,7 @@ const inList = (column: string, values: readonly string[]) =>
 const terminal = sql.raw(`(${terminalStatuses.map((s) => `'${s}'`).join(', ')})`);
 
 /** Active findings (not soft-deleted, not dismissed), through the `high` lens when asked. */
-const activeFindings = (lens: 'high' | 'any' | undefined) =>
+export const activeFindings = (lens: 'high' | 'any' | undefined) =>
   lens === 'high'
     ? sql`f.document_id = d.id and f.deleted_at is null and not f.dismissed
         and ((f.source = 'spec' and f.severity = 'mismatch') or (f.source = 'quality' and f.severity = 'required'))`
@@ -181,6 +182,10 @@ export function cursorValueFits(sort: DocumentSort, value: string | null): boole
   return cast === 'timestamptz' ? isIsoTimestamp(value) : cast === 'date' ? isIsoDate(value) : true;
 }
 
+/** The filter's rows strictly after `after` (all of them without). */
+export const whereAfter = (select: { filter: DocumentFilter; sort: DocumentSort }, after: AfterKey | undefined): SQL =>
+  after ? sql`${whereOf(select.filter)} and ${afterCursor(select.sort, after)}` : whereOf(select.filter);
+
 /** The row's sort value as the cursor carries it (the same text the row shows). */
 export const sortValueOf = (sort: DocumentSort, row: Record<string, unknown>): string | null =>
   (row[sort.field] as string | null | undefined) ?? null;
@@ -189,7 +194,8 @@ const documentColumns = sql`d.id as "uid", d.number as "id", d.format, d.type, d
   to_char(d.due_date, 'YYYY-MM-DD') as "dueDate", ${iso('d.issued_at')} as "issuedAt",
   ${iso('d.created_at')} as "createdAt", ${iso('d.updated_at')} as "updatedAt"`;
 
-const activityCount = sql`(select count(*)::int from activity a where a.document_id = d.id) as "activityCount"`;
+export const activityCountOf = sql`(select count(*)::int from activity a where a.document_id = d.id)`;
+const activityCount = sql`${activityCountOf} as "activityCount"`;
 const assignees = sql`coalesce((select json_agg(json_build_object('userId', x.user_id, 'name', x.name) order by x.name, x.user_id)
   from document_assignees x where x.document_id = d.id), '[]'::json) as "assignees"`;
 const consultantSummaries = sql`coalesce((select json_agg(json_build_object('type', c.type, 'status', c.status) order by c.type, c.id)
@@ -220,7 +226,6 @@ export interface SubmittalSelect {
 
 /** Every Submittal field of the spec, ordered; no LIMIT (the caller pages or streams). */
 export function submittalQuery(select: SubmittalSelect, after?: AfterKey): SQL {
-  const where = after ? sql`${whereOf(select.filter)} and ${afterCursor(select.sort, after)}` : whereOf(select.filter);
   return sql`select ${documentColumns}, ${activityCount}, ${assignees}, ${consultants},
     d.project_id as "projectId", p.name as "projectName", d.organization_id as "organizationId",
     o.name as "organizationName", d.reference_number as "referenceNumber", d.division_title as "divisionTitle",
@@ -230,7 +235,7 @@ export function submittalQuery(select: SubmittalSelect, after?: AfterKey): SQL {
     from documents d
     join projects p on p.id = d.project_id
     join organizations o on o.id = d.organization_id
-    where ${where}
+    where ${whereAfter(select, after)}
     order by ${orderOf(select.sort)}`;
 }
 
@@ -244,7 +249,6 @@ export interface DocumentSelect {
 
 /** The generic Document item; included fields only when asked for. */
 export function documentQuery(select: DocumentSelect, after?: AfterKey): SQL {
-  const where = after ? sql`${whereOf(select.filter)} and ${afterCursor(select.sort, after)}` : whereOf(select.filter);
   const extras = [
     ...(select.include.includes('activityCount') ? [activityCount] : []),
     ...(select.include.includes('assignees') ? [assignees] : []),
@@ -252,7 +256,7 @@ export function documentQuery(select: DocumentSelect, after?: AfterKey): SQL {
   ];
   return sql`select ${documentColumns}${extras.length > 0 ? sql`, ${sql.join(extras, sql`, `)}` : sql``}
     from documents d
-    where ${where}
+    where ${whereAfter(select, after)}
     order by ${orderOf(select.sort)}`;
 }
 

@@ -11,9 +11,10 @@ import type {
 } from '../../shared/documents.js';
 import { todayUtc } from '../clock.js';
 import type { AppContext } from '../context.js';
-import { type CsvColumn, csvRowCap, jsonPageSize, streamCsv } from '../http/csv.js';
+import { csvRowCap, jsonPageSize, streamCsv } from '../http/csv.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
+import { documentCsvColumns, documentCsvFrom, submittalCsvColumns, submittalCsvFrom } from './csv-queries.js';
 import {
   type AfterKey,
   countDocuments,
@@ -100,45 +101,6 @@ const submittalFilter = (query: SubmittalListQuery, today: string): DocumentFilt
 
 const submittalMetaColumns: FilterColumn[] = ['status', 'reviewStatus', 'priority', 'type'];
 
-const names = (items: { name: string }[]) => items.map((item) => item.name);
-
-const submittalCsvColumns = (withReviewHints: boolean): CsvColumn<Submittal>[] => [
-  { header: 'uid', value: (row) => row.uid },
-  { header: 'id', value: (row) => row.id },
-  { header: 'referenceNumber', value: (row) => row.referenceNumber },
-  { header: 'title', value: (row) => row.title },
-  { header: 'format', value: (row) => row.format },
-  { header: 'type', value: (row) => row.type },
-  { header: 'status', value: (row) => row.status },
-  { header: 'reviewStatus', value: (row) => row.reviewStatus },
-  { header: 'priority', value: (row) => row.priority },
-  { header: 'divisionTitle', value: (row) => row.divisionTitle },
-  { header: 'dueDate', value: (row) => row.dueDate },
-  { header: 'receivedAt', value: (row) => row.receivedAt },
-  { header: 'issuedAt', value: (row) => row.issuedAt },
-  { header: 'closedAt', value: (row) => row.closedAt },
-  { header: 'createdAt', value: (row) => row.createdAt },
-  { header: 'updatedAt', value: (row) => row.updatedAt },
-  { header: 'projectId', value: (row) => row.projectId },
-  { header: 'projectName', value: (row) => row.projectName },
-  { header: 'organizationId', value: (row) => row.organizationId },
-  { header: 'organizationName', value: (row) => row.organizationName },
-  { header: 'ballInCourt', value: (row) => row.ballInCourt?.name },
-  { header: 'assignees', value: (row) => names(row.assignees) },
-  { header: 'approvers', value: (row) => row.approvers.map((a) => `${a.name} <${a.email}> (${a.status})`) },
-  { header: 'distributionRecipients', value: (row) => row.distributionRecipients.map((r) => `${r.name} <${r.email}>`) },
-  { header: 'consultants', value: (row) => row.consultants.map((c) => `${c.company} (${c.type}): ${c.status}`) },
-  { header: 'activityCount', value: (row) => row.activityCount },
-  ...(withReviewHints
-    ? [
-        {
-          header: 'reviewHints',
-          value: (row: Submittal) => (row.reviewHints ?? []).map((h) => `${h.source}/${h.severity}: ${h.title}`),
-        },
-      ]
-    : []),
-];
-
 interface Output {
   res: Response;
   csv: boolean;
@@ -154,10 +116,10 @@ async function listSubmittals(
   const queryOf = (after?: AfterKey) =>
     submittalQuery({ filter: request.filter, sort: request.sort, withReviewHints }, after);
   if (!out.csv) return page<Submittal>(app, request, queryOf);
-  await streamCsv<Submittal>(out.res, {
+  await streamCsv(out.res, {
     db: app.db,
-    query: queryOf(afterKeyOf(request)),
-    columns: submittalCsvColumns(withReviewHints),
+    from: submittalCsvFrom(request, afterKeyOf(request)),
+    columns: submittalCsvColumns(withReviewHints && { lens: request.filter.reviewHint }),
     limit: csvRowCap(request.limit),
     fileName,
   });
@@ -249,34 +211,6 @@ const documentFilter = (query: ProjectDocumentListQuery): DocumentFilter => ({
 
 const documentMetaColumns: FilterColumn[] = ['format', 'type', 'status', 'priority'];
 
-const documentCsvColumns = (include: readonly DocumentInclude[]): CsvColumn<DocumentItem>[] => [
-  { header: 'uid', value: (row) => row.uid },
-  { header: 'id', value: (row) => row.id },
-  { header: 'title', value: (row) => row.title },
-  { header: 'format', value: (row) => row.format },
-  { header: 'type', value: (row) => row.type },
-  { header: 'status', value: (row) => row.status },
-  { header: 'priority', value: (row) => row.priority },
-  { header: 'dueDate', value: (row) => row.dueDate },
-  { header: 'issuedAt', value: (row) => row.issuedAt },
-  { header: 'createdAt', value: (row) => row.createdAt },
-  { header: 'updatedAt', value: (row) => row.updatedAt },
-  ...(include.includes('activityCount')
-    ? [{ header: 'activityCount', value: (row: DocumentItem) => row.activityCount }]
-    : []),
-  ...(include.includes('assignees')
-    ? [{ header: 'assignees', value: (row: DocumentItem) => names(row.assignees ?? []) }]
-    : []),
-  ...(include.includes('consultants')
-    ? [
-        {
-          header: 'consultants',
-          value: (row: DocumentItem) => (row.consultants ?? []).map((c) => `${c.type}: ${c.status}`),
-        },
-      ]
-    : []),
-];
-
 async function listDocuments(
   app: AppContext,
   out: Output,
@@ -286,9 +220,9 @@ async function listDocuments(
 ): Promise<Page<DocumentItem> | undefined> {
   const queryOf = (after?: AfterKey) => documentQuery({ filter: request.filter, sort: request.sort, include }, after);
   if (!out.csv) return page<DocumentItem>(app, request, queryOf);
-  await streamCsv<DocumentItem>(out.res, {
+  await streamCsv(out.res, {
     db: app.db,
-    query: queryOf(afterKeyOf(request)),
+    from: documentCsvFrom(request, afterKeyOf(request)),
     columns: documentCsvColumns(include),
     limit: csvRowCap(request.limit),
     fileName,

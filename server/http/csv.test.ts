@@ -1,96 +1,214 @@
 import type { AddressInfo } from 'node:net';
+import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import express from 'express';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../test/harness.js';
-import type { Database } from '../db/client.js';
+import { openInLibreOffice } from '../../test/libreoffice.js';
+import { type Database, poolOf } from '../db/client.js';
+import type { CsvColumn } from '../db/csv-cells.js';
 import { CSV_MAX_ROWS, csvRowCap, streamCsv } from './csv.js';
+import { streamCopyCsv } from './csv-copy.js';
+import type { CsvExport } from './csv-format.js';
+import { streamCursorCsv } from './csv-rows.js';
 
-// The helper on its own, over a real database and a real socket; the document and activity exports
-// test it again through their endpoints.
+// The export on its own, over a real database and a real socket, through both ways of streaming it (COPY on
+// PostgreSQL, the cursor everywhere); the document and activity exports test it again through their endpoints.
 let database: Database;
 let base: string;
 let close: () => Promise<void>;
 
-type Row = { n: number; label: string | null; tags: string[] };
+const columns: CsvColumn[] = [
+  { header: 'number', value: sql`n`, integer: true },
+  { header: 'label', value: sql`label` },
+  { header: 'tags', value: sql`tags` },
+];
+
+// Values an outside sender can put in a subject or a name.
+const hostile = [
+  'plain',
+  'say "hi", ok',
+  "Quote\r=cmd|' /C calc'!A0",
+  'line one\nline two',
+  'crlf\r\n@SUM(1)',
+  '=SUM(A1)',
+  '+1',
+  '-1+2',
+  '@x',
+  ' =1+1',
+  '\t=1+1',
+  '\r\n+1',
+  '\u00a0\u3000-2',
+  '\tplain tab',
+  '\r',
+  'a=b, not a formula',
+  '',
+  'ünïcödé 😀 "quoted"',
+  '#hash',
+];
+
+/** What a spreadsheet must read back from each hostile value (the rule, written here independently). */
+const neutralised = (value: string) => (/^(?:[\t\r]|\s*[=+\-@])/.test(value) ? `'${value}` : value);
 
 beforeAll(async () => {
   database = await openTestDatabase();
+  await database.db.execute(sql`create table csv_probe (n int primary key, label text, tags text)`);
+  const rows = hostile.map((label, i) => sql`(${i + 1}, ${label}, ${i % 3 === 0 ? null : 'a; b,c'})`);
+  await database.db.execute(sql`insert into csv_probe values ${sql.join(rows, sql`, `)}`);
+  await database.db.execute(sql`insert into csv_probe (n, label) values (0, null)`);
   const app = express();
-  app.get('/rows', async (req, res) => {
-    const count = Number(req.query.count);
-    const limit = csvRowCap(req.query.limit === undefined ? undefined : Number(req.query.limit));
-    await streamCsv<Row>(res, {
-      db: database.db,
-      query: sql`select n, case n % 4 when 0 then '=SUM(A1)' when 1 then 'say "hi", ok' when 2 then null else '-1+2' end as label,
-        array['a', 'b,c'] as tags from generate_series(1, ${count}::int) as n order by n`,
-      columns: [
-        { header: 'number', value: (row) => row.n },
-        { header: 'label', value: (row) => row.label },
-        { header: 'tags', value: (row) => row.tags },
-      ],
-      limit,
-      fileName: 'rows export.csv',
-      batchSize: 7,
-    });
+  const exportOf = (req: express.Request): CsvExport => ({
+    db: database.db,
+    from: req.query.count
+      ? sql`from (select n, case n % 4 when 0 then '=SUM(A1)' when 1 then 'say "hi", ok' when 2 then null else '-1+2' end
+          as label, 'a; b,c' as tags from generate_series(1, ${Number(req.query.count)}::int) as n) s order by n`
+      : sql`from csv_probe order by n`,
+    columns,
+    limit: csvRowCap(req.query.limit === undefined ? undefined : Number(req.query.limit)),
+    fileName: 'rows export.csv',
+  });
+  app.get('/auto', (req, res) => streamCsv(res, exportOf(req)));
+  app.get('/rows', (req, res) => streamCursorCsv(res, exportOf(req), 7));
+  app.get('/copy', (req, res) => {
+    const pool = poolOf(database.db);
+    if (!pool) throw new Error('COPY needs PostgreSQL');
+    return streamCopyCsv(res, pool, exportOf(req));
   });
   const server = app.listen(0);
   await new Promise((resolve) => server.once('listening', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   close = () => new Promise((resolve) => server.close(() => resolve()));
-});
+}, 120_000);
 afterAll(async () => {
   await close();
   await database.close();
 });
 
+/** The ways this database can stream an export: the cursor always, COPY on PostgreSQL. */
+const paths = () => (poolOf(database.db) ? ['rows', 'copy'] : ['rows']);
+
 const lines = (text: string) => text.split('\r\n').filter((line) => line !== '');
+const strict = (text: string): string[][] =>
+  parse(text, { record_delimiter: '\r\n', relax_quotes: false, relax_column_count: false, skip_empty_lines: false });
 
 describe('streamCsv', () => {
-  it('writes a header, RFC 4180 quoting, neutralised formulas and flattened arrays', async () => {
-    const res = await fetch(`${base}/rows?count=4`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(res.headers.get('content-disposition')).toBe('attachment; filename="rows_export.csv"');
-    expect(lines(await res.text())).toEqual([
+  it('writes the same bytes through COPY and through the cursor: quoted CR/LF, neutralised formulas', async () => {
+    const expected = [
       'number,label,tags',
-      '1,"say ""hi"", ok","a; b,c"',
-      '2,,"a; b,c"',
-      '3,\'-1+2,"a; b,c"',
-      '4,\'=SUM(A1),"a; b,c"',
-    ]);
+      '0,,',
+      '1,plain,',
+      '2,"say ""hi"", ok","a; b,c"',
+      `3,"Quote\r=cmd|' /C calc'!A0","a; b,c"`,
+      '4,"line one\nline two",',
+      '5,"crlf\r\n@SUM(1)","a; b,c"',
+      `6,'=SUM(A1),"a; b,c"`,
+      "7,'+1,",
+    ];
+    for (const path of paths()) {
+      const res = await fetch(`${base}/${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      expect(res.headers.get('content-disposition')).toBe('attachment; filename="rows_export.csv"');
+      const text = await res.text();
+      expect(text.startsWith(`${expected.join('\r\n')}\r\n`), path).toBe(true);
+    }
+    if (paths().length === 2) {
+      const [rows, copy] = await Promise.all(paths().map(async (path) => (await fetch(`${base}/${path}`)).text()));
+      expect(copy).toBe(rows);
+    }
   });
 
+  it('reads back through a strict RFC 4180 parser: one record per row, every value as stored or neutralised', async () => {
+    for (const path of paths()) {
+      const records = strict(await (await fetch(`${base}/${path}`)).text());
+      expect(records[0]).toEqual(['number', 'label', 'tags']);
+      expect(records.slice(2).map((record) => record[1])).toEqual(hostile.map(neutralised));
+      expect(records.slice(2).map((record) => record[0])).toEqual(hostile.map((_, i) => String(i + 1)));
+    }
+  });
+
+  it('writes identical bytes through both paths for arbitrary text', async () => {
+    const values = fc.sample(
+      fc.string({
+        unit: fc.constantFrom('a', 'é', '😀', '"', ',', '\r', '\n', ' ', '\t', '=', '+', '-', '@', '\u00a0'),
+      }),
+      { numRuns: 400, seed: 17 },
+    );
+    await database.db.execute(sql`create table csv_random (n int primary key, label text, tags text)`);
+    const rows = values.map((label, i) => sql`(${i}, ${label}, null)`);
+    await database.db.execute(sql`insert into csv_random values ${sql.join(rows, sql`, `)}`);
+    const pool = poolOf(database.db);
+    const app = express();
+    const exportOf = {
+      db: database.db,
+      from: sql`from csv_random order by n`,
+      columns,
+      limit: 1000,
+      fileName: 'r.csv',
+    };
+    app.get('/rows', (_req, res) => streamCursorCsv(res, exportOf, 50));
+    app.get('/copy', (_req, res) => (pool ? streamCopyCsv(res, pool, exportOf) : res.end()));
+    const server = app.listen(0);
+    await new Promise((resolve) => server.once('listening', resolve));
+    const at = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const bodies = await Promise.all(paths().map(async (path) => (await fetch(`${at}/${path}`)).text()));
+    server.close();
+    expect(
+      strict(bodies[0] as string)
+        .slice(1)
+        .map((record) => record[1]),
+    ).toEqual(values.map(neutralised));
+    if (bodies.length === 2) expect(bodies[1]).toBe(bodies[0]);
+  });
+
+  it('opens in LibreOffice as text cells, one row per record, no formulas', async () => {
+    const path = paths().at(-1);
+    const sheet = await openInLibreOffice(await (await fetch(`${base}/${path}`)).text());
+    expect(sheet.formulaCells).toEqual([]);
+    expect(sheet.rows).toHaveLength(2 + hostile.length);
+    // Column B of each data row: a string cell holding the (neutralised) value; column A: a number.
+    const numbered = sheet.rows.slice(2);
+    expect(numbered.map((row) => row[0]?.type)).toEqual(hostile.map(() => 'float'));
+    expect(numbered.map((row) => row[1]?.type ?? 'empty')).toEqual(hostile.map((v) => (v ? 'string' : 'empty')));
+  }, 120_000);
+
   it('streams every row across many batches when under the cap', async () => {
-    const text = await (await fetch(`${base}/rows?count=100`)).text();
-    const rows = lines(text);
-    expect(rows).toHaveLength(101);
-    expect(rows.at(-1)).toMatch(/^100,/);
-    expect(text).not.toContain('WARNING');
+    for (const path of paths()) {
+      const text = await (await fetch(`${base}/${path}?count=100`)).text();
+      const rows = lines(text);
+      expect(rows).toHaveLength(101);
+      expect(rows.at(-1)).toMatch(/^100,/);
+      expect(text).not.toContain('WARNING');
+    }
   });
 
   it('cuts at the limit and appends the truncation row', async () => {
-    const rows = lines(await (await fetch(`${base}/rows?count=30&limit=14`)).text());
-    expect(rows).toHaveLength(1 + 14 + 1);
-    expect(rows[14]).toMatch(/^14,/);
-    expect(rows.at(-1)).toBe('# WARNING: truncated at 14 rows');
+    for (const path of paths()) {
+      const rows = lines(await (await fetch(`${base}/${path}?count=30&limit=14`)).text());
+      expect(rows).toHaveLength(1 + 14 + 1);
+      expect(rows[14]).toMatch(/^14,/);
+      expect(rows.at(-1)).toBe('# WARNING: truncated at 14 rows');
+    }
   });
 
   it('does not warn when the row count equals the limit', async () => {
-    const rows = lines(await (await fetch(`${base}/rows?count=14&limit=14`)).text());
-    expect(rows).toHaveLength(15);
-    expect(rows.at(-1)).toMatch(/^14,/);
+    for (const path of paths()) {
+      const rows = lines(await (await fetch(`${base}/${path}?count=14&limit=14`)).text());
+      expect(rows).toHaveLength(15);
+      expect(rows.at(-1)).toMatch(/^14,/);
+    }
   });
 
   it('stops and frees the database when the client goes away mid-export', async () => {
     const aborted = new AbortController();
-    const res = await fetch(`${base}/rows?count=300000`, { signal: aborted.signal });
+    const res = await fetch(`${base}/auto?count=300000`, { signal: aborted.signal });
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     await reader.read();
     aborted.abort();
     await reader.read().catch(() => undefined);
-    // The cursor's transaction has ended: the next export (on PGlite's single connection too) is served.
-    const next = await fetch(`${base}/rows?count=3`);
+    // The export's connection (PostgreSQL) or cursor transaction (PGlite's single connection) is free again.
+    const next = await fetch(`${base}/auto?count=3`);
     expect(lines(await next.text())).toHaveLength(4);
   });
 

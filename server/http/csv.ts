@@ -1,58 +1,44 @@
 /**
  * Streamed CSV exports of a database query (spec: `Accept: text/csv` on list endpoints).
  *
- *   const limit = csvRowCap(query.limit);                     // default 100000, larger values clamped
  *   await streamCsv(res, {
  *     db: app.db,
- *     query: sql`select … from … where … order by …`,       // no LIMIT: the helper adds `LIMIT cap + 1`
- *     columns: [{ header: 'id', value: (row) => row.number }, { header: 'assignees', value: (row) => names }],
- *     limit,
- *     fileName: 'submittals-prj_123.csv',
+ *     query: sql`select d.id as "uid", d.title as "title", … from … where … order by …`,  // no LIMIT
+ *     columns: [{ header: 'uid' }, { header: 'title' }, { header: 'activityCount', integer: true }],
+ *     limit: csvRowCap(query.limit),                          // default 100000, larger values clamped
+ *     fileName: 'documents.csv',
  *   });
  *   return undefined;                                          // the route's handler has written `res`
  *
- * - Rows come from a server-side cursor (`DECLARE … NO SCROLL CURSOR` + `FETCH n` in a read-only
- *   transaction; the same on PGlite and PostgreSQL), so memory stays flat whatever the row count and the
- *   first bytes leave as soon as the first batch is fetched. Between batches it waits for 'drain' when the
- *   socket is full, and stops (closing the cursor) when the client goes away.
- * - Cells: null/undefined → empty; Date → ISO 8601; arrays → their items joined by `; ` (objects inside
- *   should be mapped to strings by the column's `value`); other objects → JSON. RFC 4180 quoting via
- *   csv-stringify; text cells beginning with `=`, `+`, `-`, `@`, tab or CR get a leading `'` so spreadsheets
- *   do not run them as formulas (numbers stay numbers).
- * - More rows than `limit`: the first `limit` rows, then a final row `# WARNING: truncated at N rows`.
- * - Errors before the first byte (bad SQL, lost connection) reject as usual and become a JSON error;
- *   later ones cut the response (the error handler destroys a started stream).
+ * The query names its columns after the headers and gives text (or integers, for `integer` columns). The
+ * cells are finished in SQL — the same expression on both databases — so the two ways of streaming them
+ * write the same bytes:
+ * - PostgreSQL: `COPY (cells) TO STDOUT (FORMAT csv)` through pg-copy-streams (csv-copy.ts), at the
+ *   server's own speed; only the record ends are rewritten (LF → CRLF).
+ * - PGlite (no COPY to the client): a server-side cursor fetched in batches, quoted in JS (csv-rows.ts).
+ * Either way memory stays flat, the first bytes leave with the first rows, the export waits for 'drain' when
+ * the socket is full and stops when the client goes away.
+ *
+ * The bytes: RFC 4180 with CRLF record ends; a field is quoted exactly when it holds `"`, `,`, CR or LF
+ * (PostgreSQL's COPY rule: a lone CR must be quoted, or a spreadsheet starts a new row there); null and
+ * empty are both an empty field. A text cell that starts with `=`, `+`, `-`, `@`, tab or CR — or with any
+ * whitespace before `=`, `+`, `-`, `@` — gets a leading `'` so spreadsheets do not run it as a formula;
+ * integer cells stay numbers. More rows than `limit`: the first `limit` rows, then a final row
+ * `# WARNING: truncated at N rows`. Errors before the first byte (bad SQL, lost connection) reject as
+ * usual and become a JSON error; later ones cut the response.
  */
-import { once } from 'node:events';
-import { stringify } from 'csv-stringify/sync';
-import { type SQL, sql } from 'drizzle-orm';
 import type { Response } from 'express';
-import type { Db } from '../db/client.js';
+import { poolOf } from '../db/client.js';
+import { streamCopyCsv } from './csv-copy.js';
+import type { CsvExport } from './csv-format.js';
+import { streamCursorCsv } from './csv-rows.js';
 import { ApiError } from './errors.js';
+
+export type { CsvColumn } from '../db/csv-cells.js';
+export type { CsvExport } from './csv-format.js';
 
 /** The spec's row cap for CSV exports: default and maximum. */
 export const CSV_MAX_ROWS = 100_000;
-
-/** Rows fetched from the cursor per round trip. */
-const BATCH_SIZE = 1000;
-
-export interface CsvColumn<Row> {
-  /** Stable column name for the header row; part of the export's contract. */
-  header: string;
-  value: (row: Row) => unknown;
-}
-
-export interface CsvExport<Row> {
-  db: Db;
-  /** The full, ordered query without LIMIT. */
-  query: SQL;
-  columns: readonly CsvColumn<Row>[];
-  /** Row cap, already passed through `csvRowCap`. */
-  limit: number;
-  /** Download name for `Content-Disposition`; unsafe characters are replaced. */
-  fileName: string;
-  batchSize?: number;
-}
 
 /** A requested CSV row cap: absent → 100000, larger → clamped to 100000 (the spec answers 200, not 400). */
 export const csvRowCap = (requested: number | undefined): number =>
@@ -76,70 +62,9 @@ export function jsonPageSize(requested: number | undefined): number {
 /** Whether the request asks for CSV rather than JSON (`Accept: text/csv`). */
 export const wantsCsv = (accept: string | undefined): boolean => /\btext\/csv\b/i.test(accept ?? '');
 
-const cellOf = (value: unknown): string | number | boolean => {
-  if (value === null || value === undefined) return '';
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return value.map((item) => String(cellOf(item))).join('; ');
-  if (typeof value === 'object') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return value;
-  return String(value);
-};
-
-const csvLines = (records: (string | number | boolean)[][]): string =>
-  stringify(records, { escape_formulas: true, record_delimiter: '\r\n' });
-
-const safeFileName = (name: string): string => name.replace(/[^\w.-]+/g, '_').slice(0, 150) || 'export.csv';
-
-/** Wait until the socket can take more, or the client has gone; true when it is still there. */
-async function writable(res: Response): Promise<boolean> {
-  if (res.destroyed || res.writableEnded) return false;
-  if (!res.writableNeedDrain) return true;
-  const gone = new AbortController();
-  await Promise.race([
-    once(res, 'drain', { signal: gone.signal }).catch(() => undefined),
-    once(res, 'close', { signal: gone.signal }).catch(() => undefined),
-  ]);
-  gone.abort();
-  return !res.destroyed;
-}
-
-type FetchResult<Row> = { rows: Row[] };
-
-/** Stream `query` as CSV into `res` (status 200, headers, body); resolves when the response has ended. */
-export async function streamCsv<Row extends Record<string, unknown>>(
-  res: Response,
-  options: CsvExport<Row>,
-): Promise<void> {
-  const { db, columns, limit } = options;
-  const batchSize = options.batchSize ?? BATCH_SIZE;
-  const toRecord = (row: Row) => columns.map((column) => cellOf(column.value(row)));
-  await db.transaction(
-    async (tx) => {
-      await tx.execute(sql`declare csv_export no scroll cursor for ${options.query} limit ${limit + 1}`);
-      const fetchBatch = async () =>
-        ((await tx.execute(sql.raw(`fetch ${batchSize} from csv_export`))) as unknown as FetchResult<Row>).rows;
-      let batch = await fetchBatch();
-      res.status(200);
-      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-      res.setHeader('Content-Disposition', `attachment; filename="${safeFileName(options.fileName)}"`);
-      res.setHeader('Cache-Control', 'no-store');
-      res.write(csvLines([columns.map((column) => column.header)]));
-      let written = 0;
-      let truncated = false;
-      while (batch.length > 0) {
-        const room = limit - written;
-        if (batch.length > room) truncated = true;
-        const rows = truncated ? batch.slice(0, room) : batch;
-        written += rows.length;
-        if (rows.length > 0) res.write(csvLines(rows.map(toRecord)));
-        if (truncated || batch.length < batchSize || !(await writable(res))) break;
-        batch = await fetchBatch();
-      }
-      await tx.execute(sql.raw('close csv_export'));
-      if (res.destroyed) return;
-      if (truncated) res.write(csvLines([[`# WARNING: truncated at ${limit} rows`]]));
-      res.end();
-    },
-    { accessMode: 'read only' },
-  );
+/** Stream the export into `res` (status 200, headers, body); resolves when the response has ended. */
+export async function streamCsv(res: Response, options: CsvExport): Promise<void> {
+  const pool = poolOf(options.db);
+  if (pool) await streamCopyCsv(res, pool, options);
+  else await streamCursorCsv(res, options);
 }
