@@ -25,7 +25,7 @@ import { type FilingForm, useFilingForm } from './use-filing-form.js';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },
-  subject: { minWidth: 0 },
+  subject: { minWidth: 0, margin: 0 },
 });
 
 /** The filed record to show in the "Filed e-mails" tab. */
@@ -79,7 +79,15 @@ function MessageForm(props: FilePanelProps & { message: OpenMessage }) {
   const aiOrg = project && props.aiByOrg ? props.aiByOrg.get(project.orgId) : undefined;
   return (
     <>
-      <Text className={styles.subject} weight="semibold" truncate wrap={false} title={message.subject}>
+      <Text
+        as="h1"
+        size={400}
+        className={styles.subject}
+        weight="semibold"
+        truncate
+        wrap={false}
+        title={message.subject}
+      >
         {message.subject || '(no subject)'}
       </Text>
       {form.shared.status === 'done' && form.shared.data && (
