@@ -108,7 +108,7 @@ describeInBrowser('pickers with the mouse', () => {
           [page.getByRole('tab', { name: 'Filed e-mails' }), signOut],
           `mouse-${tag}-filed`,
         );
-        await page.getByText(/filed e-mails?$/).waitFor();
+        await page.getByText(/^\d+\+? filed e-mails?$/).waitFor();
         await expectAccessible(page);
         await context.close();
         page = undefined;
