@@ -335,6 +335,9 @@ describeInBrowser('the add-in in Chromium', () => {
       const secretText = (await secret.textContent())!;
       expect(secretText.length).toBeGreaterThan(20);
       await adminPage.getByRole('button', { name: 'Copy secret' }).waitFor();
+      // The secret takes the focus (scrolled into view); the form is empty again for the next key.
+      expect(await secret.evaluate((element) => document.activeElement?.contains(element))).toBe(true);
+      expect(await adminPage.getByLabel('Name').inputValue()).toBe('');
       await shot(adminPage, '13-admin-key-secret');
       await expectAccessible(adminPage);
 
