@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,11 +39,20 @@ const precompress = (): Plugin => ({
   },
 });
 
-/** Three pages in one build, served by our server under /addin/ (the admin console also at /admin). */
+/** docs/addin.md as /addin/help.txt: the page shown outside Outlook links to it (plain text displays anywhere). */
+const addinDocs = (): Plugin => ({
+  name: 'sitefile-addin-docs',
+  generateBundle() {
+    const source = readFileSync(path.resolve(root, '../docs/addin.md'), 'utf8');
+    this.emitFile({ type: 'asset', fileName: 'help.txt', source });
+  },
+});
+
+/** Four pages in one build (the fourth, commands.html, is Outlook's event runtime for file on send), served by our server under /addin/ (the admin console also at /admin). */
 export default defineConfig({
   root,
   base: '/addin/',
-  plugins: [react(), precompress()],
+  plugins: [react(), addinDocs(), precompress()],
   build: {
     outDir,
     emptyOutDir: true,
@@ -53,6 +63,7 @@ export default defineConfig({
         taskpane: path.resolve(root, 'taskpane.html'),
         admin: path.resolve(root, 'admin.html'),
         'auth-callback': path.resolve(root, 'auth-callback.html'),
+        commands: path.resolve(root, 'commands.html'),
       },
     },
   },

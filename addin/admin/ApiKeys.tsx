@@ -21,7 +21,7 @@ import {
   Text,
   tokens,
 } from '@fluentui/react-components';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { OAuthClient } from '../../shared/clients.js';
 import type { MyOrganization } from '../../shared/me.js';
 import { type Permission, permissionKeys } from '../../shared/permissions.js';
@@ -34,10 +34,13 @@ const useStyles = makeStyles({
   checks: { display: 'flex', flexWrap: 'wrap', columnGap: tokens.spacingHorizontalL },
   actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
   secret: { fontFamily: tokens.fontFamilyMonospace, wordBreak: 'break-all' },
-  usage: { display: 'block', color: tokens.colorNeutralForeground3 },
+  usage: { display: 'block', color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
 });
 
 /** Keys listed per page; "Show more" loads the next. */
+/** What a new key may do unless the admin changes it. */
+const defaultPermissions: readonly Permission[] = ['project:read', 'document:read'];
+
 type Secret = { name: string; clientId: string; secret: string };
 
 /**
@@ -123,12 +126,16 @@ export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganizati
                     </Button>
                     <Button
                       size="small"
-                      onClick={() =>
-                        act(async () => {
+                      onClick={() => {
+                        const sure = window.confirm(
+                          `Rotate the secret of “${k.name}”? The current secret stops working at once; programs using it need the new one.`,
+                        );
+                        if (!sure) return;
+                        void act(async () => {
                           const rotated = await desk.rotate(k.id);
                           setSecret({ name: rotated.name, clientId: rotated.clientId, secret: rotated.client_secret });
-                        })
-                      }
+                        });
+                      }}
                     >
                       Rotate secret
                     </Button>
@@ -183,8 +190,14 @@ function UsageCell({ usage }: { usage: OAuthClient['usageSummary'] }) {
 function SecretOnce({ secret, onDone }: { secret: Secret; onDone: () => void }) {
   const styles = useStyles();
   const [copied, setCopied] = useState(false);
+  const shown = useRef<HTMLDivElement>(null);
+  // The form that made it is further down the page: bring the secret into view and give it the focus.
+  useEffect(() => {
+    shown.current?.scrollIntoView({ block: 'center' });
+    shown.current?.focus();
+  }, []);
   return (
-    <MessageBar intent="warning" layout="multiline">
+    <MessageBar intent="warning" layout="multiline" ref={shown} tabIndex={-1}>
       <MessageBarBody>
         <MessageBarTitle>Secret for “{secret.name}” — shown only this once</MessageBarTitle>
         <div>Client ID: {secret.clientId}</div>
@@ -228,7 +241,7 @@ function CreateKey({
 }) {
   const styles = useStyles();
   const [name, setName] = useState('');
-  const [permissions, setPermissions] = useState<ReadonlySet<Permission>>(new Set(['project:read', 'document:read']));
+  const [permissions, setPermissions] = useState<ReadonlySet<Permission>>(new Set(defaultPermissions));
   const [projectIds, setProjectIds] = useState<ReadonlySet<string>>(new Set());
   const projects = useAsync(() => api.projects(org.id, staff), [org.id, staff]);
   const [busy, setBusy] = useState(false);
@@ -255,6 +268,7 @@ function CreateKey({
       });
       onCreated({ name: created.name, clientId: created.clientId, secret: created.client_secret });
       setName('');
+      setPermissions(new Set(defaultPermissions));
       setProjectIds(new Set());
     } catch (failure) {
       setError(failure);

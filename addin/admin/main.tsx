@@ -1,8 +1,9 @@
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createApiClient } from '../api/client.js';
-import { adminPendingKey, beginSignIn, isSignedIn, sessionTokens, signOut } from '../auth/session.js';
-import { prefersDark, Shell } from '../ui/shell.js';
+import { adminPendingKey, beginSignIn, isSignedIn, sessionTokens, signOutEverywhere } from '../auth/session.js';
+import { prefersDark } from '../office/ready.js';
+import { Shell } from '../ui/shell.js';
 import { SignIn } from '../ui/sign-in.js';
 import { AdminConsole } from './AdminConsole.js';
 
@@ -24,8 +25,8 @@ function Root() {
         <AdminConsole
           api={api}
           signOut={() => {
-            signOut();
             setSignedIn(false);
+            void signOutEverywhere(origin);
           }}
         />
       ) : (

@@ -47,7 +47,7 @@ describe('the add-in API client', () => {
     expect(found.data.map((e) => e.subject)).toEqual(['Crane schedule']);
   });
 
-  it('turns refusals into plain messages: validation names the field, 403 and 404 keep the server’s words', async () => {
+  it('turns refusals into plain messages: validation names the field, 403 says what is missing', async () => {
     const api = clientFor(f.member.token);
     const invalid = await api
       .fileForm(
@@ -59,7 +59,16 @@ describe('the add-in API client', () => {
     expect((invalid as ApiCallError).status).toBe(400);
     expect((invalid as ApiCallError).message).toMatch(/from/);
     const outside = await api.projects(f.orgB.id).catch((e: unknown) => e);
-    expect(outside).toMatchObject({ status: 403, message: 'Insufficient permissions', retryable: false });
+    expect(outside).toMatchObject({ status: 403, retryable: false });
+    expect((outside as Error).message).toMatch(/needs the project:read permission there\. Ask an admin/);
+    const elsewhere = await api
+      .fileForm(
+        { orgId: f.orgB.id, projectId: f.projectB1.id },
+        { subject: 'x', from: { address: 'a@b.example' }, to: [], cc: [], attachments: [] },
+      )
+      .catch((e: unknown) => e);
+    expect(elsewhere).toMatchObject({ status: 403, retryable: false });
+    expect((elsewhere as Error).message).toMatch(/^You cannot file into this project: your account needs to be on/);
     const staffOnly = await api
       .keys('staff')
       .list()
@@ -78,9 +87,22 @@ describe('the add-in API client', () => {
     await expect(clientFor(undefined).me()).rejects.toMatchObject({ status: 401, errorCode: 'unauthorized' });
   });
 
-  it('reports an unreachable server as retryable', async () => {
+  it('reports an unreachable server as retryable, and the connection as offline until it answers', async () => {
     const offline = createApiClient({ accessToken: async () => 't', rejected: () => {} }, 'http://127.0.0.1:9');
     await expect(offline.me()).rejects.toMatchObject({ status: 0, retryable: true });
+    expect(offline.connection.isOffline()).toBe(true);
+    const online = clientFor(f.member.token);
+    await online.me();
+    expect(online.connection.isOffline()).toBe(false);
+  });
+
+  it('says a message over 25 MB is too large, with no retry (413)', async () => {
+    const api = clientFor(f.member.token);
+    const tooLarge = await api
+      .fileRaw({ orgId: f.orgA.id, projectId: f.projectA1.id }, new Uint8Array(26 * 1024 * 1024).fill(65))
+      .catch((e: unknown) => e);
+    expect(tooLarge).toMatchObject({ status: 413, retryable: false });
+    expect((tooLarge as Error).message).toMatch(/larger than the 25 MB Sitefile accepts\. Leave out some attachments/);
   });
 
   it('manages keys for staff: create shows the secret once, rotate gives a new one, delete removes it', async () => {

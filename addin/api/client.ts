@@ -20,8 +20,9 @@ import {
 import { Me } from '../../shared/me.js';
 import { type Project, ProjectList } from '../../shared/organizations.js';
 import { type CreateSupportIssueBody, Runbook, SupportIssueResponse } from '../../shared/support-issues.js';
+import { createConnection } from './connection.js';
 
-/** A refused or failed API call, with the server's own message; `retryable` for network and 5xx/429 failures. */
+/** A refused or failed API call, in plain words; `retryable` for network and 5xx/429 failures only. */
 export class ApiCallError extends Error {
   constructor(
     message: string,
@@ -35,6 +36,16 @@ export class ApiCallError extends Error {
     return this.status === 0 || this.status === 429 || this.status >= 500;
   }
 }
+
+/** Status 0: no answer at all (offline, or the server is down). */
+export const unreachable = () =>
+  new ApiCallError('Sitefile cannot be reached. Check your connection; the add-in tries again by itself.', 0);
+
+export const isUnreachable = (error: unknown): boolean => error instanceof ApiCallError && error.status === 0;
+
+/** Retrying helps only where the failure may pass; a refusal (403), a size limit (413) or a bad request stay. */
+export const isRetryable = (error: unknown): boolean =>
+  !(error instanceof Error && 'retryable' in error) || Boolean((error as { retryable: unknown }).retryable);
 
 export interface TokenSource {
   /** A current access token (refreshed when needed), or undefined when signed out. */
@@ -58,12 +69,24 @@ export type SuggestionInput = Omit<SuggestionRequest, 'to' | 'cc' | 'bodyPreview
  * its route, so a contract drift shows up as a clear error here rather than as a broken screen.
  */
 export function createApiClient(tokens: TokenSource, baseUrl = '') {
+  const connection = createConnection();
+
   async function call<T extends z.ZodType>(
     schema: T | null,
     path: string,
-    init: { method?: string; json?: unknown; body?: BodyInit; contentType?: string } = {},
+    init: {
+      method?: string;
+      json?: unknown;
+      body?: BodyInit;
+      contentType?: string;
+      /** What a 403 here means for the person: the permission or membership that is missing. */
+      forbidden?: string;
+    } = {},
   ): Promise<z.output<T>> {
-    const token = await tokens.accessToken();
+    const token = await tokens.accessToken().catch((error: unknown) => {
+      if (isUnreachable(error)) connection.report(false);
+      throw error;
+    });
     if (!token) throw new ApiCallError('You are signed out. Sign in to continue.', 401, 'unauthorized');
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     let body = init.body;
@@ -77,11 +100,13 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
     try {
       res = await fetch(`${baseUrl}${path}`, { method: init.method ?? 'GET', headers, body });
     } catch {
-      throw new ApiCallError('Sitefile could not be reached. Check your connection and try again.', 0);
+      connection.report(false);
+      throw unreachable();
     }
+    connection.report(true);
     const text = await res.text();
     const json = text ? safeJson(text) : undefined;
-    if (!res.ok) throw errorFrom(res.status, json, () => tokens.rejected());
+    if (!res.ok) throw errorFrom(res.status, json, init.forbidden, () => tokens.rejected());
     if (schema === null) return undefined as z.output<T>;
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
@@ -91,6 +116,7 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
   }
 
   return {
+    connection,
     me: () => call(Me, '/v1/me'),
 
     /** Every project of the organization the user may see, by name (for the type-ahead); staff see all. */
@@ -104,6 +130,7 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
           asStaff
             ? `/v1/admin/organizations/${enc(orgId)}/projects?limit=50${query}`
             : `/v1/organization/${enc(orgId)}/project?limit=50${query}`,
+          { forbidden: forbiddenText.projects },
         );
         all.push(...list.data);
         if (!list.hasMore || !list.nextCursor) break;
@@ -119,6 +146,7 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
         `/v1/organization/${enc(orgId)}/project/${enc(projectId)}/documents?format=rfi,submittal&limit=20&sortBy=updatedAt${
           search ? `&search=${encodeURIComponent(search)}` : ''
         }`,
+        { forbidden: forbiddenText.documents },
       ),
 
     /** The organization's e-mail filing settings: members read the organization route, staff the admin one. */
@@ -140,10 +168,16 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
       ).then((answer) => answer.data),
 
     lookup: (internetMessageId: string) =>
-      call(LookupResult, `/v1/filed-emails/lookup?internetMessageId=${encodeURIComponent(internetMessageId)}`),
+      call(LookupResult, `/v1/filed-emails/lookup?internetMessageId=${encodeURIComponent(internetMessageId)}`, {
+        forbidden: forbiddenText.readFiled,
+      }),
 
     suggestions: (request: SuggestionInput) =>
-      call(SuggestionResult, '/v1/filing/suggestions', { method: 'POST', json: request }),
+      call(SuggestionResult, '/v1/filing/suggestions', {
+        method: 'POST',
+        json: request,
+        forbidden: forbiddenText.readFiled,
+      }),
 
     /** Files the original MIME message (all of its attachments travel inside it). */
     fileRaw(target: FileTarget, mime: Uint8Array, conversationId?: string) {
@@ -156,6 +190,7 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
         method: 'POST',
         body: mime as BodyInit,
         contentType: 'message/rfc822',
+        forbidden: forbiddenText.file,
       });
     },
 
@@ -163,13 +198,16 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
       call(FileEmailResult, emailsPath(target), {
         method: 'POST',
         json: { ...form, documentId: target.documentId, note: target.note },
+        forbidden: forbiddenText.file,
       }),
 
     searchFiled: (orgId: string, projectId: string, search: string, cursor?: string) => {
       const query = new URLSearchParams({ limit: '25' });
       if (search.trim()) query.set('search', search.trim());
       if (cursor) query.set('cursor', cursor);
-      return call(FiledEmailList, `/v1/organization/${enc(orgId)}/project/${enc(projectId)}/emails?${query}`);
+      return call(FiledEmailList, `/v1/organization/${enc(orgId)}/project/${enc(projectId)}/emails?${query}`, {
+        forbidden: forbiddenText.readFiled,
+      });
     },
 
     // --- admin console ---
@@ -215,19 +253,37 @@ function safeJson(text: string): unknown {
   }
 }
 
+/** What a refusal (403) means for each thing the add-in does: which permission or membership is missing. */
+const forbiddenText = {
+  projects:
+    'Your account may not list the projects of this organization: it needs the project:read permission there. Ask an admin of the organization.',
+  documents:
+    'Your account may not see the RFIs and submittals of this project: it needs to be on the project with the document:read permission. Ask an admin of the organization to add you.',
+  file: 'You cannot file into this project: your account needs to be on the project with the document:read permission. Ask an admin of the organization to add you, or choose another project.',
+  readFiled:
+    'Your account may not see filed e-mails: it needs the email:read permission. Ask an admin of your organization.',
+} as const;
+
 /** The error a person reads: the server's message where it gave one, plain words otherwise. */
-function errorFrom(status: number, json: unknown, signOut: () => void): ApiCallError {
+function errorFrom(status: number, json: unknown, forbidden: string | undefined, signOut: () => void): ApiCallError {
   const body = ErrorBody.safeParse(json);
   if (status === 401) {
     signOut();
     return new ApiCallError('Your sign-in has expired. Sign in again to continue.', 401, 'unauthorized');
   }
+  if (status === 403) {
+    return new ApiCallError(forbidden ?? 'Your account does not have the permission this needs.', 403, 'forbidden');
+  }
+  if (status === 413)
+    return new ApiCallError(
+      'This e-mail is larger than the 25 MB Sitefile accepts. Leave out some attachments and file it again.',
+      status,
+      'payload_too_large',
+    );
   if (body.success) {
     const detail = body.data.details?.map((d) => `${d.path}: ${d.message}`).join('; ');
     return new ApiCallError(detail ? `${body.data.error} (${detail})` : body.data.error, status, body.data.errorCode);
   }
-  if (status === 403) return new ApiCallError('You do not have permission to do this.', status, 'forbidden');
-  if (status === 413) return new ApiCallError('This e-mail is too large to file (25 MB at most).', status);
   if (status === 429) return new ApiCallError('Too many requests just now. Wait a moment and try again.', status);
   return new ApiCallError(`Sitefile could not complete the request (HTTP ${status}). Try again.`, status);
 }

@@ -4,15 +4,12 @@ import { OfficeCallError } from './async.js';
 import { DialogClosedError, openDialogForMessage } from './dialog.js';
 import {
   canReadRawMessage,
-  encodeMark,
-  markToFileWhenSent,
-  parseMarkHeader,
   readAttachmentBase64,
   readBodyText,
-  readFileWhenSentMark,
   readOpenMessage,
   readRawMessageBase64,
 } from './mailbox.js';
+import { markProperty, markToFileWhenSent, parseMark, readFileWhenSentMark } from './mark.js';
 import { isDarkColor, whenOfficeReady } from './ready.js';
 
 type Callback<T> = (result: Office.AsyncResult<T>) => void;
@@ -79,9 +76,14 @@ const readItem = {
           ? cb(succeeded({ content: 'https://x', format: 'url' } as unknown as Office.AttachmentContent))
           : cb(failed(9002, 'The attachment was not found')),
   getAsFileAsync: (cb: Callback<string>) => cb(succeeded('UmVjZWl2ZWQ6IC4uLg==')),
-  getAllInternetHeadersAsync: (cb: Callback<string>) =>
+  loadCustomPropertiesAsync: (cb: Callback<unknown>) =>
     cb(
-      succeeded('Received: by x\r\nX-Sitefile-File-To: org=org_1;\r\n project=prj_2; document=doc_3\r\nSubject: y\r\n'),
+      succeeded({
+        get: (name: string) =>
+          name === 'sitefileFileWhenSent'
+            ? '{"organizationId":"org_1","projectId":"prj_2","documentId":"doc_3"}'
+            : undefined,
+      }),
     ),
 };
 
@@ -144,14 +146,15 @@ describe('reading the open e-mail (read mode)', () => {
     expect(canReadRawMessage()).toBe(false);
   });
 
-  it('finds the file-when-sent mark in folded internet headers', async () => {
+  it('finds the file-when-sent mark in the add-in’s custom properties of the sent copy', async () => {
     installOffice(readItem);
     expect(await readFileWhenSentMark()).toEqual({ organizationId: 'org_1', projectId: 'prj_2', documentId: 'doc_3' });
   });
 });
 
 describe('compose mode', () => {
-  const setHeaders: Record<string, string>[] = [];
+  const saved: Record<string, unknown>[] = [];
+  const properties = new Map<string, unknown>();
   const composeItem = {
     conversationId: '',
     subject: { getAsync: (cb: Callback<string>) => cb(succeeded('Submittal SUB-045 resubmission')) },
@@ -159,12 +162,17 @@ describe('compose mode', () => {
     cc: { getAsync: (cb: Callback<unknown>) => cb(succeeded([])) },
     from: { getAsync: (cb: Callback<unknown>) => cb(succeeded({ emailAddress: 'me@harbor.test', displayName: 'Me' })) },
     getAttachmentsAsync: (cb: Callback<unknown>) => cb(succeeded([])),
-    internetHeaders: {
-      setAsync: (headers: Record<string, string>, cb: Callback<void>) => {
-        setHeaders.push(headers);
-        cb(succeeded(undefined));
-      },
-    },
+    loadCustomPropertiesAsync: (cb: Callback<unknown>) =>
+      cb(
+        succeeded({
+          get: (name: string) => properties.get(name),
+          set: (name: string, value: unknown) => properties.set(name, value),
+          saveAsync: (done: Callback<void>) => {
+            saved.push(Object.fromEntries(properties));
+            done(succeeded(undefined));
+          },
+        }),
+      ),
   };
 
   it('reads the draft’s fields through the async getters', async () => {
@@ -180,25 +188,26 @@ describe('compose mode', () => {
     });
   });
 
-  it('writes the file-when-sent mark as one internet header that reads back the same', async () => {
+  it('keeps the file-when-sent mark in a custom property (never sent to recipients) that reads back the same', async () => {
     installOffice(composeItem);
     await markToFileWhenSent({ organizationId: 'org_1', projectId: 'prj_2' });
-    expect(setHeaders).toEqual([{ 'X-Sitefile-File-To': 'org=org_1; project=prj_2' }]);
-    expect(parseMarkHeader(`X-Sitefile-File-To: ${encodeMark({ organizationId: 'o', projectId: 'p' })}`)).toEqual({
-      organizationId: 'o',
-      projectId: 'p',
-    });
-    expect(parseMarkHeader('Subject: nothing here')).toBeUndefined();
+    expect(saved).toEqual([{ [markProperty]: '{"organizationId":"org_1","projectId":"prj_2"}' }]);
+    expect(await readFileWhenSentMark()).toEqual({ organizationId: 'org_1', projectId: 'prj_2' });
+    expect(parseMark('{"projectId":"p"}')).toBeUndefined();
+    expect(parseMark('not json')).toBeUndefined();
   });
 });
 
 describe('the sign-in dialog', () => {
-  function installDialog(events: { kind: 'message' | 'event'; payload: unknown }[], failOpen = false) {
+  function installDialog(
+    events: { kind: 'message' | 'event'; payload: unknown }[],
+    failOpen?: { code: number; message: string },
+  ) {
     const closed: boolean[] = [];
     installOffice(readItem, {
       ui: {
         displayDialogAsync: (_url: string, _options: unknown, cb: Callback<unknown>) => {
-          if (failOpen) return cb(failed(12007, 'A dialog is already open'));
+          if (failOpen) return cb(failed(failOpen.code, failOpen.message));
           const handlers = new Map<string, (arg: unknown) => void>();
           cb(
             succeeded({
@@ -228,9 +237,15 @@ describe('the sign-in dialog', () => {
     await expect(openDialogForMessage('https://x/authorize')).rejects.toBeInstanceOf(DialogClosedError);
   });
 
-  it('rejects when the dialog cannot open', async () => {
-    installDialog([], true);
-    await expect(openDialogForMessage('https://x/authorize')).rejects.toThrow('A dialog is already open');
+  it('says what to do when the dialog cannot open: allow pop-ups, or finish the open one', async () => {
+    installDialog([], { code: 12007, message: 'A dialog is already open' });
+    await expect(openDialogForMessage('https://x/authorize')).rejects.toThrow(
+      'A sign-in window is already open. Finish or close it, then press Sign in again.',
+    );
+    installDialog([], { code: 12009, message: 'The dialog was blocked' });
+    const blocked = openDialogForMessage('https://x/authorize');
+    await expect(blocked).rejects.toThrow(/Allow pop-ups for Outlook/);
+    await expect(blocked).rejects.not.toThrow(/displayDialogAsync failed/);
   });
 });
 

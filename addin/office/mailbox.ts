@@ -27,25 +27,18 @@ export interface OpenMessage {
   attachments: MailAttachment[];
 }
 
-/** Where a draft should be filed once it is sent; travels with the message as an internet header. */
-export interface FileWhenSentMark {
-  organizationId: string;
-  projectId: string;
-  documentId?: string;
-}
-
-/** The internet header a compose-mode "file this when sent" choice writes on the draft. */
-export const fileWhenSentHeader = 'X-Sitefile-File-To';
-
-type AnyItem = Office.MessageRead & Office.MessageCompose;
+export type AnyItem = Office.MessageRead & Office.MessageCompose;
 /** getAsFileAsync (Mailbox 1.14) is newer than the bundled office-js types. */
 type ItemWithFile = { getAsFileAsync(callback: (result: Office.AsyncResult<string>) => void): void };
 
-const item = (): AnyItem => {
+export const item = (): AnyItem => {
   const current = Office.context.mailbox.item;
-  if (!current) throw new Error('No e-mail is open');
+  if (!current) throw new Error('No e-mail is selected.');
   return current as unknown as AnyItem;
 };
+
+/** False in a pinned pane while no e-mail is selected (or several are). */
+export const hasOpenItem = (): boolean => Boolean(Office.context.mailbox?.item);
 
 const isReadMode = (current: AnyItem) => typeof (current as unknown as { subject: unknown }).subject === 'string';
 
@@ -135,21 +128,6 @@ export function readRawMessageBase64(): Promise<string> {
   return officeCall<string>('getAsFileAsync', (cb) => current.getAsFileAsync(cb));
 }
 
-/** Compose mode: remember on the draft where to file it once sent. */
-export function markToFileWhenSent(mark: FileWhenSentMark): Promise<void> {
-  const compose = item() as unknown as Office.MessageCompose;
-  return officeCall<void>('internetHeaders.setAsync', (cb) =>
-    compose.internetHeaders.setAsync({ [fileWhenSentHeader]: encodeMark(mark) }, cb),
-  );
-}
-
-/** Read mode: the "file this when sent" mark on a sent message, if it has one. */
-export async function readFileWhenSentMark(): Promise<FileWhenSentMark | undefined> {
-  const read = item() as unknown as Office.MessageRead;
-  const headers = await officeCall<string>('getAllInternetHeadersAsync', (cb) => read.getAllInternetHeadersAsync(cb));
-  return parseMarkHeader(headers);
-}
-
 /** Calls `handler` when the user selects another e-mail while the task pane is pinned. */
 export function onItemChanged(handler: () => void): Promise<void> {
   return officeCall<void>('addHandlerAsync', (cb) =>
@@ -157,33 +135,33 @@ export function onItemChanged(handler: () => void): Promise<void> {
   );
 }
 
-export function encodeMark(mark: FileWhenSentMark): string {
-  const parts = [`org=${mark.organizationId}`, `project=${mark.projectId}`];
-  if (mark.documentId) parts.push(`document=${mark.documentId}`);
-  return parts.join('; ');
-}
-
-/** Finds our header in a raw header block (folded lines unfolded) and decodes it. */
-export function parseMarkHeader(headers: string): FileWhenSentMark | undefined {
-  const unfolded = headers.replace(/\r?\n[ \t]+/g, ' ');
-  const line = unfolded.split(/\r?\n/).find((l) => l.toLowerCase().startsWith(`${fileWhenSentHeader.toLowerCase()}:`));
-  if (!line) return undefined;
-  const fields = new Map(
-    line
-      .slice(fileWhenSentHeader.length + 1)
-      .split(';')
-      .map((part) => part.trim().split('=') as [string, string | undefined]),
-  );
-  const organizationId = fields.get('org');
-  const projectId = fields.get('project');
-  if (!organizationId || !projectId) return undefined;
-  const documentId = fields.get('document');
-  return documentId ? { organizationId, projectId, documentId } : { organizationId, projectId };
-}
-
 function utf8ToBase64(text: string): string {
   const bytes = new TextEncoder().encode(text);
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
+}
+
+/** A message in a shared or delegate mailbox: whose mailbox it is, and whether this person may change its items. */
+export interface SharedMailbox {
+  owner: string;
+  canWrite: boolean;
+}
+
+type ItemWithSharedProperties = {
+  getSharedPropertiesAsync?(callback: (result: Office.AsyncResult<Office.SharedProperties>) => void): void;
+};
+
+/**
+ * Where the open message lives when it is not the person's own mailbox (Mailbox 1.8, with SupportsSharedFolders in
+ * the manifest): project mailboxes are common in construction. Undefined for the person's own mailbox.
+ */
+export async function readSharedMailbox(): Promise<SharedMailbox | undefined> {
+  const current = item() as unknown as ItemWithSharedProperties;
+  if (typeof current.getSharedPropertiesAsync !== 'function') return undefined;
+  const shared = await officeCall<Office.SharedProperties>('getSharedPropertiesAsync', (cb) =>
+    current.getSharedPropertiesAsync!(cb),
+  );
+  // DelegatePermissions is a bit field; Write is 2 (Office.MailboxEnums.DelegatePermissions.Write).
+  return { owner: shared.owner, canWrite: (Number(shared.delegatePermissions) & 2) !== 0 };
 }

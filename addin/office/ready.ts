@@ -1,15 +1,25 @@
 export interface OfficeHostInfo {
-  /** Outlook when running inside it; null in a plain browser tab (then the add-in explains what to do). */
+  /** Outlook when running inside it; false in a plain browser tab or when office.js could not load. */
   inOutlook: boolean;
-  /** The Office theme asks for a dark background. */
+  /** Office's theme when it has one (Outlook's own light or dark setting), else the operating system's. */
   dark: boolean;
 }
 
-/** Resolves once office.js is initialised; nothing may touch `Office.context` before this. */
+/** The operating system's (browser's) colour scheme. */
+export const prefersDark = (): boolean => window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
+
+/**
+ * Resolves once office.js is initialised; nothing may touch `Office.context` before this. Without office.js (the
+ * CDN could not be reached, or the page was opened in a plain tab without it) it resolves at once, outside Outlook.
+ */
 export async function whenOfficeReady(): Promise<OfficeHostInfo> {
+  if (typeof Office === 'undefined') return { inOutlook: false, dark: prefersDark() };
   const info = await Office.onReady();
   const background = Office.context?.officeTheme?.bodyBackgroundColor;
-  return { inOutlook: info.host === Office.HostType.Outlook, dark: background ? isDarkColor(background) : false };
+  return {
+    inOutlook: info.host === Office.HostType.Outlook && Boolean(Office.context?.mailbox),
+    dark: background ? isDarkColor(background) : prefersDark(),
+  };
 }
 
 /** `#rrggbb` with a relative luminance under one half. */

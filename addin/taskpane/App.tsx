@@ -1,10 +1,13 @@
 import { Button, Caption1, makeStyles, Spinner, Tab, TabList, tokens } from '@fluentui/react-components';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import type { ApiClient } from '../api/client.js';
+import type { SignedOutReason } from '../auth/session.js';
+import { OfflineBar } from '../ui/connection.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { SignIn } from '../ui/sign-in.js';
 import { useAsync } from '../ui/use-async.js';
-import { FilePanel } from './FilePanel.js';
+import type { Drafts } from './drafts.js';
+import { type FiledRecord, FilePanel } from './FilePanel.js';
 import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
 import type { ProjectOption } from './pickers.js';
@@ -20,42 +23,56 @@ export interface TaskPaneProps {
   api: ApiClient;
   host: MailHost;
   signedIn: boolean;
+  /** Why the last session ended, if one did while the pane was open. */
+  endedBecause?: SignedOutReason;
+  /** What was chosen per e-mail; kept across a new sign-in. */
+  drafts: Drafts;
   signIn: () => Promise<void>;
   signOut: () => void;
   /** The first e-mail's reads and requests, started before the first render. */
   firstLook?: FirstLook;
 }
 
+const signInIntro = 'Sign in with your Sitefile account to see where this e-mail belongs and file it in one click.';
+const expiredIntro =
+  'Your Sitefile sign-in has ended: it lasts 90 days of use, and ends sooner when your password changes or you sign out elsewhere. Sign in again to go on; the project, attachments and note you chose for this e-mail are kept.';
+
 export function TaskPane(props: TaskPaneProps) {
   if (!props.signedIn) {
-    return (
-      <SignIn
-        onSignIn={props.signIn}
-        intro="Sign in with your Sitefile account to see where this e-mail belongs and file it in one click."
-      />
-    );
+    return <SignIn onSignIn={props.signIn} intro={props.endedBecause === 'expired' ? expiredIntro : signInIntro} />;
   }
   return <SignedIn {...props} />;
 }
 
-function SignedIn({ api, host, signOut, firstLook }: TaskPaneProps) {
-  const styles = useStyles();
-  const [tab, setTab] = useState<'file' | 'filed'>('file');
-  const [itemVersion, setItemVersion] = useState(0);
+/** Everything the pane lists for the person: their organizations' projects, and each organization's AI setting. */
+function usePaneData(api: ApiClient) {
   const me = useAsync(() => api.me(), [api]);
   const orgs = me.status === 'done' ? me.data.organizations : undefined;
+  // Without the organizations there is nothing to list: the projects fail with them instead of loading for ever.
+  const meError = me.status === 'failed' ? me.error : undefined;
   const projects = useAsync<ProjectOption[]>(async () => {
+    if (meError) throw meError;
     if (!orgs) return new Promise<never>(() => {});
     const lists = await Promise.all(orgs.map((org) => api.projects(org.id)));
     return orgs.flatMap((org, i) =>
       lists[i]!.map((p) => ({ orgId: org.id, orgName: org.name, projectId: p.id, name: p.name, code: p.code })),
     );
-  }, [orgs]);
+  }, [orgs, meError]);
   const aiByOrg = useAsync<ReadonlyMap<string, boolean>>(async () => {
     if (!orgs) return new Promise<never>(() => {});
     const settings = await Promise.all(orgs.map((org) => api.filingSettings(org.id)));
     return new Map(orgs.map((org, i) => [org.id, settings[i]!.aiSuggest]));
   }, [orgs]);
+  return { me, projects, aiByOrg };
+}
+
+function SignedIn({ api, host, signOut, firstLook, drafts }: TaskPaneProps) {
+  const styles = useStyles();
+  const [tab, setTab] = useState<'file' | 'filed'>('file');
+  const [itemVersion, setItemVersion] = useState(0);
+  const [record, setRecord] = useState<FiledRecord>();
+  const { me, projects, aiByOrg } = usePaneData(api);
+  const probe = useCallback(() => api.me(), [api]);
 
   const onItemChanged = useCallback(() => setItemVersion((v) => v + 1), []);
   useEffect(() => {
@@ -63,12 +80,16 @@ function SignedIn({ api, host, signOut, firstLook }: TaskPaneProps) {
     host.onItemChanged(onItemChanged).catch(() => undefined);
   }, [host, onItemChanged]);
 
+  const projectList = projects.status === 'done' ? projects.data : undefined;
   return (
     <main>
       <div className={styles.header}>
         <TabList
           selectedValue={tab}
-          onTabSelect={(_event, data) => setTab(data.value as 'file' | 'filed')}
+          onTabSelect={(_event, data) => {
+            setRecord(undefined);
+            setTab(data.value as 'file' | 'filed');
+          }}
           size="small"
         >
           <Tab value="file">File</Tab>
@@ -78,6 +99,7 @@ function SignedIn({ api, host, signOut, firstLook }: TaskPaneProps) {
           Sign out
         </Button>
       </div>
+      <OfflineBar probe={probe} />
       {me.status === 'done' && <Caption1>Signed in as {me.data.name}</Caption1>}
       {me.status === 'failed' && <ErrorNotice error={me.error} onRetry={me.reload} />}
       <div className={styles.body}>
@@ -85,15 +107,25 @@ function SignedIn({ api, host, signOut, firstLook }: TaskPaneProps) {
           <FilePanel
             api={api}
             host={host}
-            projects={projects.status === 'done' ? projects.data : undefined}
+            drafts={drafts}
+            projects={projectList}
             projectsError={projects.status === 'failed' ? projects.error : undefined}
             aiByOrg={aiByOrg.status === 'done' ? aiByOrg.data : undefined}
             itemVersion={itemVersion}
             firstLook={itemVersion === 0 ? firstLook : undefined}
+            onOpenFiled={(filed) => {
+              setRecord(filed);
+              setTab('filed');
+            }}
           />
         ) : (
           <Suspense fallback={<Spinner size="tiny" label="Loading…" />}>
-            <FiledEmails api={api} projects={projects.status === 'done' ? projects.data : undefined} />
+            <FiledEmails
+              api={api}
+              projects={projectList}
+              projectsError={projects.status === 'failed' ? projects.error : undefined}
+              record={record}
+            />
           </Suspense>
         )}
       </div>

@@ -1,9 +1,10 @@
 import { Button, Caption1, Field, makeStyles, SearchBox, Spinner, Text, tokens } from '@fluentui/react-components';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import type { FiledEmailList } from '../../shared/filing.js';
 import type { ApiClient } from '../api/client.js';
 import { ErrorNotice } from '../ui/notices.js';
+import type { FiledRecord } from './FilePanel.js';
 import { type ProjectOption, ProjectPicker } from './pickers.js';
 
 const useStyles = makeStyles({
@@ -28,10 +29,17 @@ type Results =
   | { state: 'failed'; error: unknown };
 
 /** The "Filed e-mails" tab: search what the team has filed in a project. */
-export default function FiledEmails({ api, projects }: { api: ApiClient; projects: ProjectOption[] | undefined }) {
+export default function FiledEmails(props: {
+  api: ApiClient;
+  projects: ProjectOption[] | undefined;
+  projectsError?: unknown;
+  /** The record just filed, opened from the File tab: its project, searched by its subject. */
+  record?: FiledRecord;
+}) {
+  const { api, projects, record } = props;
   const styles = useStyles();
-  const [project, setProject] = useState<ProjectOption>();
-  const [query, setQuery] = useState('');
+  const [project, setProject] = useState<ProjectOption | undefined>(record?.project);
+  const [query, setQuery] = useState(record?.subject ?? '');
   const [results, setResults] = useState<Results>({ state: 'idle' });
 
   const search = async (chosen = project, more?: { items: Page['data']; cursor: string }) => {
@@ -49,10 +57,16 @@ export default function FiledEmails({ api, projects }: { api: ApiClient; project
     }
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: searches once for the record it was opened with
+  useEffect(() => {
+    if (record) void search(record.project);
+  }, [record]);
+
   return (
     <section className={styles.root} aria-label="Filed e-mails">
       <ProjectPicker
         projects={projects}
+        loadError={props.projectsError}
         value={project}
         onChange={(next) => {
           setProject(next);

@@ -1,6 +1,6 @@
 import { MAX_BODY_PREVIEW_BYTES } from '../../shared/filing.js';
 import type { ApiClient, FileTarget } from '../api/client.js';
-import type { OpenMessage } from '../office/mailbox.js';
+import type { MailAttachment, OpenMessage } from '../office/mailbox.js';
 import type { MailHost } from './mail-host.js';
 
 /** Longest body text the JSON form carries (the server's limit is higher; e-mails rarely come close). */
@@ -59,7 +59,8 @@ export async function fileOpenMessage(
   onStep('reading');
   const attachments = fileableAttachments(message);
   const everyAttachment = attachments.every((a) => chosenAttachmentIds.has(a.id));
-  if (everyAttachment && host.canReadRawMessage()) {
+  // A draft (filed as it is sent) has no MIME form yet: it always goes as the JSON form.
+  if (everyAttachment && message.mode === 'read' && host.canReadRawMessage()) {
     const mime = base64ToBytes(await host.readRawMessageBase64());
     onStep('uploading');
     return api.fileRaw(target, mime, message.conversationId);
@@ -68,7 +69,7 @@ export async function fileOpenMessage(
   const [bodyText, bodyHtml, contents] = await Promise.all([
     host.readBodyText(MAX_BODY_TEXT_CHARS),
     host.readBodyHtml(),
-    Promise.all(chosen.map((a) => host.readAttachmentBase64(a.id))),
+    Promise.all(chosen.map((a) => readAttachment(host, a))),
   ]);
   onStep('uploading');
   return api.fileForm(target, {
@@ -83,6 +84,26 @@ export async function fileOpenMessage(
     bodyHtml,
     attachments: chosen.map((a, i) => ({ name: a.name, contentType: a.contentType, contentBase64: contents[i]! })),
   });
+}
+
+/** Outlook's own failure ("Internal error") becomes which attachment failed and what to do about it. */
+async function readAttachment(host: MailHost, attachment: MailAttachment): Promise<string> {
+  try {
+    return await host.readAttachmentBase64(attachment.id);
+  } catch {
+    throw new AttachmentUnreadableError(attachment.name);
+  }
+}
+
+/** Retrying does not help (Outlook fails the same way again); leaving the attachment out does. */
+export class AttachmentUnreadableError extends Error {
+  readonly retryable = false;
+  constructor(readonly attachmentName: string) {
+    super(
+      `Outlook could not hand over the attachment “${attachmentName}”. Untick it under “Attachments to include” to file the e-mail without it (you can save the attachment and upload it to Sitefile separately).`,
+    );
+    this.name = 'AttachmentUnreadableError';
+  }
 }
 
 function base64ToBytes(base64: string): Uint8Array {

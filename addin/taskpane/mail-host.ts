@@ -1,25 +1,30 @@
+import { markFiledInOutlook } from '../office/category.js';
 import {
   canReadRawMessage,
-  markToFileWhenSent,
+  hasOpenItem,
   onItemChanged,
   readAttachmentBase64,
   readBodyHtml,
   readBodyText,
-  readFileWhenSentMark,
   readOpenMessage,
   readRawMessageBase64,
+  readSharedMailbox,
 } from '../office/mailbox.js';
+import { markToFileWhenSent, readFileWhenSentMark } from '../office/mark.js';
 
 /** The mailbox as the task pane's components see it: they get this object, never `Office` itself. */
 export const officeMailHost = {
+  hasOpenItem,
   readOpenMessage,
   readBodyText,
   readBodyHtml,
   readAttachmentBase64,
   canReadRawMessage,
   readRawMessageBase64,
+  readSharedMailbox,
   markToFileWhenSent,
   readFileWhenSentMark,
+  markFiledInOutlook,
   onItemChanged,
 };
 

@@ -1,13 +1,23 @@
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createApiClient } from '../api/client.js';
-import { beginSignIn, completeSignIn, isSignedIn, sessionTokens, signOut } from '../auth/session.js';
+import {
+  beginSignIn,
+  completeSignIn,
+  isSignedIn,
+  type SignedOutReason,
+  sessionTokens,
+  signOutEverywhere,
+} from '../auth/session.js';
 import { openDialogForMessage } from '../office/dialog.js';
 import { whenOfficeReady } from '../office/ready.js';
-import { prefersDark, Shell } from '../ui/shell.js';
+import { ConnectionProvider } from '../ui/connection.js';
+import { Shell } from '../ui/shell.js';
 import { TaskPane } from './App.js';
+import { createDrafts } from './drafts.js';
 import { type FirstLook, startFirstLook } from './first-look.js';
 import { officeMailHost } from './mail-host.js';
+import { NoHost } from './NoHost.js';
 
 const origin = location.origin;
 
@@ -19,40 +29,51 @@ async function signInWithDialog(): Promise<void> {
 }
 
 /** Told when the session ends (refresh refused, or a 401). */
-let onSignedOut = () => {};
-const api = createApiClient(sessionTokens(origin, () => onSignedOut()));
+let onSignedOut: (reason: SignedOutReason) => void = () => {};
+const api = createApiClient(sessionTokens(origin, (reason) => onSignedOut(reason)));
 
-function Root({ dark, firstLook }: { dark: boolean; firstLook: FirstLook | undefined }) {
+function Root({ firstLook }: { firstLook: FirstLook | undefined }) {
   const [signedIn, setSignedIn] = useState(isSignedIn);
+  const [endedBecause, setEndedBecause] = useState<SignedOutReason>();
+  // What was chosen for each e-mail outlives a sign-in that expired: the form comes back as it was.
+  const [drafts] = useState(createDrafts);
   useEffect(() => {
-    onSignedOut = () => setSignedIn(false);
+    onSignedOut = (reason) => {
+      setEndedBecause(reason);
+      setSignedIn(false);
+    };
   }, []);
   return (
-    <Shell dark={dark}>
+    <ConnectionProvider connection={api.connection}>
       <TaskPane
         api={api}
         host={officeMailHost}
         signedIn={signedIn}
+        endedBecause={endedBecause}
+        drafts={drafts}
         firstLook={firstLook}
         signIn={async () => {
           await signInWithDialog();
           setSignedIn(true);
         }}
         signOut={() => {
-          signOut();
+          drafts.clear();
+          setEndedBecause('signed-out');
           setSignedIn(false);
+          void signOutEverywhere(origin);
         }}
       />
-    </Shell>
+    </ConnectionProvider>
   );
 }
 
 // Nothing renders before Office is ready: the components read the mailbox as soon as they mount.
 whenOfficeReady().then((office) => {
-  const firstLook = office.inOutlook && isSignedIn() ? startFirstLook(api, officeMailHost) : undefined;
+  const firstLook =
+    office.inOutlook && isSignedIn() && officeMailHost.hasOpenItem() ? startFirstLook(api, officeMailHost) : undefined;
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <Root dark={office.dark || prefersDark()} firstLook={firstLook} />
+      <Shell dark={office.dark}>{office.inOutlook ? <Root firstLook={firstLook} /> : <NoHost />}</Shell>
     </StrictMode>,
   );
 });

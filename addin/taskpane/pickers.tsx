@@ -36,10 +36,12 @@ export function ProjectPicker(props: {
     <Field
       label={props.label ?? 'Project'}
       validationState={props.loadError ? 'error' : 'none'}
-      validationMessage={props.loadError ? messageOf(props.loadError) : undefined}
+      validationMessage={props.loadError ? `Projects could not be loaded. ${messageOf(props.loadError)}` : undefined}
     >
       <Combobox
-        placeholder={props.projects ? 'Type to find a project' : 'Loading projects…'}
+        placeholder={
+          props.projects ? 'Type to find a project' : props.loadError ? 'Projects not loaded' : 'Loading projects…'
+        }
         disabled={!props.projects}
         value={query || (props.value ? label(props.value, manyOrgs) : '')}
         selectedOptions={props.value ? [props.value.projectId] : []}

@@ -31,6 +31,7 @@
       getAttachmentContentAsync(id, callback) {
         host.calls.push(`getAttachmentContentAsync:${id}`);
         const attachment = (spec.attachments ?? []).find((a) => a.id === id);
+        if (attachment?.unreadable) return later(callback, failed(9999, 'Internal error'));
         later(
           callback,
           attachment ? ok({ format: 'base64', content: attachment.content }) : failed(9002, 'No such attachment'),
@@ -40,9 +41,49 @@
         host.calls.push('getAsFileAsync');
         later(callback, spec.rawBase64 ? ok(spec.rawBase64) : failed(5001, 'Not supported'));
       },
-      getAllInternetHeadersAsync(callback) {
-        later(callback, ok(spec.headers ?? ''));
+      ...itemExtras(spec),
+    };
+  }
+
+  // What read and compose items share: the add-in's custom properties, categories, a shared mailbox's properties.
+  function itemExtras(spec) {
+    host.customProperties ??= { ...(spec.customProperties ?? {}) };
+    host.categories ??= [];
+    return {
+      loadCustomPropertiesAsync(callback) {
+        later(
+          callback,
+          ok({
+            get: (name) => host.customProperties[name],
+            set: (name, value) => {
+              host.pendingProperties = { ...(host.pendingProperties ?? host.customProperties), [name]: value };
+            },
+            saveAsync(done) {
+              host.customProperties = { ...(host.pendingProperties ?? host.customProperties) };
+              later(done, ok(undefined));
+            },
+          }),
+        );
       },
+      categories: {
+        addAsync(names, callback) {
+          const unknown = names.filter((n) => !host.masterCategories.some((c) => c.displayName === n));
+          if (unknown.length) return later(callback, failed(9044, 'Category not in the master list'));
+          host.categories = [...new Set([...host.categories, ...names])];
+          later(callback, ok(undefined));
+        },
+      },
+      ...(spec.sharedMailbox
+        ? {
+            getSharedPropertiesAsync(callback) {
+              host.calls.push('getSharedPropertiesAsync');
+              later(
+                callback,
+                ok({ owner: spec.sharedMailbox.owner, delegatePermissions: spec.sharedMailbox.permissions }),
+              );
+            },
+          }
+        : {}),
     };
   }
 
@@ -55,14 +96,23 @@
       to: getter(spec.to.map(address)),
       cc: getter((spec.cc ?? []).map(address)),
       from: getter(address(spec.from)),
-      body: { getAsync: (_type, callback) => later(callback, ok(spec.bodyText)) },
-      getAttachmentsAsync: (callback) => later(callback, ok([])),
+      body: {
+        getAsync: (type, callback) => later(callback, ok(type === 'html' ? (spec.bodyHtml ?? '') : spec.bodyText)),
+      },
+      getAttachmentsAsync: (callback) =>
+        later(callback, ok((spec.attachments ?? []).map(({ content, ...a }) => ({ ...a, attachmentType: 'file' })))),
+      getAttachmentContentAsync(id, callback) {
+        const attachment = (spec.attachments ?? []).find((a) => a.id === id);
+        later(callback, attachment ? ok({ format: 'base64', content: attachment.content }) : failed(9002, 'None'));
+      },
+      // Every internet header the add-in writes on the draft travels to the recipients: recorded to be checked.
       internetHeaders: {
         setAsync(headers, callback) {
           host.headersSet = { ...(host.headersSet ?? {}), ...headers };
           later(callback, ok(undefined));
         },
       },
+      ...itemExtras(spec),
     };
   }
 
@@ -74,8 +124,20 @@
   });
 
   const spec = host.item;
-  const info = { host: spec ? 'Outlook' : null, platform: spec ? 'OfficeOnline' : null };
+  const inOutlook = Boolean(spec) || host.noItemSelected;
+  const info = { host: inOutlook ? 'Outlook' : null, platform: inOutlook ? 'OfficeOnline' : null };
+  host.masterCategories = [...(host.masterCategories ?? [])];
+  // Event-based activation: the add-in associates its handlers; the test raises an event (as Outlook does on
+  // Send) with host.raise(name) and gets what the handler passed to event.completed.
+  const actions = new Map();
+  host.raise = (name) =>
+    new Promise((resolve) => {
+      const handler = actions.get(name);
+      if (!handler) return resolve({ notAssociated: name });
+      handler({ type: name, completed: (options) => resolve(options ?? {}) });
+    });
   window.Office = {
+    actions: { associate: (name, handler) => actions.set(name, handler) },
     AsyncResultStatus: { Succeeded: 'succeeded', Failed: 'failed' },
     CoercionType: { Text: 'text', Html: 'html' },
     EventType: {
@@ -94,10 +156,19 @@
       requirements: {
         isSetSupported: (name, version) => name === 'Mailbox' && minor(version) <= (host.mailboxMinor ?? 8),
       },
-      mailbox: {
-        item: spec ? (spec.mode === 'compose' ? composeItem(spec) : readItem(spec)) : null,
-        addHandlerAsync: (_type, _handler, callback) => later(callback, ok(undefined)),
-      },
+      mailbox: inOutlook
+        ? {
+            item: spec ? (spec.mode === 'compose' ? composeItem(spec) : readItem(spec)) : null,
+            addHandlerAsync: (_type, _handler, callback) => later(callback, ok(undefined)),
+            masterCategories: {
+              getAsync: (callback) => later(callback, ok(host.masterCategories)),
+              addAsync(categories, callback) {
+                host.masterCategories.push(...categories);
+                later(callback, ok(undefined));
+              },
+            },
+          }
+        : undefined,
       ui: {
         displayDialogAsync(url, _options, callback) {
           const popup = window.open(url, 'officeDialog', 'width=480,height=640');

@@ -24,9 +24,9 @@ function filesUnder(dir) {
     .filter((file) => !file.startsWith(`addin${path.sep}testing${path.sep}`));
 }
 
-/** The add-in's sources, the shared schemas it imports, and the locked dependency versions. */
+/** The add-in's sources, the shared schemas it imports, its help page (docs/addin.md) and the locked dependency versions. */
 export function addinSourceHash() {
-  const files = [...filesUnder('addin'), ...filesUnder('shared'), 'package-lock.json'].sort();
+  const files = [...filesUnder('addin'), ...filesUnder('shared'), 'docs/addin.md', 'package-lock.json'].sort();
   const hash = createHash('sha256');
   for (const file of files)
     hash

@@ -5,7 +5,14 @@ import path from 'node:path';
 import { XmlDocument, XsdValidator } from 'libxml2-wasm';
 import { xmlRegisterFsInputProviders } from 'libxml2-wasm/lib/nodejs.mjs';
 import { describe, expect, it } from 'vitest';
-import { addinIdFor, developmentOrigin, manifestFor, parseDeploymentUrl, repoRoot } from './manifest.js';
+import {
+  addinIdFor,
+  developmentOrigin,
+  manifestFor,
+  parseDeploymentUrl,
+  repoRoot,
+  withOutlookEvents,
+} from './manifest.js';
 
 const schemaDir = path.resolve(repoRoot, '../shared/office-schemas');
 const rootSchema = path.join(schemaDir, 'OfficeAppManifestV1_1.xsd');
@@ -37,15 +44,15 @@ describe('manifest.xml', () => {
 
   it('is rejected by the same check when it breaks the schema', () => {
     const broken = template.replace(
-      '<Permissions>ReadWriteItem</Permissions>',
+      '<Permissions>ReadWriteMailbox</Permissions>',
       '<Permissions>Everything</Permissions>',
     );
     expect(violations(broken).join('\n')).toMatch(/Permissions/);
   });
 
-  it('declares a mail add-in with the minimum permission, Mailbox 1.8 and a File to project button on read and compose', () => {
+  it('declares a mail add-in with the permission categories need, Mailbox 1.8 and a File to project button on read and compose', () => {
     expect(template).toContain('xsi:type="MailApp"');
-    expect(template).toContain('<Permissions>ReadWriteItem</Permissions>');
+    expect(template).toContain('<Permissions>ReadWriteMailbox</Permissions>');
     expect(template).toContain('<Set Name="Mailbox" MinVersion="1.8" />');
     expect(template).toContain('xsi:type="VersionOverridesV1_1"');
     expect(template).toContain('xsi:type="MessageReadCommandSurface"');
@@ -82,6 +89,22 @@ describe('npm run manifest', () => {
     expect(addinIdFor('https://sitefile.example.com')).toBe(addinIdFor('https://sitefile.example.com'));
     expect(addinIdFor('https://sitefile.example.com')).not.toBe(addinIdFor('https://staging.example.com'));
     expect(violations(copy)).toEqual([]);
+  });
+
+  it('with --outlook-events adds file on send and shared mailboxes; the copy of the schemas reports only those', () => {
+    const events = withOutlookEvents(manifestFor(template, 'https://sitefile.example.com'));
+    expect(events).toContain(
+      '<LaunchEvent Type="OnMessageSend" FunctionName="onMessageSendHandler" SendMode="PromptUser" />',
+    );
+    expect(events).toContain('<Runtime resid="Commands.Url" />');
+    expect(events).toContain('<SupportsSharedFolders>true</SupportsSharedFolders>');
+    expect(events).toContain(
+      '<bt:Url id="Commands.Url" DefaultValue="https://sitefile.example.com/addin/commands.html" />',
+    );
+    // shared/office-schemas predates these Mail 1.1 elements: they are what it reports, and nothing else.
+    const reported = violations(events);
+    expect(reported.length).toBeGreaterThan(0);
+    for (const line of reported) expect(line).toMatch(/Runtimes|SupportsSharedFolders|LaunchEvent/);
   });
 
   it('refuses URLs Outlook would not load', () => {

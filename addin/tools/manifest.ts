@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command } from 'commander';
+import { onSendFunctionName } from '../commands/names.js';
 
 /** The origin the checked-in manifest.xml points at (local HTTPS development server). */
 export const developmentOrigin = 'https://localhost:3000';
@@ -45,14 +46,46 @@ export function manifestFor(template: string, origin: string): string {
     .replace(`<Id>${developmentId}</Id>`, `<Id>${addinIdFor(origin)}</Id>`);
 }
 
+/**
+ * Outlook features declared with elements that Microsoft added to the Mail 1.1 VersionOverrides schema after the
+ * copy in shared/office-schemas was taken: event-based activation (file on send: a browser runtime for
+ * commands.html and a LaunchEvent OnMessageSend, SendMode PromptUser, Mailbox 1.12) and shared/delegate mailboxes
+ * (SupportsSharedFolders). `--outlook-events` adds them; the checked-in manifest.xml stays valid against the copy.
+ */
+export function withOutlookEvents(manifest: string): string {
+  const runtimes = `
+          <Runtimes>
+            <Runtime resid="Commands.Url" />
+          </Runtimes>`;
+  const launchEvent = `
+            <ExtensionPoint xsi:type="LaunchEvent">
+              <LaunchEvents>
+                <LaunchEvent Type="OnMessageSend" FunctionName="${onSendFunctionName}" SendMode="PromptUser" />
+              </LaunchEvents>
+              <SourceLocation resid="Commands.Url" />
+            </ExtensionPoint>`;
+  return manifest
+    .replace('<Host xsi:type="MailHost">', `<Host xsi:type="MailHost">${runtimes}`)
+    .replace(
+      '<DesktopFormFactor>',
+      '<DesktopFormFactor>\n            <SupportsSharedFolders>true</SupportsSharedFolders>',
+    )
+    .replace(/(\n\s*<\/DesktopFormFactor>)/, `${launchEvent}$1`)
+    .replace(
+      /(<bt:Url id="Taskpane.Url" DefaultValue="([^"]+)\/addin\/taskpane.html" \/>)/,
+      '$1\n          <bt:Url id="Commands.Url" DefaultValue="$2/addin/commands.html" />',
+    );
+}
+
 function main(argv: string[]): void {
   const program = new Command()
     .name('manifest')
     .description('Write a copy of manifest.xml for another deployment URL')
     .requiredOption('--url <origin>', 'public HTTPS origin of the Sitefile server, e.g. https://sitefile.example.com')
     .option('--out <file>', 'where to write the manifest', 'dist/manifest.xml')
+    .option('--outlook-events', 'add file on send (OnMessageSend, Mailbox 1.12) and shared mailboxes')
     .parse(argv);
-  const options = program.opts<{ url: string; out: string }>();
+  const options = program.opts<{ url: string; out: string; outlookEvents?: boolean }>();
   const origin = (() => {
     try {
       return parseDeploymentUrl(options.url);
@@ -63,7 +96,8 @@ function main(argv: string[]): void {
   const template = readFileSync(path.join(repoRoot, 'manifest.xml'), 'utf8');
   const out = path.resolve(options.out);
   mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(out, manifestFor(template, origin));
+  const manifest = manifestFor(template, origin);
+  writeFileSync(out, options.outlookEvents ? withOutlookEvents(manifest) : manifest);
   process.stdout.write(`Wrote ${out} for ${origin}\n`);
 }
 

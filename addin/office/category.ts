@@ -1,0 +1,24 @@
+import { officeCall } from './async.js';
+import { item } from './mailbox.js';
+
+/** The colour of Sitefile's categories in the message list (Outlook's preset 4 is green). */
+const filedColour = 'Preset4';
+
+/** The category that shows in Outlook's message list what is filed where ("Filed: 4410 Lakeshore Library"). */
+export const filedCategoryName = (projectName: string) => `Filed: ${projectName}`.slice(0, 255);
+
+/**
+ * Adds the category to the open message (Mailbox 1.8). Outlook only applies categories that exist in the mailbox's
+ * master list, so a new project's category is added there first (which needs the ReadWriteMailbox permission).
+ */
+export async function markFiledInOutlook(projectName: string): Promise<void> {
+  const name = filedCategoryName(projectName);
+  const master = Office.context.mailbox.masterCategories;
+  const known = await officeCall<Office.CategoryDetails[]>('masterCategories.getAsync', (cb) => master.getAsync(cb));
+  if (!known.some((c) => c.displayName === name)) {
+    await officeCall<void>('masterCategories.addAsync', (cb) =>
+      master.addAsync([{ displayName: name, color: filedColour as unknown as Office.MailboxEnums.CategoryColor }], cb),
+    );
+  }
+  await officeCall<void>('categories.addAsync', (cb) => item().categories.addAsync([name], cb));
+}

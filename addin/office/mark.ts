@@ -1,0 +1,50 @@
+import { officeCall } from './async.js';
+import { item } from './mailbox.js';
+
+/**
+ * Where a draft should be filed once it is sent. It is kept in the add-in's custom properties of the item, which
+ * stay in the sender's mailbox (the sent copy keeps them) and are never transmitted to recipients: no internal
+ * organization or project id leaves with the e-mail.
+ */
+export interface FileWhenSentMark {
+  organizationId: string;
+  projectId: string;
+  documentId?: string;
+  /** Set once the e-mail was filed as it was sent (event-based activation): the filed record's id. */
+  filedEmailId?: string;
+}
+
+/** The custom property (per item, per add-in) that holds the mark. */
+export const markProperty = 'sitefileFileWhenSent';
+
+const loadProperties = () =>
+  officeCall<Office.CustomProperties>('loadCustomPropertiesAsync', (cb) => item().loadCustomPropertiesAsync(cb));
+
+/** Compose mode (and the send handler): remember on the draft where to file it once sent. */
+export async function markToFileWhenSent(mark: FileWhenSentMark): Promise<void> {
+  const properties = await loadProperties();
+  properties.set(markProperty, JSON.stringify(mark));
+  await officeCall<void>('customProperties.saveAsync', (cb) => properties.saveAsync(cb));
+}
+
+/** The mark on a draft or on the sent copy, if it has one. */
+export async function readFileWhenSentMark(): Promise<FileWhenSentMark | undefined> {
+  const properties = await loadProperties();
+  return parseMark(properties.get(markProperty));
+}
+
+export function parseMark(value: unknown): FileWhenSentMark | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const parsed = JSON.parse(value) as Partial<FileWhenSentMark>;
+    if (typeof parsed.organizationId !== 'string' || typeof parsed.projectId !== 'string') return undefined;
+    return {
+      organizationId: parsed.organizationId,
+      projectId: parsed.projectId,
+      ...(typeof parsed.documentId === 'string' ? { documentId: parsed.documentId } : {}),
+      ...(typeof parsed.filedEmailId === 'string' ? { filedEmailId: parsed.filedEmailId } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,83 @@
+import {
+  Button,
+  Caption1,
+  Checkbox,
+  MessageBar,
+  MessageBarBody,
+  makeStyles,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
+import { MAX_MESSAGE_BYTES } from '../../shared/filing.js';
+import type { MailAttachment } from '../office/mailbox.js';
+
+const useStyles = makeStyles({
+  root: { border: 'none', margin: 0, padding: 0, minWidth: 0, display: 'flex', flexDirection: 'column' },
+  header: { display: 'flex', alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' },
+  // One per line; a long name is cut with an ellipsis instead of widening the pane (the full name is its title).
+  item: {
+    minWidth: 0,
+    maxWidth: '100%',
+    '& label': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  },
+  total: { color: tokens.colorNeutralForeground3 },
+});
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The attachments to include, with select all/none, the total size and a warning above what Sitefile accepts. */
+export function Attachments(props: {
+  attachments: MailAttachment[];
+  chosen: ReadonlySet<string>;
+  onChange: (chosen: ReadonlySet<string>) => void;
+}) {
+  const styles = useStyles();
+  const { attachments, chosen } = props;
+  const total = attachments.filter((a) => chosen.has(a.id)).reduce((sum, a) => sum + a.size, 0);
+  const all = chosen.size === attachments.length;
+  return (
+    <fieldset className={styles.root}>
+      <legend>
+        <Text weight="semibold">Attachments to include</Text>
+      </legend>
+      <div className={styles.header}>
+        <Caption1 className={styles.total}>
+          {chosen.size} of {attachments.length} chosen · {formatSize(total)}
+        </Caption1>
+        <Button
+          appearance="transparent"
+          size="small"
+          onClick={() => props.onChange(new Set(all ? [] : attachments.map((a) => a.id)))}
+        >
+          {all ? 'Select none' : 'Select all'}
+        </Button>
+      </div>
+      {attachments.map((a) => (
+        <Checkbox
+          key={a.id}
+          className={styles.item}
+          label={{ children: `${a.name} (${formatSize(a.size)})`, title: a.name }}
+          checked={chosen.has(a.id)}
+          onChange={(_event, data) => {
+            const next = new Set(chosen);
+            if (data.checked) next.add(a.id);
+            else next.delete(a.id);
+            props.onChange(next);
+          }}
+        />
+      ))}
+      {total > MAX_MESSAGE_BYTES && (
+        <MessageBar intent="warning" layout="multiline">
+          <MessageBarBody>
+            Together these are over the {formatSize(MAX_MESSAGE_BYTES)} Sitefile accepts for one e-mail. Untick some to
+            file the rest.
+          </MessageBarBody>
+        </MessageBar>
+      )}
+    </fieldset>
+  );
+}

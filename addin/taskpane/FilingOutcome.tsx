@@ -1,0 +1,86 @@
+import { Field, Link, MessageBar, MessageBarBody, MessageBarTitle, ProgressBar } from '@fluentui/react-components';
+import { useEffect, useRef } from 'react';
+import { filedCategoryName } from '../office/category.js';
+import { ErrorNotice } from '../ui/notices.js';
+import type { FilingStep } from './filing.js';
+import type { Filing } from './use-filing-form.js';
+
+export const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+
+const stepText: Record<FilingStep | 'marking', string> = {
+  reading: 'Reading the e-mail and attachments…',
+  uploading: 'Filing…',
+  marking: 'Saving your choice on the draft…',
+};
+
+/**
+ * Progress, then the result of File. Focus moves to the result when it arrives, so a keyboard or screen-reader
+ * user lands on what happened.
+ */
+export function FilingOutcome(props: { filing: Filing; onRetry: () => void; onOpenFiled: () => void }) {
+  const result = useRef<HTMLDivElement>(null);
+  const settled = props.filing.state !== 'idle' && props.filing.state !== 'busy';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new result (not only the first) takes the focus
+  useEffect(() => {
+    if (settled) result.current?.focus();
+  }, [settled, props.filing]);
+  return (
+    <div ref={result} tabIndex={-1} aria-live="polite" data-testid="filing-outcome">
+      <OutcomeBody {...props} />
+    </div>
+  );
+}
+
+function OutcomeBody({
+  filing,
+  onRetry,
+  onOpenFiled,
+}: {
+  filing: Filing;
+  onRetry: () => void;
+  onOpenFiled: () => void;
+}) {
+  switch (filing.state) {
+    case 'idle':
+      return null;
+    case 'busy':
+      return (
+        <Field validationMessage={stepText[filing.step]} validationState="none">
+          <ProgressBar aria-label={stepText[filing.step]} />
+        </Field>
+      );
+    case 'failed':
+      return <ErrorNotice error={filing.error} onRetry={onRetry} title="Not filed" always />;
+    case 'marked':
+      return (
+        <MessageBar intent="success" layout="multiline">
+          <MessageBarBody>
+            <MessageBarTitle>Will be filed when sent</MessageBarTitle>
+            Sitefile files it into {filing.project.name} as you send it, where your Outlook supports that; otherwise
+            open the sent e-mail with Sitefile and press File ({filing.project.name} is chosen already).
+          </MessageBarBody>
+        </MessageBar>
+      );
+    case 'done': {
+      const r = filing.result;
+      const category = filing.categoryAdded ? ` Marked “${filedCategoryName(filing.project.name)}” in Outlook.` : '';
+      return r.duplicate ? (
+        <MessageBar intent="warning" layout="multiline">
+          <MessageBarBody>
+            <MessageBarTitle>Already in this project</MessageBarTitle>
+            {r.filedBy.name} already filed this e-mail in {filing.project.name} on {dateOf(r.filedAt)}. Nothing was
+            changed.{category} <Link onClick={onOpenFiled}>Open it in Sitefile</Link>
+          </MessageBarBody>
+        </MessageBar>
+      ) : (
+        <MessageBar intent="success" layout="multiline">
+          <MessageBarBody>
+            <MessageBarTitle>Filed</MessageBarTitle>
+            Filed in {filing.project.name} with {r.attachments.length} attachment
+            {r.attachments.length === 1 ? '' : 's'}.{category} <Link onClick={onOpenFiled}>Open it in Sitefile</Link>
+          </MessageBarBody>
+        </MessageBar>
+      );
+    }
+  }
+}

@@ -1,0 +1,18 @@
+import type { OpenMessage } from '../office/mailbox.js';
+import type { DocumentChoice, ProjectOption } from './pickers.js';
+
+/** What the person chose for one e-mail, kept while the pane is open (across a sign-in that expired). */
+export interface FormDraft {
+  picked?: ProjectOption;
+  document?: DocumentChoice;
+  note: string;
+  /** Attachment ids ticked; undefined until the person changes the default (all). */
+  chosen?: readonly string[];
+}
+
+export const createDrafts = () => new Map<string, FormDraft>();
+export type Drafts = ReturnType<typeof createDrafts>;
+
+/** Which e-mail a draft belongs to: its Message-ID, or for a draft in compose mode its subject. */
+export const draftKey = (message: OpenMessage): string =>
+  message.internetMessageId ?? `${message.mode}:${message.subject}`;

@@ -1,0 +1,182 @@
+import { useEffect, useRef, useState } from 'react';
+import type { z } from 'zod';
+import type { FileEmailResult, LookupResult, Suggestion } from '../../shared/filing.js';
+import type { ApiClient } from '../api/client.js';
+import type { OpenMessage, SharedMailbox } from '../office/mailbox.js';
+import type { FileWhenSentMark } from '../office/mark.js';
+import { useAsync } from '../ui/use-async.js';
+import { type Drafts, draftKey } from './drafts.js';
+import { type FilingStep, fileableAttachments, fileOpenMessage, suggestionRequest } from './filing.js';
+import type { FirstLook } from './first-look.js';
+import type { MailHost } from './mail-host.js';
+import type { DocumentChoice, ProjectOption } from './pickers.js';
+
+export type Filing =
+  | { state: 'idle' }
+  | { state: 'busy'; step: FilingStep | 'marking' }
+  | { state: 'done'; result: z.output<typeof FileEmailResult>; project: ProjectOption; categoryAdded: boolean }
+  | { state: 'marked'; project: ProjectOption }
+  | { state: 'failed'; error: unknown };
+
+export interface FilingFormInput {
+  api: ApiClient;
+  host: MailHost;
+  message: OpenMessage;
+  drafts: Drafts;
+  projects: ProjectOption[] | undefined;
+  firstLook?: FirstLook;
+}
+
+export const fromSuggestion = (s: Suggestion): ProjectOption => ({
+  orgId: s.organizationId,
+  orgName: '',
+  projectId: s.projectId,
+  name: s.projectName,
+  code: null,
+});
+
+/** What the host tells about the open e-mail besides its fields: earlier filings, suggestions, marks, mailbox. */
+function useMessageFacts({ api, host, message, firstLook }: FilingFormInput) {
+  const compose = message.mode === 'compose';
+  const lookup = useAsync<z.output<typeof LookupResult> | undefined>(
+    async () => firstLook?.lookup() ?? (message.internetMessageId ? api.lookup(message.internetMessageId) : undefined),
+    [message.internetMessageId],
+  );
+  const suggestions = useAsync(
+    async () => firstLook?.suggestions() ?? api.suggestions(await suggestionRequest(host, message)),
+    [message],
+  );
+  const mark = useAsync<FileWhenSentMark | undefined>(
+    async () => (compose ? undefined : host.readFileWhenSentMark().catch(() => undefined)),
+    [message],
+  );
+  const shared = useAsync<SharedMailbox | undefined>(() => host.readSharedMailbox().catch(() => undefined), [message]);
+  return { lookup, suggestions, mark, shared };
+}
+
+/** The state of the filing form for one e-mail, and what File does. The choices are kept in `drafts`. */
+export function useFilingForm(input: FilingFormInput) {
+  const { api, host, message, drafts } = input;
+  const compose = message.mode === 'compose';
+  const facts = useMessageFacts(input);
+  const key = draftKey(message);
+  const draft = drafts.get(key);
+  const attachments = fileableAttachments(message);
+
+  const [picked, setPicked] = useState<ProjectOption | undefined>(draft?.picked);
+  const [document, setDocument] = useState<DocumentChoice | undefined>(draft?.document);
+  const [note, setNote] = useState(draft?.note ?? '');
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(
+    () => new Set(draft?.chosen ?? attachments.map((a) => a.id)),
+  );
+  const [filing, setFiling] = useState<Filing>({ state: 'idle' });
+  useEffect(() => {
+    drafts.set(key, { picked, document, note, chosen: [...chosen] });
+  }, [drafts, key, picked, document, note, chosen]);
+
+  const projectById = (orgId: string, projectId: string) =>
+    input.projects?.find((p) => p.orgId === orgId && p.projectId === projectId);
+  const { suggestions, mark } = facts;
+  // Preselect: the project marked when the e-mail was written, else the top suggestion.
+  const topSuggestion = suggestions.status === 'done' ? suggestions.data.suggestions[0] : undefined;
+  const markedProject =
+    mark.status === 'done' && mark.data ? projectById(mark.data.organizationId, mark.data.projectId) : undefined;
+  const suggestedProject = topSuggestion
+    ? (projectById(topSuggestion.organizationId, topSuggestion.projectId) ?? fromSuggestion(topSuggestion))
+    : undefined;
+  const project = picked ?? markedProject ?? suggestedProject;
+
+  const choose = (next: ProjectOption | undefined) => {
+    setPicked(next);
+    setDocument(undefined);
+    setFiling({ state: 'idle' });
+  };
+  const chooseSuggestion = (s: Suggestion) => choose(projectById(s.organizationId, s.projectId) ?? fromSuggestion(s));
+
+  const busy = useRef(false);
+  const file = async () => {
+    if (!project || busy.current) return;
+    busy.current = true;
+    try {
+      setFiling(
+        compose
+          ? await markDraft(host, project, document, setFiling)
+          : await fileNow({ api, host, message, project, document, note, chosen, setFiling, shared: facts.shared }),
+      );
+      if (!compose) facts.lookup.reload();
+    } catch (error) {
+      setFiling({ state: 'failed', error });
+    } finally {
+      busy.current = false;
+    }
+  };
+
+  return {
+    ...facts,
+    compose,
+    attachments,
+    project,
+    markedProject,
+    document,
+    setDocument,
+    note,
+    setNote,
+    chosen,
+    setChosen,
+    filing,
+    choose,
+    chooseSuggestion,
+    file,
+  };
+}
+
+export type FilingForm = ReturnType<typeof useFilingForm>;
+
+async function markDraft(
+  host: MailHost,
+  project: ProjectOption,
+  document: DocumentChoice | undefined,
+  setFiling: (filing: Filing) => void,
+): Promise<Filing> {
+  setFiling({ state: 'busy', step: 'marking' });
+  await host.markToFileWhenSent({
+    organizationId: project.orgId,
+    projectId: project.projectId,
+    documentId: document?.uid,
+  });
+  return { state: 'marked', project };
+}
+
+/** Files the open e-mail, then marks it in Outlook's message list where the mailbox lets this person. */
+async function fileNow(args: {
+  api: ApiClient;
+  host: MailHost;
+  message: OpenMessage;
+  project: ProjectOption;
+  document: DocumentChoice | undefined;
+  note: string;
+  chosen: ReadonlySet<string>;
+  shared: ReturnType<typeof useMessageFacts>['shared'];
+  setFiling: (filing: Filing) => void;
+}): Promise<Filing> {
+  const { api, host, message, project, setFiling } = args;
+  const target = {
+    orgId: project.orgId,
+    projectId: project.projectId,
+    documentId: args.document?.uid,
+    note: args.note.trim() || undefined,
+  };
+  setFiling({ state: 'busy', step: 'reading' });
+  const result = await fileOpenMessage(api, host, message, target, args.chosen, (step) =>
+    setFiling({ state: 'busy', step }),
+  );
+  const shared = args.shared.status === 'done' ? args.shared.data : undefined;
+  const categoryAdded =
+    shared && !shared.canWrite
+      ? false
+      : await host.markFiledInOutlook(project.name).then(
+          () => true,
+          () => false,
+        );
+  return { state: 'done', result, project, categoryAdded };
+}

@@ -1,0 +1,193 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import axe from 'axe-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { documents } from '../../server/db/schema.js';
+import type { Fixtures, TestServer } from '../../test/harness.js';
+import { repoRoot } from '../tools/manifest.js';
+
+/**
+ * What the browser tests share: Debian's Chromium against the built bundle served by the real server. Outlook is
+ * replaced by a stand-in office.js (./office-host.js) that provides `Office` with one mailbox item; the sign-in
+ * runs the real OAuth flow in the stand-in's dialog (a popup). The browser reaches the server as
+ * http://sitefile.test (the test server's public URL) through a host-resolver rule.
+ */
+
+const chromiumPath = '/usr/bin/chromium';
+const chromiumFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+export const officeJsUrl = 'https://appsforoffice.microsoft.com/lib/1/hosted/office.js';
+export const origin = 'http://sitefile.test';
+const artifacts = path.join(repoRoot, 'test/artifacts/addin');
+const stub = readFileSync(path.join(repoRoot, 'addin/testing/office-host.js'), 'utf8');
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+const hasChromium = existsSync(chromiumPath);
+/** `describe` where Chromium is installed, else a skipped describe that says why. */
+export const describeInBrowser = (name: string, body: () => void) =>
+  hasChromium ? describe(name, body) : describe.skip(`${name} (skipped: ${chromiumPath} is absent)`, body);
+
+/** The e-mail open in the stand-in Outlook. */
+export const openEmail = {
+  mode: 'read',
+  internetMessageId: '<anchor-detail-7@steel.example>',
+  conversationId: 'AAQkADAwATM0MDAAMS1hYjQ3',
+  subject: 'Pier 9 Terminal: curtain wall anchor detail',
+  from: { address: 'lee@steel.example', name: 'Lee Chen' },
+  to: [{ address: 'member@harbor.test', name: 'Mia Member' }],
+  cc: [],
+  sentAt: '2026-03-02T08:15:00Z',
+  bodyText: 'Hello Mia,\n\nattached is the revised anchor detail for the east curtain wall.\n\nLee',
+  bodyHtml: '<p>Hello Mia,</p><p>attached is the revised anchor detail for the east curtain wall.</p><p>Lee</p>',
+  attachments: [
+    {
+      id: 'att-1',
+      name: 'anchor-detail.txt',
+      contentType: 'text/plain',
+      size: 38,
+      isInline: false,
+      content: b64('Anchor detail rev C: M12 at 300 centres'),
+    },
+    {
+      id: 'att-2',
+      name: 'site-photo.jpg',
+      contentType: 'image/jpeg',
+      size: 4,
+      isInline: false,
+      content: b64('\xff\xd8\xff\xd9'),
+    },
+  ],
+};
+
+/** Builds the bundle once if it is missing, and launches Chromium pointed at the test server. */
+export async function launchChromium(server: TestServer): Promise<Browser> {
+  if (!existsSync(path.join(repoRoot, 'dist/addin/taskpane.html'))) {
+    execFileSync('npm', ['run', 'build:addin', '--silent'], { cwd: repoRoot, stdio: 'inherit' });
+  }
+  mkdirSync(artifacts, { recursive: true });
+  const port = new URL(server.url).port;
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      ...chromiumFlags,
+      `--host-resolver-rules=MAP sitefile.test 127.0.0.1:${port}`,
+      // Web Crypto (PKCE) needs a secure context; Outlook serves add-ins over HTTPS, the test server is http.
+      `--unsafely-treat-insecure-origin-as-secure=${origin}`,
+    ],
+  });
+}
+
+/** A browser context that is a task pane: the stand-in office.js with `officeHost` as Outlook's state. */
+export async function openPaneContext(
+  browser: Browser,
+  officeHost: Record<string, unknown>,
+  options: { signedInFrom?: BrowserContext; width?: number; colorScheme?: 'light' | 'dark' } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 350, height: 900 },
+    colorScheme: options.colorScheme ?? 'light',
+    storageState: options.signedInFrom ? await options.signedInFrom.storageState() : undefined,
+  });
+  // Fail with the locator's own message well before the test's timeout.
+  context.setDefaultTimeout(10_000);
+  context.on('weberror', (error) => console.error('page error:', error.error().message));
+  await context.route(officeJsUrl, (route) =>
+    route.fulfill({ status: 200, contentType: 'application/javascript', body: stub }),
+  );
+  await context.addInitScript((host) => {
+    (window as unknown as { __officeHost: unknown }).__officeHost = host;
+  }, officeHost);
+  return context;
+}
+
+/** The stand-in host's record of what the add-in did (calls, custom properties, categories, headers). */
+export const officeHostState = <T>(page: Page, key: string): Promise<T> =>
+  page.evaluate(
+    (k) => (window as unknown as { __officeHost: Record<string, unknown> }).__officeHost[k],
+    key,
+  ) as Promise<T>;
+
+export async function signInThroughDialog(page: Page, email: string, password: string, screenshot?: string) {
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Sign in to Sitefile' }).click();
+  const dialog = await popupOpened;
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByLabel('Password').fill(password);
+  if (screenshot) await shot(dialog, screenshot);
+  await dialog.getByRole('button', { name: 'Sign in' }).click();
+  const closed = dialog.waitForEvent('close');
+  await dialog.getByRole('button', { name: 'Allow' }).click();
+  await closed;
+}
+
+export async function shot(page: Page, name: string) {
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+}
+
+/** The screenshot of a failed step, named after the test. */
+export async function shotOnFailure(page: Page | undefined, task: { name: string; result?: { state?: string } }) {
+  if (task.result?.state === 'fail' && page && !page.isClosed())
+    await shot(page, `failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+}
+
+/**
+ * axe-core on the page as it is: no serious or critical violation. Tabster's focus sentinels (the
+ * `<i data-tabster-dummy>` elements Fluent UI puts around focus zones, aria-hidden and focusable by design so
+ * that Tab lands on the real control at once) are left out: axe reads them as hidden focusable content.
+ */
+export async function expectAccessible(page: Page) {
+  await page.addScriptTag({ content: axe.source });
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: typeof axe }).axe.run(
+      { exclude: [['[data-tabster-dummy]']] },
+      { resultTypes: ['violations'] },
+    );
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => n.target.join(' ')),
+    }));
+  });
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+}
+
+/** Earlier filings the local ranker learns from: the sender's firm files into Pier 9, and once into Dockside. */
+export async function seedFilingHistory(server: TestServer, f: Fixtures) {
+  const file = async (projectId: string, n: number, from: string, subject: string) => {
+    const res = await server.call(`/v1/organization/${f.orgA.id}/project/${projectId}/emails`, {
+      method: 'POST',
+      token: f.admin.token,
+      json: {
+        subject,
+        from,
+        to: ['admin@harbor.test'],
+        internetMessageId: `<history-${n}@steel.example>`,
+        sentAt: `2026-02-0${n}T10:00:00Z`,
+        bodyText: 'Earlier correspondence.',
+      },
+    });
+    if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${JSON.stringify(res.body)}`);
+  };
+  await file(f.projectA1.id, 1, 'lee@steel.example', 'Pier 9 embed plates');
+  await file(f.projectA1.id, 2, 'lee@steel.example', 'Pier 9 steel delivery');
+  await file(f.projectA2.id, 3, 'ops@steel.example', 'Dockside handrails');
+  await server.database.db.insert(documents).values({
+    id: 'doc_rfi014',
+    organizationId: f.orgA.id,
+    projectId: f.projectA1.id,
+    number: 'RFI-014',
+    format: 'rfi',
+    type: 'RFI',
+    title: 'Curtain wall anchor spacing',
+    status: 'pending',
+  });
+}
