@@ -15,6 +15,7 @@ import type { AppContext } from '../context.js';
 import { newId } from '../ids.js';
 import { FIRST_PARTY_APPS } from './first-party.js';
 import {
+  familyClientId,
   findApp,
   findAuthCode,
   findRefreshToken,
@@ -130,6 +131,13 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
   const resources = oauthResources(app);
   const now = () => app.clock.now();
 
+  /** Ends a sign-in: its refresh tokens and, on every instance, its access tokens. */
+  const endSignIn = async (familyId: string) => {
+    await revokeFamily(app.db, familyId, now());
+    await app.guard.revokeGrant(familyId, new Date(now().getTime() + ACCESS_TOKEN_LIFETIME_SECONDS * 1000));
+  };
+
+  // The refresh-token family is the sign-in (grant): every access token names it.
   const issueTokens = async (
     grant: { clientId: string; userId: string; scopes: string[]; resource: string },
     familyId: string,
@@ -137,6 +145,7 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
     const access = app.tokens.sign(grant.userId, 'user', {
       lifetimeSeconds: ACCESS_TOKEN_LIFETIME_SECONDS,
       audience: grant.resource,
+      grant: familyId,
     });
     const refreshToken = randomToken('sfr');
     await insertRefreshToken(app.db, {
@@ -160,6 +169,8 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
 
   const liveCode = async (clientId: string, code: string) => {
     const row = await findAuthCode(app.db, digest(code));
+    // A code presented twice has leaked (RFC 6749 §4.1.2): end the sign-in it started.
+    if (row?.usedAt && row.clientId === clientId && row.grantId) await endSignIn(row.grantId);
     if (!row || row.clientId !== clientId || row.usedAt || row.expiresAt <= now()) {
       throw new InvalidGrantError('Invalid, expired or already used authorization code');
     }
@@ -182,6 +193,7 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
           codeChallenge: params.codeChallenge,
           scopes,
           resource,
+          grantId: newId('fam'),
           expiresAt: new Date(now().getTime() + AUTH_CODE_LIFETIME_SECONDS * 1000),
         });
         return code;
@@ -201,10 +213,13 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
         throw new InvalidTargetError('resource does not match the authorization request');
       }
       const spent = await spendAuthCode(app.db, row.codeHash, now());
-      if (!spent) throw new InvalidGrantError('Invalid, expired or already used authorization code');
+      if (!spent) {
+        if (row.grantId) await endSignIn(row.grantId);
+        throw new InvalidGrantError('Invalid, expired or already used authorization code');
+      }
       return issueTokens(
         { clientId: client.client_id, userId: spent.userId, scopes: spent.scopes, resource: spent.resource! },
-        newId('fam'),
+        spent.grantId ?? newId('fam'),
       );
     },
 
@@ -214,7 +229,7 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
       if (row.revokedAt) throw new InvalidGrantError('Refresh token has been revoked');
       if (row.usedAt) {
         // A spent token presented again means it leaked (or the client lost a race): end the whole family.
-        await revokeFamily(app.db, row.familyId, now());
+        await endSignIn(row.familyId);
         throw new InvalidGrantError('Refresh token was already used; the session has been revoked');
       }
       if (row.expiresAt <= now()) throw new InvalidGrantError('Refresh token has expired');
@@ -226,7 +241,7 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
       }
       const spent = await spendRefreshToken(app.db, row.tokenHash, now());
       if (!spent) {
-        await revokeFamily(app.db, row.familyId, now());
+        await endSignIn(row.familyId);
         throw new InvalidGrantError('Refresh token was already used; the session has been revoked');
       }
       if (!(await app.guard.callerOf('user', row.userId))) throw new InvalidGrantError('The account no longer exists');
@@ -237,9 +252,10 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
     },
 
     async verifyAccessToken(token): Promise<AuthInfo> {
-      // MCP accepts people's tokens minted for the MCP resource and client-key tokens from /v1/oauth/token.
-      const user = app.tokens.verify(token, resources.mcp);
-      const key = user ? undefined : app.tokens.verify(token, resources.api);
+      // MCP accepts people's tokens minted for the MCP resource and client-key tokens from /v1/oauth/token,
+      // as long as their sign-in has not been revoked.
+      const user = await app.guard.verify(token, resources.mcp);
+      const key = user ? undefined : await app.guard.verify(token, resources.api);
       const claims = user?.typ === 'user' ? user : key?.typ === 'client' ? key : undefined;
       if (!claims) throw new InvalidTokenError('Invalid or expired token');
       return {
@@ -253,9 +269,16 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
     },
 
     async revokeToken(client, request) {
-      // Access tokens are short-lived signed JWTs and are not tracked; revoking a refresh token ends its family.
+      // Revoking either kind of token ends the whole sign-in (RFC 7009 §2.1 allows it for access tokens).
+      // Tokens of other clients, unknown or expired tokens: nothing to do, and the answer is the same 200.
       const row = await findRefreshToken(app.db, digest(request.token));
-      if (row && row.clientId === client.client_id) await revokeFamily(app.db, row.familyId, now());
+      if (row) {
+        if (row.clientId === client.client_id) await endSignIn(row.familyId);
+        return;
+      }
+      const claims = app.tokens.verify(request.token, resources.mcp) ?? app.tokens.verify(request.token, resources.api);
+      if (claims?.typ !== 'user' || !claims.gid) return;
+      if ((await familyClientId(app.db, claims.gid)) === client.client_id) await endSignIn(claims.gid);
     },
   };
 }
