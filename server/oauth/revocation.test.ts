@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
 import { createUser, disableUser, removeMembership } from '../users/service.js';
 import { ADDIN_CLIENT_ID } from './first-party.js';
-import { authorizeUrl, oauthForm, pkce, signInAndConsent, viaServer } from './test-browser.js';
+import { addinSignIn, oauthForm, signInAndConsent, viaServer } from './test-browser.js';
 
 /** The MCP SDK's client side of OAuth, in memory, as an agent keeps it. */
 class Agent implements OAuthClientProvider {
@@ -171,29 +171,9 @@ describe('revoking a sign-in refuses its access tokens on the next request (SDK 
   });
 });
 
-/** The add-in's sign-in: a /v1 token. */
-async function addinSignIn(credentials: { email: string; password: string }) {
-  const { verifier, challenge } = pkce();
-  const redirectUri = `${server.config.publicUrl}/addin/auth-callback.html`;
-  const redirect = await signInAndConsent(
-    server,
-    authorizeUrl(server, { client_id: ADDIN_CLIENT_ID, redirect_uri: redirectUri, code_challenge: challenge }),
-    credentials,
-  );
-  const tokens = await oauthForm(server, '/oauth/token', {
-    grant_type: 'authorization_code',
-    code: redirect.get('code')!,
-    code_verifier: verifier,
-    redirect_uri: redirectUri,
-    client_id: ADDIN_CLIENT_ID,
-  });
-  expect(tokens.status).toBe(200);
-  return tokens.body;
-}
-
 describe('the add-in on /v1, disabled people and removed memberships', () => {
   it("revoking the add-in's refresh token refuses its /v1 access token", async () => {
-    const tokens = await addinSignIn(member);
+    const tokens = await addinSignIn(server, member);
     expect((await server.call('/v1/me', { token: tokens.access_token })).status).toBe(200);
     const revoked = await oauthForm(server, '/oauth/revoke', {
       token: tokens.refresh_token!,
@@ -212,7 +192,7 @@ describe('the add-in on /v1, disabled people and removed memberships', () => {
       name: 'Lee Leaver',
       memberships: [{ orgId: f.orgA.id, role: 'member' }],
     });
-    const v1 = await addinSignIn(person);
+    const v1 = await addinSignIn(server, person);
     const agent = new Agent();
     const { tokens: mcp } = await signIn(agent, person);
     expect((await server.call('/v1/me', { token: v1.access_token })).status).toBe(200);
@@ -240,7 +220,7 @@ describe('the add-in on /v1, disabled people and removed memberships', () => {
         { orgId: f.orgB.id, role: 'member' },
       ],
     });
-    const v1 = await addinSignIn(person);
+    const v1 = await addinSignIn(server, person);
     expect((await server.call(`/v1/organization/${f.orgA.id}`, { token: v1.access_token })).status).toBe(200);
     await removeMembership(server.database.db, server.app.context.bus, f.orgA.id, created.id);
     expect((await server.call(`/v1/organization/${f.orgA.id}`, { token: v1.access_token })).status).toBe(403);

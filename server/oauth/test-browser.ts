@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { TestServer } from '../../test/harness.js';
+import { ADDIN_CLIENT_ID } from './first-party.js';
 
 /** A minimal browser for the sign-in pages in tests: keeps the cookie, reads hidden fields, posts forms. */
 
@@ -104,4 +105,24 @@ export async function oauthForm(
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : {}) as Record<string, string> };
+}
+
+/** The Outlook add-in's sign-in (first-party public client, PKCE): its /v1 tokens. */
+export async function addinSignIn(server: TestServer, credentials: { email: string; password: string }) {
+  const { verifier, challenge } = pkce();
+  const redirectUri = `${server.config.publicUrl}/addin/auth-callback.html`;
+  const redirect = await signInAndConsent(
+    server,
+    authorizeUrl(server, { client_id: ADDIN_CLIENT_ID, redirect_uri: redirectUri, code_challenge: challenge }),
+    credentials,
+  );
+  const tokens = await oauthForm(server, '/oauth/token', {
+    grant_type: 'authorization_code',
+    code: redirect.get('code')!,
+    code_verifier: verifier,
+    redirect_uri: redirectUri,
+    client_id: ADDIN_CLIENT_ID,
+  });
+  if (tokens.status !== 200) throw new Error(`add-in token: ${tokens.status} ${JSON.stringify(tokens.body)}`);
+  return tokens.body as { access_token: string; refresh_token: string };
 }
