@@ -21,19 +21,19 @@ const LIMITS = { grant_type: 100, client_id: 200, client_secret: 500 };
 const invalidRequest = (description: string): OAuthFailure => ({ status: 400, error: 'invalid_request', description });
 
 /** `Authorization: Basic base64(urlencoded id ":" urlencoded secret)` (RFC 6749 §2.3.1). */
-function basicCredentials(header: string | undefined): { id: string; secret: string } | OAuthFailure | undefined {
+export function basicCredentials(header: string | undefined): { id: string; secret: string } | 'malformed' | undefined {
   if (!header || !/^Basic\s/i.test(header)) return undefined;
   const match = header.match(/^Basic\s+([A-Za-z0-9+/=]+)\s*$/i);
   const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
-  if (colon < 0) return invalidRequest('The Basic authorization header is malformed.');
+  if (colon < 0) return 'malformed';
   try {
     return {
       id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')),
       secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
     };
   } catch {
-    return invalidRequest('The Basic authorization header is malformed.');
+    return 'malformed';
   }
 }
 
@@ -53,7 +53,7 @@ export function readTokenRequest(req: Request, form: boolean): TokenRequest | OA
     body[name] = value;
   }
   const basic = basicCredentials(req.headers.authorization);
-  if (basic && 'error' in basic) return basic;
+  if (basic === 'malformed') return invalidRequest('The Basic authorization header is malformed.');
   if (basic && (body.client_secret !== undefined || (body.client_id && body.client_id !== basic.id))) {
     return invalidRequest('Use one client authentication method, not both.');
   }

@@ -86,7 +86,8 @@ describe('discovery', () => {
   });
 
   it('publishes protected resource metadata for /mcp at both well-known paths', async () => {
-    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+    expect((await server.call('/.well-known/oauth-protected-resource')).status).toBe(404);
+    for (const path of ['/.well-known/oauth-protected-resource/mcp']) {
       const res = await server.call(path);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base] });

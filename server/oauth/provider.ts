@@ -6,6 +6,7 @@ import {
   InvalidScopeError,
   InvalidTargetError,
   InvalidTokenError,
+  OAuthError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
@@ -79,11 +80,35 @@ export function checkScopes(requested: string[] | undefined): string[] {
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** RFC 7591 §3.2.2: a redirect URI the server will not register. */
+class InvalidRedirectUriError extends OAuthError {
+  static override errorCode = 'invalid_redirect_uri';
+}
+
+/** Client authentication methods the token and revocation endpoints honour. */
+export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
+
+/** Refuses registration metadata the server cannot honour (RFC 7591 §3.2.2), rather than ignoring it. */
+function checkHonourable(client: OAuthClientInformationFull): void {
+  const method = client.token_endpoint_auth_method;
+  if (method !== undefined && !(TOKEN_ENDPOINT_AUTH_METHODS as readonly string[]).includes(method)) {
+    throw new InvalidClientMetadataError(`token_endpoint_auth_method ${method} is not supported.`);
+  }
+  const grants = client.grant_types ?? ['authorization_code'];
+  if (grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
+    throw new InvalidClientMetadataError('Only the authorization_code and refresh_token grant types are supported.');
+  }
+  if ((client.response_types ?? ['code']).some((t) => t !== 'code')) {
+    throw new InvalidClientMetadataError('Only the code response type is supported.');
+  }
+}
+
 /** Redirect URIs of dynamically registered clients: https, http on loopback (RFC 8252 §7.3), or a
  *  private-use scheme of a native app (§7.1). Never plain http to a remote host. */
-function checkRedirectUris(uris: string[]): void {
-  if (uris.length === 0 || uris.length > 10) throw new InvalidClientMetadataError('Register 1 to 10 redirect_uris');
+export function checkRedirectUris(uris: string[]): void {
+  if (uris.length === 0 || uris.length > 10) throw new InvalidRedirectUriError('Register 1 to 10 redirect_uris.');
   for (const uri of uris) {
+    if (!URL.canParse(uri)) throw new InvalidRedirectUriError('A redirect_uri is not a valid URL.');
     const url = new URL(uri);
     const ok =
       uri.length <= 2000 &&
@@ -92,7 +117,8 @@ function checkRedirectUris(uris: string[]): void {
         (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) ||
         (!['http:', 'https:', 'data:', 'file:', 'javascript:', 'vbscript:'].includes(url.protocol) &&
           url.protocol.includes('.')));
-    if (!ok) throw new InvalidClientMetadataError(`redirect_uri not allowed: ${uri}`);
+    if (!ok)
+      throw new InvalidRedirectUriError('Redirect URIs must be https, http on loopback, or a private-use scheme.');
   }
 }
 
@@ -105,8 +131,14 @@ export function createClientsStore(app: AppContext): OAuthRegisteredClientsStore
       // so the stored information never carries it.
       return { ...(row.metadata as Omit<OAuthClientInformationFull, 'client_id'>), client_id: row.clientId };
     },
-    async registerClient(client) {
-      checkRedirectUris(client.redirect_uris);
+    async registerClient(registered) {
+      checkRedirectUris(registered.redirect_uris);
+      checkHonourable(registered as OAuthClientInformationFull);
+      // RFC 7591 §2: a client that names no method uses client_secret_basic; say so in the answer.
+      const client = {
+        ...registered,
+        token_endpoint_auth_method: registered.token_endpoint_auth_method ?? 'client_secret_basic',
+      };
       if (client.client_name && client.client_name.length > 200) {
         throw new InvalidClientMetadataError('client_name must be at most 200 characters');
       }
