@@ -56,7 +56,7 @@ export function createApp(options: AppOptions): App {
     bus,
     tokens,
     blobs: options.blobs ?? createFsBlobStore(path.join(config.dataDir, 'blobs')),
-    guard: createBearerGuard({ db, tokens, bus }),
+    guard: createBearerGuard({ db, tokens, bus, clock, cacheTtlSeconds: config.authCacheTtlSeconds }),
     rateLimiter: createRateLimiter({
       perMinute: config.rateLimitPerMinute,
       redisUrl: config.redisUrl,

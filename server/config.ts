@@ -42,6 +42,7 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1_000_000).default(600)),
   RATE_LIMIT_KEY_PREFIX: z.preprocess(emptyAsUndefined, z.string().max(100).default('sitefile:rl:')),
   SIGNED_URL_TTL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(10).max(86_400).default(900)),
+  AUTH_CACHE_TTL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(60).default(30)),
   JWT_SIGNING_KEY: optionalString,
   JWT_SIGNING_KEY_ID: optionalString,
   MCP_ALLOWED_ORIGINS: originList,
@@ -62,6 +63,9 @@ export type Config = {
   /** Prefix of the limiter's Redis keys: separates deployments (or test runs) sharing one Redis. */
   rateLimitKeyPrefix: string;
   signedUrlTtlSeconds: number;
+  /** How long an instance trusts a cached authorization entry (caller, revoked grants) without hearing
+   *  from the bus: the longest a missed invalidation (Redis outage) can go unnoticed. */
+  authCacheTtlSeconds: number;
   jwtSigningKey: { id: string; secret: string } | undefined;
   /** Browser origins allowed to call /mcp besides the server's own (`MCP_ALLOWED_ORIGINS`, comma-separated). */
   mcpAllowedOrigins: string[];
@@ -94,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     rateLimitKeyPrefix: e.RATE_LIMIT_KEY_PREFIX,
     signedUrlTtlSeconds: e.SIGNED_URL_TTL_SECONDS,
+    authCacheTtlSeconds: e.AUTH_CACHE_TTL_SECONDS,
     jwtSigningKey: e.JWT_SIGNING_KEY ? { id: e.JWT_SIGNING_KEY_ID ?? 'env', secret: e.JWT_SIGNING_KEY } : undefined,
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS,
     explorerTimeoutMs: e.EXPLORER_TIMEOUT_MS,

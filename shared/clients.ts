@@ -103,8 +103,8 @@ export const ClientList = listEnvelope(OAuthClient).meta({ id: 'OAuthClientList'
 export const TokenRequestJson = z
   .object({
     grant_type: z.string().max(100).optional(),
-    client_id: z.string().min(1).max(200),
-    client_secret: z.string().min(1).max(500),
+    client_id: z.string().min(1).max(200).optional().meta({ description: 'Or in HTTP Basic' }),
+    client_secret: z.string().min(1).max(500).optional().meta({ description: 'Or in HTTP Basic' }),
   })
   .meta({ id: 'TokenRequest' });
 
@@ -112,8 +112,8 @@ export const TokenRequestJson = z
 export const TokenRequestForm = z
   .object({
     grant_type: z.string().max(100),
-    client_id: z.string().min(1).max(200),
-    client_secret: z.string().min(1).max(500),
+    client_id: z.string().min(1).max(200).optional().meta({ description: 'Or in HTTP Basic' }),
+    client_secret: z.string().min(1).max(500).optional().meta({ description: 'Or in HTTP Basic' }),
   })
   .meta({ id: 'TokenRequestForm' });
 
@@ -128,7 +128,7 @@ export const TokenResponse = z
 /** The token endpoint's failure body (RFC 6749 §5.2), the one body outside the Error shape. */
 export const OAuthErrorBody = z
   .object({
-    error: z.enum(['invalid_client', 'unsupported_grant_type']),
+    error: z.enum(['invalid_request', 'invalid_client', 'unsupported_grant_type']),
     error_description: z.string(),
   })
   .meta({ id: 'OAuthError' });

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import { isPermission, memberPermissions, type Permission } from '../../shared/permissions.js';
 import type { Db } from '../db/client.js';
 import {
@@ -6,6 +6,7 @@ import {
   oauthClientProjectScopes,
   oauthClients,
   organizationMembers,
+  revokedGrants,
   users,
 } from '../db/schema.js';
 import type { Caller } from './caller.js';
@@ -42,10 +43,10 @@ export async function loadClientCaller(db: Db, clientId: string): Promise<Caller
   };
 }
 
-/** The caller behind a user: scope = organization memberships; members read, admins also manage settings. */
+/** The caller behind a user (undefined when unknown or disabled): scope = organization memberships; members read, admins also manage settings. */
 export async function loadUserCaller(db: Db, userId: string): Promise<Caller | undefined> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
-  if (!user) return undefined;
+  if (!user || user.disabledAt) return undefined;
   const memberships = await db.select().from(organizationMembers).where(eq(organizationMembers.userId, userId));
   const permissions = new Set<Permission>(memberships.length > 0 || user.staff ? memberPermissions : []);
   return {
@@ -61,4 +62,17 @@ export async function loadUserCaller(db: Db, userId: string): Promise<Caller | u
     scope: { allOrgs: false, orgs: new Set(memberships.map((m) => m.organizationId)), projects: new Map() },
     roles: new Map(memberships.map((m) => [m.organizationId, m.role])),
   };
+}
+
+/** Revoked grants some of whose access tokens have not expired yet. */
+export async function liveRevokedGrantIds(db: Db, now: Date): Promise<string[]> {
+  const rows = await db
+    .select({ grantId: revokedGrants.grantId })
+    .from(revokedGrants)
+    .where(gt(revokedGrants.expiresAt, now));
+  return rows.map((r) => r.grantId);
+}
+
+export async function insertRevokedGrant(db: Db, row: typeof revokedGrants.$inferInsert): Promise<void> {
+  await db.insert(revokedGrants).values(row).onConflictDoNothing();
 }

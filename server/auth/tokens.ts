@@ -9,6 +9,8 @@ export interface TokenClaims {
   sub: string;
   typ: TokenKind;
   jti: string;
+  /** The sign-in (grant) the token belongs to: revoking it refuses the token. Absent on operator tokens. */
+  gid?: string;
   iat: number;
   exp: number;
 }
@@ -17,7 +19,7 @@ export interface TokenService {
   sign(
     subject: string,
     kind: TokenKind,
-    options?: { lifetimeSeconds?: number; audience?: string },
+    options?: { lifetimeSeconds?: number; audience?: string; grant?: string },
   ): {
     token: string;
     expiresIn: number;
@@ -61,6 +63,7 @@ export function createTokenService(options: { keys: KeyRing; clock: Clock; publi
         clockTimestamp: nowSeconds(),
       }) as jwt.JwtPayload;
       if (typeof claims.sub !== 'string' || (claims.typ !== 'client' && claims.typ !== 'user')) return undefined;
+      if (claims.gid !== undefined && typeof claims.gid !== 'string') return undefined;
       return { claims: claims as TokenClaims, kid };
     } catch {
       return undefined;
@@ -70,9 +73,10 @@ export function createTokenService(options: { keys: KeyRing; clock: Clock; publi
   return {
     issuer,
     apiAudience,
-    sign(subject, kind, { lifetimeSeconds = CLIENT_TOKEN_LIFETIME_SECONDS, audience = apiAudience } = {}) {
+    sign(subject, kind, { lifetimeSeconds = CLIENT_TOKEN_LIFETIME_SECONDS, audience = apiAudience, grant } = {}) {
       const iat = nowSeconds();
-      const token = jwt.sign({ typ: kind, iat, exp: iat + lifetimeSeconds }, keyObject(keys.current.secret), {
+      const payload = { typ: kind, iat, exp: iat + lifetimeSeconds, ...(grant ? { gid: grant } : {}) };
+      const token = jwt.sign(payload, keyObject(keys.current.secret), {
         algorithm: 'HS256',
         keyid: keys.current.id,
         subject,

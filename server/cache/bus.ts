@@ -6,6 +6,9 @@ import type { Logger } from 'pino';
 export interface InvalidationBus {
   publish(channel: string, key: string): Promise<void>;
   subscribe(channel: string, listener: (key: string) => void): void;
+  /** Called when the connection to the other instances comes back after a loss: messages sent in
+   *  between were missed, so caches must be dropped. Never called for the in-process bus. */
+  onReconnect(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -19,6 +22,7 @@ export function createLocalBus(): InvalidationBus {
     subscribe(channel, listener) {
       emitter.on(channel, listener);
     },
+    onReconnect() {},
     async close() {
       emitter.removeAllListeners();
     },
@@ -35,6 +39,16 @@ export function createRedisBus(redisUrl: string, log: Logger): InvalidationBus {
   subscriber.on('message', (channel: string, key: string) => {
     if (channel.startsWith(prefix)) void local.publish(channel.slice(prefix.length), key);
   });
+  // ioredis resubscribes by itself on reconnecting; every 'ready' after the first is a reconnection.
+  const reconnectListeners: Array<() => void> = [];
+  let readyBefore = false;
+  subscriber.on('ready', () => {
+    if (readyBefore) {
+      log.info('redis bus reconnected: dropping cached authorizations');
+      for (const listener of reconnectListeners) listener();
+    }
+    readyBefore = true;
+  });
   return {
     async publish(channel, key) {
       // Apply locally at once, then tell the other instances; a Redis outage must not fail the write.
@@ -47,6 +61,9 @@ export function createRedisBus(redisUrl: string, log: Logger): InvalidationBus {
         channels.add(channel);
         subscriber.subscribe(prefix + channel).catch((err) => log.warn({ err }, 'redis subscribe failed'));
       }
+    },
+    onReconnect(listener) {
+      reconnectListeners.push(listener);
     },
     async close() {
       await local.close();

@@ -13,7 +13,7 @@ import {
   UpdateClientBody,
 } from '../../shared/clients.js';
 import { OrgPath } from '../../shared/common.js';
-import { ApiError, validationError } from '../http/errors.js';
+import { ApiError } from '../http/errors.js';
 import { access, defineRoute } from '../http/route.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import {
@@ -30,6 +30,7 @@ import {
   updateClient,
   updateOrgClient,
 } from './service.js';
+import { type OAuthFailure, readTokenRequest } from './token-request.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -39,43 +40,32 @@ const tokenRoute = defineRoute({
   operationId: 'exchangeClientCredentials',
   summary: 'Exchange client credentials for an access token',
   description:
-    'JSON `{client_id, client_secret}`, or the OAuth form body with `grant_type=client_credentials`. ' +
-    'Limited per client_id and per source IP. A `grant_type` other than `client_credentials` is answered ' +
-    '400 `{error: "unsupported_grant_type", error_description}`.',
+    'JSON `{client_id, client_secret}`, or the OAuth form body with `grant_type=client_credentials`; the ' +
+    'credentials may instead come as HTTP Basic (`client_secret_basic`, RFC 6749 §2.3.1), not both. ' +
+    'Limited per client_id and per source IP. Every failure has OAuth’s shape `{error, error_description}`: ' +
+    '`invalid_request` (missing or malformed parameter), `unsupported_grant_type`, `invalid_client` (401).',
   tags: ['Authentication'],
   access: access.public,
-  body: TokenRequestJson,
-  bodyContentTypes: { [FORM]: { schema: TokenRequestForm } },
+  bodyContentTypes: { 'application/json': { schema: TokenRequestJson }, [FORM]: { schema: TokenRequestForm } },
   responses: {
     200: { description: 'An access token valid for one hour', schema: TokenResponse },
+    400: { description: 'Missing or malformed parameter, or another grant_type', schema: OAuthErrorBody },
     401: { description: 'Unknown client, wrong secret, or disabled client', schema: OAuthErrorBody },
   },
   errors: { 429: 'Too many token requests for this client_id or from this address; see Retry-After' },
-  handler: async ({ req, res, app, body }) => {
-    let credentials = body;
-    if (req.is(FORM)) {
-      const form = TokenRequestForm.safeParse(req.body ?? {});
-      if (!form.success) throw validationError('body', form.error);
-      credentials = form.data;
-    }
-    await enforceRateLimit(
-      app.rateLimiter,
-      res,
-      ['token-ip', req.ip ?? 'unknown'],
-      ['token-client', credentials.client_id],
-    );
+  handler: async ({ req, res, app }) => {
     res.setHeader('Cache-Control', 'no-store');
-    if (credentials.grant_type !== undefined && credentials.grant_type !== 'client_credentials') {
-      res.status(400).json({
-        error: 'unsupported_grant_type',
-        error_description: 'Only grant_type=client_credentials is supported',
-      });
+    const request = readTokenRequest(req, Boolean(req.is(FORM)));
+    const fail = (failure: OAuthFailure) => {
+      res.status(failure.status).json({ error: failure.error, error_description: failure.description });
       return undefined;
-    }
-    const result = await exchangeClientCredentials(app, credentials.client_id, credentials.client_secret);
+    };
+    if ('error' in request) return fail(request);
+    await enforceRateLimit(app.rateLimiter, res, ['token-ip', req.ip ?? 'unknown'], ['token-client', request.clientId]);
+    const result = await exchangeClientCredentials(app, request.clientId, request.clientSecret);
     if (!result.ok) {
-      res.status(401).json({ error: 'invalid_client', error_description: result.description });
-      return undefined;
+      if (request.basic) res.setHeader('WWW-Authenticate', 'Basic realm="sitefile"');
+      return fail({ status: 401, error: 'invalid_client', description: result.description });
     }
     return { access_token: result.accessToken, token_type: 'Bearer', expires_in: result.expiresIn };
   },

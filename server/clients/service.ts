@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import type { Db, Tx } from '../db/client.js';
 import { type CursorPayload, decodeCursor, encodeCursor } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
-import { newUuid } from '../ids.js';
+import { newId, newUuid } from '../ids.js';
 import {
   type ClientRow,
   existingScopeTargets,
@@ -370,6 +370,7 @@ export async function exchangeClientCredentials(
   const valid = await verifySecret(row?.secretHash ?? (await dummyHash), secret);
   if (!row || !valid) return { ok: false, description: 'Invalid client credentials' };
   if (!row.enabled) return { ok: false, description: 'This client is disabled' };
-  const { token, expiresIn } = app.tokens.sign(row.clientId, 'client');
+  // Each exchange is a grant of its own, so key tokens pass the same revocation check as people's tokens.
+  const { token, expiresIn } = app.tokens.sign(row.clientId, 'client', { grant: newId('kgr') });
   return { ok: true, accessToken: token, expiresIn };
 }

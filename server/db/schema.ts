@@ -58,6 +58,8 @@ export const users = pgTable(
     company: text('company'),
     phone: text('phone'),
     title: text('title'),
+    /** A disabled person cannot sign in, and every token of theirs is refused on the next request. */
+    disabledAt: ts('disabled_at'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().default(sql`now()`),
   },
@@ -663,9 +665,24 @@ export const oauthAuthCodes = pgTable('oauth_auth_codes', {
   codeChallenge: text('code_challenge').notNull(),
   scopes: text('scopes').array().notNull(),
   resource: text('resource'),
+  /** The sign-in (refresh-token family) this code starts: revoked when the code is presented twice. */
+  grantId: text('grant_id'),
   expiresAt: ts('expires_at').notNull(),
   usedAt: ts('used_at'),
 });
+
+/** Sign-ins (grants) ended before their access tokens expire: every access token names its grant, and
+ *  a token whose grant is listed here is refused. Rows are kept until no token of the grant can be alive. */
+export const revokedGrants = pgTable(
+  'revoked_grants',
+  {
+    grantId: text('grant_id').primaryKey(),
+    revokedAt: ts('revoked_at').notNull(),
+    /** When the last access token of the grant expires: the row is not needed after that. */
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('revoked_grants_expires_idx').on(t.expiresAt)],
+);
 
 export const oauthRefreshTokens = pgTable(
   'oauth_refresh_tokens',

@@ -1,8 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtures, startTestServer, type TestServer } from '../../test/harness.js';
 import { ADDIN_CLIENT_ID } from './first-party.js';
-import { createBrowser, hiddenFields, signInAndConsent, viaServer } from './test-browser.js';
+import {
+  authorizeUrl as authorizeUrlOf,
+  createBrowser,
+  hiddenFields,
+  oauthForm,
+  pkce,
+  signInAndConsent,
+  viaServer,
+} from './test-browser.js';
 import { ACCOUNT_FAILURES, ADDRESS_FAILURES } from './throttle.js';
 
 let server: TestServer;
@@ -10,26 +17,11 @@ const base = 'http://sitefile.test';
 const addinRedirect = `${base}/addin/auth-callback.html`;
 const agentRedirect = 'http://127.0.0.1:33418/callback';
 
-const pkce = () => {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-};
-
-const authorizeUrl = (params: Record<string, string>) => {
-  const url = new URL(`${base}/oauth/authorize`);
-  for (const [k, v] of Object.entries({ response_type: 'code', code_challenge_method: 'S256', ...params })) {
-    url.searchParams.set(k, v);
-  }
-  return url;
-};
+const authorizeUrl = (params: Record<string, string>) => authorizeUrlOf(server, params);
 
 const tokenRequest = async (params: Record<string, string>) => {
-  const res = await viaServer(server)(`${base}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(params).toString(),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, string> };
+  const { status, body } = await oauthForm(server, '/oauth/token', params);
+  return { status, body };
 };
 
 const register = async (metadata: Record<string, unknown>) =>
@@ -94,7 +86,8 @@ describe('discovery', () => {
   });
 
   it('publishes protected resource metadata for /mcp at both well-known paths', async () => {
-    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+    expect((await server.call('/.well-known/oauth-protected-resource')).status).toBe(404);
+    for (const path of ['/.well-known/oauth-protected-resource/mcp']) {
       const res = await server.call(path);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base] });

@@ -6,6 +6,7 @@ import {
   InvalidScopeError,
   InvalidTargetError,
   InvalidTokenError,
+  OAuthError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
@@ -15,6 +16,7 @@ import type { AppContext } from '../context.js';
 import { newId } from '../ids.js';
 import { FIRST_PARTY_APPS } from './first-party.js';
 import {
+  familyClientId,
   findApp,
   findAuthCode,
   findRefreshToken,
@@ -78,11 +80,35 @@ export function checkScopes(requested: string[] | undefined): string[] {
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** RFC 7591 §3.2.2: a redirect URI the server will not register. */
+class InvalidRedirectUriError extends OAuthError {
+  static override errorCode = 'invalid_redirect_uri';
+}
+
+/** Client authentication methods the token and revocation endpoints honour. */
+export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
+
+/** Refuses registration metadata the server cannot honour (RFC 7591 §3.2.2), rather than ignoring it. */
+function checkHonourable(client: OAuthClientInformationFull): void {
+  const method = client.token_endpoint_auth_method;
+  if (method !== undefined && !(TOKEN_ENDPOINT_AUTH_METHODS as readonly string[]).includes(method)) {
+    throw new InvalidClientMetadataError(`token_endpoint_auth_method ${method} is not supported.`);
+  }
+  const grants = client.grant_types ?? ['authorization_code'];
+  if (grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
+    throw new InvalidClientMetadataError('Only the authorization_code and refresh_token grant types are supported.');
+  }
+  if ((client.response_types ?? ['code']).some((t) => t !== 'code')) {
+    throw new InvalidClientMetadataError('Only the code response type is supported.');
+  }
+}
+
 /** Redirect URIs of dynamically registered clients: https, http on loopback (RFC 8252 §7.3), or a
  *  private-use scheme of a native app (§7.1). Never plain http to a remote host. */
-function checkRedirectUris(uris: string[]): void {
-  if (uris.length === 0 || uris.length > 10) throw new InvalidClientMetadataError('Register 1 to 10 redirect_uris');
+export function checkRedirectUris(uris: string[]): void {
+  if (uris.length === 0 || uris.length > 10) throw new InvalidRedirectUriError('Register 1 to 10 redirect_uris.');
   for (const uri of uris) {
+    if (!URL.canParse(uri)) throw new InvalidRedirectUriError('A redirect_uri is not a valid URL.');
     const url = new URL(uri);
     const ok =
       uri.length <= 2000 &&
@@ -91,7 +117,8 @@ function checkRedirectUris(uris: string[]): void {
         (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) ||
         (!['http:', 'https:', 'data:', 'file:', 'javascript:', 'vbscript:'].includes(url.protocol) &&
           url.protocol.includes('.')));
-    if (!ok) throw new InvalidClientMetadataError(`redirect_uri not allowed: ${uri}`);
+    if (!ok)
+      throw new InvalidRedirectUriError('Redirect URIs must be https, http on loopback, or a private-use scheme.');
   }
 }
 
@@ -104,8 +131,14 @@ export function createClientsStore(app: AppContext): OAuthRegisteredClientsStore
       // so the stored information never carries it.
       return { ...(row.metadata as Omit<OAuthClientInformationFull, 'client_id'>), client_id: row.clientId };
     },
-    async registerClient(client) {
-      checkRedirectUris(client.redirect_uris);
+    async registerClient(registered) {
+      checkRedirectUris(registered.redirect_uris);
+      checkHonourable(registered as OAuthClientInformationFull);
+      // RFC 7591 §2: a client that names no method uses client_secret_basic; say so in the answer.
+      const client = {
+        ...registered,
+        token_endpoint_auth_method: registered.token_endpoint_auth_method ?? 'client_secret_basic',
+      };
       if (client.client_name && client.client_name.length > 200) {
         throw new InvalidClientMetadataError('client_name must be at most 200 characters');
       }
@@ -130,6 +163,13 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
   const resources = oauthResources(app);
   const now = () => app.clock.now();
 
+  /** Ends a sign-in: its refresh tokens and, on every instance, its access tokens. */
+  const endSignIn = async (familyId: string) => {
+    await revokeFamily(app.db, familyId, now());
+    await app.guard.revokeGrant(familyId, new Date(now().getTime() + ACCESS_TOKEN_LIFETIME_SECONDS * 1000));
+  };
+
+  // The refresh-token family is the sign-in (grant): every access token names it.
   const issueTokens = async (
     grant: { clientId: string; userId: string; scopes: string[]; resource: string },
     familyId: string,
@@ -137,6 +177,7 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
     const access = app.tokens.sign(grant.userId, 'user', {
       lifetimeSeconds: ACCESS_TOKEN_LIFETIME_SECONDS,
       audience: grant.resource,
+      grant: familyId,
     });
     const refreshToken = randomToken('sfr');
     await insertRefreshToken(app.db, {
@@ -160,6 +201,8 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
 
   const liveCode = async (clientId: string, code: string) => {
     const row = await findAuthCode(app.db, digest(code));
+    // A code presented twice has leaked (RFC 6749 §4.1.2): end the sign-in it started.
+    if (row?.usedAt && row.clientId === clientId && row.grantId) await endSignIn(row.grantId);
     if (!row || row.clientId !== clientId || row.usedAt || row.expiresAt <= now()) {
       throw new InvalidGrantError('Invalid, expired or already used authorization code');
     }
@@ -182,6 +225,7 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
           codeChallenge: params.codeChallenge,
           scopes,
           resource,
+          grantId: newId('fam'),
           expiresAt: new Date(now().getTime() + AUTH_CODE_LIFETIME_SECONDS * 1000),
         });
         return code;
@@ -201,10 +245,13 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
         throw new InvalidTargetError('resource does not match the authorization request');
       }
       const spent = await spendAuthCode(app.db, row.codeHash, now());
-      if (!spent) throw new InvalidGrantError('Invalid, expired or already used authorization code');
+      if (!spent) {
+        if (row.grantId) await endSignIn(row.grantId);
+        throw new InvalidGrantError('Invalid, expired or already used authorization code');
+      }
       return issueTokens(
         { clientId: client.client_id, userId: spent.userId, scopes: spent.scopes, resource: spent.resource! },
-        newId('fam'),
+        spent.grantId ?? newId('fam'),
       );
     },
 
@@ -214,7 +261,7 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
       if (row.revokedAt) throw new InvalidGrantError('Refresh token has been revoked');
       if (row.usedAt) {
         // A spent token presented again means it leaked (or the client lost a race): end the whole family.
-        await revokeFamily(app.db, row.familyId, now());
+        await endSignIn(row.familyId);
         throw new InvalidGrantError('Refresh token was already used; the session has been revoked');
       }
       if (row.expiresAt <= now()) throw new InvalidGrantError('Refresh token has expired');
@@ -226,7 +273,7 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
       }
       const spent = await spendRefreshToken(app.db, row.tokenHash, now());
       if (!spent) {
-        await revokeFamily(app.db, row.familyId, now());
+        await endSignIn(row.familyId);
         throw new InvalidGrantError('Refresh token was already used; the session has been revoked');
       }
       if (!(await app.guard.callerOf('user', row.userId))) throw new InvalidGrantError('The account no longer exists');
@@ -237,9 +284,10 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
     },
 
     async verifyAccessToken(token): Promise<AuthInfo> {
-      // MCP accepts people's tokens minted for the MCP resource and client-key tokens from /v1/oauth/token.
-      const user = app.tokens.verify(token, resources.mcp);
-      const key = user ? undefined : app.tokens.verify(token, resources.api);
+      // MCP accepts people's tokens minted for the MCP resource and client-key tokens from /v1/oauth/token,
+      // as long as their sign-in has not been revoked.
+      const user = await app.guard.verify(token, resources.mcp);
+      const key = user ? undefined : await app.guard.verify(token, resources.api);
       const claims = user?.typ === 'user' ? user : key?.typ === 'client' ? key : undefined;
       if (!claims) throw new InvalidTokenError('Invalid or expired token');
       return {
@@ -253,9 +301,16 @@ export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthS
     },
 
     async revokeToken(client, request) {
-      // Access tokens are short-lived signed JWTs and are not tracked; revoking a refresh token ends its family.
+      // Revoking either kind of token ends the whole sign-in (RFC 7009 §2.1 allows it for access tokens).
+      // Tokens of other clients, unknown or expired tokens: nothing to do, and the answer is the same 200.
       const row = await findRefreshToken(app.db, digest(request.token));
-      if (row && row.clientId === client.client_id) await revokeFamily(app.db, row.familyId, now());
+      if (row) {
+        if (row.clientId === client.client_id) await endSignIn(row.familyId);
+        return;
+      }
+      const claims = app.tokens.verify(request.token, resources.mcp) ?? app.tokens.verify(request.token, resources.api);
+      if (claims?.typ !== 'user' || !claims.gid) return;
+      if ((await familyClientId(app.db, claims.gid)) === client.client_id) await endSignIn(claims.gid);
     },
   };
 }

@@ -73,6 +73,16 @@ export async function spendRefreshToken(
   return row;
 }
 
+/** The client a refresh-token family (sign-in) was issued to. */
+export async function familyClientId(db: Handle, familyId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ clientId: oauthRefreshTokens.clientId })
+    .from(oauthRefreshTokens)
+    .where(eq(oauthRefreshTokens.familyId, familyId))
+    .limit(1);
+  return row?.clientId;
+}
+
 export async function revokeFamily(db: Handle, familyId: string, now: Date): Promise<void> {
   await db
     .update(oauthRefreshTokens)

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
@@ -8,9 +9,18 @@ import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/
 import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import express, { type RequestHandler, type Router } from 'express';
+import { basicCredentials } from '../clients/token-request.js';
 import type { AppContext } from '../context.js';
+import { checkAuthorizationRequest } from './authorize-checks.js';
 import { registerFirstPartyApps } from './first-party.js';
-import { createOAuthProvider, digest, oauthResources, SITEFILE_SCOPE } from './provider.js';
+import {
+  checkRedirectUris,
+  createOAuthProvider,
+  digest,
+  oauthResources,
+  SITEFILE_SCOPE,
+  TOKEN_ENDPOINT_AUTH_METHODS,
+} from './provider.js';
 import { findApp } from './queries.js';
 import { AUTHORIZE_PATH, createSignInFlow } from './sign-in.js';
 
@@ -45,8 +55,8 @@ export function createOAuthServer(app: AppContext): OAuthServer {
     response_types_supported: ['code'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
     code_challenge_methods_supported: ['S256'],
-    token_endpoint_auth_methods_supported: ['client_secret_post', 'none'],
-    revocation_endpoint_auth_methods_supported: ['client_secret_post', 'none'],
+    token_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
+    revocation_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
     scopes_supported: [SITEFILE_SCOPE],
   };
   const protectedResource: OAuthProtectedResourceMetadata = {
@@ -66,38 +76,61 @@ export function createOAuthServer(app: AppContext): OAuthServer {
   };
 
   // Confidential clients' secrets are stored as digests; check them here so the SDK's handlers
-  // (which compare plain secrets) only ever see clients already authenticated.
+  // (which compare plain secrets) only ever see clients already authenticated. The credentials come in
+  // the body (client_secret_post) or as HTTP Basic (client_secret_basic); the SDK reads the body only,
+  // so Basic credentials are moved there once checked.
   const verifyClientSecret: RequestHandler = async (req, res, next) => {
-    const clientId = (req.body as Record<string, unknown> | undefined)?.client_id;
-    const row = typeof clientId === 'string' ? await findApp(app.db, clientId) : undefined;
-    if (!row?.clientSecretHash) {
-      next();
-      return;
-    }
-    const secret = (req.body as Record<string, unknown>).client_secret;
-    const given = Buffer.from(typeof secret === 'string' ? digest(secret) : '');
-    const stored = Buffer.from(row.clientSecretHash);
-    if (given.length !== stored.length || !timingSafeEqual(given, stored)) {
+    const refuse = (status: number, error: string, description: string) => {
       res.setHeader('Cache-Control', 'no-store');
-      res.status(401).json({ error: 'invalid_client', error_description: 'Invalid client credentials' });
-      return;
+      res.status(status).json({ error, error_description: description });
+    };
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const basic = basicCredentials(req.headers.authorization);
+    if (basic === 'malformed') return refuse(400, 'invalid_request', 'The Basic authorization header is malformed.');
+    if (basic && body.client_secret !== undefined) {
+      return refuse(400, 'invalid_request', 'Use one client authentication method, not both.');
     }
+    const clientId = basic?.id ?? body.client_id;
+    const secret = basic?.secret ?? body.client_secret;
+    const row = typeof clientId === 'string' ? await findApp(app.db, clientId) : undefined;
+    if (row?.clientSecretHash) {
+      const given = Buffer.from(typeof secret === 'string' ? digest(secret) : '');
+      const stored = Buffer.from(row.clientSecretHash);
+      if (given.length !== stored.length || !timingSafeEqual(given, stored)) {
+        if (basic) res.setHeader('WWW-Authenticate', 'Basic realm="sitefile"');
+        return refuse(401, 'invalid_client', 'Invalid client credentials.');
+      }
+    }
+    if (basic) req.body = { ...body, client_id: basic.id };
     next();
+  };
+
+  // Redirect URIs are checked before the SDK's schema, so a bad one is invalid_redirect_uri (RFC 7591).
+  const checkRegisteredRedirects: RequestHandler = (req, res, next) => {
+    const uris = (req.body as Record<string, unknown> | undefined)?.redirect_uris;
+    try {
+      if (Array.isArray(uris) && uris.every((u) => typeof u === 'string')) checkRedirectUris(uris);
+      next();
+    } catch (err) {
+      res.status(400).json((err as OAuthError).toResponseObject());
+    }
   };
 
   const router = express.Router();
   router.use(['/oauth', '/.well-known'], whenRegistered);
-  router.use(AUTHORIZE_PATH, authorizationHandler({ provider }));
+  router.use(AUTHORIZE_PATH, checkAuthorizationRequest(provider.clientsStore), authorizationHandler({ provider }));
   router.use(TOKEN_PATH, express.urlencoded({ extended: false }), verifyClientSecret, tokenHandler({ provider }));
   router.use(REVOKE_PATH, express.urlencoded({ extended: false }), verifyClientSecret, revocationHandler({ provider }));
   // Registered clients' secrets do not expire: their refresh tokens live 90 days.
   router.use(
     REGISTER_PATH,
+    express.json(),
+    checkRegisteredRedirects,
     clientRegistrationHandler({ clientsStore: provider.clientsStore, clientSecretExpirySeconds: 0 }),
   );
   router.use('/.well-known/oauth-authorization-server', metadataHandler(metadata));
+  // Only /mcp is a protected resource with OAuth metadata; the origin itself is not (no root document).
   router.use('/.well-known/oauth-protected-resource/mcp', metadataHandler(protectedResource));
-  router.use('/.well-known/oauth-protected-resource', metadataHandler(protectedResource));
 
   return {
     router,

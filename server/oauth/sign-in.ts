@@ -126,7 +126,7 @@ export function createSignInFlow(app: AppContext, throttle: SignInThrottle = cre
         const user = email ? await findUserByEmail(app.db, email) : undefined;
         dummyHash ??= hashSecret(randomBytes(16).toString('hex'));
         const passwordOk = await verifySecret(user?.passwordHash ?? (await dummyHash), password);
-        if (!user?.passwordHash || !passwordOk) {
+        if (!user?.passwordHash || !passwordOk || user.disabledAt) {
           await throttle.recordFailure(ip, email);
           showSignIn(401, 'The email or password is incorrect.', email);
           return;

@@ -1,4 +1,6 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { TestServer } from '../../test/harness.js';
+import { ADDIN_CLIENT_ID } from './first-party.js';
 
 /** A minimal browser for the sign-in pages in tests: keeps the cookie, reads hidden fields, posts forms. */
 
@@ -73,4 +75,54 @@ export async function signInAndConsent(
   const done = await browser.post(consent, { decision });
   if (done.status !== 302 || !done.location) throw new Error(`consent: ${done.status} ${done.html}`);
   return new URL(done.location).searchParams;
+}
+
+export const pkce = () => {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+};
+
+/** `/oauth/authorize?…` with response_type=code and S256 unless given. */
+export const authorizeUrl = (server: TestServer, params: Record<string, string>) => {
+  const url = new URL(`${server.config.publicUrl}/oauth/authorize`);
+  for (const [k, v] of Object.entries({ response_type: 'code', code_challenge_method: 'S256', ...params })) {
+    url.searchParams.set(k, v);
+  }
+  return url;
+};
+
+/** A form POST to an OAuth endpoint (`/oauth/token`, `/oauth/revoke`): status and JSON body. */
+export async function oauthForm(
+  server: TestServer,
+  pathname: string,
+  params: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
+  const res = await viaServer(server)(`${server.config.publicUrl}${pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(params).toString(),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : {}) as Record<string, string> };
+}
+
+/** The Outlook add-in's sign-in (first-party public client, PKCE): its /v1 tokens. */
+export async function addinSignIn(server: TestServer, credentials: { email: string; password: string }) {
+  const { verifier, challenge } = pkce();
+  const redirectUri = `${server.config.publicUrl}/addin/auth-callback.html`;
+  const redirect = await signInAndConsent(
+    server,
+    authorizeUrl(server, { client_id: ADDIN_CLIENT_ID, redirect_uri: redirectUri, code_challenge: challenge }),
+    credentials,
+  );
+  const tokens = await oauthForm(server, '/oauth/token', {
+    grant_type: 'authorization_code',
+    code: redirect.get('code')!,
+    code_verifier: verifier,
+    redirect_uri: redirectUri,
+    client_id: ADDIN_CLIENT_ID,
+  });
+  if (tokens.status !== 200) throw new Error(`add-in token: ${tokens.status} ${JSON.stringify(tokens.body)}`);
+  return tokens.body as { access_token: string; refresh_token: string };
 }

@@ -1,5 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { CALLERS_CHANNEL } from '../auth/guard.js';
 import { hashSecret } from '../auth/secrets.js';
+import type { InvalidationBus } from '../cache/bus.js';
 import type { Db } from '../db/client.js';
 import { organizationMembers, organizations, users } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
@@ -51,4 +53,22 @@ export async function createUser(db: Db, input: NewUser) {
 export async function findUserByEmail(db: Db, email: string) {
   const [user] = await db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
   return user;
+}
+
+/** Disables a person: no new sign-in, and every token of theirs is refused on the next request on every
+ *  instance (the cached caller is dropped through the bus; without the bus, within the cache TTL). */
+export async function disableUser(db: Db, bus: InvalidationBus, userId: string, now: Date): Promise<void> {
+  const [row] = await db.update(users).set({ disabledAt: now, updatedAt: now }).where(eq(users.id, userId)).returning();
+  if (!row) throw ApiError.notFound(`User ${userId}`);
+  await bus.publish(CALLERS_CHANNEL, `user:${userId}`);
+}
+
+/** Removes a person from an organization: their tokens no longer reach it from the next request on. */
+export async function removeMembership(db: Db, bus: InvalidationBus, orgId: string, userId: string): Promise<void> {
+  const removed = await db
+    .delete(organizationMembers)
+    .where(and(eq(organizationMembers.organizationId, orgId), eq(organizationMembers.userId, userId)))
+    .returning();
+  if (removed.length === 0) throw ApiError.notFound(`Membership of ${userId} in ${orgId}`);
+  await bus.publish(CALLERS_CHANNEL, `user:${userId}`);
 }
