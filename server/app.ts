@@ -16,6 +16,7 @@ import type { Db } from './db/client.js';
 import { mountDocs } from './docs/routes.js';
 import { parsesOwnJsonBody } from './filing/routes.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
+import { refuseNulInForm, refuseNulInJson, refuseNulInUrl } from './http/nul.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { mountRoutes } from './http/route.js';
 import { createMcpRouter } from './mcp/routes.js';
@@ -86,10 +87,11 @@ export function createApp(options: AppOptions): App {
     }),
   );
   app.use(context.usage.middleware);
+  app.use(refuseNulInUrl);
   // E-mail filing takes base64 attachments in JSON: its route reads that body itself, after the access check.
   const appWideJson = (req: express.Request) => Boolean(req.is('application/json')) && !parsesOwnJsonBody(req);
-  app.use(express.json({ limit: '1mb', type: (req) => appWideJson(req as express.Request) }));
-  app.use(express.urlencoded({ extended: false, limit: '64kb' }));
+  app.use(express.json({ limit: '1mb', type: (req) => appWideJson(req as express.Request), verify: refuseNulInJson }));
+  app.use(express.urlencoded({ extended: false, limit: '64kb', verify: refuseNulInForm }));
   // People's sign-in (OAuth 2.1 authorization server) and the MCP endpoint it protects.
   const oauth = createOAuthServer(context);
   app.use(oauth.router);
