@@ -18,7 +18,7 @@ import { parsesOwnJsonBody } from './filing/routes.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { refuseNulInForm, refuseNulInJson, refuseNulInUrl } from './http/nul.js';
 import { buildOpenApiDocument } from './http/openapi.js';
-import { mountRoutes } from './http/route.js';
+import { mountRoutes, refuseOtherMethods } from './http/route.js';
 import { createMcpRouter } from './mcp/routes.js';
 import { createOAuthServer } from './oauth/router.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
@@ -105,6 +105,7 @@ export function createApp(options: AppOptions): App {
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApi);
   });
+  refuseOtherMethods(app, '/v1/openapi.json', ['GET']);
   mountDocs(app);
 
   app.use(notFoundHandler);

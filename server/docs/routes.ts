@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
+import { refuseOtherMethods } from '../http/route.js';
 
 const page = `<!doctype html>
 <html lang="en">
@@ -36,4 +37,5 @@ export function mountDocs(app: Express): void {
   app.get('/admin', (_req, res) => {
     res.sendFile(path.join(addinDist, 'admin.html'));
   });
+  for (const getOnly of ['/docs', '/docs/init.js', '/admin']) refuseOtherMethods(app, getOnly, ['GET']);
 }

@@ -26,7 +26,7 @@
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify/sync';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Db } from '../db/client.js';
 import { ApiError } from './errors.js';
 
@@ -73,8 +73,10 @@ export function jsonPageSize(requested: number | undefined): number {
   return requested;
 }
 
-/** Whether the request asks for CSV rather than JSON (`Accept: text/csv`). */
-export const wantsCsv = (accept: string | undefined): boolean => /\btext\/csv\b/i.test(accept ?? '');
+/** Whether the request prefers CSV to JSON: `Accept` negotiated with its q-values (`text/csv;q=0` is a refusal,
+ *  equal preference goes to the type listed first); no `Accept` or no match answers JSON. */
+export const wantsCsv = (req: Pick<Request, 'accepts'>): boolean =>
+  req.accepts(['application/json', 'text/csv']) === 'text/csv';
 
 const cellOf = (value: unknown): string | number | boolean => {
   if (value === null || value === undefined) return '';
