@@ -102,12 +102,12 @@ async function main() {
   bareApp.use(pinoHttp({ logger: pino({ level: 'silent' }), genReqId: () => randomUUID() }));
   bareApp.use(express.json({ limit: '1mb' }));
   bareApp.use(express.urlencoded({ extended: false, limit: '64kb' }));
-  const staticBody = await getClient(server.app.context, key.id, { usage: false });
+  const staticBody = await getClient(server.app.context, key.id);
   bareApp.get('/bare/static', (_req, res) => {
     res.json(staticBody);
   });
   bareApp.get('/bare/lookup', async (_req, res) => {
-    res.json(await getClient(server.app.context, key.id, { usage: false }));
+    res.json(await getClient(server.app.context, key.id));
   });
   const bare: Server = bareApp.listen(0, '127.0.0.1');
   await new Promise((resolve) => bare.once('listening', resolve));

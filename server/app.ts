@@ -16,8 +16,9 @@ import type { Db } from './db/client.js';
 import { mountDocs } from './docs/routes.js';
 import { parsesOwnJsonBody } from './filing/routes.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
+import { refuseNulInForm, refuseNulInJson, refuseNulInUrl } from './http/nul.js';
 import { buildOpenApiDocument } from './http/openapi.js';
-import { mountRoutes } from './http/route.js';
+import { mountRoutes, refuseOtherMethods } from './http/route.js';
 import { createMcpRouter, MCP_PATH } from './mcp/routes.js';
 import { createOAuthServer } from './oauth/router.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
@@ -93,12 +94,13 @@ export function createApp(options: AppOptions): App {
     }),
   );
   app.use(context.usage.middleware);
+  app.use(refuseNulInUrl);
   // E-mail filing takes base64 attachments in JSON and /mcp answers bad JSON in JSON-RPC: both read their
   // body themselves, after the access check.
   const appWideJson = (req: express.Request) =>
     Boolean(req.is('application/json')) && !parsesOwnJsonBody(req) && req.path !== MCP_PATH;
-  app.use(express.json({ limit: '1mb', type: (req) => appWideJson(req as express.Request) }));
-  app.use(express.urlencoded({ extended: false, limit: '64kb' }));
+  app.use(express.json({ limit: '1mb', type: (req) => appWideJson(req as express.Request), verify: refuseNulInJson }));
+  app.use(express.urlencoded({ extended: false, limit: '64kb', verify: refuseNulInForm }));
   // People's sign-in (OAuth 2.1 authorization server) and the MCP endpoint it protects.
   const oauth = createOAuthServer(context);
   app.use(oauth.router);
@@ -114,6 +116,7 @@ export function createApp(options: AppOptions): App {
     openApiJson ??= JSON.stringify(buildOpenApiDocument(routes, config.publicUrl));
     res.type('json').send(openApiJson);
   });
+  refuseOtherMethods(app, '/v1/openapi.json', ['GET']);
   mountDocs(app);
 
   app.use(notFoundHandler);

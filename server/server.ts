@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type App, type AppOptions, createApp } from './app.js';
+import { answerClientError } from './http/client-error.js';
 
 export interface RunningServer {
   app: App;
@@ -13,6 +14,7 @@ export interface RunningServer {
 export async function startServer(options: AppOptions & { port?: number; host?: string }): Promise<RunningServer> {
   const app = createApp(options);
   const http = app.express.listen(options.port ?? options.config.port, options.host ?? '127.0.0.1');
+  http.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     http.once('listening', resolve);
     http.once('error', reject);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cursor, commaList, Id, listEnvelope, pageLimit, Timestamp } from './common.js';
+import { Cursor, commaList, Id, listEnvelope, pageLimit, strictQuery, Timestamp } from './common.js';
 import { EmailRecord } from './emails.js';
 
 /**
@@ -22,7 +22,7 @@ const AnyLimit = z.coerce
     description: 'JSON: page size 1–50 (default 25). CSV (`Accept: text/csv`): row cap, default 100000, larger clamped',
   });
 
-export const OrgActivityQuery = z.object({
+export const OrgActivityQuery = strictQuery({
   cursor: Cursor,
   limit: AnyLimit,
   from: DateBound.optional(),
@@ -61,7 +61,7 @@ export const OrgActivityList = listEnvelope(OrgActivityEntry).extend({
 
 export const DocumentActivityPath = z.object({ documentId: Id });
 
-export const DocumentActivityQuery = z.object({
+export const DocumentActivityQuery = strictQuery({
   cursor: Cursor,
   limit: pageLimit(25),
   includeEmails: z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cursor, Id, listEnvelope, pageLimit, Timestamp } from './common.js';
+import { Cursor, Id, listEnvelope, pageLimit, strictQuery, Timestamp } from './common.js';
 import { permissionKeys } from './permissions.js';
 
 export const PermissionMap = z
@@ -37,10 +37,11 @@ export const OAuthClient = z
     createdAt: Timestamp,
     permissions: PermissionMap,
     scopes: ClientScopes,
-    orgIds: z
-      .array(z.string())
-      .meta({ description: 'Organizations reachable by this key (whole or through a project)' }),
-    usageSummary: UsageSummary.optional(),
+    orgIds: z.array(z.string()).meta({
+      description:
+        'Organizations reachable by this key (whole or through a project); every organization for a superadmin key',
+    }),
+    usageSummary: UsageSummary.meta({ description: 'Requests this key made, per endpoint (zero for a new key)' }),
   })
   .meta({ id: 'OAuthClient' });
 
@@ -95,7 +96,7 @@ export const ClientIdPath = z.object({ id: Id });
 
 export const OrgClientPath = z.object({ orgId: Id, id: Id });
 
-export const ClientListQuery = z.object({ cursor: Cursor, limit: pageLimit(25) });
+export const ClientListQuery = strictQuery({ cursor: Cursor, limit: pageLimit(25) });
 
 export const ClientList = listEnvelope(OAuthClient).meta({ id: 'OAuthClientList' });
 

@@ -13,6 +13,13 @@ export const pageLimit = (defaultValue: number, max = 50) =>
     .max(max, { error: `limit must be an integer from 1 to ${max}` })
     .default(defaultValue);
 
+/** A query-parameter schema that refuses unknown parameters: a misspelt filter must not silently list everything. */
+export const strictQuery = <T extends z.core.$ZodLooseShape>(shape: T) =>
+  z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? `Unknown query parameter: ${issue.keys.join(', ')}` : undefined,
+  });
+
 export const Cursor = z.string().min(1).max(2000).optional().meta({ description: 'Opaque cursor from `nextCursor`' });
 
 /** A query flag that accepts only the literal `true`. */

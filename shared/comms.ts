@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { DateBound } from './activity.js';
-import { Cursor, commaList, Id, listEnvelope, pageLimit, Timestamp } from './common.js';
+import { Cursor, commaList, Id, listEnvelope, pageLimit, strictQuery, Timestamp } from './common.js';
 
-export const CommsQuery = z.object({
+export const CommsQuery = strictQuery({
   actionType: commaList(500).optional().meta({
     description: 'Comma-separated OR: IssueDocument, ForwardDocument, ResponderResponse, ReviewerResponse, …',
   }),

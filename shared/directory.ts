@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Cursor, listEnvelope, pageLimit, Timestamp } from './common.js';
+import { Cursor, listEnvelope, pageLimit, strictQuery, Timestamp } from './common.js';
 
-export const DirectoryQuery = z.object({
+export const DirectoryQuery = strictQuery({
   cursor: Cursor,
   limit: pageLimit(20),
   search: z

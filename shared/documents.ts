@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cursor, commaList, DateOnly, Id, Timestamp, trueFlag } from './common.js';
+import { Cursor, commaList, DateOnly, Id, strictQuery, Timestamp, trueFlag } from './common.js';
 
 /** Value sets of the spec (States and transitions, Document resource). */
 export const documentFormats = [
@@ -68,13 +68,33 @@ export const submittalSortFields = [
 export const documentSortFields = ['createdAt', 'updatedAt', 'dueDate', 'title'] as const;
 export type SubmittalSortField = (typeof submittalSortFields)[number];
 
-/** A comma-separated OR list whose every value must be one of `allowed`. */
-const oneOfList = (allowed: readonly string[], max = 500) =>
-  commaList(max).superRefine((values, ctx) => {
+/**
+ * A comma-separated OR list whose every value must be one of `allowed`; values in `refused` get that
+ * message instead (a value of the spec's set that the list can never match).
+ */
+const oneOfList = (allowed: readonly string[], refused?: { values: readonly string[]; message: string }) =>
+  commaList(500).superRefine((values, ctx) => {
+    if (refused && values.some((v) => refused.values.includes(v))) {
+      ctx.addIssue({ code: 'custom', message: refused.message });
+      return;
+    }
     const unknown = values.filter((v) => !allowed.includes(v));
     if (unknown.length > 0)
       ctx.addIssue({ code: 'custom', message: `Unknown value ${unknown.join(', ')}; allowed: ${allowed.join(', ')}` });
   });
+
+/** Types of the spec's value set that no row of the document lists holds: reports are a resource of their own. */
+const reportTypes = ['report', 'minute'];
+
+/** `type` of a document list: a report type is refused with where to find reports, never answered with nothing. */
+const documentTypeList = oneOfList(
+  documentTypes.filter((t) => !reportTypes.includes(t)),
+  {
+    values: reportTypes,
+    message:
+      'report and minute are reports, not documents: list them with GET /v1/organization/{orgId}/project/{projectId}/reports (minutes are reportKind meeting_minutes)',
+  },
+);
 
 const isRealDate = (value: string) => {
   const date = new Date(`${value}T00:00:00Z`);
@@ -100,13 +120,6 @@ export const dateRange = z
   })
   .meta({ description: '`from,to` as YYYY-MM-DD, either side may be empty; inclusive, UTC', example: '2025-01-01,' });
 export type DateRange = { from?: string; to?: string };
-
-/** Unknown query parameters are refused (a misspelt filter must not silently list everything). */
-const strictQuery = <T extends z.core.$ZodLooseShape>(shape: T) =>
-  z.strictObject(shape, {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys' ? `Unknown query parameter: ${issue.keys.join(', ')}` : undefined,
-  });
 
 /** JSON: page size 1–50 (default 25). CSV (`Accept: text/csv`): row cap, default and maximum 100000 (clamped). */
 const listLimit = z.coerce
@@ -143,10 +156,28 @@ const submittalFilters = {
 export const SubmittalListQuery = strictQuery(submittalFilters);
 export type SubmittalListQuery = z.output<typeof SubmittalListQuery>;
 
+/** The generic lists' `sortBy`: one of `fields`, and any other value falls back to createdAt (the spec's rule). */
+const sortByOrCreatedAt = <F extends string>(fields: readonly F[]) =>
+  z
+    .string()
+    .max(100)
+    .optional()
+    .transform((value): F | 'createdAt' => (fields.includes(value as F) ? (value as F) : 'createdAt'))
+    .meta({ description: `${fields.join(', ')}; other values fall back to createdAt` });
+
+/** The platform-wide submittal list: the submittal filters plus the generic document list's ("same filtering"). */
 export const AdminSubmittalListQuery = strictQuery({
   ...submittalFilters,
+  sortBy: sortByOrCreatedAt(submittalSortFields),
   projectId: Id.optional(),
   organizationId: Id.optional(),
+  format: oneOfList(['submittal']).optional(),
+  'filter.format': oneOfList(['submittal']).optional(),
+  type: documentTypeList.optional(),
+  'filter.type': documentTypeList.optional(),
+  status: oneOfList(documentStatuses).optional(),
+  assigneeId: Id.optional(),
+  assigneeName: z.string().max(200).optional(),
   'filter.divisionTitle': z.string().max(500).optional(),
   'filter.createdAt': dateRange.optional(),
   'filter.receivedAt': dateRange.optional(),
@@ -156,23 +187,14 @@ export type AdminSubmittalListQuery = z.output<typeof AdminSubmittalListQuery>;
 const documentFilters = {
   cursor: Cursor,
   limit: listLimit,
-  sortBy: z
-    .string()
-    .max(100)
-    .optional()
-    .transform((value) =>
-      (documentSortFields as readonly string[]).includes(value ?? '')
-        ? (value as (typeof documentSortFields)[number])
-        : 'createdAt',
-    )
-    .meta({ description: 'createdAt, updatedAt, dueDate or title; other values fall back to createdAt' }),
+  sortBy: sortByOrCreatedAt(documentSortFields),
   sortOrder,
   search,
   format: oneOfList(documentFormats).optional(),
-  type: oneOfList(documentTypes).optional(),
+  type: documentTypeList.optional(),
   status: oneOfList(documentStatuses).optional(),
   'filter.format': oneOfList(documentFormats).optional(),
-  'filter.type': oneOfList(documentTypes).optional(),
+  'filter.type': documentTypeList.optional(),
   'filter.status': oneOfList(documentStatuses).optional(),
   assigneeId: Id.optional(),
   assigneeName: z.string().max(200).optional(),

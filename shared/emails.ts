@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp } from './common.js';
+import { Id, strictQuery, Timestamp } from './common.js';
 
 /** The spec's Email record: one dispatch to one recipient, with its delivery timestamps. */
 export const EmailRecord = z
@@ -33,7 +33,7 @@ export const EmailRecord = z
 
 export const EmailPath = z.object({ mailerMessageId: Id });
 
-export const EmailQuery = z.object({
+export const EmailQuery = strictQuery({
   recipient: z
     .email({ error: 'recipient must be an e-mail address' })
     .max(320)

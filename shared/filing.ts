@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cursor, Id, listEnvelope, pageLimit, Timestamp } from './common.js';
+import { Cursor, Id, listEnvelope, pageLimit, strictQuery, Timestamp } from './common.js';
 
 /** E-mail filing: request and response schemas of the filing, lookup, search, detail and suggestion routes. */
 
@@ -80,7 +80,7 @@ export const FileEmailJson = z.strictObject({
 export type FileEmailJson = z.output<typeof FileEmailJson>;
 
 /** Options of the raw (`message/rfc822`) form, which has no JSON body to carry them. */
-export const FileEmailQuery = z.strictObject({
+export const FileEmailQuery = strictQuery({
   documentId: Id.optional(),
   note: Note.optional(),
   conversationId: ConversationId.optional().meta({ description: 'The Outlook conversation id of the message' }),
@@ -174,7 +174,7 @@ const DateRange = z
     error: 'not a calendar date',
   });
 
-export const FiledEmailListQuery = z.strictObject({
+export const FiledEmailListQuery = strictQuery({
   cursor: Cursor,
   limit: pageLimit(25),
   search: z.string().trim().min(1).max(500).optional().meta({
@@ -192,7 +192,7 @@ export const FiledEmailListQuery = z.strictObject({
 
 export const FiledEmailList = listEnvelope(FiledEmailSummary);
 
-export const LookupQuery = z.strictObject({ internetMessageId: MessageIdInput });
+export const LookupQuery = strictQuery({ internetMessageId: MessageIdInput });
 
 export const LookupResult = z.object({
   internetMessageId: z.string(),

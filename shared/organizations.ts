@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cursor, listEnvelope, pageLimit, Timestamp } from './common.js';
+import { Cursor, listEnvelope, pageLimit, strictQuery, Timestamp } from './common.js';
 
 export const Organization = z
   .object({
@@ -19,7 +19,11 @@ export const Project = z
   })
   .meta({ id: 'Project' });
 
-export const ProjectListQuery = z.object({ cursor: Cursor, limit: pageLimit(25) });
+export const ProjectListQuery = strictQuery({ cursor: Cursor, limit: pageLimit(25) });
+
+export const OrganizationListQuery = strictQuery({ cursor: Cursor, limit: pageLimit(25) });
+
+export const OrganizationList = listEnvelope(Organization).meta({ id: 'OrganizationList' });
 
 export const ProjectList = listEnvelope(Project).meta({ id: 'ProjectList' });
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { Cursor, Id, listEnvelope, pageLimit, Timestamp } from './common.js';
+import { Cursor, Id, listEnvelope, pageLimit, strictQuery, Timestamp } from './common.js';
 
 export const ReportPath = z.object({ orgId: Id, projectId: Id, reportId: Id });
 
-export const ReportListQuery = z.object({ cursor: Cursor, limit: pageLimit(25) });
+export const ReportListQuery = strictQuery({ cursor: Cursor, limit: pageLimit(25) });
 
 export const ReportSection = z.object({
   uid: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cursor, pageLimit, Timestamp } from './common.js';
+import { Cursor, pageLimit, strictQuery, Timestamp } from './common.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
@@ -20,7 +20,7 @@ export const SupportIssue = z
 
 export const SupportIssueResponse = z.object({ data: SupportIssue });
 
-export const RunbookQuery = z.object({
+export const RunbookQuery = strictQuery({
   search: z
     .string()
     .max(200)

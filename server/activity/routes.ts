@@ -29,7 +29,7 @@ export const activityRoutes = [
     },
     errors: { 404: 'projectId is not a project of this organization' },
     handler: async ({ req, res, app, caller, params, query }) => {
-      if (!wantsCsv(req.headers.accept)) return listOrgActivity(app.db, caller, params.orgId, query);
+      if (!wantsCsv(req)) return listOrgActivity(app.db, caller, params.orgId, query);
       await exportOrgActivityCsv(res, app.db, caller, params.orgId, query);
       return undefined;
     },

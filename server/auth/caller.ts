@@ -39,6 +39,10 @@ export const canAccessProject = (scope: Scope, orgId: string, projectId: string)
 export const projectsInOrg = (scope: Scope, orgId: string): 'all' | readonly string[] =>
   scope.allOrgs || scope.orgs.has(orgId) ? 'all' : [...(scope.projects.get(orgId) ?? [])];
 
+/** The organizations a scope reaches: 'all' (superadmin), or these ids (whole, or through one of their projects). */
+export const reachableOrgIds = (scope: Scope): 'all' | string[] =>
+  scope.allOrgs ? 'all' : [...new Set([...scope.orgs, ...scope.projects.keys()])].sort();
+
 /** Organization admins (and staff) manage an organization's settings. */
 export const isOrgAdmin = (caller: Caller, orgId: string): boolean =>
   caller.staff || (caller.kind === 'user' && caller.roles.get(orgId) === 'admin');

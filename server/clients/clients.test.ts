@@ -183,6 +183,25 @@ describe('GET /v1/client/me', () => {
     expect(JSON.stringify(res.body)).not.toContain(key.secret);
   });
 
+  it('lists every organization in orgIds for a superadmin key', async () => {
+    const key = await f.client(['organization:read'], { superadmin: true });
+    const res = await server.call('/v1/client/me', { token: key.token });
+    expect(res.status).toBe(200);
+    expect(res.body.orgIds).toEqual([f.orgA.id, f.orgB.id].sort());
+    expect(res.body.scopes).toEqual({ orgs: [], projects: [] });
+  });
+
+  it('carries the key’s usage summary', async () => {
+    const key = await f.client(['project:read'], { orgs: [f.orgA.id] });
+    await server.call(`/v1/organization/${f.orgA.id}/project`, { token: key.token });
+    await server.call(`/v1/organization/${f.orgA.id}/project`, { token: key.token });
+    const res = await server.call('/v1/client/me', { token: key.token });
+    expect(res.body.usageSummary).toMatchObject({
+      totalRequests: 2,
+      endpoints: [{ endpoint: 'GET /v1/organization/:orgId/project', count: 2 }],
+    });
+  });
+
   it('refuses a person’s token: there is no key behind it (403)', async () => {
     const res = await server.call('/v1/client/me', { token: f.staff.token });
     expect(res.status).toBe(403);
@@ -230,6 +249,7 @@ describe('POST /v1/client', () => {
       orgIds: [f.orgA.id],
       scopes: { orgs: [], projects: [{ orgId: f.orgA.id, projectId: f.projectA1.id, grantedAt: expect.any(String) }] },
       client_secret: expect.stringMatching(/^sfs_/),
+      usageSummary: { totalRequests: 0, endpoints: [] },
     });
     expect(res.body.permissions['project:read']).toBe(true);
     expect(res.body.permissions['organization:read']).toBe(false);

@@ -63,12 +63,19 @@ export async function findClientRow(db: Db | Tx, id: string): Promise<ClientRow 
 }
 
 /** The OAuth client resource (never the secret) for rows, with their scopes loaded in one query each. */
-export async function toClientResources(db: Db | Tx, rows: ClientRow[]): Promise<OAuthClient[]> {
+/** A client resource before its usage summary is added (server/clients/service.ts). */
+export type ClientResource = Omit<OAuthClient, 'usageSummary'>;
+
+export async function toClientResources(db: Db | Tx, rows: ClientRow[]): Promise<ClientResource[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [orgScopes, projectScopes] = await Promise.all([
+  const [orgScopes, projectScopes, everyOrgId] = await Promise.all([
     db.select().from(oauthClientOrgScopes).where(inArray(oauthClientOrgScopes.clientRowId, ids)),
     db.select().from(oauthClientProjectScopes).where(inArray(oauthClientProjectScopes.clientRowId, ids)),
+    // A superadmin key reaches every organization: its orgIds say so.
+    rows.some((row) => row.superadmin)
+      ? db.select({ id: organizations.id }).from(organizations).orderBy(organizations.id)
+      : [],
   ]);
   return rows.map((row) => {
     const orgs = orgScopes
@@ -90,7 +97,9 @@ export async function toClientResources(db: Db | Tx, rows: ClientRow[]): Promise
         permissionKeys.map((key) => [key, row.permissions.includes(key)]),
       ) as OAuthClient['permissions'],
       scopes: { orgs, projects: projectList },
-      orgIds: [...new Set([...orgs.map((o) => o.orgId), ...projectList.map((p) => p.orgId)])].sort(),
+      orgIds: row.superadmin
+        ? everyOrgId.map((o) => o.id)
+        : [...new Set([...orgs.map((o) => o.orgId), ...projectList.map((p) => p.orgId)])].sort(),
     };
   });
 }

@@ -196,14 +196,14 @@ export const clientRoutes = [
     method: 'get',
     path: '/v1/client/me',
     operationId: 'getOwnClient',
-    summary: 'The calling key: permissions, scopes and organization IDs',
+    summary: 'The calling key: permissions, scopes, organization IDs and usage',
     description: 'Needs a client token; a person’s token is refused with 403.',
     tags: ['Clients'],
     access: access.authenticated,
     responses: { 200: { description: 'The calling key (never its secret)', schema: OAuthClient } },
     handler: ({ app, caller }) => {
       if (caller.kind !== 'client') throw new ApiError('forbidden', 'A client token is required');
-      return getClient(app, caller.id, { usage: false });
+      return getClient(app, caller.id);
     },
   }),
   defineRoute({
@@ -227,7 +227,7 @@ export const clientRoutes = [
     params: ClientIdPath,
     responses: { 200: { description: 'The key', schema: OAuthClient } },
     errors: { 404: 'No such key' },
-    handler: ({ app, params }) => getClient(app, params.id, { usage: true }),
+    handler: ({ app, params }) => getClient(app, params.id),
   }),
   defineRoute({
     method: 'patch',

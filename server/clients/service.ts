@@ -67,7 +67,7 @@ export async function createClient(db: Db, input: NewClient): Promise<OAuthClien
   });
   const row = await findClientRow(db, id);
   const [resource] = await toClientResources(db, [row!]);
-  return { ...resource!, client_secret: secret };
+  return { ...resource!, usageSummary: noUsage(), client_secret: secret };
 }
 
 /** Organizations that exist and projects that exist in the organization named with them; else a 400. */
@@ -200,7 +200,7 @@ async function assertOrgClient(app: AppContext, orgId: string, id: string): Prom
 
 export async function getOrgClient(app: AppContext, orgId: string, id: string): Promise<OAuthClient> {
   await assertOrgClient(app, orgId, id);
-  return getClient(app, id, { usage: true });
+  return getClient(app, id);
 }
 
 export async function updateOrgClient(app: AppContext, orgId: string, id: string, changes: ClientChanges) {
@@ -218,6 +218,8 @@ export async function rotateOrgClientSecret(app: AppContext, orgId: string, id: 
   await assertOrgClient(app, orgId, id);
   return rotateClientSecret(app, id);
 }
+
+const noUsage = (): UsageSummary => ({ totalRequests: 0, endpoints: [] });
 
 /** totalRequests and per-endpoint counts: written rows plus what this instance has not flushed yet. */
 export async function usageSummaries(app: AppContext, clientRowIds: string[]): Promise<Map<string, UsageSummary>> {
@@ -252,7 +254,7 @@ async function withUsage(app: AppContext, rows: ClientRow[]): Promise<OAuthClien
       rows.map((r) => r.id),
     ),
   ]);
-  return resources.map((resource) => ({ ...resource, usageSummary: usage.get(resource.id) }));
+  return resources.map((resource) => ({ ...resource, usageSummary: usage.get(resource.id) ?? noUsage() }));
 }
 
 /** The keyset position of a client-list cursor; a well-formed cursor with a bad timestamp is still a 400. */
@@ -295,9 +297,8 @@ async function liveClient(app: AppContext, id: string): Promise<ClientRow> {
   return row;
 }
 
-export async function getClient(app: AppContext, id: string, options: { usage: boolean }): Promise<OAuthClient> {
-  const row = await liveClient(app, id);
-  const [resource] = options.usage ? await withUsage(app, [row]) : await toClientResources(app.db, [row]);
+export async function getClient(app: AppContext, id: string): Promise<OAuthClient> {
+  const [resource] = await withUsage(app, [await liveClient(app, id)]);
   return resource!;
 }
 
@@ -335,7 +336,7 @@ export async function updateClient(app: AppContext, id: string, changes: ClientC
     if (scopes) await replaceClientScopes(tx, id, { orgs: scopes.orgIds, projects: scopes.projects });
   });
   await app.guard.invalidate(`client:${row.clientId}`);
-  return getClient(app, id, { usage: true });
+  return getClient(app, id);
 }
 
 /** Soft delete: the row stays for audit and usage history; the key stops working at once. */
@@ -351,7 +352,7 @@ export async function rotateClientSecret(app: AppContext, id: string): Promise<C
   const secret = newClientSecret();
   await updateClientRow(app.db, id, { secretHash: await hashSecret(secret), updatedAt: app.clock.now() });
   await app.guard.invalidate(`client:${row.clientId}`);
-  return { ...(await getClient(app, id, { usage: false })), client_secret: secret };
+  return { ...(await getClient(app, id)), client_secret: secret };
 }
 
 // Verified against when the client_id is unknown, so a miss costs the same argon2 work as a wrong secret.

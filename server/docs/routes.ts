@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import expressStaticGzip from 'express-static-gzip';
+import { refuseOtherMethods } from '../http/route.js';
 
 const page = `<!doctype html>
 <html lang="en">
@@ -54,4 +55,5 @@ export function mountDocs(app: Express): void {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(path.join(addinDist, 'admin.html'));
   });
+  for (const getOnly of ['/docs', '/docs/init.js', '/admin']) refuseOtherMethods(app, getOnly, ['GET']);
 }

@@ -114,6 +114,51 @@ describe('GET /v1/admin/documents/submittals', () => {
     expect(sorted(res.uids)).toEqual(ids(expected));
   });
 
+  it('takes the generic list’s filters too: status, format, type, assignee (either spelling)', async () => {
+    const check = async (params: Params, expected: FixtureDocument[]) => {
+      expect(expected.length, JSON.stringify(params)).toBeGreaterThan(0);
+      expect(expected.length, JSON.stringify(params)).toBeLessThan(submittals().length);
+      const res = await walk(path, params);
+      expect(sorted(res.uids), JSON.stringify(params)).toEqual(ids(expected));
+      expect(res.total).toBe(expected.length);
+    };
+    await check(
+      { status: 'draft,returned' },
+      submittals().filter((d) => ['draft', 'returned'].includes(d.status)),
+    );
+    await check(
+      {
+        status: 'draft,pending,submitted,with-consultants',
+        'filter.status': 'with-consultants,submitted,pending,draft',
+        format: 'submittal',
+        type: 'Submittal',
+        assigneeId: 'usr_kim',
+      },
+      submittals().filter(
+        (d) =>
+          ['draft', 'pending', 'submitted', 'with-consultants'].includes(d.status) &&
+          d.assignees.some((a) => a.userId === 'usr_kim'),
+      ),
+    );
+    await check(
+      { 'filter.type': 'Submittal', assigneeName: 'SHAH' },
+      submittals().filter((d) => d.assignees.some((a) => a.name.includes('Shah'))),
+    );
+    expect((await walk(path, { type: 'RFI' })).uids).toEqual([]);
+  });
+
+  it('refuses another format and a disagreeing second spelling; an unsupported sortBy falls back to createdAt', async () => {
+    for (const params of [{ format: 'rfi' }, { status: 'draft', 'filter.status': 'pending' }]) {
+      const res = await server.call(`${path}?${query(params)}`, { token: staff });
+      expect(res.status, JSON.stringify(params)).toBe(400);
+    }
+    const fallback = await walk(path, { sortBy: 'priority', sortOrder: 'asc' });
+    const created = await walk(path, { sortBy: 'createdAt', sortOrder: 'asc' });
+    expect(fallback.uids).toEqual(created.uids);
+    const received = await walk(path, { sortBy: 'receivedAt', sortOrder: 'asc' });
+    expect(received.uids).not.toEqual(created.uids);
+  });
+
   it('gives platform-wide meta values without counts, and counts within an organization', async () => {
     const wide = await server.call(`${path}?includeMeta=true&limit=1`, { token: staff });
     expect(wide.body.meta.filters.status[0]).toEqual({ value: 'draft' });
@@ -239,6 +284,25 @@ describe('GET /v1/admin/documents', () => {
       expect(res.status).toBe(400);
       expect(res.body.error).toMatch(/disagree/);
     }
+  });
+
+  it('refuses type=report and type=minute (reports are listed apart), never answering an empty list', async () => {
+    for (const [name, value] of [
+      ['type', 'report'],
+      ['filter.type', 'minute'],
+      ['type', 'RFI,minute'],
+    ]) {
+      const res = await server.call(`${path}?${name}=${value}`, { token: staff });
+      expect(res.status, value).toBe(400);
+      expect(res.body.details).toEqual([
+        { path: name, message: expect.stringMatching(/^report and minute are reports/) },
+      ]);
+    }
+    const project = `/v1/organization/${fixtures.orgA.id}/project/${fixtures.projectA1.id}/documents?type=report`;
+    const key = await fixtures.client(['document:read'], { orgs: [fixtures.orgA.id] });
+    expect((await server.call(project, { token: key.token })).status).toBe(400);
+    const submittalList = await server.call('/v1/admin/documents/submittals?type=minute', { token: staff });
+    expect(submittalList.status).toBe(400);
   });
 
   it('falls back to createdAt for an unsupported sortBy, and sorts by the supported ones', async () => {

@@ -31,7 +31,7 @@ export const documentRoutes = [
     responses: { 200: { description: `A page of submittals. ${csvNote}`, schema: SubmittalList, csv: true } },
     errors: listErrors,
     handler: ({ app, req, res, params, query }) =>
-      listProjectSubmittals(app, { res, csv: wantsCsv(req.headers.accept) }, params.projectId, query),
+      listProjectSubmittals(app, { res, csv: wantsCsv(req) }, params.projectId, query),
   }),
   defineRoute({
     method: 'get',
@@ -46,7 +46,7 @@ export const documentRoutes = [
     responses: { 200: { description: `A page of documents. ${csvNote}`, schema: DocumentList, csv: true } },
     errors: listErrors,
     handler: ({ app, req, res, params, query }) =>
-      listProjectDocuments(app, { res, csv: wantsCsv(req.headers.accept) }, params.projectId, query),
+      listProjectDocuments(app, { res, csv: wantsCsv(req) }, params.projectId, query),
   }),
   defineRoute({
     method: 'get',
@@ -59,7 +59,7 @@ export const documentRoutes = [
     query: AdminSubmittalListQuery,
     responses: { 200: { description: `A page of submittals. ${csvNote}`, schema: SubmittalList, csv: true } },
     errors: listErrors,
-    handler: ({ app, req, res, query }) => listAdminSubmittals(app, { res, csv: wantsCsv(req.headers.accept) }, query),
+    handler: ({ app, req, res, query }) => listAdminSubmittals(app, { res, csv: wantsCsv(req) }, query),
   }),
   defineRoute({
     method: 'get',
@@ -72,6 +72,6 @@ export const documentRoutes = [
     query: AdminDocumentListQuery,
     responses: { 200: { description: `A page of documents. ${csvNote}`, schema: DocumentList, csv: true } },
     errors: listErrors,
-    handler: ({ app, req, res, query }) => listAdminDocuments(app, { res, csv: wantsCsv(req.headers.accept) }, query),
+    handler: ({ app, req, res, query }) => listAdminDocuments(app, { res, csv: wantsCsv(req) }, query),
   }),
 ];

@@ -165,6 +165,11 @@ export function listAdminSubmittals(
     projectId: query.projectId,
     organizationId: query.organizationId,
     ...submittalFilter(query, todayUtc(app.clock)),
+    // `format` can only say submittal (the schema refuses the rest); the other generic filters apply as given.
+    types: eitherForm('type', query.type, query['filter.type']),
+    statuses: eitherForm('status', query.status, query['filter.status']),
+    assigneeId: query.assigneeId,
+    assigneeName: query.assigneeName || undefined,
     divisionTitle: query['filter.divisionTitle'] || undefined,
     createdAt: query['filter.createdAt'],
     receivedAt: query['filter.receivedAt'],

@@ -42,6 +42,15 @@ export const domainOf = (address: string) => address.slice(address.lastIndexOf('
 /** `<ABC@Example.com>` → `abc@example.com`: the form Message-IDs are stored and compared in. */
 export const normaliseMessageId = (value: string): string => value.trim().replace(/^<|>$/g, '').toLowerCase();
 
+/** The first id of a header that may hold several (a folded `<a@b>\r\n <c@d>`), normalised. */
+const firstMessageId = (value: string): string => normaliseMessageId(value.trim().split(/\s+/)[0] ?? '');
+
+/**
+ * PostgreSQL cannot store NUL in text or jsonb; a decoded body or header may hold one (binary data sent as
+ * text, an unusual transfer encoding). The original keeps every byte; the stored text goes without them.
+ */
+const withoutNul = (text: string): string => (text.includes('\0') ? text.replaceAll('\0', '') : text);
+
 /** Parses a raw RFC 822 message; anything that is not one is a 400, never a 500. */
 export async function parseRawMessage(raw: Buffer): Promise<IncomingEmail> {
   let mail: ParsedMail;
@@ -58,18 +67,18 @@ export async function parseRawMessage(raw: Buffer): Promise<IncomingEmail> {
   }
   const to = addressesOf(mail.to).slice(0, MAX_RECIPIENTS);
   const cc = addressesOf(mail.cc).slice(0, MAX_RECIPIENTS);
-  const subject = (mail.subject ?? '').slice(0, MAX_SUBJECT);
+  const subject = withoutNul(mail.subject ?? '').slice(0, MAX_SUBJECT);
   const sentAt = mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : null;
-  const bodyText = mail.text ?? '';
-  const inReplyTo = mail.inReplyTo ? normaliseMessageId(mail.inReplyTo.split(/\s+/)[0] ?? '') || null : null;
+  const bodyText = withoutNul(mail.text ?? '');
+  const inReplyTo = mail.inReplyTo ? firstMessageId(withoutNul(mail.inReplyTo)) || null : null;
   const references = [
     ...new Set(
-      [...[mail.references ?? []].flat().flatMap((r) => r.split(/\s+/)), ...(inReplyTo ? [inReplyTo] : [])]
+      [...[mail.references ?? []].flat().flatMap((r) => withoutNul(r).split(/\s+/)), ...(inReplyTo ? [inReplyTo] : [])]
         .map(normaliseMessageId)
         .filter(Boolean),
     ),
   ].slice(0, 200);
-  const given = mail.messageId ? normaliseMessageId(mail.messageId) : '';
+  const given = mail.messageId ? firstMessageId(withoutNul(mail.messageId)) : '';
   return {
     messageId: given || generatedMessageId({ from, to, cc, sentAt, subject, bodyText }),
     messageIdGenerated: !given,
@@ -81,10 +90,13 @@ export async function parseRawMessage(raw: Buffer): Promise<IncomingEmail> {
     cc,
     sentAt,
     bodyText,
-    bodyHtml: typeof mail.html === 'string' ? mail.html : null,
+    bodyHtml: typeof mail.html === 'string' ? withoutNul(mail.html) : null,
     attachments: mail.attachments.map((a, i) => ({
-      name: (a.filename ?? '').trim().slice(0, 255) || `attachment-${i + 1}`,
-      contentType: a.contentType.toLowerCase(),
+      name:
+        withoutNul(a.filename ?? '')
+          .trim()
+          .slice(0, 255) || `attachment-${i + 1}`,
+      contentType: withoutNul(a.contentType).toLowerCase(),
       content: a.content,
     })),
     raw,
@@ -94,9 +106,10 @@ export async function parseRawMessage(raw: Buffer): Promise<IncomingEmail> {
 function addressesOf(field: AddressObject | AddressObject[] | undefined): Address[] {
   const flatten = (list: EmailAddress[]): EmailAddress[] => list.flatMap((a) => (a.group ? flatten(a.group) : [a]));
   return flatten([field ?? []].flat().flatMap((o) => o.value))
-    .filter((a) => a.address && /^[^\s@]+@[^\s@]+$/.test(a.address))
+    .map((a) => ({ address: withoutNul(a.address ?? ''), name: withoutNul(a.name ?? '') }))
+    .filter((a) => /^[^\s@]+@[^\s@]+$/.test(a.address))
     .map((a) => ({
-      address: a.address!.toLowerCase().slice(0, 320),
+      address: a.address.toLowerCase().slice(0, 320),
       ...(a.name ? { name: a.name.slice(0, 300) } : {}),
     }));
 }
@@ -192,8 +205,9 @@ const multipart = (subtype: string, boundary: string, parts: string[]) =>
 export function attachmentText(a: IncomingAttachment): string | null {
   const limit = 100_000;
   if (a.contentType === 'text/plain' || a.contentType === 'text/csv')
-    return a.content.toString('utf8', 0, limit * 4).slice(0, limit);
-  if (a.contentType === 'text/html') return htmlToText(a.content.toString('utf8', 0, limit * 8)).slice(0, limit);
+    return withoutNul(a.content.toString('utf8', 0, limit * 4)).slice(0, limit);
+  if (a.contentType === 'text/html')
+    return withoutNul(htmlToText(a.content.toString('utf8', 0, limit * 8))).slice(0, limit);
   return null;
 }
 

@@ -16,6 +16,7 @@ import {
   SuggestionResult,
 } from '../../shared/filing.js';
 import { ApiError } from '../http/errors.js';
+import { refuseNulInJson } from '../http/nul.js';
 import { access, defineRoute } from '../http/route.js';
 import { composeMime, parseRawMessage } from './message.js';
 import { filedEmailDetail, fileEmail, listProjectEmails, lookupFilings, suggestProjects } from './service.js';
@@ -68,7 +69,7 @@ export const filingRoutes = [
       peopleOnly,
       emailBodyTypes,
       express.raw({ type: 'message/rfc822', limit: MAX_MESSAGE_BYTES }),
-      express.json({ limit: jsonFormLimit }),
+      express.json({ limit: jsonFormLimit, verify: refuseNulInJson }),
     ],
     responses: {
       201: { description: 'Filed', schema: FileEmailResult },

@@ -27,7 +27,7 @@
  * `# WARNING: truncated at N rows`. Errors before the first byte (bad SQL, lost connection) reject as
  * usual and become a JSON error; later ones cut the response.
  */
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { poolOf } from '../db/client.js';
 import { streamCopyCsv } from './csv-copy.js';
 import type { CsvExport } from './csv-format.js';
@@ -59,8 +59,10 @@ export function jsonPageSize(requested: number | undefined): number {
   return requested;
 }
 
-/** Whether the request asks for CSV rather than JSON (`Accept: text/csv`). */
-export const wantsCsv = (accept: string | undefined): boolean => /\btext\/csv\b/i.test(accept ?? '');
+/** Whether the request prefers CSV to JSON: `Accept` negotiated with its q-values (`text/csv;q=0` is a refusal,
+ *  equal preference goes to the type listed first); no `Accept` or no match answers JSON. */
+export const wantsCsv = (req: Pick<Request, 'accepts'>): boolean =>
+  req.accepts(['application/json', 'text/csv']) === 'text/csv';
 
 /** Stream the export into `res` (status 200, headers, body); resolves when the response has ended. */
 export async function streamCsv(res: Response, options: CsvExport): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { oas31 } from 'zod-openapi';
+import { strictQuery } from '../../shared/common.js';
 import type { Permission } from '../../shared/permissions.js';
 import { type Caller, canAccessOrg, canAccessProject, isOrgAdmin } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
@@ -112,9 +113,9 @@ declare module 'express-serve-static-core' {
 
 /** Singular paths published by the spec also answer under the plural aliases of the overview. */
 export const pluralAlias = (path: string): string | undefined =>
-  path.startsWith('/v1/organization/')
+  /^\/v1\/organization(?=\/|$)/.test(path)
     ? path
-        .replace(/^\/v1\/organization\//, '/v1/organizations/')
+        .replace(/^\/v1\/organization(?=\/|$)/, '/v1/organizations')
         .replace(/\/:orgId\/project(?=\/|$)/, '/:orgId/projects')
     : undefined;
 
@@ -146,6 +147,9 @@ async function authorize(app: AppContext, route: Route, req: Request, res: Respo
   return caller;
 }
 
+/** A route that declares no query parameters refuses any (a misspelt parameter must not be silently ignored). */
+const noQueryParameters = strictQuery({});
+
 function parsePart<T extends z.ZodType>(
   part: 'path' | 'query' | 'body' | 'header',
   schema: T | undefined,
@@ -169,7 +173,7 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
     const alternativeBody = Object.keys(route.bodyContentTypes ?? {});
     const runStep: RequestHandler = async (req, res) => {
       const params = parsePart('path', route.params, req.params);
-      const query = parsePart('query', route.query, req.query);
+      const query = parsePart('query', route.query ?? noQueryParameters, req.query);
       parsePart('header', route.headers, req.headers);
       const body =
         alternativeBody.length > 0 && req.is(alternativeBody) ? req.body : parsePart('body', route.body, req.body);
@@ -184,13 +188,16 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
       methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);
     }
   }
-  // A known path with a method it does not serve: 405 with Allow, not a 404.
-  for (const [path, methods] of methodsByPath) {
-    router.all(path, (_req, res, next) => {
-      res.setHeader('Allow', methods.join(', '));
-      next(new ApiError('method_not_allowed', `Method not allowed; use ${methods.join(', ')}`));
-    });
-  }
+  for (const [path, methods] of methodsByPath) refuseOtherMethods(router, path, methods);
+}
+
+/** A known path with a method it does not serve: 405 with Allow, not a 404. Mount after the path's handlers. */
+export function refuseOtherMethods(router: Pick<Router, 'all'>, path: string, methods: readonly string[]): void {
+  const allow = methods.join(', ');
+  router.all(path, (_req, res, next) => {
+    res.setHeader('Allow', allow);
+    next(new ApiError('method_not_allowed', `Method not allowed; use ${allow}`));
+  });
 }
 
 /** An Express path as an OpenAPI path: `:orgId` → `{orgId}`. */

@@ -35,7 +35,58 @@ describeAuthMatrix('organizations', ctx, {
   },
 });
 
+describeAuthMatrix('organizations', ctx, {
+  method: 'GET',
+  path: '/v1/organization',
+  access: { permission: 'organization:read' },
+  expectOk: (res) => {
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      data: [{ id: f.orgA.id, name: 'Harbor Construction', createdAt: expect.any(String) }],
+      nextCursor: null,
+      hasMore: false,
+    });
+  },
+});
+
 const ids = (body: { data: { id: string }[] }) => body.data.map((p) => p.id);
+
+describe('GET /v1/organizations', () => {
+  it('pages a superadmin key through every organization, by name, under both forms', async () => {
+    const key = await f.client(['organization:read'], { superadmin: true });
+    const page1 = await server.call('/v1/organizations?limit=1', { token: key.token });
+    expect(page1.status).toBe(200);
+    expect(page1.body).toMatchObject({ data: [{ id: f.orgA.id, name: 'Harbor Construction' }], hasMore: true });
+    const page2 = await server.call(`/v1/organization?limit=1&cursor=${page1.body.nextCursor}`, { token: key.token });
+    expect(page2.body).toMatchObject({ data: [{ id: f.orgB.id, name: 'Ridgeline Builders' }], hasMore: false });
+    expect(page2.body.nextCursor).toBeNull();
+  });
+
+  it('lists an organization reached through one of its projects, and a member’s own organizations', async () => {
+    const key = await f.client(['organization:read'], {
+      projects: [{ orgId: f.orgB.id, projectId: f.projectB1.id }],
+    });
+    expect(ids((await server.call('/v1/organizations', { token: key.token })).body)).toEqual([f.orgB.id]);
+    expect(ids((await server.call('/v1/organizations', { token: f.member.token })).body)).toEqual([f.orgA.id]);
+    const none = await f.client(['organization:read']);
+    expect((await server.call('/v1/organizations', { token: none.token })).body).toEqual({
+      data: [],
+      nextCursor: null,
+      hasMore: false,
+    });
+  });
+
+  it('refuses unknown parameters, bad limits and foreign cursors (400)', async () => {
+    const key = await f.client(['organization:read', 'project:read'], { superadmin: true });
+    for (const query of ['bogus=1', 'limit=51', 'limit=0', 'cursor=garbage']) {
+      const res = await server.call(`/v1/organizations?${query}`, { token: key.token });
+      expect(res.status, query).toBe(400);
+    }
+    const projects = await server.call(`/v1/organization/${f.orgA.id}/project?limit=1`, { token: key.token });
+    const foreign = await server.call(`/v1/organizations?cursor=${projects.body.nextCursor}`, { token: key.token });
+    expect(foreign.status).toBe(400);
+  });
+});
 
 describe('GET /v1/organization/{orgId}', () => {
   it('answers under the plural alias with the same body', async () => {

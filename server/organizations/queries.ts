@@ -7,6 +7,23 @@ export async function findOrganization(db: Db | Tx, orgId: string) {
   return row;
 }
 
+/** One page of organizations by name (every one, or only some ids). */
+export async function listOrganizationRows(
+  db: Db | Tx,
+  options: { only?: readonly string[]; after?: { name: string; id: string }; limit: number },
+) {
+  const conditions: SQL[] = [];
+  if (options.only) conditions.push(inArray(organizations.id, [...options.only]));
+  if (options.after)
+    conditions.push(sql`(${organizations.name}, ${organizations.id}) > (${options.after.name}, ${options.after.id})`);
+  return db
+    .select()
+    .from(organizations)
+    .where(and(...conditions))
+    .orderBy(asc(organizations.name), asc(organizations.id))
+    .limit(options.limit);
+}
+
 /** One page of an organization's projects by name (index projects_org_name_idx), optionally only some ids. */
 export async function listProjectRows(
   db: Db | Tx,

@@ -1,9 +1,29 @@
 import { OrgPath } from '../../shared/common.js';
-import { Organization, ProjectList, ProjectListQuery } from '../../shared/organizations.js';
+import {
+  Organization,
+  OrganizationList,
+  OrganizationListQuery,
+  ProjectList,
+  ProjectListQuery,
+} from '../../shared/organizations.js';
 import { access, defineRoute } from '../http/route.js';
-import { getOrganization, listProjects } from './service.js';
+import { getOrganization, listOrganizations, listProjects } from './service.js';
 
 export const organizationRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/organization',
+    operationId: 'listOrganizations',
+    summary: 'The organizations the caller may reach, by name',
+    description:
+      'A superadmin key reaches every organization; other keys those granted whole or through one of their ' +
+      'projects; a person those they belong to. Also answers under `/v1/organizations`.',
+    tags: ['Organizations'],
+    access: access.needs('organization:read'),
+    query: OrganizationListQuery,
+    responses: { 200: { description: 'Organizations by name', schema: OrganizationList } },
+    handler: ({ app, caller, query }) => listOrganizations(app.db, caller, query),
+  }),
   defineRoute({
     method: 'get',
     path: '/v1/organization/:orgId',

@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import type { Organization, Project } from '../../shared/organizations.js';
-import { type Caller, projectsInOrg } from '../auth/caller.js';
+import { type Caller, projectsInOrg, reachableOrgIds } from '../auth/caller.js';
 import type { Db } from '../db/client.js';
 import { emailFilingSettings, organizations, projects } from '../db/schema.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
 import { findProjectOrg } from '../http/project-lookup.js';
 import { newId } from '../ids.js';
-import { findOrganization, listProjectRows } from './queries.js';
+import { findOrganization, listOrganizationRows, listProjectRows } from './queries.js';
 
 export async function createOrganization(db: Db, input: { name: string; id?: string }) {
   const id = input.id ?? newId('org');
@@ -38,7 +38,41 @@ export async function getOrganization(db: Db, orgId: string): Promise<Organizati
   const row = await findOrganization(db, orgId);
   // Reached only for organizations in the caller's scope, so this is a superadmin key naming an unknown one.
   if (!row) throw ApiError.notFound('Organization');
-  return { id: row.id, name: row.name, createdAt: row.createdAt.toISOString() };
+  return organizationOf(row);
+}
+
+const organizationOf = (row: { id: string; name: string; createdAt: Date }): Organization => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** The organizations the caller may reach, by name, one page at a time. */
+export async function listOrganizations(
+  db: Db,
+  caller: Caller,
+  page: { cursor?: string; limit: number },
+): Promise<{ data: Organization[]; nextCursor: string | null; hasMore: boolean }> {
+  const reachable = reachableOrgIds(caller.scope);
+  const binding = { list: 'organizations' };
+  const after = page.cursor ? decodeCursor(page.cursor, binding) : undefined;
+  if (after && typeof after.k[0] !== 'string') throw ApiError.badRequest('Invalid cursor');
+  const rows =
+    reachable !== 'all' && reachable.length === 0
+      ? []
+      : await listOrganizationRows(db, {
+          only: reachable === 'all' ? undefined : reachable,
+          after: after ? { name: String(after.k[0]), id: after.id } : undefined,
+          limit: page.limit + 1,
+        });
+  const hasMore = rows.length > page.limit;
+  const data = rows.slice(0, page.limit);
+  const last = data.at(-1);
+  return {
+    data: data.map(organizationOf),
+    nextCursor: hasMore && last ? encodeCursor({ k: [last.name], id: last.id }, binding) : null,
+    hasMore,
+  };
 }
 
 /** The organization's projects the caller may reach (all of them, or the ones granted one by one), by name. */
