@@ -94,6 +94,7 @@ export async function rerankWithProvider(
       ordered.push({
         ...candidate,
         score: entry.score ?? candidate.score,
+        decidedBy: 'ai',
         reasons: ['Ranked by the AI assistant', ...candidate.reasons],
       });
     }
