@@ -1,4 +1,5 @@
-// Accuracy and latency of the local project ranker (POST /v1/filing/suggestions, no AI), on the seed data.
+// Accuracy and latency of the local project ranker (POST /v1/filing/suggestions, no AI): first on the
+// hand-written labelled corpus (bench/suggest-corpus.ts, both halves), then on the seed data.
 //
 //   npx tsx bench/suggest.ts [--scale demo|large] [--seed 7] [--per-project 12] [--rounds 2] [--misses]
 //   DATABASE_URL=postgres://… npx tsx bench/suggest.ts …   (a fresh, empty database)
@@ -47,6 +48,7 @@ import { slug } from '../server/seed/model.js';
 import { Rng } from '../server/seed/random.js';
 import { type SeedScale, seedDatabase } from '../server/seed/seed.js';
 import { startServer } from '../server/server.js';
+import { reportCorpus } from './suggest-corpus.js';
 
 const { values } = parseArgs({
   options: {
@@ -89,6 +91,9 @@ interface Case {
 }
 
 async function main() {
+  console.log('Hand-written corpus (bench/data/suggest-corpus), tuning and held-out halves:');
+  await reportCorpus({ misses: values.misses, half: 'both' });
+  console.log('\nSeed-generated set:');
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: 'memory' });
   await database.migrate();
   const db = database.db;

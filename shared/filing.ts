@@ -232,6 +232,9 @@ export const Suggestion = z.object({
   documentId: z.string().optional(),
   documentNumber: z.string().optional(),
   score: z.number().min(0).max(1),
+  decidedBy: z
+    .enum(['thread', 'job-number', 'project-name', 'document-number', 'history', 'directory', 'ai'])
+    .meta({ description: 'The clue that decided this suggestion; `reasons[0]` says it in words.' }),
   reasons: z.array(z.string()),
 });
 export type Suggestion = z.output<typeof Suggestion>;

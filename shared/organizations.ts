@@ -14,10 +14,40 @@ export const Project = z
     id: z.string(),
     organizationId: z.string(),
     name: z.string(),
-    code: z.string().nullable(),
+    code: z.string().nullable().meta({
+      description:
+        'Project number or job number ("4410"). When none is set, a job number at the start of the name counts as the code for e-mail suggestions.',
+    }),
+    aliases: z.array(z.string()).meta({ description: 'Other names people use for the project ("Lakeshore Library").' }),
     createdAt: Timestamp,
   })
   .meta({ id: 'Project' });
+
+export const MAX_PROJECT_ALIASES = 20;
+const ProjectName = z.string().trim().min(1).max(200);
+const ProjectCode = z
+  .string()
+  .trim()
+  .min(1)
+  .max(40)
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N}._/-]*$/u, { error: 'must be letters and digits, optionally with . _ / -' });
+const ProjectAliases = z
+  .array(z.string().trim().min(2).max(200))
+  .max(MAX_PROJECT_ALIASES)
+  .refine((list) => new Set(list.map((a) => a.toLowerCase())).size === list.length, { error: 'must not repeat' });
+
+export const CreateProjectBody = z
+  .strictObject({ name: ProjectName, code: ProjectCode.optional(), aliases: ProjectAliases.default([]) })
+  .meta({ id: 'CreateProjectBody' });
+
+export const UpdateProjectBody = z
+  .strictObject({
+    name: ProjectName.optional(),
+    code: ProjectCode.nullable().optional().meta({ description: 'null removes the code.' }),
+    aliases: ProjectAliases.optional().meta({ description: 'Replaces the whole list; [] removes every alias.' }),
+  })
+  .refine((b) => Object.keys(b).length > 0, { error: 'Give at least one of name, code, aliases' })
+  .meta({ id: 'UpdateProjectBody' });
 
 export const ProjectListQuery = strictQuery({ cursor: Cursor, limit: pageLimit(25) });
 

@@ -121,7 +121,53 @@ describe('cli', () => {
       id: expect.stringMatching(/^prj_/),
       name: 'Pier 9 Terminal',
       organizationId: made.org!.id,
+      code: null,
+      aliases: [],
+      createdAt: expect.any(String),
     });
+  }, 300_000);
+
+  it('sets a project code and aliases on create and changes them with update', async () => {
+    const library = json(
+      await cli(
+        [
+          ...['project', 'create', '--org', made.org!.id, '--name', 'Lakeshore Public Library', '--code', '4410'],
+          ...['--alias', 'Lakeshore Library', '--alias', 'LPL', '--json'],
+        ],
+        main.env,
+      ),
+    );
+    expect(library).toMatchObject({
+      name: 'Lakeshore Public Library',
+      code: '4410',
+      aliases: ['Lakeshore Library', 'LPL'],
+    });
+    const renamed = json(
+      await cli(
+        [
+          'project',
+          'update',
+          '--org',
+          made.org!.id,
+          '--id',
+          library.id,
+          '--code',
+          '4410-02',
+          '--alias',
+          'The Library',
+          '--json',
+        ],
+        main.env,
+      ),
+    );
+    expect(renamed).toMatchObject({ name: 'Lakeshore Public Library', code: '4410-02', aliases: ['The Library'] });
+    const cleared = json(
+      await cli(
+        ['project', 'update', '--org', made.org!.id, '--id', library.id, '--no-code', '--no-alias', '--json'],
+        main.env,
+      ),
+    );
+    expect(cleared).toMatchObject({ code: null, aliases: [] });
   }, 300_000);
 
   it('creates an API key with permissions and org/project scopes, showing the secret once', async () => {
@@ -221,6 +267,9 @@ describe('cli', () => {
 
     for (const args of [
       ['project', 'create', '--org', 'org_missing', '--name', 'X', '--json'],
+      ['project', 'create', '--org', 'org_missing', '--name', 'X', '--code', 'a b', '--json'],
+      ['project', 'update', '--org', 'org_missing', '--id', 'prj_missing', '--name', 'Y', '--json'],
+      ['project', 'update', '--org', 'org_missing', '--id', 'prj_missing', '--json'],
       ['user', 'token', '--email', 'nobody@harbor.example', '--json'],
       ['user', 'create', '--email', 'ada@harbor.example', '--name', 'Again', '--password', 'correct-horse-3', '--json'],
       ['client', 'create', '--name', 'Bad', '--permissions', 'document:write', '--json'],

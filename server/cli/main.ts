@@ -1,6 +1,8 @@
 // Operator CLI: `npm run cli -- <command>`. With --json, stdout carries exactly one JSON object;
 // progress and logs go to stderr; any failure is one line on stderr and exit code 1.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { z } from 'zod';
+import { CreateProjectBody, UpdateProjectBody } from '../../shared/organizations.js';
 import { isPermission, permissionKeys } from '../../shared/permissions.js';
 import { loadKeyRing } from '../auth/keys.js';
 import { createTokenService } from '../auth/tokens.js';
@@ -8,7 +10,7 @@ import { createClient } from '../clients/service.js';
 import { systemClock } from '../clock.js';
 import { type Config, loadConfig } from '../config.js';
 import { type Db, openDatabase } from '../db/client.js';
-import { createOrganization, createProject } from '../organizations/service.js';
+import { createOrganization, createProject, updateProject } from '../organizations/service.js';
 import { ensureDemoData } from '../seed/demo.js';
 import type { SeedScale } from '../seed/seed.js';
 import { createUser, findUserByEmail } from '../users/service.js';
@@ -45,7 +47,14 @@ function output(json: boolean | undefined, value: object, text: string): void {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+/** The same validation as the API body: one message per problem, as a CLI error. */
+function parseBody<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new CliError(parsed.error.issues.map((i) => `--${String(i.path[0] ?? 'input')} ${i.message}`).join('; '));
+}
 
 function parseSeed(value: string): number {
   if (!/^\d{1,9}$/.test(value)) throw new InvalidArgumentError('must be a whole number from 0 to 999999999.');
@@ -123,11 +132,45 @@ function buildProgram(): Command {
     .command('create')
     .requiredOption('--org <orgId>', 'owning organization ID')
     .requiredOption('--name <name>', 'project name')
+    .option('--code <code>', 'project or job number (default: a job number at the start of the name)')
+    .option('--alias <alias>', 'another name people use for the project (repeatable)', collect, [])
     .option('--json', 'print the result as JSON')
-    .action(async (opts: { org: string; name: string; json?: boolean }) => {
-      const created = await withDatabase(({ db }) => createProject(db, { organizationId: opts.org, name: opts.name }));
+    .action(async (opts: { org: string; name: string; code?: string; alias: string[]; json?: boolean }) => {
+      const body = parseBody(CreateProjectBody, { name: opts.name, code: opts.code, aliases: opts.alias });
+      const created = await withDatabase(({ db }) => createProject(db, { organizationId: opts.org, ...body }));
       output(opts.json, created, `Created project ${created.id} ${created.name} in ${created.organizationId}`);
     });
+  project
+    .command('update')
+    .description('rename a project or set its code and aliases')
+    .requiredOption('--org <orgId>', 'owning organization ID')
+    .requiredOption('--id <projectId>', 'the project')
+    .option('--name <name>', 'new name')
+    .option('--code <code>', 'new project or job number')
+    .option('--no-code', 'remove the code')
+    .option('--alias <alias>', 'replaces the aliases with these (repeatable)', collect, undefined)
+    .option('--no-alias', 'remove every alias')
+    .option('--json', 'print the result as JSON')
+    .action(
+      async (opts: {
+        org: string;
+        id: string;
+        name?: string;
+        code?: string | false;
+        alias?: string[] | false;
+        json?: boolean;
+      }) => {
+        const body = parseBody(UpdateProjectBody, {
+          ...(opts.name !== undefined ? { name: opts.name } : {}),
+          ...(opts.code !== undefined ? { code: opts.code === false ? null : opts.code } : {}),
+          ...(opts.alias !== undefined ? { aliases: opts.alias === false ? [] : opts.alias } : {}),
+        });
+        const updated = await withDatabase(({ db }) =>
+          updateProject(db, { organizationId: opts.org, projectId: opts.id }, body),
+        );
+        output(opts.json, updated, `Updated project ${updated.id} ${updated.name}`);
+      },
+    );
 
   const client = program.command('client').description('OAuth clients (API keys)');
   client

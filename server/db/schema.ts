@@ -42,6 +42,8 @@ export const projects = pgTable(
     organizationId: orgId().references(() => organizations.id),
     name: text('name').notNull(),
     code: text('code'),
+    /** Other names people use for the project ("Lakeshore Library"); the suggestion ranker matches them. */
+    aliases: text('aliases').array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
   },
   (t) => [index('projects_org_name_idx').on(t.organizationId, t.name, t.id)],

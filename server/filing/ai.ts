@@ -13,7 +13,11 @@ const BODY_CHARS_SENT = 1000;
  * local candidates as opaque refs (c1, c2 …) with project name, code and the local reasons with
  * addresses replaced by their domains. No ids, no organization names, no filing history rows.
  */
-export function providerPayload(request: SuggestionRequest, candidates: RankedProject[]) {
+export function providerPayload(
+  request: SuggestionRequest,
+  candidates: RankedProject[],
+  projectList: readonly ListedProject[] = [],
+) {
   const domains = (list: { address: string }[]) => [...new Set(list.map((a) => a.address.split('@')[1] ?? ''))];
   return {
     email: {
@@ -29,8 +33,30 @@ export function providerPayload(request: SuggestionRequest, candidates: RankedPr
       projectCode: c.projectCode,
       localEvidence: c.reasons.map(maskAddresses),
     })),
+    ...(projectList.length > 0
+      ? {
+          projects: projectList.map((p, i) => ({
+            ref: `p${i + 1}`,
+            projectName: p.name,
+            projectCode: p.code,
+            aliases: p.aliases,
+          })),
+        }
+      : {}),
   };
 }
+
+/** A project of the organization's list the provider may be shown when local evidence is weak. */
+export interface ListedProject {
+  id: string;
+  organizationId: string;
+  name: string;
+  code: string | null;
+  aliases: string[];
+}
+
+/** At most this many projects of the organization's list are sent. */
+export const MAX_PROJECTS_SENT = 200;
 
 const maskAddresses = (text: string) => text.replace(/[a-z0-9._%+-]+@([a-z0-9.-]+\.[a-z]{2,})/gi, '…@$1');
 
@@ -47,8 +73,10 @@ const ChatCompletion = z.object({
 
 const instructions =
   'You help file construction-project e-mails. Given an e-mail summary and candidate projects found by a ' +
-  'local ranker, order the candidates from most to least likely home of the e-mail. Answer with JSON only: ' +
-  '{"ranking":[{"ref":"c1","score":0.9}, ...]} using the given refs; score is your confidence from 0 to 1.';
+  "local ranker (refs c1, c2 …), and possibly the organization's project list (refs p1, p2 …), order the " +
+  'likely homes of the e-mail from most to least likely; you may propose projects from the list that the ' +
+  'local ranker did not find. Answer with JSON only: {"ranking":[{"ref":"c1","score":0.9}, ...]} using the ' +
+  'given refs; score is your confidence from 0 to 1. Leave out projects the e-mail does not concern.';
 
 /**
  * Re-ranks the local candidates with an OpenAI-compatible chat-completions endpoint. Returns undefined
@@ -60,6 +88,7 @@ export async function rerankWithProvider(
   request: SuggestionRequest,
   candidates: RankedProject[],
   log: Logger,
+  projectList: readonly ListedProject[] = [],
 ): Promise<RankedProject[] | undefined> {
   const signal = AbortSignal.timeout(AI_TIMEOUT_MS);
   try {
@@ -76,7 +105,7 @@ export async function rerankWithProvider(
         response_format: { type: 'json_object' },
         messages: [
           { role: 'system', content: instructions },
-          { role: 'user', content: JSON.stringify(providerPayload(request, candidates)) },
+          { role: 'user', content: JSON.stringify(providerPayload(request, candidates, projectList)) },
         ],
       }),
     });
@@ -86,14 +115,18 @@ export async function rerankWithProvider(
     }
     const completion = ChatCompletion.parse(await response.json());
     const ranking = Ranking.parse(JSON.parse(completion.choices[0]!.message.content)).ranking;
-    const byRef = new Map(candidates.map((c, i) => [`c${i + 1}`, c]));
+    const byRef = new Map<string, RankedProject>([
+      ...candidates.map((c, i): [string, RankedProject] => [`c${i + 1}`, c]),
+      ...projectList.map((p, i): [string, RankedProject] => [`p${i + 1}`, proposed(p, candidates)]),
+    ]);
     const ordered: RankedProject[] = [];
     for (const entry of ranking) {
       const candidate = byRef.get(entry.ref);
-      if (!candidate || ordered.includes(candidate)) continue;
+      if (!candidate || ordered.some((o) => o.projectId === candidate.projectId)) continue;
       ordered.push({
         ...candidate,
         score: entry.score ?? candidate.score,
+        decidedBy: 'ai',
         reasons: ['Ranked by the AI assistant', ...candidate.reasons],
       });
     }
@@ -104,4 +137,20 @@ export async function rerankWithProvider(
     log.warn({ err: (err as Error).message }, 'AI re-ranking failed; using the local ranking');
     return undefined;
   }
+}
+
+/** A project from the list: the local candidate itself when local found it, else a suggestion of the AI's own. */
+function proposed(p: ListedProject, candidates: RankedProject[]): RankedProject {
+  return (
+    candidates.find((c) => c.projectId === p.id) ?? {
+      organizationId: p.organizationId,
+      projectId: p.id,
+      projectName: p.name,
+      projectCode: p.code,
+      score: 0,
+      decidedBy: 'ai',
+      evidence: 0,
+      reasons: ['Proposed from the project list'],
+    }
+  );
 }

@@ -202,7 +202,13 @@ export async function aiSuggestOf(db: Db, orgIds: readonly string[]) {
 export async function projectsOfOrgs(db: Db, orgIds: readonly string[]) {
   if (orgIds.length === 0) return [];
   return db
-    .select({ id: projects.id, organizationId: projects.organizationId, name: projects.name, code: projects.code })
+    .select({
+      id: projects.id,
+      organizationId: projects.organizationId,
+      name: projects.name,
+      code: projects.code,
+      aliases: projects.aliases,
+    })
     .from(projects)
     .where(inArray(projects.organizationId, [...orgIds]))
     .limit(20_000);

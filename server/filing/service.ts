@@ -15,7 +15,7 @@ import { signDownload } from '../downloads/signing.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../ids.js';
-import { rerankWithProvider } from './ai.js';
+import { MAX_PROJECTS_SENT, rerankWithProvider } from './ai.js';
 import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId } from './message.js';
 import {
   aiSuggestOf,
@@ -29,6 +29,7 @@ import {
   insertFiledEmail,
   listFiledEmails,
   type OrgFilter,
+  projectsOfOrgs,
   threadOf,
 } from './queries.js';
 import { rankProjects } from './ranker.js';
@@ -322,12 +323,19 @@ export async function filedEmailDetail(
 }
 
 const SUGGESTIONS_RETURNED = 5;
+/** A single local candidate below this score is weak evidence: the provider may look at the project list. */
+const WEAK_SCORE = 0.5;
+/** Two candidates whose evidence differs by less than this share are a tie. */
+const TIE_SHARE = 0.05;
 
 /**
- * Project suggestions for an e-mail over the caller's organizations. The AI provider is asked only
- * when a provider is configured, the user did not opt out for this request, there are at least two
- * candidates to order, and EVERY organization among the candidates has aiSuggest on — read from the
- * table on each request (no cache), so a settings change applies to the next request on every instance.
+ * Project suggestions for an e-mail over the caller's organizations. The AI provider is asked only when a
+ * provider is configured, the user did not opt out for this request, EVERY organization concerned (those of
+ * the candidates, or the caller's when there is none) has aiSuggest on — read from the table on each request
+ * (no cache), so a settings change applies to the next request on every instance — and either there are
+ * candidates to order or local evidence is weak. When it is weak (no candidate, a single weak one, or a tie),
+ * the provider is also shown the organizations' project list (names, codes, aliases; at most 200) and may
+ * propose projects the local step did not find.
  */
 export async function suggestProjects(
   app: AppContext,
@@ -342,16 +350,21 @@ export async function suggestProjects(
     now: app.clock.now(),
     limit: SUGGESTIONS_RETURNED,
   });
+  const weak =
+    ranked.length === 0 ||
+    (ranked.length === 1 && ranked[0]!.score < WEAK_SCORE) ||
+    (ranked.length > 1 && ranked[0]!.evidence - ranked[1]!.evidence < TIE_SHARE * ranked[0]!.evidence);
   let suggestions = ranked;
   let aiUsed = false;
-  if (app.config.ai && request.allowAi !== false && ranked.length > 1) {
-    const candidateOrgs = [...new Set(ranked.map((r) => r.organizationId))];
-    const settings = await aiSuggestOf(app.db, candidateOrgs);
-    const allowed = candidateOrgs.every((org) => settings.some((s) => s.organizationId === org && s.aiSuggest));
+  if (app.config.ai && request.allowAi !== false && (ranked.length > 1 || weak) && orgIds.length > 0) {
+    const concerned = ranked.length > 0 ? [...new Set(ranked.map((r) => r.organizationId))] : orgIds;
+    const settings = await aiSuggestOf(app.db, concerned);
+    const allowed = concerned.every((org) => settings.some((s) => s.organizationId === org && s.aiSuggest));
     if (allowed) {
-      const reranked = await rerankWithProvider(app.config.ai, request, ranked, app.log);
+      const projectList = weak ? (await projectsOfOrgs(app.db, concerned)).slice(0, MAX_PROJECTS_SENT) : [];
+      const reranked = await rerankWithProvider(app.config.ai, request, ranked, app.log, projectList);
       if (reranked) {
-        suggestions = reranked;
+        suggestions = reranked.slice(0, SUGGESTIONS_RETURNED);
         aiUsed = true;
       }
     }

@@ -8,7 +8,7 @@ import { createUser } from '../users/service.js';
 import { mime } from './test-messages.js';
 
 /** A fake OpenAI-compatible provider on a real local port that counts what it receives. */
-type Mode = 'reverse' | 'slow' | 'garbage' | 'error';
+type Mode = 'reverse' | 'slow' | 'garbage' | 'error' | 'pier';
 const provider = {
   mode: 'reverse' as Mode,
   requests: [] as { path: string; authorization?: string; body: Record<string, unknown> }[],
@@ -35,9 +35,23 @@ async function startProvider(): Promise<string> {
       res.end(JSON.stringify({ choices: [{ message: { content: 'I think the first one, probably.' } }] }));
       return;
     }
-    // Reverse the local order: proves the provider's ranking is the one returned.
     const messages = body.messages as { role: string; content: string }[];
-    const payload = JSON.parse(messages.at(-1)!.content) as { candidates: { ref: string }[] };
+    const payload = JSON.parse(messages.at(-1)!.content) as {
+      candidates: { ref: string }[];
+      projects?: { ref: string; projectName: string }[];
+    };
+    if (provider.mode === 'pier') {
+      // Knows what local cannot: a ferry berth is at the pier. Picks it from the project list it was shown.
+      const pier = payload.projects?.find((p) => p.projectName.startsWith('Pier'));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          choices: [{ message: { content: JSON.stringify({ ranking: [{ ref: pier?.ref ?? 'x', score: 0.8 }] }) } }],
+        }),
+      );
+      return;
+    }
+    // Reverse the local order: proves the provider's ranking is the one returned.
     const ranking = payload.candidates
       .map((c) => c.ref)
       .reverse()
@@ -338,5 +352,37 @@ describe('AI re-ranking and the aiSuggest switch', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('shows the provider the project list when local finds nothing, and suggests the project it picks', async () => {
+    await setAiSuggest(f.orgA.id, true);
+    provider.mode = 'pier';
+    const ferry = {
+      subject: 'Ferry berth lighting',
+      from: { address: 'ines@unknown-marine.test' },
+      bodyPreview: 'Fixtures for the berth are in.',
+    };
+    const local = await suggest({ ...ferry, allowAi: false });
+    expect(local.body.suggestions).toEqual([]);
+    const res = await suggest(ferry);
+    expect(res.body).toMatchObject({ source: 'local+ai', aiUsed: true });
+    expect(res.body.suggestions).toEqual([
+      {
+        organizationId: f.orgA.id,
+        projectId: f.projectA1.id,
+        projectName: 'Pier 9 Terminal',
+        score: 0.8,
+        decidedBy: 'ai',
+        reasons: ['Ranked by the AI assistant', 'Proposed from the project list'],
+      },
+    ]);
+    const sent = JSON.parse((provider.requests.at(-1)!.body.messages as { content: string }[]).at(-1)!.content);
+    expect(sent.candidates).toEqual([]);
+    expect(sent.projects.map((p: { projectName: string }) => p.projectName).sort()).toEqual([
+      'Dockside Offices',
+      'Pier 9 Terminal',
+    ]);
+    expect(JSON.stringify(sent)).not.toContain(f.projectA1.id);
+    expect(JSON.stringify(sent)).not.toContain('ines@');
   });
 });

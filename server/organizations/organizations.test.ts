@@ -131,6 +131,7 @@ describe('GET /v1/organization/{orgId}/project', () => {
           organizationId: f.orgA.id,
           name: 'Pier 9 Terminal',
           code: null,
+          aliases: [],
           createdAt: expect.any(String),
         },
       ],
@@ -186,5 +187,77 @@ describe('GET /v1/organization/{orgId}/project', () => {
     const key = await f.client(['project:read'], { superadmin: true });
     const res = await server.call(`/v1/organization/${f.orgB.id}/project`, { token: key.token });
     expect(ids(res.body)).toEqual([f.projectB1.id]);
+  });
+});
+
+describeAuthMatrix('project create', ctx, {
+  method: 'POST',
+  path: '/v1/organization/{orgId}/project',
+  access: 'orgAdmin',
+  json: { name: 'Matrix Yard' },
+  expectOk: (res) => expect(res.status).toBe(201),
+});
+
+describeAuthMatrix('project update', ctx, {
+  method: 'PATCH',
+  path: '/v1/organization/{orgId}/project/{projectId}',
+  access: 'orgAdmin',
+  json: { aliases: [] },
+});
+
+describe('project code and aliases through the API', () => {
+  const admin = () => f.userToken(f.admin.id);
+  const base = () => `/v1/organization/${f.orgA.id}/project`;
+
+  it('creates a project with code and aliases, lists it, and changes them with PATCH', async () => {
+    const created = await server.call(base(), {
+      method: 'POST',
+      token: admin(),
+      json: { name: 'Lakeshore Public Library', code: '4410', aliases: ['Lakeshore Library'] },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^prj_/),
+      organizationId: f.orgA.id,
+      name: 'Lakeshore Public Library',
+      code: '4410',
+      aliases: ['Lakeshore Library'],
+      createdAt: expect.any(String),
+    });
+    const path = `${base()}/${created.body.id}`;
+    const renamed = await server.call(path, {
+      method: 'PATCH',
+      token: admin(),
+      json: { code: 'J-4410', aliases: ['LPL', 'The Library'] },
+    });
+    expect(renamed).toMatchObject({
+      status: 200,
+      body: { name: 'Lakeshore Public Library', code: 'J-4410', aliases: ['LPL', 'The Library'] },
+    });
+    const cleared = await server.call(path, { method: 'PATCH', token: admin(), json: { code: null, aliases: [] } });
+    expect(cleared.body).toMatchObject({ code: null, aliases: [] });
+    const listed = await server.call(`${base()}?limit=50`, { token: admin() });
+    expect(listed.body.data.find((p: { id: string }) => p.id === created.body.id)).toEqual(cleared.body);
+  });
+
+  it('answers bad bodies with 400 and a project of another organization with 404', async () => {
+    for (const json of [
+      { name: '' },
+      { name: 'X', code: 'two words' },
+      { name: 'X', aliases: ['Same', 'same'] },
+      { name: 'X', colour: 'red' },
+    ]) {
+      const res = await server.call(base(), { method: 'POST', token: admin(), json });
+      expect(res.status, JSON.stringify(json)).toBe(400);
+      expect(res.body).toMatchObject({ errorCode: expect.any(String), error: expect.any(String) });
+    }
+    const empty = await server.call(`${base()}/${f.projectA1.id}`, { method: 'PATCH', token: admin(), json: {} });
+    expect(empty.status).toBe(400);
+    const foreign = await server.call(`${base()}/${f.projectB1.id}`, {
+      method: 'PATCH',
+      token: admin(),
+      json: { name: 'Taken' },
+    });
+    expect(foreign).toMatchObject({ status: 404, body: { error: 'Project not found' } });
   });
 });

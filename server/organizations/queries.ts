@@ -40,3 +40,24 @@ export async function listProjectRows(
     .orderBy(asc(projects.name), asc(projects.id))
     .limit(options.limit);
 }
+
+export type ProjectRow = typeof projects.$inferSelect;
+
+export async function insertProject(db: Db | Tx, row: typeof projects.$inferInsert): Promise<ProjectRow> {
+  const [inserted] = await db.insert(projects).values(row).returning();
+  return inserted!;
+}
+
+/** The updated row, or undefined when the organization has no such project. */
+export async function updateProjectRow(
+  db: Db | Tx,
+  target: { organizationId: string; projectId: string },
+  change: Partial<Pick<ProjectRow, 'name' | 'code' | 'aliases'>>,
+): Promise<ProjectRow | undefined> {
+  const [row] = await db
+    .update(projects)
+    .set(change)
+    .where(and(eq(projects.id, target.projectId), eq(projects.organizationId, target.organizationId)))
+    .returning();
+  return row;
+}

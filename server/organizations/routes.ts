@@ -1,13 +1,16 @@
-import { OrgPath } from '../../shared/common.js';
+import { OrgPath, ProjectPath } from '../../shared/common.js';
 import {
+  CreateProjectBody,
   Organization,
   OrganizationList,
   OrganizationListQuery,
+  Project,
   ProjectList,
   ProjectListQuery,
+  UpdateProjectBody,
 } from '../../shared/organizations.js';
 import { access, defineRoute } from '../http/route.js';
-import { getOrganization, listOrganizations, listProjects } from './service.js';
+import { createProject, getOrganization, listOrganizations, listProjects, updateProject } from './service.js';
 
 export const organizationRoutes = [
   defineRoute({
@@ -48,5 +51,39 @@ export const organizationRoutes = [
     query: ProjectListQuery,
     responses: { 200: { description: 'Projects by name', schema: ProjectList } },
     handler: ({ app, caller, params, query }) => listProjects(app.db, caller, params.orgId, query),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/organization/:orgId/project',
+    operationId: 'createProject',
+    summary: 'Create a project (organization admins and staff)',
+    description:
+      'Code and aliases are what e-mail suggestions match besides the name: `{"name":"Lakeshore Public Library",' +
+      '"code":"4410","aliases":["Lakeshore Library"]}`. Client keys and members get 403.',
+    tags: ['Organizations'],
+    access: access.orgAdmin,
+    params: OrgPath,
+    body: CreateProjectBody,
+    responses: { 201: { description: 'The new project', schema: Project } },
+    errors: { 404: 'No such organization' },
+    handler: async ({ app, params, body }) => {
+      await getOrganization(app.db, params.orgId);
+      return createProject(app.db, { organizationId: params.orgId, ...body });
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/organization/:orgId/project/:projectId',
+    operationId: 'updateProject',
+    summary: 'Rename a project or set its code and aliases (organization admins and staff)',
+    description: 'Only the fields given change; `code: null` removes the code, `aliases` replaces the list.',
+    tags: ['Organizations'],
+    access: access.orgAdmin,
+    params: ProjectPath,
+    body: UpdateProjectBody,
+    responses: { 200: { description: 'The project as it is now', schema: Project } },
+    errors: { 404: 'No such project in this organization' },
+    handler: ({ app, params, body }) =>
+      updateProject(app.db, { organizationId: params.orgId, projectId: params.projectId }, body),
   }),
 ];

@@ -1,13 +1,19 @@
-import { eq } from 'drizzle-orm';
 import type { Organization, Project } from '../../shared/organizations.js';
 import { type Caller, projectsInOrg, reachableOrgIds } from '../auth/caller.js';
 import type { Db } from '../db/client.js';
-import { emailFilingSettings, organizations, projects } from '../db/schema.js';
+import { emailFilingSettings, organizations } from '../db/schema.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
 import { findProjectOrg } from '../http/project-lookup.js';
 import { newId } from '../ids.js';
-import { findOrganization, listOrganizationRows, listProjectRows } from './queries.js';
+import {
+  findOrganization,
+  insertProject,
+  listOrganizationRows,
+  listProjectRows,
+  type ProjectRow,
+  updateProjectRow,
+} from './queries.js';
 
 export async function createOrganization(db: Db, input: { name: string; id?: string }) {
   const id = input.id ?? newId('org');
@@ -20,17 +26,43 @@ export async function createOrganization(db: Db, input: { name: string; id?: str
 
 export async function createProject(
   db: Db,
-  input: { organizationId: string; name: string; code?: string; id?: string },
-) {
-  const [org] = await db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(eq(organizations.id, input.organizationId));
-  if (!org) throw ApiError.badRequest(`Unknown organization: ${input.organizationId}`);
-  const id = input.id ?? newId('prj');
-  await db.insert(projects).values({ id, organizationId: input.organizationId, name: input.name, code: input.code });
-  return { id, name: input.name, organizationId: input.organizationId };
+  input: { organizationId: string; name: string; code?: string; aliases?: readonly string[]; id?: string },
+): Promise<Project> {
+  if (!(await findOrganization(db, input.organizationId)))
+    throw ApiError.badRequest(`Unknown organization: ${input.organizationId}`);
+  const row = await insertProject(db, {
+    id: input.id ?? newId('prj'),
+    organizationId: input.organizationId,
+    name: input.name,
+    code: input.code ?? null,
+    aliases: [...(input.aliases ?? [])],
+  });
+  return projectOf(row);
 }
+
+/** Changes name, code (null removes it) or aliases (the whole list) of one project of the organization. */
+export async function updateProject(
+  db: Db,
+  target: { organizationId: string; projectId: string },
+  change: { name?: string; code?: string | null; aliases?: readonly string[] },
+): Promise<Project> {
+  const row = await updateProjectRow(db, target, {
+    ...(change.name !== undefined ? { name: change.name } : {}),
+    ...(change.code !== undefined ? { code: change.code } : {}),
+    ...(change.aliases !== undefined ? { aliases: [...change.aliases] } : {}),
+  });
+  if (!row) throw ApiError.notFound('Project');
+  return projectOf(row);
+}
+
+const projectOf = (r: ProjectRow): Project => ({
+  id: r.id,
+  organizationId: r.organizationId,
+  name: r.name,
+  code: r.code,
+  aliases: r.aliases,
+  createdAt: r.createdAt.toISOString(),
+});
 
 export { findProjectOrg };
 
@@ -99,13 +131,7 @@ export async function listProjects(
   const data = rows.slice(0, page.limit);
   const last = data.at(-1);
   return {
-    data: data.map((r) => ({
-      id: r.id,
-      organizationId: r.organizationId,
-      name: r.name,
-      code: r.code,
-      createdAt: r.createdAt.toISOString(),
-    })),
+    data: data.map(projectOf),
     nextCursor: hasMore && last ? encodeCursor({ k: [last.name], id: last.id }, binding) : null,
     hasMore,
   };

@@ -1,0 +1,1 @@
+ALTER TABLE "projects" ADD COLUMN "aliases" text[] DEFAULT '{}'::text[] NOT NULL;

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { codeFromName, effectiveCode, jobNumbersIn, matchesCode } from './job-numbers.js';
+
+const labelled = (text: string) =>
+  jobNumbersIn(text)
+    .filter((n) => n.labelled)
+    .map((n) => n.value);
+const bare = (text: string) =>
+  jobNumbersIn(text)
+    .filter((n) => !n.labelled)
+    .map((n) => n.value);
+
+describe('jobNumbersIn', () => {
+  it('reads the labelled forms people write', () => {
+    for (const text of [
+      'Pricing for job #4410 - misc metals',
+      'Job 4410 sprinkler calcs',
+      'job no. 4410 - VCT colors',
+      'Job No: 4410',
+      'Job#4410 roof warranty',
+      'J4410 striping',
+      'J-4410 irrigation',
+      'Project 4410 wayfinding',
+      'Proj. 4410 hardware',
+      'Project: 4410',
+      'Reference #4410.',
+      '[#4410] casework',
+      'Job ref 4410',
+    ]) {
+      expect(labelled(text), text).toEqual(['4410']);
+    }
+  });
+
+  it('keeps a phase suffix and reads numbers in file names', () => {
+    expect(labelled('Project 4521-02 signage')).toEqual(['4521-02']);
+    expect(bare('4521-02_Lighting_Submittal.pdf')).toEqual(['4521-02']);
+    expect(bare('4410_Structural_Set.pdf')).toEqual(['4410']);
+    expect(bare('Breaks_4502_28day.pdf')).toEqual(['4502']);
+    expect(bare('WCC-4410-Casework-R2.pdf')).toEqual(['4410']);
+    expect(labelled('HW-Schedule_Job4530_v3.xlsx')).toEqual(['4530']);
+    expect(labelled('Striping-Layout-J4477.pdf')).toEqual(['4477']);
+    expect(bare('4477 O&M Manual - Exhaust Fans.pdf')).toEqual(['4477']);
+    expect(bare('4502 - apparatus bay door operators')).toEqual(['4502']);
+  });
+
+  it('does not read money, decimals, inside longer numbers or inside words', () => {
+    expect(jobNumbersIn('we can add it for $4,200 or $4410')).toEqual([]);
+    expect(jobNumbersIn('4410.5 feet, 1,441,000 sf, AB4410, 44100').map((n) => n.value)).toEqual(['44100']);
+  });
+});
+
+describe('project codes', () => {
+  it('takes the job number at the start of a name when no code is set', () => {
+    expect(codeFromName('4410 Lakeshore Public Library')).toBe('4410');
+    expect(codeFromName('J-4388 Maple Grove Elementary')).toBe('4388');
+    expect(codeFromName('4521-02 Westfield Transit Center Phase 2')).toBe('4521-02');
+    expect(codeFromName('Northgate Parking Structure')).toBeUndefined();
+    expect(codeFromName('2026 Roof Replacements')).toBe('2026');
+    expect(effectiveCode({ name: 'Northgate Parking Structure', code: 'P-4477' })).toBe('4477');
+    expect(effectiveCode({ name: '4410 Lakeshore', code: null })).toBe('4410');
+    expect(effectiveCode({ name: 'Yard', code: 'YARD' })).toBe('yard');
+  });
+
+  it('matches a number to a code exactly or by its base number', () => {
+    expect(matchesCode('4521-02', '4521-02')).toBe('exact');
+    expect(matchesCode('4521', '4521-02')).toBe('base');
+    expect(matchesCode('4410-02', '4410')).toBe('base');
+    expect(matchesCode('4411', '4410')).toBeUndefined();
+  });
+});

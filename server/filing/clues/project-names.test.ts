@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { buildNameIndex, nameMatchesIn, wordsOf } from './project-names.js';
+
+const index = buildNameIndex([
+  { id: 'lib', name: '4410 Lakeshore Public Library', aliases: ['Lakeshore Library'] },
+  { id: 'mob', name: '4415 Riverside Medical Office Building', aliases: ['Riverside MOB'] },
+  { id: 'fire', name: '4502 Harbor Point Fire Station No. 3', aliases: ['Station 3'] },
+  { id: 'transit', name: '4521-02 Westfield Transit Center Phase 2', aliases: [] },
+  { id: 'senior', name: '4530 Cedar Hills Senior Living Center', aliases: [] },
+  { id: 'school', name: 'J-4388 Maple Grove Elementary School Addition', aliases: [] },
+  { id: 'lakeview', name: '4460 Lakeview Community Center', aliases: [] },
+]);
+const matches = (text: string) => Object.fromEntries(nameMatchesIn(text, index).map((m) => [m.projectId, m.strength]));
+
+describe('nameMatchesIn', () => {
+  it('finds the name without its number and the aliases, whatever the case and punctuation', () => {
+    expect(matches('Fireproofing - Riverside Medical Office Building')).toEqual({ mob: 'name' });
+    expect(matches('LAKESHORE LIBRARY ENTRY GLASS')).toEqual({ lib: 'alias' });
+    expect(matches('Riverside MOB - intumescent paint')).toEqual({ mob: 'alias' });
+    expect(matches('the Lakeview community ctr. gym')).toEqual({ lakeview: 'name' });
+  });
+
+  it('finds two or more words of the name in order, and camel-cased names', () => {
+    expect(matches('walkthrough at the Westfield transit site')).toEqual({ transit: 'phrase' });
+    expect(matches('Harbor Point station - day room furniture')).toEqual({ fire: 'phrase' });
+    expect(matches('Fire station no 3 - roof hatch')).toEqual({ fire: 'alias' });
+    expect(matches('MapleGrove school - gym ceiling')).toEqual({ school: 'phrase' });
+  });
+
+  it('lets one distinctive word name a project, but not a generic or everyday word', () => {
+    expect(matches('Lakeshore - glazing shop drawings')).toEqual({ lib: 'word' });
+    expect(matches('at the library on Northgate, Lakeview side')).toEqual({ lakeview: 'word' });
+    expect(matches('the Center, Building B, Phase 2 of the project')).toEqual({});
+    expect(matches('the point is, the hills are steep by the harbor')).toEqual({});
+  });
+
+  it('counts generic words in order only weakly, and a generic word with a number not at all', () => {
+    expect(matches('why medical office buildings are the hottest sector; senior living costs')).toEqual({
+      mob: 'generic-phrase',
+      senior: 'generic-phrase',
+    });
+    expect(matches('Webinar: Phase 2 of the stormwater rules')).toEqual({});
+  });
+
+  it('ignores e-mail addresses and links', () => {
+    expect(matches('write to info@lakeshorelibrary.org or see www.lakeview.example/news')).toEqual({});
+  });
+});
+
+describe('wordsOf', () => {
+  it('normalises case, accents, plurals, abbreviations and camel case', () => {
+    expect(wordsOf('Café Buildings, MapleGrove Elem. No. 3')).toEqual([
+      'cafe',
+      'building',
+      'maple',
+      'grove',
+      'elementary',
+      '3',
+    ]);
+  });
+});

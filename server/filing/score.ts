@@ -1,0 +1,226 @@
+import type { Suggestion } from '../../shared/filing.js';
+import { effectiveCode, matchesCode } from './clues/job-numbers.js';
+import { buildNameIndex, type NameStrength, nameMatchesIn } from './clues/project-names.js';
+import type { EmailContent, Where } from './content.js';
+
+/**
+ * Pure scoring of the evidence the ranker gathered. Any content clue that names a project (a job number,
+ * its name or part of it, a document number, or the thread already filed there) ranks it above every
+ * project known only from filing history; among the named projects, and when nothing is named, the total
+ * evidence decides, so history orders them. History is capped per project below a content clue, and a
+ * participant's history is split by share over the projects it is filed in (a firm on several projects is
+ * weak evidence for each). score = 1 − e^(−evidence/W.scoreScale).
+ */
+export const W = {
+  thread: 12,
+  jobNumberLabelled: 9,
+  jobNumberBare: 7,
+  name: { name: 9, alias: 9, phrase: 7, word: 4, 'generic-phrase': 2 } satisfies Record<NameStrength, number>,
+  document: 8,
+  /** How much a clue counts by where it stands: signatures and disclaimers carry little. */
+  where: { subject: 1, attachment: 1, body: 0.9, quotedSubject: 0.9, quoted: 0.8, signature: 0.2 } satisfies Record<
+    Where,
+    number
+  >,
+  /** A bare number in running text may be anything (a quantity, an address): only in subjects and file names. */
+  bareNumberPlaces: new Set<Where>(['subject', 'attachment', 'quotedSubject']),
+  /** Least content evidence that names a project (one distinctive word in the body does; a signature does not). */
+  namesProject: 3,
+  historyCap: 4,
+  fromAddress: 3,
+  otherAddress: 2,
+  bodyAddress: 1.5,
+  fromDomain: 2,
+  otherDomain: 1.2,
+  bodyDomain: 0.8,
+  directory: 1,
+  scoreScale: 8,
+};
+
+export type Role = 'from' | 'other' | 'body';
+export type ClueKind = 'thread' | 'job-number' | 'project-name' | 'document-number' | 'history' | 'directory';
+
+export interface RankedProject extends Suggestion {
+  evidence: number;
+  projectCode: string | null;
+}
+
+export interface Evidence {
+  projects: { id: string; organizationId: string; name: string; code: string | null; aliases: string[] }[];
+  content: EmailContent;
+  roleOf: Map<string, Role>;
+  domainRole: Map<string, Role>;
+  thread: { projectId: string; documentId: string | null }[];
+  history: { term: string; projectId: string; filings: number; weight: number }[];
+  documents: { id: string; projectId: string; number: string }[];
+  members: { projectId: string; email: string }[];
+}
+
+interface Entry {
+  project: Evidence['projects'][number];
+  content: Map<ClueKind, { weight: number; text: string }>;
+  other: { kind: ClueKind; weight: number; text: string }[];
+  documents: { id: string; number: string }[];
+}
+
+export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
+  const byId = new Map<string, Entry>(
+    e.projects.map((p) => [p.id, { project: p, content: new Map(), other: [], documents: [] }]),
+  );
+  /** Per project and kind, the strongest content clue counts (the name twice is not twice the evidence). */
+  const content = (projectId: string, kind: ClueKind, weight: number, text: string) => {
+    const entry = byId.get(projectId);
+    if (entry && weight > (entry.content.get(kind)?.weight ?? 0)) entry.content.set(kind, { weight, text });
+  };
+  const other = (projectId: string, kind: ClueKind, weight: number, text: string) => {
+    if (weight > 0) byId.get(projectId)?.other.push({ kind, weight, text });
+  };
+  for (const t of e.thread) {
+    content(t.projectId, 'thread', W.thread, 'This conversation is already filed here');
+    if (t.documentId) byId.get(t.projectId)?.documents.push({ id: t.documentId, number: '' });
+  }
+  scoreJobNumbers(e, content);
+  scoreNames(e, content);
+  const historyProjects = scoreHistory(e, other);
+  scoreDocuments(e, historyProjects, content, byId);
+  const memberCount = new Map<string, number>();
+  for (const m of e.members) memberCount.set(m.email.toLowerCase(), (memberCount.get(m.email.toLowerCase()) ?? 0) + 1);
+  for (const m of e.members) {
+    const email = m.email.toLowerCase();
+    other(m.projectId, 'directory', W.directory / memberCount.get(email)!, `${email} is in this project's directory`);
+  }
+  return [...byId.values()]
+    .map(rankedOf)
+    .filter((r) => r.evidence > 0)
+    .sort(
+      (a, b) =>
+        Number(b.named) - Number(a.named) || b.evidence - a.evidence || a.projectName.localeCompare(b.projectName),
+    )
+    .slice(0, limit)
+    .map(({ named: _named, ...r }) => r);
+}
+
+type AddContent = (projectId: string, kind: ClueKind, weight: number, text: string) => void;
+
+const whereText: Record<Where, string> = {
+  subject: 'Subject',
+  attachment: 'An attachment name',
+  body: 'Message',
+  quotedSubject: 'Quoted subject',
+  quoted: 'Quoted message',
+  signature: 'Signature',
+};
+
+function scoreJobNumbers(e: Evidence, add: AddContent) {
+  const codes = e.projects.flatMap((p) => {
+    const code = effectiveCode(p);
+    return code && /\d/.test(code) ? [{ id: p.id, code }] : [];
+  });
+  for (const section of e.content.sections) {
+    for (const n of section.jobNumbers) {
+      if (!n.labelled && !W.bareNumberPlaces.has(section.where)) continue;
+      const exact = codes.filter((c) => matchesCode(n.value, c.code) === 'exact');
+      const matched = exact.length > 0 ? exact : codes.filter((c) => matchesCode(n.value, c.code) === 'base');
+      const base = n.labelled ? W.jobNumberLabelled : W.jobNumberBare;
+      for (const c of matched) {
+        add(
+          c.id,
+          'job-number',
+          (base * W.where[section.where]) / matched.length,
+          `${whereText[section.where]} names job ${n.value}`,
+        );
+      }
+    }
+  }
+}
+
+function scoreNames(e: Evidence, add: AddContent) {
+  const index = buildNameIndex(e.projects);
+  for (const section of e.content.sections) {
+    for (const m of nameMatchesIn(section.text, index)) {
+      add(
+        m.projectId,
+        'project-name',
+        W.name[m.strength] * W.where[section.where],
+        `${whereText[section.where]} names “${m.words}”`,
+      );
+    }
+  }
+}
+
+/** Participants' filing history, capped per project; returns the projects that have any. */
+function scoreHistory(e: Evidence, add: (projectId: string, kind: ClueKind, weight: number, text: string) => void) {
+  const totals = new Map<string, { weight: number; filings: number }>();
+  for (const h of e.history) {
+    const total = totals.get(h.term) ?? { weight: 0, filings: 0 };
+    total.weight += h.weight;
+    total.filings += h.filings;
+    totals.set(h.term, total);
+  }
+  const parts = new Map<string, { weight: number; text: string }[]>();
+  for (const h of e.history) {
+    const total = totals.get(h.term)!;
+    const share = total.weight > 0 ? h.weight / total.weight : 0;
+    const confidence = Math.min(1, total.filings / 3);
+    const addressRole = e.roleOf.get(h.term);
+    const role = addressRole ?? e.domainRole.get(h.term) ?? 'body';
+    const weight = addressRole
+      ? { from: W.fromAddress, other: W.otherAddress, body: W.bodyAddress }[role]
+      : { from: W.fromDomain, other: W.otherDomain, body: W.bodyDomain }[role];
+    const text = addressRole
+      ? `${h.term} appears in ${plural(h.filings, 'e-mail')} filed here`
+      : `${plural(h.filings, 'e-mail')} from ${h.term} filed here`;
+    parts.set(h.projectId, [...(parts.get(h.projectId) ?? []), { weight: weight * share * confidence, text }]);
+  }
+  for (const [projectId, list] of parts) {
+    const sum = list.reduce((s, p) => s + p.weight, 0);
+    const scale = sum > W.historyCap ? W.historyCap / sum : 1;
+    for (const p of list) add(projectId, 'history', p.weight * scale, p.text);
+  }
+  return new Set(parts.keys());
+}
+
+/**
+ * A number such as RFI-012 exists in many projects: the fewer hold it, the more it says. Among the holders,
+ * those where the participants' mail is already filed are the ones meant: the weight is split among them.
+ */
+function scoreDocuments(e: Evidence, known: Set<string>, add: AddContent, byId: Map<string, Entry>) {
+  const byNumber = new Map<string, Evidence['documents']>();
+  for (const d of e.documents)
+    byNumber.set(d.number.toUpperCase(), [...(byNumber.get(d.number.toUpperCase()) ?? []), d]);
+  for (const matches of byNumber.values()) {
+    const holders = matches.filter((d) => known.has(d.projectId));
+    const among = holders.length > 0 ? holders : matches;
+    for (const d of matches) {
+      const weight = among.includes(d) ? W.document / among.length : W.document / matches.length / 2;
+      add(d.projectId, 'document-number', weight, `Mentions ${d.number} of this project`);
+      byId.get(d.projectId)?.documents.push({ id: d.id, number: d.number });
+    }
+  }
+}
+
+function rankedOf(entry: Entry): RankedProject & { named: boolean } {
+  const contentClues = [...entry.content].map(([kind, c]) => ({ kind, ...c }));
+  const contentWeight = contentClues.reduce((s, c) => s + c.weight, 0);
+  const clues = [...contentClues, ...entry.other].sort((a, b) => b.weight - a.weight);
+  const evidence = clues.reduce((s, c) => s + c.weight, 0);
+  const named = contentWeight >= W.namesProject;
+  // What decided the rank: the strongest content clue when content names the project, else the strongest of all.
+  const decisive = (named ? contentClues.sort((a, b) => b.weight - a.weight)[0] : clues[0]) ?? clues[0];
+  const document = entry.documents.find((d) => d.number) ?? entry.documents[0];
+  const p = entry.project;
+  return {
+    organizationId: p.organizationId,
+    projectId: p.id,
+    projectName: p.name,
+    projectCode: p.code,
+    ...(document ? { documentId: document.id, ...(document.number ? { documentNumber: document.number } : {}) } : {}),
+    score: Math.round((1 - Math.exp(-evidence / W.scoreScale)) * 1000) / 1000,
+    decidedBy: decisive?.kind ?? 'history',
+    evidence,
+    named,
+    reasons: [...(decisive ? [decisive] : []), ...clues.filter((c) => c !== decisive)].map((c) => c.text).slice(0, 6),
+  };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
