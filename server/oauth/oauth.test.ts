@@ -96,11 +96,11 @@ describe('discovery', () => {
 });
 
 describe('dynamic registration', () => {
-  it('refuses plain-http redirect URIs to remote hosts and fragments', async () => {
+  it('refuses plain-http redirect URIs to remote hosts and fragments (invalid_redirect_uri, RFC 7591)', async () => {
     for (const uri of ['http://evil.example/cb', 'https://ok.example/cb#frag']) {
       const res = await register({ redirect_uris: [uri] });
       expect(res.status).toBe(400);
-      expect(res.body.error).toBe('invalid_client_metadata');
+      expect(res.body.error).toBe('invalid_redirect_uri');
     }
   });
 
