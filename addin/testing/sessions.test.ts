@@ -124,8 +124,11 @@ describeInBrowser('sessions and errors in the pane', () => {
   });
 
   it('when the sign-in has ended, explains it and keeps the project, attachments and note across the new sign-in', async () => {
-    const { context } = await openPane({ item: openEmail });
-    await page!.goto(`${origin}/addin/taskpane.html`);
+    // A sign-in of its own: ending it ends every token of that sign-in, and the other tests share theirs.
+    const context = await openPaneContext(browser, { item: openEmail });
+    page = await context.newPage();
+    await page.goto(`${origin}/addin/taskpane.html`);
+    await signInThroughDialog(page, 'member@harbor.test', 'member-pass-1');
     await page!.getByRole('radio', { name: /Dockside Offices/ }).check();
     await page!.getByRole('checkbox', { name: /site-photo\.jpg/ }).uncheck();
     await page!.getByLabel('Note (optional)').fill('Handrail query');
