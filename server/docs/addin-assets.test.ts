@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { type IncomingHttpHeaders, request } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 
@@ -29,6 +30,14 @@ function rawGet(url: string, acceptEncoding?: string): Promise<RawResponse> {
   });
 }
 
+/** The body as the browser reads it, after the transfer encoding. */
+const decoded = (res: RawResponse): string => {
+  const encoding = res.headers['content-encoding'];
+  const bytes =
+    encoding === 'br' ? brotliDecompressSync(res.body) : encoding === 'gzip' ? gunzipSync(res.body) : res.body;
+  return bytes.toString('utf8');
+};
+
 /** Scripts and stylesheets the task pane's HTML loads at once (lazy chunks are fetched later, if ever). */
 const initialAssets = (html: string) => [
   ...new Set([...html.matchAll(/(?:src|href)="(\/addin\/assets\/[^"]+)"/g)].map((m) => m[1]!)),
@@ -49,15 +58,16 @@ describe.skipIf(!built)(`add-in assets${built ? '' : ' (skipped: run npm run bui
     const page = await rawGet(`${server.url}/addin/`, 'gzip, deflate, br');
     expect(page.status).toBe(200);
     expect(page.headers['cache-control']).toBe('no-cache');
-    const assets = initialAssets(page.body.toString('utf8'));
+    const assets = initialAssets(decoded(page));
     expect(assets.length).toBeGreaterThan(0);
 
     let transferred = page.body.length;
     for (const asset of assets) {
       const res = await rawGet(server.url + asset, 'gzip, deflate, br');
       expect(res.status, asset).toBe(200);
-      expect(res.headers['content-encoding'], asset).toBe('br');
-      expect(res.headers.vary, asset).toMatch(/Accept-Encoding/i);
+      // Files under 1 KB are sent as they are (addin/vite.config.ts: the headers would cost more than the saving).
+      if (res.headers['content-encoding'] === 'br') expect(res.headers.vary, asset).toMatch(/Accept-Encoding/i);
+      else expect(res.body.length, asset).toBeLessThan(1024);
       expect(res.headers['cache-control'], asset).toMatch(YEAR_IMMUTABLE);
       expect(res.headers['content-type'], asset).toMatch(/javascript|css/);
       transferred += res.body.length;
