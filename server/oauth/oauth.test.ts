@@ -207,6 +207,21 @@ describe('sign-in page', () => {
     expect(swapped.status).toBe(400);
     expect(swapped.html).toContain('Your sign-in has expired');
   });
+
+  it('answers a consent form once: a second submission gets no second code', async () => {
+    const browser = createBrowser(server);
+    const form = await browser.get(
+      authorizeUrl({ client_id: agent.client_id, redirect_uri: agentRedirect, code_challenge: pkce().challenge }),
+    );
+    const consent = await browser.post(form, { email: 'member@harbor.test', password: 'member-pass-1' });
+    const first = await browser.post(consent, { decision: 'allow' });
+    expect(first.status).toBe(302);
+    expect(new URL(first.location!).searchParams.get('code')).toBeTruthy();
+    const again = await browser.post(consent, { decision: 'allow' });
+    expect(again.status).toBe(400);
+    expect(again.location).toBeNull();
+    expect(again.html).toContain('This consent was already answered');
+  });
 });
 
 describe('authorization request validation', () => {

@@ -1,6 +1,13 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import { oauthApps, oauthAuthCodes, oauthRefreshTokens, organizationMembers, organizations } from '../db/schema.js';
+import {
+  oauthApps,
+  oauthAuthCodes,
+  oauthRefreshTokens,
+  organizationMembers,
+  organizations,
+  revokedGrants,
+} from '../db/schema.js';
 
 type Handle = Db | Tx;
 
@@ -100,4 +107,17 @@ export async function userOrganizationNames(db: Handle, userId: string): Promise
     .orderBy(organizations.name)
     .limit(50);
   return rows.map((r) => r.name);
+}
+
+/**
+ * Marks a consent ticket used; false when it already was. The ticket is recorded as an ended grant (kept until
+ * the ticket would have expired), so the mark holds across instances and restarts.
+ */
+export async function markTicketUsed(db: Db, ticketId: string, now: Date, expiresAt: Date): Promise<boolean> {
+  const inserted = await db
+    .insert(revokedGrants)
+    .values({ grantId: `consent:${ticketId}`, revokedAt: now, expiresAt })
+    .onConflictDoNothing()
+    .returning({ grantId: revokedGrants.grantId });
+  return inserted.length > 0;
 }

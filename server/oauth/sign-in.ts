@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { findUserByEmail } from '../users/service.js';
 import { consentPage, signInPage } from './pages.js';
 import { digest } from './provider.js';
-import { userOrganizationNames } from './queries.js';
+import { markTicketUsed, userOrganizationNames } from './queries.js';
 import { createSignInThrottle, type SignInThrottle } from './throttle.js';
 
 export const AUTHORIZE_PATH = '/oauth/authorize';
@@ -156,6 +156,11 @@ export function createSignInFlow(app: AppContext, throttle: SignInThrottle = cre
       const claims = app.tokens.verify(field(req.body, 'ticket', 4000), ticketAudience(client, request));
       if (posted !== 'consent' || !claims) {
         showSignIn(400, 'Your sign-in has expired. Please sign in again.');
+        return;
+      }
+      // A consent form answers once: a second submission (a double click, a replayed post) gets no second code.
+      if (!(await markTicketUsed(app.db, claims.jti, app.clock.now(), new Date(claims.exp * 1000)))) {
+        showSignIn(400, 'This consent was already answered. Please sign in again.');
         return;
       }
       const target = new URL(request.redirectUri);
