@@ -95,6 +95,21 @@ describe('discovery', () => {
   });
 });
 
+describe('error descriptions', () => {
+  it('are one short sentence naming the parameter, never a dump of the schema check', async () => {
+    const answers = [
+      await tokenRequest({ grant_type: 'authorization_code', client_id: 'sitefile-addin' }),
+      await oauthForm(server, '/oauth/revoke', { client_id: 'sitefile-addin' }),
+      await register({ redirect_uris: [agentRedirect], grant_types: 5 }),
+    ];
+    expect(answers.map((a) => [a.status, a.body.error_description])).toEqual([
+      [400, 'The parameter code is missing or invalid.'],
+      [400, 'The parameter token is missing or invalid.'],
+      [400, 'The parameter grant_types is missing or invalid.'],
+    ]);
+  });
+});
+
 describe('dynamic registration', () => {
   it('refuses plain-http redirect URIs to remote hosts and fragments (invalid_redirect_uri, RFC 7591)', async () => {
     for (const uri of ['http://evil.example/cb', 'https://ok.example/cb#frag']) {

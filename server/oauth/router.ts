@@ -12,6 +12,7 @@ import express, { type RequestHandler, type Router } from 'express';
 import { basicCredentials } from '../clients/token-request.js';
 import type { AppContext } from '../context.js';
 import { checkAuthorizationRequest } from './authorize-checks.js';
+import { oneSentenceErrors } from './error-description.js';
 import { registerFirstPartyApps } from './first-party.js';
 import {
   checkRedirectUris,
@@ -118,6 +119,7 @@ export function createOAuthServer(app: AppContext): OAuthServer {
 
   const router = express.Router();
   router.use(['/oauth', '/.well-known'], whenRegistered);
+  router.use('/oauth', oneSentenceErrors);
   router.use(AUTHORIZE_PATH, checkAuthorizationRequest(provider.clientsStore), authorizationHandler({ provider }));
   router.use(TOKEN_PATH, express.urlencoded({ extended: false }), verifyClientSecret, tokenHandler({ provider }));
   router.use(REVOKE_PATH, express.urlencoded({ extended: false }), verifyClientSecret, revocationHandler({ provider }));
