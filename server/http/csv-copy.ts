@@ -98,6 +98,10 @@ export async function streamCopyCsv(res: Response, pool: pg.Pool, options: CsvEx
       const part = records.take(data);
       if (part.length > 0) res.write(part);
       if (!(await writable(res))) {
+        // Ending the connection under a running COPY makes the stream and the client report "Connection
+        // terminated": expected here, and nobody waits for either any more.
+        copy.on('error', () => undefined);
+        client.on('error', () => undefined);
         copy.destroy();
         return;
       }
