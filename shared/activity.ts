@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cursor, commaList, Id, listEnvelope, pageLimit, strictQuery, Timestamp } from './common.js';
+import { Cursor, commaList, csvCapableLimit, Id, listEnvelope, pageLimit, strictQuery, Timestamp } from './common.js';
 import { EmailRecord } from './emails.js';
 
 /**
@@ -12,19 +12,9 @@ export const DateBound = z
   })
   .meta({ description: 'Inclusive bound: YYYY-MM-DD (a whole UTC day) or an ISO 8601 date-time with a zone' });
 
-/** Row count of a list: JSON pages take 1–50; CSV exports take 1–100000 (larger values are clamped). */
-const AnyLimit = z.coerce
-  .number({ error: 'limit must be a positive integer' })
-  .int({ error: 'limit must be a positive integer' })
-  .min(1, { error: 'limit must be a positive integer' })
-  .optional()
-  .meta({
-    description: 'JSON: page size 1–50 (default 25). CSV (`Accept: text/csv`): row cap, default 100000, larger clamped',
-  });
-
 export const OrgActivityQuery = strictQuery({
   cursor: Cursor,
-  limit: AnyLimit,
+  limit: csvCapableLimit,
   from: DateBound.optional(),
   to: DateBound.optional(),
   projectId: Id.optional(),

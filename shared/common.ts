@@ -56,3 +56,20 @@ export const DateOnly = z.iso.date().meta({ description: 'YYYY-MM-DD' });
 
 export const OrgPath = z.object({ orgId: Id });
 export const ProjectPath = z.object({ orgId: Id, projectId: Id });
+
+/**
+ * The `limit` of a list that also exports CSV. JSON pages take 1–50 (default 25), checked by the server's
+ * jsonPageSize; CSV (`Accept: text/csv`) takes a row cap, default 100000, larger values clamped. The document
+ * states the JSON bounds, which is what most callers use.
+ */
+export const csvCapableLimit = z.coerce
+  .number({ error: 'limit must be a positive integer' })
+  .int({ error: 'limit must be a positive integer' })
+  .min(1, { error: 'limit must be a positive integer' })
+  .optional()
+  .meta({
+    maximum: 50,
+    default: 25,
+    description:
+      'JSON: page size 1 to 50, default 25. CSV (Accept: text/csv): maximum rows, default 100000; larger values are clamped to 100000',
+  });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cursor, commaList, DateOnly, Id, strictQuery, Timestamp, trueFlag } from './common.js';
+import { Cursor, commaList, csvCapableLimit, DateOnly, Id, strictQuery, Timestamp, trueFlag } from './common.js';
 
 /** Value sets of the spec (States and transitions, Document resource). */
 export const documentFormats = [
@@ -121,24 +121,13 @@ export const dateRange = z
   .meta({ description: '`from,to` as YYYY-MM-DD, either side may be empty; inclusive, UTC', example: '2025-01-01,' });
 export type DateRange = { from?: string; to?: string };
 
-/** JSON: page size 1–50 (default 25). CSV (`Accept: text/csv`): row cap, default and maximum 100000 (clamped). */
-const listLimit = z.coerce
-  .number({ error: 'limit must be an integer' })
-  .int({ error: 'limit must be an integer' })
-  .min(1, { error: 'limit must be at least 1' })
-  .optional()
-  .meta({
-    description:
-      'JSON: page size 1 to 50, default 25. CSV (Accept: text/csv): maximum rows, default 100000; larger values are clamped to 100000',
-  });
-
 const sortOrder = z.enum(['asc', 'desc']).default('desc');
 const search = z.string().max(500).optional().meta({ description: 'Full-text search (≤500 characters)' });
 const reviewHintLens = z.enum(['high', 'any']).optional();
 
 const submittalFilters = {
   cursor: Cursor,
-  limit: listLimit,
+  limit: csvCapableLimit,
   sortBy: z.enum(submittalSortFields).default('createdAt'),
   sortOrder,
   search,
@@ -186,7 +175,7 @@ export type AdminSubmittalListQuery = z.output<typeof AdminSubmittalListQuery>;
 
 const documentFilters = {
   cursor: Cursor,
-  limit: listLimit,
+  limit: csvCapableLimit,
   sortBy: sortByOrCreatedAt(documentSortFields),
   sortOrder,
   search,

@@ -49,4 +49,21 @@ describe('OpenAPI document', () => {
       if (route.access.kind === 'orgAdmin') expect(operation['x-permission']).toBe('org-admin');
     }
   });
+
+  it("states every list's JSON page size as at most 50, and the ping body as optional", () => {
+    const limits: [string, unknown][] = [];
+    for (const [path, operations] of Object.entries<
+      Record<string, { parameters?: { name: string; schema: unknown }[] }>
+    >(doc.paths)) {
+      for (const operation of Object.values(operations)) {
+        const limit = operation.parameters?.find((p) => p.name === 'limit');
+        if (limit) limits.push([path, limit.schema]);
+      }
+    }
+    expect(limits.length).toBeGreaterThanOrEqual(15);
+    for (const [path, schema] of limits) expect(schema, path).toMatchObject({ maximum: 50 });
+    const csvList = limits.find(([path]) => path === '/v1/admin/documents')!;
+    expect(csvList[1]).toMatchObject({ maximum: 50, default: 25 });
+    expect(doc.paths['/v1/commands/ping/{entityId}'].post.requestBody.required).toBe(false);
+  });
 });

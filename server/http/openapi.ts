@@ -95,7 +95,8 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
   };
   if (route.body || route.bodyContentTypes) {
     operation.requestBody = {
-      required: true,
+      // A missing body is read as `{}` (route.ts): a body whose every field is optional may be left out.
+      required: !route.body?.safeParse({}).success,
       content: {
         ...(route.body ? { 'application/json': { schema: route.body } } : {}),
         ...route.bodyContentTypes,
