@@ -9,6 +9,8 @@
 //   same logging and body-parsing middleware as the real one;
 // - bare lookup: an Express route with no auth doing the same database work as GET /v1/client/me;
 // - GET /v1/client/me with a bearer token: token check, cached caller, rate limit, usage counter, lookup;
+// - the same with a token that names its grant (as every key and sign-in token does), checked against a
+//   revoked-grant set of 1,000 entries: the difference is the revocation check (goal: under 5 %);
 // - POST /v1/oauth/token: argon2id verification dominates by design.
 // The goal ratio is p50(/v1/client/me) / p50(bare lookup) < 1.15: auth adds under 15%.
 import { randomUUID } from 'node:crypto';
@@ -96,6 +98,9 @@ async function main() {
   // Rounds pause some targets for seconds: keep idle connections open so the client never races a close.
   server.http.keepAliveTimeout = 120_000;
   const { token } = server.app.context.tokens.sign(key.clientId, 'client');
+  const grantToken = server.app.context.tokens.sign(key.clientId, 'client', { grant: 'kgr_bench' }).token;
+  const until = new Date(Date.now() + 86_400_000);
+  for (let i = 0; i < 1000; i++) await server.app.context.guard.revokeGrant(`kgr_revoked_${i}`, until);
 
   // The bare app has the real app's request-id logging and body parsing, so only auth differs.
   const bareApp = express();
@@ -120,6 +125,10 @@ async function main() {
     'GET /v1/client/me (bearer)': {
       total: requests,
       send: () => fetch(`${server.url}/v1/client/me`, { headers: { authorization: `Bearer ${token}` } }),
+    },
+    'GET /v1/client/me (bearer naming its grant)': {
+      total: requests,
+      send: () => fetch(`${server.url}/v1/client/me`, { headers: { authorization: `Bearer ${grantToken}` } }),
     },
     'POST /v1/oauth/token': {
       // argon2 makes each exchange tens of milliseconds of CPU: fewer requests keep the run short.
@@ -167,6 +176,11 @@ async function main() {
     `ratio p50 /v1/client/me ÷ bare lookup, median of per-round ratios: ${median(roundRatios).toFixed(3)} (rounds: ${roundRatios.map((r) => r.toFixed(2)).join(', ')}; goal < 1.15)`,
     `ratio of median p50s: ${(me.p50 / lookup.p50).toFixed(3)}; of median p99s: ${(me.p99 / lookup.p99).toFixed(3)}`,
     `ratio p50 /v1/client/me ÷ bare static: ${(me.p50 / floor.p50).toFixed(3)} (includes the database lookup)`,
+    `revocation check: p50 with ÷ without, median of per-round ratios: ${median(
+      results
+        .get('GET /v1/client/me (bearer naming its grant)')!
+        .map((r, i) => r.p50 / results.get('GET /v1/client/me (bearer)')![i]!.p50),
+    ).toFixed(3)} (goal < 1.05)`,
   );
 
   // The auth step alone, in process: bearer check with the cached caller, rate limit, scope check.
