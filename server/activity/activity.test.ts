@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
-import { insertDispatch } from '../comms/test-data.js';
+import { insertDispatch } from '../comms/comms.fixtures.js';
 import { activity, documents } from '../db/schema.js';
 
 let server: TestServer;

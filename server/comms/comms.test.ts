@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
 import { emailMessages } from '../db/schema.js';
-import { type DispatchSpec, insertDispatch, type RecipientState } from './test-data.js';
+import { type DispatchSpec, insertDispatch, type RecipientState } from './comms.fixtures.js';
 
 let server: TestServer;
 let fixtures: Fixtures;

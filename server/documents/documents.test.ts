@@ -9,7 +9,7 @@ import {
   type TestServer,
 } from '../../test/harness.js';
 import { ManualClock } from '../clock.js';
-import { buildDocuments, type FixtureDocument, insertDocuments, TODAY } from './test-data.js';
+import { buildDocuments, type FixtureDocument, insertDocuments, TODAY } from './documents.fixtures.js';
 
 // The admin lists (staff, every organization) and the generic list of one project.
 let server: TestServer;

@@ -9,7 +9,7 @@ import {
   terminalStatuses,
 } from '../../shared/documents.js';
 import type { Db } from '../db/client.js';
-import { isIsoDate, isIsoTimestamp } from '../http/iso.js';
+import { isIsoDate, isIsoTimestamp } from '../iso-dates.js';
 
 /**
  * The document lists as SQL over `documents d`. One filter shape serves all four endpoints; rows come back

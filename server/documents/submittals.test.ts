@@ -19,7 +19,7 @@ import {
   matches,
   type OracleFilter,
   TODAY,
-} from './test-data.js';
+} from './documents.fixtures.js';
 
 let server: TestServer;
 let fixtures: Fixtures;

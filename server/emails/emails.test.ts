@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
-import { insertDispatch } from '../comms/test-data.js';
+import { insertDispatch } from '../comms/comms.fixtures.js';
 
 let server: TestServer;
 let fixtures: Fixtures;

@@ -9,7 +9,7 @@ import {
 } from '../../shared/explorer.js';
 import type { CursorPayload } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
-import { isIsoDate, isIsoTimestamp } from '../http/iso.js';
+import { isIsoDate, isIsoTimestamp } from '../iso-dates.js';
 import { type EntityDef, explorerEntityDefs, type FieldDef, type FieldType } from './entities.js';
 
 /** What the caller may reach: organizations whole ('all') or some of their projects. */

@@ -3,7 +3,7 @@ import { ExplorerQuery } from '../../shared/explorer.js';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
 import { encodeCursor } from '../http/cursor.js';
-import { insertMcpTestData } from '../mcp/test-data.js';
+import { insertMcpTestData } from '../mcp/mcp.fixtures.js';
 import { cursorBinding } from './compile.js';
 
 let server: TestServer;

@@ -6,7 +6,7 @@ import { emailDeliveryStatuses } from '../explorer/entities.js';
 import { explorerScope } from '../explorer/service.js';
 import { type CursorPayload, decodeCursor, encodeCursor } from '../http/cursor.js';
 import { ApiError } from '../http/errors.js';
-import { isIsoTimestamp } from '../http/iso.js';
+import { isIsoTimestamp } from '../iso-dates.js';
 import { type EmailSearchRow, emailsForTimeline, searchEmails } from './queries.js';
 import { documentScope, messageScope, projectScope } from './scope.js';
 import type { ToolSpec } from './tools.js';

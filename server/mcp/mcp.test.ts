@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
 import { signInAndConsent, viaServer } from '../oauth/test-browser.js';
-import { insertMcpTestData } from './test-data.js';
+import { insertMcpTestData } from './mcp.fixtures.js';
 
 /** The MCP client's side of OAuth, kept in memory, as an agent (Claude, Inspector) would keep it. */
 class AgentOAuth implements OAuthClientProvider {
