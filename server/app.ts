@@ -15,7 +15,7 @@ import type { AppContext } from './context.js';
 import type { Db } from './db/client.js';
 import { mountDocs } from './docs/routes.js';
 import { parsesOwnJsonBody } from './filing/routes.js';
-import { errorHandler, notFoundHandler } from './http/errors.js';
+import { errorHandler, notFoundHandler, oauthErrorHandler } from './http/errors.js';
 import { refuseNulInForm, refuseNulInJson, refuseNulInUrl } from './http/nul.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { mountRoutes, refuseOtherMethods } from './http/route.js';
@@ -120,6 +120,9 @@ export function createApp(options: AppOptions): App {
   mountDocs(app);
 
   app.use(notFoundHandler);
+  // Route layers never see a pending error (Express skips them), so the token endpoint's is mounted by path.
+  for (const route of routes)
+    if (route.errorBody === 'oauth') app.use(route.path, oauthErrorHandler(route.method.toUpperCase()));
   app.use(errorHandler);
 
   return {

@@ -129,7 +129,7 @@ export const TokenResponse = z
 /** The token endpoint's failure body (RFC 6749 §5.2), the one body outside the Error shape. */
 export const OAuthErrorBody = z
   .object({
-    error: z.enum(['invalid_request', 'invalid_client', 'unsupported_grant_type']),
+    error: z.enum(['invalid_request', 'invalid_client', 'unsupported_grant_type', 'too_many_requests', 'server_error']),
     error_description: z.string(),
   })
   .meta({ id: 'OAuthError' });

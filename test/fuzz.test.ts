@@ -9,7 +9,6 @@ import { createFixtures, startTestServer, type TestServer } from './harness.js';
  */
 let server: TestServer;
 let tokens: string[];
-// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked generically
 let operations: { method: string; path: string; query: string[]; hasBody: boolean }[];
 
 const REQUESTS = 5_000;

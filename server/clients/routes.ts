@@ -5,7 +5,6 @@ import {
   CreateClientBody,
   CreatedOAuthClient,
   OAuthClient,
-  OAuthErrorBody,
   OrgClientPath,
   TokenRequestForm,
   TokenRequestJson,
@@ -47,12 +46,13 @@ const tokenRoute = defineRoute({
   tags: ['Authentication'],
   access: access.public,
   bodyContentTypes: { 'application/json': { schema: TokenRequestJson }, [FORM]: { schema: TokenRequestForm } },
-  responses: {
-    200: { description: 'An access token valid for one hour', schema: TokenResponse },
-    400: { description: 'Missing or malformed parameter, or another grant_type', schema: OAuthErrorBody },
-    401: { description: 'Unknown client, wrong secret, or disabled client', schema: OAuthErrorBody },
+  responses: { 200: { description: 'An access token valid for one hour', schema: TokenResponse } },
+  errorBody: 'oauth',
+  errors: {
+    400: 'Missing or malformed parameter, or another grant_type (`invalid_request`, `unsupported_grant_type`)',
+    401: 'Unknown client, wrong secret, or disabled client (`invalid_client`)',
+    429: 'Too many token requests for this client_id or from this address (`too_many_requests`); see Retry-After',
   },
-  errors: { 429: 'Too many token requests for this client_id or from this address; see Retry-After' },
   handler: async ({ req, res, app }) => {
     res.setHeader('Cache-Control', 'no-store');
     const request = readTokenRequest(req, Boolean(req.is(FORM)));
@@ -201,6 +201,7 @@ export const clientRoutes = [
     tags: ['Clients'],
     access: access.authenticated,
     responses: { 200: { description: 'The calling key (never its secret)', schema: OAuthClient } },
+    errors: { 403: 'A person’s token: this route answers client keys only' },
     handler: ({ app, caller }) => {
       if (caller.kind !== 'client') throw new ApiError('forbidden', 'A client token is required');
       return getClient(app, caller.id);

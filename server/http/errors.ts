@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
+import type { OAuthErrorBody } from '../../shared/clients.js';
 import type { ErrorBody, ErrorCode } from '../../shared/errors.js';
 
 const statusOf: Record<ErrorCode, number> = {
@@ -73,29 +74,54 @@ function fromHttpError(err: { type?: string; status?: number; statusCode?: numbe
   return undefined;
 }
 
-export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  const apiError =
-    err instanceof ApiError
-      ? err
-      : err instanceof z.ZodError
-        ? validationError('body', err)
-        : fromHttpError(err as { type?: string; status?: number });
-  if (res.headersSent) {
-    // A streamed response already started: all we can do is cut it and log.
-    req.log?.error({ err }, 'error after response started');
-    res.destroy();
-    return;
-  }
-  if (!apiError) {
-    req.log?.error({ err }, 'unhandled error');
-    res.status(500).json({ error: 'Internal server error', errorCode: 'internal_error', requestId: requestIdOf(res) });
-    return;
-  }
-  for (const [name, value] of Object.entries(apiError.options.headers ?? {})) res.setHeader(name, value);
-  const body: ErrorBody = { error: apiError.message, errorCode: apiError.code, requestId: requestIdOf(res) };
+/** The ApiError an error stands for; undefined for one the server caused (a 500). */
+function apiErrorOf(err: unknown): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  if (err instanceof z.ZodError) return validationError('body', err);
+  return fromHttpError(err as { type?: string; status?: number });
+}
+
+/** Answers a failure in the shape `toBody` gives (our ErrorBody, or OAuth's on the token endpoint). */
+const errorHandlerWith =
+  (toBody: (apiError: ApiError | undefined, requestId: string) => object): ErrorRequestHandler =>
+  (err, req, res, _next) => {
+    const apiError = apiErrorOf(err);
+    if (res.headersSent) {
+      // A streamed response already started: all we can do is cut it and log.
+      req.log?.error({ err }, 'error after response started');
+      res.destroy();
+      return;
+    }
+    if (!apiError) req.log?.error({ err }, 'unhandled error');
+    for (const [name, value] of Object.entries(apiError?.options.headers ?? {})) res.setHeader(name, value);
+    res.status(apiError?.status ?? 500).json(toBody(apiError, requestIdOf(res)));
+  };
+
+export const errorHandler = errorHandlerWith((apiError, requestId): ErrorBody => {
+  if (!apiError) return { error: 'Internal server error', errorCode: 'internal_error', requestId };
+  const body: ErrorBody = { error: apiError.message, errorCode: apiError.code, requestId };
   if (apiError.options.details) body.details = apiError.options.details;
-  res.status(apiError.status).json(body);
-};
+  return body;
+});
+
+/** RFC 6749 §5.2's code for a failure (and the MCP SDK's `too_many_requests` for a throttled client). */
+type OAuthError = z.infer<typeof OAuthErrorBody>;
+
+const oauthCodeOf = (apiError: ApiError): OAuthError['error'] =>
+  apiError.status === 401 ? 'invalid_client' : apiError.status === 429 ? 'too_many_requests' : 'invalid_request';
+
+const oauthShaped = errorHandlerWith(
+  (apiError): OAuthError =>
+    apiError
+      ? { error: oauthCodeOf(apiError), error_description: apiError.message }
+      : { error: 'server_error', error_description: 'Internal server error' },
+);
+
+/** The token endpoint answers every failure of its method, ours or the parsers', in OAuth's shape. */
+export const oauthErrorHandler =
+  (method: string): ErrorRequestHandler =>
+  (err, req, res, next) =>
+    req.method === method ? oauthShaped(err, req, res, next) : next(err);
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(new ApiError('not_found', `No route for ${req.method} ${req.path}`));

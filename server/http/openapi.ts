@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { createDocument, type oas31, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { OAuthErrorBody } from '../../shared/clients.js';
 import { ErrorBody } from '../../shared/errors.js';
 import { type Access, type HeaderSpec, openApiPath, type Route } from './route.js';
 
-const errorResponse = (description: string, headers?: oas31.HeadersObject) => ({
+const errorResponse = (description: string, schema: z.ZodType, headers?: oas31.HeadersObject) => ({
   description,
   headers,
-  content: { 'application/json': { schema: ErrorBody } },
+  content: { 'application/json': { schema } },
 });
 
 const seconds: HeaderSpec['schema'] = { type: 'integer', minimum: 0 };
@@ -27,10 +28,14 @@ const CsvBody = z.string().meta({
 
 /** Error responses implied by a route's access rule and inputs, plus the ones it declares. */
 function errorResponsesOf(route: Route): Record<string, ReturnType<typeof errorResponse>> {
-  const errors: Record<string, string> = {};
-  if (route.params || route.query || route.headers || route.body) errors[400] = 'Invalid parameters or body';
+  // Every route refuses a NUL in the URL and an unknown query parameter.
+  const errors: Record<string, string> = { 400: 'Invalid parameters or body' };
+  if (route.body || route.bodyContentTypes) errors[413] = 'Request body too large';
   if (route.access.kind !== 'public') {
     errors[401] = 'Missing, invalid or expired bearer token';
+    errors[429] = 'Rate limit exceeded; see Retry-After';
+  }
+  if (route.access.kind !== 'public' && route.access.kind !== 'authenticated') {
     errors[403] =
       route.access.kind === 'staff'
         ? 'Not a staff user (client keys are always refused)'
@@ -39,7 +44,6 @@ function errorResponsesOf(route: Route): Record<string, ReturnType<typeof errorR
           : route.access.kind === 'orgAdmin'
             ? 'Not an admin of this organization nor staff (client keys are always refused)'
             : 'Insufficient permissions: the token lacks the permission or the org/project is outside its scope';
-    errors[429] = 'Rate limit exceeded; see Retry-After';
   }
   if (route.access.kind === 'permission' && route.access.scope === 'project')
     errors[404] = 'Project not found in this organization';
@@ -47,7 +51,11 @@ function errorResponsesOf(route: Route): Record<string, ReturnType<typeof errorR
   return Object.fromEntries(
     Object.entries(errors).map(([status, text]) => [
       status,
-      errorResponse(text, status === '429' ? { ...rateLimitHeaders, ...retryAfter } : undefined),
+      errorResponse(
+        text,
+        route.errorBody === 'oauth' ? OAuthErrorBody : ErrorBody,
+        status === '429' ? { ...rateLimitHeaders, ...retryAfter } : undefined,
+      ),
     ]),
   );
 }

@@ -76,6 +76,8 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   responses: Record<number, ResponseSpec>;
   /** Extra error statuses the handler itself may produce (beyond the ones `access`/inputs imply). */
   errors?: Record<number, string>;
+  /** Every failure in OAuth's shape (RFC 6749 §5.2) rather than ErrorBody: the token endpoint. */
+  errorBody?: 'oauth';
   /** Middleware that runs after access checks and before validation (e.g. a raw-body parser). */
   before?: RequestHandler[];
   handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<unknown>;

@@ -24,6 +24,16 @@ const expectRefused = (res: CallResult) => {
   expect(res.headers.get('ratelimit-remaining')).toBe('0');
 };
 
+/** The token endpoint refuses in OAuth's shape (RFC 6749 §5.2), with the same headers. */
+const expectTokenRefused = (res: CallResult) => {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({
+    error: 'too_many_requests',
+    error_description: expect.stringMatching(/^Rate limit exceeded/),
+  });
+  expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+};
+
 const exchange = (server: TestServer, clientId: string, secret: string) =>
   server.call('/v1/oauth/token', { method: 'POST', json: { client_id: clientId, client_secret: secret } });
 
@@ -85,7 +95,7 @@ describe('rate limits of the token endpoint', () => {
     expect(first.headers.get('ratelimit-limit')).toBe('2');
     expect(first.headers.get('ratelimit-remaining')).toBe('1');
     expect((await exchange(server, key.clientId, 'wrong-guess')).status).toBe(401);
-    expectRefused(await exchange(server, key.clientId, key.secret));
+    expectTokenRefused(await exchange(server, key.clientId, key.secret));
 
     // Three attempts so far from this address; guesses at other client_ids use up the rest of its 20.
     for (let i = 0; i < 17; i++) {
@@ -93,7 +103,7 @@ describe('rate limits of the token endpoint', () => {
       expect(res.status).toBe(401);
       expect(res.body.error).toBe('invalid_client');
     }
-    expectRefused(await exchange(server, randomUUID(), 'guess'));
+    expectTokenRefused(await exchange(server, randomUUID(), 'guess'));
   });
 });
 
