@@ -9,9 +9,9 @@ import type {
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
 import type { Db } from '../db/client.js';
 import { emailsOfDispatches, groupBy, toEmailRecord } from '../emails/queries.js';
+import { ApiError } from '../errors.js';
 import { csvRowCap, jsonPageSize, streamCsv } from '../http/csv.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
 import { findProjectOrg } from '../http/project-lookup.js';
 import { dateWindow } from './date-window.js';
 import {

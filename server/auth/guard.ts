@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { InvalidationBus } from '../cache/bus.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import type { Caller } from './caller.js';
 import { loadClientCaller, loadUserCaller } from './queries.js';
 import { createGrantRevocations } from './revocations.js';

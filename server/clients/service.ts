@@ -4,8 +4,8 @@ import { type Caller, canAccessProject } from '../auth/caller.js';
 import { hashSecret, newClientSecret, verifySecret } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import type { Db, Tx } from '../db/client.js';
+import { ApiError } from '../errors.js';
 import { type CursorPayload, decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
 import { newId, newUuid } from '../ids.js';
 import {
   type ClientRow,

@@ -1,7 +1,7 @@
 import { OrgPath } from '../../shared/common.js';
 import { MAX_ME_ORGANIZATIONS, Me } from '../../shared/me.js';
 import { ProjectList, ProjectListQuery } from '../../shared/organizations.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { access, defineRoute } from '../http/route.js';
 import { findOrganization } from '../organizations/queries.js';
 import { listProjects } from '../organizations/service.js';

@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import type { DirectoryEntry, DirectoryQuery } from '../../shared/directory.js';
 import { type Caller, projectsInOrg } from '../auth/caller.js';
 import type { Db } from '../db/client.js';
+import { ApiError } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
 import { type DirectoryRow, directoryPage } from './queries.js';
 
 type Query = z.output<typeof DirectoryQuery>;

@@ -11,9 +11,9 @@ import type {
 } from '../../shared/documents.js';
 import { todayUtc } from '../clock.js';
 import type { AppContext } from '../context.js';
+import { ApiError } from '../errors.js';
 import { csvRowCap, jsonPageSize, streamCsv } from '../http/csv.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
 import { documentCsvColumns, documentCsvFrom, submittalCsvColumns, submittalCsvFrom } from './csv-queries.js';
 import {
   type AfterKey,

@@ -1,6 +1,6 @@
 import { ProjectPath } from '../../shared/common.js';
 import { AdminProjectPath, BundleBody, DrawingBundle } from '../../shared/drawings.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { findProjectOrg } from '../http/project-lookup.js';
 import { access, defineRoute } from '../http/route.js';
 import { bundleDrawings } from './service.js';

@@ -2,7 +2,7 @@ import type { EmailFilingSettings } from '../../shared/email-filing-settings.js'
 import { recordActivity } from '../activity/record.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import {
   lockEmailFilingSettings,
   readEmailFilingSettings,

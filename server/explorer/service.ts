@@ -3,8 +3,8 @@ import type { ExplorerQuery, ExplorerResult } from '../../shared/explorer.js';
 import { type Caller, canAccessOrg, projectsInOrg } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import { type Db, isPglite } from '../db/client.js';
+import { ApiError } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
 import { findProjectOrg } from '../http/project-lookup.js';
 import { compileExplorerQuery, cursorBinding, type ScopeEntry } from './compile.js';
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { access, defineRoute } from '../http/route.js';
 
 const Health = z.object({ status: z.enum(['ok']) });

@@ -29,10 +29,10 @@
  */
 import type { Request, Response } from 'express';
 import { poolOf } from '../db/client.js';
+import { ApiError } from '../errors.js';
 import { streamCopyCsv } from './csv-copy.js';
 import type { CsvExport } from './csv-format.js';
 import { streamCursorCsv } from './csv-rows.js';
-import { ApiError } from './errors.js';
 
 export type { CsvColumn } from '../db/csv-cells.js';
 export type { CsvExport } from './csv-format.js';

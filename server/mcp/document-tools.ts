@@ -10,7 +10,7 @@ import {
   SubmittalListQuery,
 } from '../../shared/documents.js';
 import { listProjectDocuments, listProjectSubmittals } from '../documents/service.js';
-import { ApiError, zodDetails } from '../http/errors.js';
+import { ApiError, zodDetails } from '../errors.js';
 import { projectScope } from './scope.js';
 import type { ToolSpec } from './tools.js';
 

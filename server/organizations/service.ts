@@ -2,8 +2,8 @@ import type { Organization, Project } from '../../shared/organizations.js';
 import { type Caller, projectsInOrg, reachableOrgIds } from '../auth/caller.js';
 import type { Db } from '../db/client.js';
 import { emailFilingSettings, organizations } from '../db/schema.js';
+import { ApiError } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
 import { findProjectOrg } from '../http/project-lookup.js';
 import { newId } from '../ids.js';
 import {

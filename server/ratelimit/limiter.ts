@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 
 /**
  * What is counted, each in its own key space over a one-minute fixed window:

@@ -3,8 +3,8 @@ import type { Report, ReportListItem, ReportListQuery, ReportSummary } from '../
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/client.js';
 import { signDownload } from '../downloads/signing.js';
+import { ApiError } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
 import {
   attendeesOf,
   distributionOf,

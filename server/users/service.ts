@@ -4,7 +4,7 @@ import { hashSecret } from '../auth/secrets.js';
 import type { InvalidationBus } from '../cache/bus.js';
 import type { Db } from '../db/client.js';
 import { organizationMembers, organizations, users } from '../db/schema.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 
 export interface NewUser {
