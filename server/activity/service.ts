@@ -12,7 +12,7 @@ import { emailsOfDispatches, groupBy, toEmailRecord } from '../emails/queries.js
 import { ApiError } from '../errors.js';
 import { csvRowCap, jsonPageSize, streamCsv } from '../http/csv.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { findProjectOrg } from '../http/project-lookup.js';
+import { findProjectOrg } from '../organizations/service.js';
 import { dateWindow } from './date-window.js';
 import {
   type ActivityRow,

@@ -1,4 +1,4 @@
-import { recordActivity } from '../activity/record.js';
+import { recordActivity } from '../activity/queries.js';
 import { type Caller, isOrgAdmin } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';

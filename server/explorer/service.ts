@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import { type Db, isPglite } from '../db/client.js';
 import { ApiError } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { findProjectOrg } from '../http/project-lookup.js';
+import { findProjectOrg } from '../organizations/service.js';
 import { compileExplorerQuery, cursorBinding, type ScopeEntry } from './compile.js';
 
 /** The organizations an explorer query runs over: one named organization, or all of the caller's. */

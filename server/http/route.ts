@@ -6,9 +6,9 @@ import type { Permission } from '../../shared/permissions.js';
 import { type Caller, canAccessOrg, canAccessProject, isOrgAdmin } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
+import { findProjectOrg } from '../organizations/service.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import { validationError } from './errors.js';
-import { findProjectOrg } from './project-lookup.js';
 
 /**
  * Who may call a route. Declared on the route, enforced here before the handler runs:

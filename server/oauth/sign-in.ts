@@ -3,7 +3,7 @@ import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/share
 import type { Request, Response } from 'express';
 import { digest, hashSecret, verifySecret } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
-import { findUserByEmail } from '../users/service.js';
+import { findUserByEmail } from '../users/queries.js';
 import { consentPage, signInPage } from './pages.js';
 import { markTicketUsed, userOrganizationNames } from './queries.js';
 import { createSignInThrottle, type SignInThrottle } from './throttle.js';
