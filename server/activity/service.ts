@@ -7,11 +7,11 @@ import type {
   OrgActivityQuery,
 } from '../../shared/activity.js';
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import type { Db } from '../db/client.js';
 import { csvChunks } from '../db/csv-export.js';
 import { emailsOfDispatches, groupBy, toEmailRecord } from '../emails/queries.js';
 import { ApiError } from '../errors.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { csvRowCap, jsonPageSize, type Listing } from '../listing.js';
 import { findProjectOrg } from '../organizations/service.js';
 import { dateWindow } from './date-window.js';

@@ -10,9 +10,9 @@ import type {
 } from '../../shared/documents.js';
 import { todayUtc } from '../clock.js';
 import type { AppContext } from '../context.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import { type CsvColumn, type CsvDownload, csvChunks } from '../db/csv-export.js';
 import { ApiError } from '../errors.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { csvRowCap, jsonPageSize, type Listing } from '../listing.js';
 import { documentCsvColumns, documentCsvFrom, submittalCsvColumns, submittalCsvFrom } from './csv-queries.js';
 import {

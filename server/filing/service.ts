@@ -11,10 +11,10 @@ import type {
 import { recordActivity } from '../activity/queries.js';
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import { signDownload } from '../downloads/signing.js';
 import { readEmailFilingSettings } from '../email-filing-settings/queries.js';
 import { ApiError } from '../errors.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { newId } from '../ids.js';
 import { MAX_PROJECTS_SENT, rerankWithProvider } from './ai.js';
 import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId } from './message.js';

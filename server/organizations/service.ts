@@ -1,9 +1,9 @@
 import type { Organization, Project } from '../../shared/organizations.js';
 import { type Caller, projectsInOrg, reachableOrgIds } from '../auth/caller.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import type { Db } from '../db/client.js';
 import { insertDefaultEmailFilingSettings } from '../email-filing-settings/queries.js';
 import { ApiError } from '../errors.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { newId } from '../ids.js';
 import {
   findOrganization,

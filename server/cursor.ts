@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '../errors.js';
+import { ApiError } from './errors.js';
 
 /**
  * Opaque keyset cursors: base64url JSON of the last row's sort key and id, plus a short hash of the
