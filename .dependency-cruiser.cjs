@@ -1,7 +1,8 @@
-// The layer rules of docs/architecture.md: `npm run lint:layers`. Not yet part of `npm test`: the nine
-// violations it lists on main are issue 19's remaining work; once they are fixed, add it to the test script.
-// routes → service → queries → db; cross-cutting folders (auth, ratelimit, cache, db) never reach up into http/;
-// shared/ is the wire contract and imports only zod; the add-in reaches the server only in its tests.
+// The layer rules of docs/architecture.md: `npm run lint:layers`, part of `npm test`.
+// routes → service → queries → db; only queries modules and db/ run SQL; services and queries reach neither
+// Express nor http/ (not even through another module); cross-cutting folders (auth, ratelimit, cache, db) never
+// reach up into http/; shared/ is the wire contract and imports only zod; the add-in reaches the server only
+// in its tests; no import cycles.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -30,17 +31,42 @@ module.exports = {
       to: { path: '^server/db/schema\\.ts$' },
     },
     {
+      name: 'only-queries-run-sql',
+      severity: 'error',
+      comment:
+        'SQL is built and run in queries modules and db/ (explorer/compile.ts and entities.ts compile the ' +
+        'explorer language to SQL; the seed bulk-loads). Elsewhere drizzle-orm may be imported only for types.',
+      from: {
+        path: '^server/',
+        pathNot: [
+          'queries\\.ts$',
+          '^server/db/',
+          '^server/seed/',
+          '^server/explorer/(compile|entities)\\.ts$',
+          '\\.test\\.ts$',
+          '\\.fixtures\\.ts$',
+        ],
+      },
+      to: {
+        path: '(^|/)node_modules/(drizzle-orm|pg|pg-copy-streams|@electric-sql/pglite)/',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'queries-know-no-http',
       severity: 'error',
+      comment: 'Queries and db/ are used by services, MCP tools and the CLI: nothing of HTTP, not even indirectly.',
       from: { path: '(^server/[^/]+/queries\\.ts$|^server/db/)' },
-      to: { path: ['^server/http/', '^node_modules/express/', '^node_modules/@types/express/'] },
+      to: { path: ['^server/http/', '(^|/)node_modules/(@types/)?express/'], reachable: true },
     },
     {
       name: 'services-know-no-express',
       severity: 'error',
-      comment: 'Services are called by routes, MCP tools and the CLI alike.',
+      comment:
+        'Services are called by routes, MCP tools and the CLI alike: they return data (a CSV export as a ' +
+        'Listing), never write a response.',
       from: { path: '^server/[^/]+/service\\.ts$' },
-      to: { path: ['^server/http/route\\.ts$', '^node_modules/express/', '^node_modules/@types/express/'] },
+      to: { path: ['^server/http/', '(^|/)node_modules/(@types/)?express/'], reachable: true },
     },
     {
       name: 'ground-floor-stays-down',
@@ -54,18 +80,19 @@ module.exports = {
       severity: 'error',
       comment: 'shared/ is imported by the server and the add-in: it may import only zod and itself.',
       from: { path: '^shared/' },
-      to: { pathNot: ['^shared/', '^node_modules/zod/'] },
+      to: { pathNot: ['^shared/', '(^|/)node_modules/zod/'] },
     },
     {
       name: 'addin-stays-a-client',
       severity: 'error',
+      comment: 'The add-in talks to the server over HTTP with the shared schemas; only its tests start one.',
       from: { path: '^addin/', pathNot: ['\\.test\\.tsx?$', '^addin/testing/'] },
       to: { path: '^server/' },
     },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|node_modules|\\.data)/' },
+    exclude: { path: '(^|/)(dist|\\.data)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js'] },

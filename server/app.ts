@@ -19,6 +19,7 @@ import { errorHandler, notFoundHandler, oauthErrorHandler } from './http/errors.
 import { refuseNulInForm, refuseNulInJson, refuseNulInUrl } from './http/nul.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { mountRoutes, refuseOtherMethods } from './http/route.js';
+import { recordUsage } from './http/usage.js';
 import { createMcpRouter, MCP_PATH } from './mcp/routes.js';
 import { createOAuthServer } from './oauth/router.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
@@ -93,7 +94,7 @@ export function createApp(options: AppOptions): App {
       customProps: (req) => ({ route: req.routeTemplate }),
     }),
   );
-  app.use(context.usage.middleware);
+  app.use(recordUsage(context.usage));
   app.use(refuseNulInUrl);
   // E-mail filing takes base64 attachments in JSON and /mcp answers bad JSON in JSON-RPC: both read their
   // body themselves, after the access check.

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 
 /** A `from`/`to` filter as a half-open UTC interval: `from <= t < before`. */
 export interface DateWindow {

@@ -1,7 +1,8 @@
 import { and, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Db, Tx } from '../db/client.js';
 import type { CsvColumn } from '../db/csv-cells.js';
 import { activity, activityCounts, documents, projects } from '../db/schema.js';
+import { newId } from '../ids.js';
 import type { DateWindow } from './date-window.js';
 
 export interface OrgActivityFilters extends DateWindow {
@@ -125,4 +126,36 @@ export function documentActivityPage(db: Db, documentId: string, position: FeedP
 export async function documentExists(db: Db, documentId: string): Promise<boolean> {
   const [row] = await db.select({ id: documents.id }).from(documents).where(eq(documents.id, documentId)).limit(1);
   return row !== undefined;
+}
+
+export interface ActivityInput {
+  organizationId: string;
+  projectId?: string | null;
+  documentId?: string | null;
+  actor: { id: string | null; name: string; email: string };
+  action: string;
+  title: string;
+  details?: Record<string, unknown>;
+  dispatchId?: string | null;
+  at: Date;
+}
+
+/** Records one activity row; call it inside the transaction of the change it describes. */
+export async function recordActivity(tx: Db | Tx, input: ActivityInput): Promise<string> {
+  const id = newId('act');
+  await tx.insert(activity).values({
+    id,
+    organizationId: input.organizationId,
+    projectId: input.projectId ?? null,
+    documentId: input.documentId ?? null,
+    actorId: input.actor.id,
+    actorName: input.actor.name,
+    actorEmail: input.actor.email,
+    action: input.action,
+    title: input.title,
+    details: input.details,
+    dispatchId: input.dispatchId ?? null,
+    createdAt: input.at,
+  });
+  return id;
 }

@@ -6,9 +6,9 @@ import {
   OrgActivityQuery,
 } from '../../shared/activity.js';
 import { OrgPath } from '../../shared/common.js';
-import { wantsCsv } from '../http/csv.js';
+import { pageOrCsv } from '../http/csv.js';
 import { access, defineRoute } from '../http/route.js';
-import { exportOrgActivityCsv, listDocumentActivity, listOrgActivity } from './service.js';
+import { listDocumentActivity, listOrgActivity } from './service.js';
 
 export const activityRoutes = [
   defineRoute({
@@ -28,11 +28,8 @@ export const activityRoutes = [
       200: { description: 'A page of the feed', schema: OrgActivityList, csv: true },
     },
     errors: { 404: 'projectId is not a project of this organization' },
-    handler: async ({ req, res, app, caller, params, query }) => {
-      if (!wantsCsv(req)) return listOrgActivity(app.db, caller, params.orgId, query);
-      await exportOrgActivityCsv(res, app.db, caller, params.orgId, query);
-      return undefined;
-    },
+    handler: ({ req, res, app, caller, params, query }) =>
+      pageOrCsv(req, res, listOrgActivity(app.db, caller, params.orgId, query)),
   }),
   defineRoute({
     method: 'get',

@@ -1,18 +1,19 @@
-import type { Response } from 'express';
 import type { z } from 'zod';
 import type {
   DocumentActivityEntry,
   DocumentActivityQuery,
   OrgActivityEntry,
+  OrgActivityList,
   OrgActivityQuery,
 } from '../../shared/activity.js';
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import type { Db } from '../db/client.js';
+import { csvChunks } from '../db/csv-export.js';
 import { emailsOfDispatches, groupBy, toEmailRecord } from '../emails/queries.js';
-import { csvRowCap, jsonPageSize, streamCsv } from '../http/csv.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
-import { findProjectOrg } from '../http/project-lookup.js';
+import { ApiError } from '../errors.js';
+import { csvRowCap, jsonPageSize, type Listing } from '../listing.js';
+import { findProjectOrg } from '../organizations/service.js';
 import { dateWindow } from './date-window.js';
 import {
   type ActivityRow,
@@ -90,30 +91,40 @@ const toOrgEntry = (row: ActivityRow): OrgActivityEntry => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-export async function listOrgActivity(db: Db, caller: Caller, orgId: string, query: OrgQuery) {
-  const limit = jsonPageSize(query.limit);
-  const filters = await orgFilters(db, caller, orgId, query);
+/** The organization feed: a page of it, or as CSV (`Accept: text/csv`) with `limit` as the row cap. */
+export function listOrgActivity(
+  db: Db,
+  caller: Caller,
+  orgId: string,
+  query: OrgQuery,
+): Listing<z.output<typeof OrgActivityList>> {
   const binding = bindingOf(orgId, query);
-  const position = positionOf(query.cursor, binding);
-  const [rows, total] = await Promise.all([
-    orgActivityPage(db, filters, position, limit),
-    countOrgActivity(db, filters),
-  ]);
-  const { page, nextCursor, hasMore } = pageOf(rows, limit, binding);
-  return { data: page.map(toOrgEntry), total, nextCursor, hasMore };
-}
-
-/** The organization feed as CSV (`Accept: text/csv`), streamed; `limit` is the row cap. */
-export async function exportOrgActivityCsv(res: Response, db: Db, caller: Caller, orgId: string, query: OrgQuery) {
-  const filters = await orgFilters(db, caller, orgId, query);
-  const position = positionOf(query.cursor, bindingOf(orgId, query));
-  await streamCsv(res, {
-    db,
-    from: orgActivityCsvFrom(filters, position),
-    columns: orgActivityCsvColumns,
-    limit: csvRowCap(query.limit),
-    fileName: `activity-${orgId}.csv`,
-  });
+  return {
+    async page() {
+      const limit = jsonPageSize(query.limit);
+      const filters = await orgFilters(db, caller, orgId, query);
+      const position = positionOf(query.cursor, binding);
+      const [rows, total] = await Promise.all([
+        orgActivityPage(db, filters, position, limit),
+        countOrgActivity(db, filters),
+      ]);
+      const { page, nextCursor, hasMore } = pageOf(rows, limit, binding);
+      return { data: page.map(toOrgEntry), total, nextCursor, hasMore };
+    },
+    async csv() {
+      const filters = await orgFilters(db, caller, orgId, query);
+      const position = positionOf(query.cursor, binding);
+      return {
+        fileName: `activity-${orgId}.csv`,
+        chunks: csvChunks({
+          db,
+          from: orgActivityCsvFrom(filters, position),
+          columns: orgActivityCsvColumns,
+          limit: csvRowCap(query.limit),
+        }),
+      };
+    },
+  };
 }
 
 type DocumentQuery = z.output<typeof DocumentActivityQuery>;

@@ -1,8 +1,8 @@
-import type { Request } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { InvalidationBus } from '../cache/bus.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import type { Caller } from './caller.js';
 import { loadClientCaller, loadUserCaller } from './queries.js';
 import { createGrantRevocations } from './revocations.js';
@@ -15,7 +15,7 @@ export const CALLERS_CHANNEL = 'callers';
  *  Every cached entry (callers, revoked grants) also expires after the configured TTL, and all of them
  *  are dropped when the bus reconnects: an invalidation lost during a Redis outage heals by itself. */
 export interface BearerGuard {
-  authenticate(req: Request): Promise<Caller>;
+  authenticate(req: { headers: IncomingHttpHeaders }): Promise<Caller>;
   /** The claims of a valid token for `audience` whose grant is not revoked; undefined otherwise. */
   verify(token: string, audience?: string): Promise<TokenClaims | undefined>;
   /** The (cached) caller behind a verified token's subject; undefined when gone or disabled. Used by

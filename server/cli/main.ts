@@ -13,7 +13,8 @@ import { type Db, openDatabase } from '../db/client.js';
 import { createOrganization, createProject, updateProject } from '../organizations/service.js';
 import { ensureDemoData } from '../seed/demo.js';
 import type { SeedScale } from '../seed/seed.js';
-import { createUser, findUserByEmail } from '../users/service.js';
+import { findUserByEmail } from '../users/queries.js';
+import { createUser } from '../users/service.js';
 import { CliError, runSeed } from './seed.js';
 
 /** Who the CLI records as the creator of what it makes. */

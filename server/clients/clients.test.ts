@@ -9,8 +9,8 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { encodeCursor } from '../cursor.js';
 import { requestUsage } from '../db/schema.js';
-import { encodeCursor } from '../http/cursor.js';
 
 let server: TestServer;
 let f: Fixtures;

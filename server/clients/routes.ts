@@ -12,7 +12,7 @@ import {
   UpdateClientBody,
 } from '../../shared/clients.js';
 import { OrgPath } from '../../shared/common.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { access, defineRoute } from '../http/route.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import {

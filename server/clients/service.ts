@@ -3,9 +3,9 @@ import { isPermission, type Permission } from '../../shared/permissions.js';
 import { type Caller, canAccessProject } from '../auth/caller.js';
 import { hashSecret, newClientSecret, verifySecret } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
+import { type CursorPayload, decodeCursor, encodeCursor } from '../cursor.js';
 import type { Db, Tx } from '../db/client.js';
-import { type CursorPayload, decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { newId, newUuid } from '../ids.js';
 import {
   type ClientRow,

@@ -1,5 +1,3 @@
-import { performance } from 'node:perf_hooks';
-import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.js';
 import { addUsage, type UsageDelta } from './queries.js';
@@ -16,8 +14,6 @@ export interface UsageRecorder {
   flush(): Promise<void>;
   /** Stops the timer and writes what is left. */
   close(): Promise<void>;
-  /** Records every response to a client key, by route template, when the response has been sent. */
-  middleware: RequestHandler;
 }
 
 const FLUSH_INTERVAL_MS = 10_000;
@@ -64,7 +60,7 @@ export function createUsageRecorder(deps: { db: Db; log: Logger; flushIntervalMs
   const timer = setInterval(() => void flush(), deps.flushIntervalMs ?? FLUSH_INTERVAL_MS);
   timer.unref();
 
-  const recorder: UsageRecorder = {
+  return {
     record: (clientRowId, endpoint, ms) => add({ clientRowId, endpoint, count: 1, totalMs: ms }),
     pending(clientRowIds) {
       const wanted = new Set(clientRowIds);
@@ -75,16 +71,5 @@ export function createUsageRecorder(deps: { db: Db; log: Logger; flushIntervalMs
       clearInterval(timer);
       await flush();
     },
-    middleware(req, res, next) {
-      const started = performance.now();
-      res.once('finish', () => {
-        const caller = req.caller;
-        if (caller?.kind === 'client' && req.routeTemplate) {
-          recorder.record(caller.id, req.routeTemplate, performance.now() - started);
-        }
-      });
-      next();
-    },
   };
-  return recorder;
 }

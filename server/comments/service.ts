@@ -1,7 +1,7 @@
-import { recordActivity } from '../activity/record.js';
+import { recordActivity } from '../activity/queries.js';
 import { type Caller, isOrgAdmin } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { findLiveComment, lockDocumentSearchText, setDocumentSearchText, softDeleteComment } from './queries.js';
 
 /**

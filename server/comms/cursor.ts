@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 
 /**
  * The comms list's cursors, fixed by the spec: base64url JSON `{d, id}` (d = dispatchedAt, ISO 8601 UTC)

@@ -30,6 +30,11 @@ export function poolOf(db: Db): pg.Pool | undefined {
   return client instanceof pg.Pool ? client : undefined;
 }
 
+/** Resolves when the database answers a trivial statement; rejects when it cannot be reached. */
+export async function pingDatabase(db: Db): Promise<void> {
+  await db.execute(sql`select 1`);
+}
+
 /** Embedded PGlite: single-threaded WebAssembly, where timer-driven settings such as statement_timeout do nothing. */
 export const isPglite = (db: Db): boolean => poolOf(db) === undefined;
 

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { DirectoryEntry, DirectoryQuery } from '../../shared/directory.js';
 import { type Caller, projectsInOrg } from '../auth/caller.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import type { Db } from '../db/client.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { type DirectoryRow, directoryPage } from './queries.js';
 
 type Query = z.output<typeof DirectoryQuery>;

@@ -7,7 +7,7 @@ import {
   SubmittalList,
   SubmittalListQuery,
 } from '../../shared/documents.js';
-import { wantsCsv } from '../http/csv.js';
+import { pageOrCsv } from '../http/csv.js';
 import { access, defineRoute } from '../http/route.js';
 import { listAdminDocuments, listAdminSubmittals, listProjectDocuments, listProjectSubmittals } from './service.js';
 
@@ -31,7 +31,7 @@ export const documentRoutes = [
     responses: { 200: { description: `A page of submittals. ${csvNote}`, schema: SubmittalList, csv: true } },
     errors: listErrors,
     handler: ({ app, req, res, params, query }) =>
-      listProjectSubmittals(app, { res, csv: wantsCsv(req) }, params.projectId, query),
+      pageOrCsv(req, res, listProjectSubmittals(app, params.projectId, query)),
   }),
   defineRoute({
     method: 'get',
@@ -46,7 +46,7 @@ export const documentRoutes = [
     responses: { 200: { description: `A page of documents. ${csvNote}`, schema: DocumentList, csv: true } },
     errors: listErrors,
     handler: ({ app, req, res, params, query }) =>
-      listProjectDocuments(app, { res, csv: wantsCsv(req) }, params.projectId, query),
+      pageOrCsv(req, res, listProjectDocuments(app, params.projectId, query)),
   }),
   defineRoute({
     method: 'get',
@@ -59,7 +59,7 @@ export const documentRoutes = [
     query: AdminSubmittalListQuery,
     responses: { 200: { description: `A page of submittals. ${csvNote}`, schema: SubmittalList, csv: true } },
     errors: listErrors,
-    handler: ({ app, req, res, query }) => listAdminSubmittals(app, { res, csv: wantsCsv(req) }, query),
+    handler: ({ app, req, res, query }) => pageOrCsv(req, res, listAdminSubmittals(app, query)),
   }),
   defineRoute({
     method: 'get',
@@ -72,6 +72,6 @@ export const documentRoutes = [
     query: AdminDocumentListQuery,
     responses: { 200: { description: `A page of documents. ${csvNote}`, schema: DocumentList, csv: true } },
     errors: listErrors,
-    handler: ({ app, req, res, query }) => listAdminDocuments(app, { res, csv: wantsCsv(req) }, query),
+    handler: ({ app, req, res, query }) => pageOrCsv(req, res, listAdminDocuments(app, query)),
   }),
 ];

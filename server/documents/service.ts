@@ -1,5 +1,4 @@
 import type { SQL } from 'drizzle-orm';
-import type { Response } from 'express';
 import type {
   AdminDocumentListQuery,
   AdminSubmittalListQuery,
@@ -11,9 +10,10 @@ import type {
 } from '../../shared/documents.js';
 import { todayUtc } from '../clock.js';
 import type { AppContext } from '../context.js';
-import { csvRowCap, jsonPageSize, streamCsv } from '../http/csv.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
+import { type CsvColumn, type CsvDownload, csvChunks } from '../db/csv-export.js';
+import { ApiError } from '../errors.js';
+import { csvRowCap, jsonPageSize, type Listing } from '../listing.js';
 import { documentCsvColumns, documentCsvFrom, submittalCsvColumns, submittalCsvFrom } from './csv-queries.js';
 import {
   type AfterKey,
@@ -85,6 +85,15 @@ async function page<T extends { uid: string }>(
   return { data, total, nextCursor, hasMore, meta: filters ? { filters } : {} };
 }
 
+/** The list's rows from its cursor on, as CSV: `limit` is the row cap. */
+const csvOf = (
+  app: AppContext,
+  request: ListRequest,
+  fileName: string,
+  from: SQL,
+  columns: readonly CsvColumn[],
+): CsvDownload => ({ fileName, chunks: csvChunks({ db: app.db, from, columns, limit: csvRowCap(request.limit) }) });
+
 // --- Submittals ---
 
 const submittalFilter = (query: SubmittalListQuery, today: string): DocumentFilter => ({
@@ -101,42 +110,36 @@ const submittalFilter = (query: SubmittalListQuery, today: string): DocumentFilt
 
 const submittalMetaColumns: FilterColumn[] = ['status', 'reviewStatus', 'priority', 'type'];
 
-interface Output {
-  res: Response;
-  csv: boolean;
-}
-
-async function listSubmittals(
+function listSubmittals(
   app: AppContext,
-  out: Output,
   request: ListRequest,
   withReviewHints: boolean,
   fileName: string,
-): Promise<Page<Submittal> | undefined> {
+): Listing<Page<Submittal>> {
   const queryOf = (after?: AfterKey) =>
     submittalQuery({ filter: request.filter, sort: request.sort, withReviewHints }, after);
-  if (!out.csv) return page<Submittal>(app, request, queryOf);
-  await streamCsv(out.res, {
-    db: app.db,
-    from: submittalCsvFrom(request, afterKeyOf(request)),
-    columns: submittalCsvColumns(withReviewHints && { lens: request.filter.reviewHint }),
-    limit: csvRowCap(request.limit),
-    fileName,
-  });
-  return undefined;
+  return {
+    page: () => page<Submittal>(app, request, queryOf),
+    csv: async () =>
+      csvOf(
+        app,
+        request,
+        fileName,
+        submittalCsvFrom(request, afterKeyOf(request)),
+        submittalCsvColumns(withReviewHints && { lens: request.filter.reviewHint }),
+      ),
+  };
 }
 
 export function listProjectSubmittals(
   app: AppContext,
-  out: Output,
   projectId: string,
   query: SubmittalListQuery,
-): Promise<Page<Submittal> | undefined> {
+): Listing<Page<Submittal>> {
   const scope: DocumentFilter = { projectId, formats: ['submittal'] };
   const filter = { ...scope, ...submittalFilter(query, todayUtc(app.clock)) };
   return listSubmittals(
     app,
-    out,
     {
       list: 'submittals',
       filter,
@@ -156,11 +159,7 @@ export function listProjectSubmittals(
 const adminMetaScope = (base: DocumentFilter, projectId?: string, organizationId?: string) =>
   projectId || organizationId ? { ...base, projectId, organizationId } : undefined;
 
-export function listAdminSubmittals(
-  app: AppContext,
-  out: Output,
-  query: AdminSubmittalListQuery,
-): Promise<Page<Submittal> | undefined> {
+export function listAdminSubmittals(app: AppContext, query: AdminSubmittalListQuery): Listing<Page<Submittal>> {
   const filter: DocumentFilter = {
     projectId: query.projectId,
     organizationId: query.organizationId,
@@ -176,7 +175,6 @@ export function listAdminSubmittals(
   };
   return listSubmittals(
     app,
-    out,
     {
       list: 'submittals',
       filter,
@@ -216,36 +214,29 @@ const documentFilter = (query: ProjectDocumentListQuery): DocumentFilter => ({
 
 const documentMetaColumns: FilterColumn[] = ['format', 'type', 'status', 'priority'];
 
-async function listDocuments(
+function listDocuments(
   app: AppContext,
-  out: Output,
   request: ListRequest,
   include: readonly DocumentInclude[],
   fileName: string,
-): Promise<Page<DocumentItem> | undefined> {
+): Listing<Page<DocumentItem>> {
   const queryOf = (after?: AfterKey) => documentQuery({ filter: request.filter, sort: request.sort, include }, after);
-  if (!out.csv) return page<DocumentItem>(app, request, queryOf);
-  await streamCsv(out.res, {
-    db: app.db,
-    from: documentCsvFrom(request, afterKeyOf(request)),
-    columns: documentCsvColumns(include),
-    limit: csvRowCap(request.limit),
-    fileName,
-  });
-  return undefined;
+  return {
+    page: () => page<DocumentItem>(app, request, queryOf),
+    csv: async () =>
+      csvOf(app, request, fileName, documentCsvFrom(request, afterKeyOf(request)), documentCsvColumns(include)),
+  };
 }
 
 const includesOf = (query: ProjectDocumentListQuery) => (query.include ?? []) as DocumentInclude[];
 
 export function listProjectDocuments(
   app: AppContext,
-  out: Output,
   projectId: string,
   query: ProjectDocumentListQuery,
-): Promise<Page<DocumentItem> | undefined> {
+): Listing<Page<DocumentItem>> {
   return listDocuments(
     app,
-    out,
     {
       list: 'documents',
       filter: { projectId, ...documentFilter(query) },
@@ -261,14 +252,9 @@ export function listProjectDocuments(
   );
 }
 
-export function listAdminDocuments(
-  app: AppContext,
-  out: Output,
-  query: AdminDocumentListQuery,
-): Promise<Page<DocumentItem> | undefined> {
+export function listAdminDocuments(app: AppContext, query: AdminDocumentListQuery): Listing<Page<DocumentItem>> {
   return listDocuments(
     app,
-    out,
     {
       list: 'documents',
       filter: { projectId: query.projectId, organizationId: query.organizationId, ...documentFilter(query) },

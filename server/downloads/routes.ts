@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BinaryFile, DownloadPath, DownloadQuery } from '../../shared/downloads.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { access, defineRoute } from '../http/route.js';
 import { parseRange } from './range.js';
 import { DOWNLOADS_PATH, verifyDownload } from './signing.js';

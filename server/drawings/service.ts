@@ -5,7 +5,7 @@ import type { DrawingBundle, SkippedDrawing, SkipReason } from '../../shared/dra
 import type { BlobStore } from '../blobs/store.js';
 import type { AppContext } from '../context.js';
 import { signDownload } from '../downloads/signing.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { PdfBundleWriter } from './pdf-bundle.js';
 import {

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { emailFilingSettings, organizations } from '../db/schema.js';
 
@@ -8,12 +8,23 @@ export interface SettingsRow {
   updatedAt: Date | null;
 }
 
+/** The default row every organization gets when it is created: AI suggestions off, never changed. */
+export async function insertDefaultEmailFilingSettings(tx: Db | Tx, organizationId: string): Promise<void> {
+  await tx.insert(emailFilingSettings).values({ organizationId, aiSuggest: false });
+}
+
 /**
- * The organization's settings, read from the table on every call: this table is the single source (no cache),
- * so a change is seen by the next request on every instance. Undefined when the organization does not exist.
+ * The settings of each existing organization among `organizationIds`, read from the table on every call: this
+ * table is the single source (no cache), so a change is seen by the next request on every instance. With
+ * `lock`, the organizations' rows stay locked until the transaction ends, so concurrent changes take turns.
  */
-export async function readEmailFilingSettings(db: Db | Tx, organizationId: string): Promise<SettingsRow | undefined> {
-  const [row] = await db
+export async function readEmailFilingSettings(
+  db: Db | Tx,
+  organizationIds: readonly string[],
+  options: { lock?: boolean } = {},
+): Promise<SettingsRow[]> {
+  if (organizationIds.length === 0) return [];
+  const query = db
     .select({
       organizationId: organizations.id,
       aiSuggest: emailFilingSettings.aiSuggest,
@@ -21,33 +32,26 @@ export async function readEmailFilingSettings(db: Db | Tx, organizationId: strin
     })
     .from(organizations)
     .leftJoin(emailFilingSettings, eq(emailFilingSettings.organizationId, organizations.id))
-    .where(eq(organizations.id, organizationId));
-  if (!row) return undefined;
+    .where(inArray(organizations.id, [...organizationIds]));
+  // The organization's row is locked, not the settings row: it always exists, and a no-key lock does not
+  // hold up inserts that reference the organization.
+  const rows = await (options.lock ? query.for('no key update', { of: organizations }) : query);
   // Every organization gets its row when created; a missing one reads as the default (off).
-  return { organizationId: row.organizationId, aiSuggest: row.aiSuggest ?? false, updatedAt: row.updatedAt ?? null };
+  return rows.map((row) => ({
+    organizationId: row.organizationId,
+    aiSuggest: row.aiSuggest ?? false,
+    updatedAt: row.updatedAt ?? null,
+  }));
 }
 
-/** The current row, locked for this transaction (created with the defaults first if missing). */
-export async function lockEmailFilingSettings(tx: Tx, organizationId: string): Promise<SettingsRow> {
-  await tx.insert(emailFilingSettings).values({ organizationId, aiSuggest: false }).onConflictDoNothing();
-  const [row] = await tx
-    .select({
-      organizationId: emailFilingSettings.organizationId,
-      aiSuggest: emailFilingSettings.aiSuggest,
-      updatedAt: emailFilingSettings.updatedAt,
-    })
-    .from(emailFilingSettings)
-    .where(eq(emailFilingSettings.organizationId, organizationId))
-    .for('update');
-  return row!;
-}
-
+/** Writes a change (creating the row should an organization lack it). */
 export async function writeEmailFilingSettings(
   tx: Tx,
   input: { organizationId: string; aiSuggest: boolean; updatedAt: Date; updatedById: string },
 ): Promise<void> {
+  const change = { aiSuggest: input.aiSuggest, updatedAt: input.updatedAt, updatedById: input.updatedById };
   await tx
-    .update(emailFilingSettings)
-    .set({ aiSuggest: input.aiSuggest, updatedAt: input.updatedAt, updatedById: input.updatedById })
-    .where(eq(emailFilingSettings.organizationId, input.organizationId));
+    .insert(emailFilingSettings)
+    .values({ organizationId: input.organizationId, ...change })
+    .onConflictDoUpdate({ target: emailFilingSettings.organizationId, set: change });
 }

@@ -1,14 +1,9 @@
 import type { EmailFilingSettings } from '../../shared/email-filing-settings.js';
-import { recordActivity } from '../activity/record.js';
+import { recordActivity } from '../activity/queries.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
-import {
-  lockEmailFilingSettings,
-  readEmailFilingSettings,
-  type SettingsRow,
-  writeEmailFilingSettings,
-} from './queries.js';
+import { ApiError } from '../errors.js';
+import { readEmailFilingSettings, type SettingsRow, writeEmailFilingSettings } from './queries.js';
 
 const present = (row: SettingsRow): EmailFilingSettings => ({
   organizationId: row.organizationId,
@@ -17,7 +12,7 @@ const present = (row: SettingsRow): EmailFilingSettings => ({
 });
 
 export async function getEmailFilingSettings(app: AppContext, organizationId: string): Promise<EmailFilingSettings> {
-  const row = await readEmailFilingSettings(app.db, organizationId);
+  const [row] = await readEmailFilingSettings(app.db, [organizationId]);
   if (!row) throw ApiError.notFound('Organization');
   return present(row);
 }
@@ -32,8 +27,8 @@ export async function updateEmailFilingSettings(
   input: { organizationId: string; aiSuggest: boolean },
 ): Promise<EmailFilingSettings> {
   return app.db.transaction(async (tx) => {
-    if (!(await readEmailFilingSettings(tx, input.organizationId))) throw ApiError.notFound('Organization');
-    const current = await lockEmailFilingSettings(tx, input.organizationId);
+    const [current] = await readEmailFilingSettings(tx, [input.organizationId], { lock: true });
+    if (!current) throw ApiError.notFound('Organization');
     if (current.aiSuggest === input.aiSuggest) return present(current);
     const now = app.clock.now();
     await writeEmailFilingSettings(tx, {

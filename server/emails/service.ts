@@ -1,7 +1,7 @@
 import type { EmailRecord } from '../../shared/emails.js';
 import { type Caller, canAccessProject } from '../auth/caller.js';
 import type { Db } from '../db/client.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { emailsByMailerId, toEmailRecord } from './queries.js';
 
 /**

@@ -7,8 +7,8 @@ import {
   type ExplorerQuery,
   type ExplorerResult,
 } from '../../shared/explorer.js';
-import type { CursorPayload } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
+import type { CursorPayload } from '../cursor.js';
+import { ApiError } from '../errors.js';
 import { isIsoDate, isIsoTimestamp } from '../iso-dates.js';
 import { type EntityDef, explorerEntityDefs, type FieldDef, type FieldType } from './entities.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExplorerQuery } from '../../shared/explorer.js';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
-import { encodeCursor } from '../http/cursor.js';
+import { encodeCursor } from '../cursor.js';
 import { insertMcpTestData } from '../mcp/mcp.fixtures.js';
 import { cursorBinding } from './compile.js';
 

@@ -1,12 +1,13 @@
-import { type SQL, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { ExplorerQuery, ExplorerResult } from '../../shared/explorer.js';
 import { type Caller, canAccessOrg, projectsInOrg } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
-import { type Db, isPglite } from '../db/client.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
-import { findProjectOrg } from '../http/project-lookup.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
+import type { Db } from '../db/client.js';
+import { ApiError } from '../errors.js';
+import { findProjectOrg } from '../organizations/service.js';
 import { compileExplorerQuery, cursorBinding, type ScopeEntry } from './compile.js';
+import { deadlineGuard, runExplorerStatement, stoppedByTimeout } from './queries.js';
 
 /** The organizations an explorer query runs over: one named organization, or all of the caller's. */
 export function explorerScope(caller: Caller, organizationId: string | undefined): ScopeEntry[] {
@@ -21,29 +22,12 @@ export function explorerScope(caller: Caller, organizationId: string | undefined
   return [...orgIds].sort().map((orgId) => ({ orgId, projects: projectsInOrg(caller.scope, orgId) }));
 }
 
-type Row = Record<string, string | number | boolean | null>;
-
-const sqlStateOf = (err: unknown): string | undefined =>
-  (err as { code?: string }).code ?? ((err as { cause?: { code?: string } }).cause?.code || undefined);
-
-/**
- * PostgreSQL stops a statement with statement_timeout. PGlite ignores that setting, and while its
- * WebAssembly engine runs nothing in this process can interrupt it, so there the statement checks its
- * own clock row by row: this filter (migration 0004), which raises the same error code.
- */
-const deadlineGuard = (db: Db, timeoutMs: number): SQL | undefined =>
-  isPglite(db) ? sql`explorer_within_deadline(${timeoutMs})` : undefined;
-
-async function runWithin(db: Db, timeoutMs: number, statement: SQL, guarded: boolean): Promise<Row[]> {
+/** An explorer query that ran past its time: a 503 that says what to change. */
+async function runWithin(db: Db, timeoutMs: number, statement: SQL, guarded: boolean) {
   try {
-    return await db.transaction(async (tx) => {
-      if (!guarded) await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${timeoutMs}`));
-      const result = await tx.execute(statement);
-      return (result as unknown as { rows: Row[] }).rows;
-    });
+    return await runExplorerStatement(db, timeoutMs, statement, guarded);
   } catch (err) {
-    // drizzle wraps the driver's error; the SQLSTATE is on its cause.
-    if (sqlStateOf(err) === '57014') {
+    if (stoppedByTimeout(err)) {
       throw new ApiError(
         'service_unavailable',
         `The query ran longer than ${timeoutMs / 1000} s and was stopped; add filters or group by fewer fields`,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type AddressObject, type EmailAddress, type ParsedMail, simpleParser } from 'mailparser';
 import { type FileEmailJson, MAX_ATTACHMENTS } from '../../shared/filing.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 
 /** One e-mail as the filing service stores it, whichever form (raw MIME or JSON) it came in. */
 export interface IncomingEmail {

@@ -1,14 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import {
-  documents,
-  emailFilingSettings,
-  filedEmailAttachments,
-  filedEmails,
-  projectMembers,
-  projects,
-  users,
-} from '../db/schema.js';
+import { documents, filedEmailAttachments, filedEmails, projectMembers, projects, users } from '../db/schema.js';
 
 /** A text[] parameter that renders the same on node-postgres and PGlite. */
 const textArray = (values: readonly string[]) =>
@@ -190,14 +182,6 @@ export async function threadOf(db: Db, email: FiledEmailRow, limit: number) {
 }
 
 // --- Suggestions ---
-
-export async function aiSuggestOf(db: Db, orgIds: readonly string[]) {
-  if (orgIds.length === 0) return [];
-  return db
-    .select({ organizationId: emailFilingSettings.organizationId, aiSuggest: emailFilingSettings.aiSuggest })
-    .from(emailFilingSettings)
-    .where(inArray(emailFilingSettings.organizationId, [...orgIds]));
-}
 
 export async function projectsOfOrgs(db: Db, orgIds: readonly string[]) {
   if (orgIds.length === 0) return [];

@@ -15,7 +15,7 @@ import {
   SuggestionRequest,
   SuggestionResult,
 } from '../../shared/filing.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import { refuseNulInJson } from '../http/nul.js';
 import { access, defineRoute } from '../http/route.js';
 import { composeMime, parseRawMessage } from './message.js';

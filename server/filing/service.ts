@@ -8,17 +8,17 @@ import type {
   SuggestionRequest,
   SuggestionResult,
 } from '../../shared/filing.js';
-import { recordActivity } from '../activity/record.js';
+import { recordActivity } from '../activity/queries.js';
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import { signDownload } from '../downloads/signing.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
+import { readEmailFilingSettings } from '../email-filing-settings/queries.js';
+import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { MAX_PROJECTS_SENT, rerankWithProvider } from './ai.js';
 import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId } from './message.js';
 import {
-  aiSuggestOf,
   attachmentsOf,
   type FiledEmailWithFiler,
   filingsOfMessage,
@@ -358,7 +358,7 @@ export async function suggestProjects(
   let aiUsed = false;
   if (app.config.ai && request.allowAi !== false && (ranked.length > 1 || weak) && orgIds.length > 0) {
     const concerned = ranked.length > 0 ? [...new Set(ranked.map((r) => r.organizationId))] : orgIds;
-    const settings = await aiSuggestOf(app.db, concerned);
+    const settings = await readEmailFilingSettings(app.db, concerned);
     const allowed = concerned.every((org) => settings.some((s) => s.organizationId === org && s.aiSuggest));
     if (allowed) {
       const projectList = weak ? (await projectsOfOrgs(app.db, concerned)).slice(0, MAX_PROJECTS_SENT) : [];

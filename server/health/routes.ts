@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { ApiError } from '../http/errors.js';
+import { pingDatabase } from '../db/client.js';
+import { ApiError } from '../errors.js';
 import { access, defineRoute } from '../http/route.js';
 
 const Health = z.object({ status: z.enum(['ok']) });
@@ -27,7 +27,7 @@ export const healthRoutes = [
     errors: { 503: 'Database unreachable' },
     handler: async ({ app }) => {
       try {
-        await app.db.execute(sql`select 1`);
+        await pingDatabase(app.db);
       } catch {
         throw new ApiError('service_unavailable', 'Database unreachable');
       }

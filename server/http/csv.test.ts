@@ -8,10 +8,12 @@ import { openTestDatabase } from '../../test/harness.js';
 import { openInLibreOffice } from '../../test/libreoffice.js';
 import { type Database, poolOf } from '../db/client.js';
 import type { CsvColumn } from '../db/csv-cells.js';
-import { CSV_MAX_ROWS, csvRowCap, streamCsv } from './csv.js';
-import { streamCopyCsv } from './csv-copy.js';
-import type { CsvExport } from './csv-format.js';
-import { streamCursorCsv } from './csv-rows.js';
+import { copyCsvChunks } from '../db/csv-copy.js';
+import { csvChunks } from '../db/csv-export.js';
+import type { CsvExport } from '../db/csv-format.js';
+import { cursorCsvChunks } from '../db/csv-rows.js';
+import { CSV_MAX_ROWS, csvRowCap } from '../listing.js';
+import { sendCsv } from './csv.js';
 
 // The export on its own, over a real database and a real socket, through both ways of streaming it (COPY on
 // PostgreSQL, the cursor everywhere); the document and activity exports test it again through their endpoints.
@@ -66,14 +68,15 @@ beforeAll(async () => {
       : sql`from csv_probe order by n`,
     columns,
     limit: csvRowCap(req.query.limit === undefined ? undefined : Number(req.query.limit)),
-    fileName: 'rows export.csv',
   });
-  app.get('/auto', (req, res) => streamCsv(res, exportOf(req)));
-  app.get('/rows', (req, res) => streamCursorCsv(res, exportOf(req), 7));
+  const send = (res: express.Response, chunks: AsyncIterable<string | Buffer>) =>
+    sendCsv(res, { fileName: 'rows export.csv', chunks });
+  app.get('/auto', (req, res) => send(res, csvChunks(exportOf(req))));
+  app.get('/rows', (req, res) => send(res, cursorCsvChunks(exportOf(req), 7)));
   app.get('/copy', (req, res) => {
     const pool = poolOf(database.db);
     if (!pool) throw new Error('COPY needs PostgreSQL');
-    return streamCopyCsv(res, pool, exportOf(req));
+    return send(res, copyCsvChunks(pool, exportOf(req)));
   });
   const server = app.listen(0);
   await new Promise((resolve) => server.once('listening', resolve));
@@ -88,11 +91,18 @@ afterAll(async () => {
 /** The ways this database can stream an export: the cursor always, COPY on PostgreSQL. */
 const paths = () => (poolOf(database.db) ? ['rows', 'copy'] : ['rows']);
 
+/** An export's bytes read straight from its chunks, without a socket. */
+async function textOf(chunks: AsyncIterable<string | Buffer>): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const chunk of chunks) parts.push(Buffer.from(chunk));
+  return Buffer.concat(parts).toString('utf8');
+}
+
 const lines = (text: string) => text.split('\r\n').filter((line) => line !== '');
 const strict = (text: string): string[][] =>
   parse(text, { record_delimiter: '\r\n', relax_quotes: false, relax_column_count: false, skip_empty_lines: false });
 
-describe('streamCsv', () => {
+describe('CSV exports', () => {
   it('writes the same bytes through COPY and through the cursor: quoted CR/LF, neutralised formulas', async () => {
     const expected = [
       'number,label,tags',
@@ -139,21 +149,11 @@ describe('streamCsv', () => {
     const rows = values.map((label, i) => sql`(${i}, ${label}, null)`);
     await database.db.execute(sql`insert into csv_random values ${sql.join(rows, sql`, `)}`);
     const pool = poolOf(database.db);
-    const app = express();
-    const exportOf = {
-      db: database.db,
-      from: sql`from csv_random order by n`,
-      columns,
-      limit: 1000,
-      fileName: 'r.csv',
-    };
-    app.get('/rows', (_req, res) => streamCursorCsv(res, exportOf, 50));
-    app.get('/copy', (_req, res) => (pool ? streamCopyCsv(res, pool, exportOf) : res.end()));
-    const server = app.listen(0);
-    await new Promise((resolve) => server.once('listening', resolve));
-    const at = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const bodies = await Promise.all(paths().map(async (path) => (await fetch(`${at}/${path}`)).text()));
-    server.close();
+    const exportOf = { db: database.db, from: sql`from csv_random order by n`, columns, limit: 1000 };
+    const bodies = await Promise.all([
+      textOf(cursorCsvChunks(exportOf, 50)),
+      ...(pool ? [textOf(copyCsvChunks(pool, exportOf))] : []),
+    ]);
     expect(
       strict(bodies[0] as string)
         .slice(1)

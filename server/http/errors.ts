@@ -2,7 +2,9 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
 import type { OAuthErrorBody } from '../../shared/clients.js';
 import type { ErrorBody, ErrorCode } from '../../shared/errors.js';
+import { ApiError, zodDetails } from '../errors.js';
 
+/** The wire status of each error code: the one place an `ApiError` becomes HTTP. */
 const statusOf: Record<ErrorCode, number> = {
   bad_request: 400,
   validation_failed: 400,
@@ -22,34 +24,6 @@ const statusOf: Record<ErrorCode, number> = {
   internal_error: 500,
   service_unavailable: 503,
 };
-
-/** The one error type of the server; `errorHandler` maps it to the wire. */
-export class ApiError extends Error {
-  readonly status: number;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly options: { details?: ErrorBody['details']; headers?: Record<string, string> } = {},
-  ) {
-    super(message);
-    this.status = statusOf[code];
-  }
-
-  static badRequest = (message: string, details?: ErrorBody['details']) =>
-    new ApiError('bad_request', message, { details });
-  static unauthorized = (message = 'Missing or invalid bearer token') =>
-    new ApiError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
-  static forbidden = () => new ApiError('forbidden', 'Insufficient permissions');
-  static notFound = (what = 'Resource') => new ApiError('not_found', `${what} not found`);
-}
-
-/** One entry per offending field; an unknown key is reported under its own name. */
-export const zodDetails = (error: z.ZodError): NonNullable<ErrorBody['details']> =>
-  error.issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ path: [...issue.path, key].join('.'), message: issue.message }))
-      : [{ path: issue.path.join('.'), message: issue.message }],
-  );
 
 /** A 400 naming the offending parameters, from a failed Zod parse of one request part. */
 export function validationError(part: 'path' | 'query' | 'body' | 'header', error: z.ZodError): ApiError {
@@ -94,7 +68,7 @@ const errorHandlerWith =
     }
     if (!apiError) req.log?.error({ err }, 'unhandled error');
     for (const [name, value] of Object.entries(apiError?.options.headers ?? {})) res.setHeader(name, value);
-    res.status(apiError?.status ?? 500).json(toBody(apiError, requestIdOf(res)));
+    res.status(apiError ? statusOf[apiError.code] : 500).json(toBody(apiError, requestIdOf(res)));
   };
 
 export const errorHandler = errorHandlerWith((apiError, requestId): ErrorBody => {
@@ -108,7 +82,11 @@ export const errorHandler = errorHandlerWith((apiError, requestId): ErrorBody =>
 type OAuthError = z.infer<typeof OAuthErrorBody>;
 
 const oauthCodeOf = (apiError: ApiError): OAuthError['error'] =>
-  apiError.status === 401 ? 'invalid_client' : apiError.status === 429 ? 'too_many_requests' : 'invalid_request';
+  apiError.code === 'unauthorized'
+    ? 'invalid_client'
+    : apiError.code === 'rate_limited'
+      ? 'too_many_requests'
+      : 'invalid_request';
 
 const oauthShaped = errorHandlerWith(
   (apiError): OAuthError =>

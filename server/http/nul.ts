@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
-import { ApiError } from './errors.js';
+import { ApiError } from '../errors.js';
 
 /**
  * NUL characters are refused at the edge, for every route: PostgreSQL cannot store them in text or jsonb, so

@@ -5,9 +5,10 @@ import { strictQuery } from '../../shared/common.js';
 import type { Permission } from '../../shared/permissions.js';
 import { type Caller, canAccessOrg, canAccessProject, isOrgAdmin } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
+import { ApiError } from '../errors.js';
+import { findProjectOrg } from '../organizations/service.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
-import { ApiError, validationError } from './errors.js';
-import { findProjectOrg } from './project-lookup.js';
+import { validationError } from './errors.js';
 
 /**
  * Who may call a route. Declared on the route, enforced here before the handler runs:

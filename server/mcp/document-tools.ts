@@ -10,7 +10,7 @@ import {
   SubmittalListQuery,
 } from '../../shared/documents.js';
 import { listProjectDocuments, listProjectSubmittals } from '../documents/service.js';
-import { ApiError, zodDetails } from '../http/errors.js';
+import { ApiError, zodDetails } from '../errors.js';
 import { projectScope } from './scope.js';
 import type { ToolSpec } from './tools.js';
 
@@ -30,8 +30,6 @@ function restQuery<S extends z.ZodType>(schema: S, values: Record<string, string
 }
 
 const list = (values: readonly string[] | undefined) => values?.join(',');
-/** JSON pages only: the services write to `res` for CSV exports, which the tools never ask for. */
-const jsonOnly = { csv: false, res: undefined as never };
 
 const page = <T extends z.ZodType>(item: T) =>
   z.object({
@@ -81,8 +79,7 @@ words or number. Up to 50 per call with the total count; pass nextCursor back as
       cursor: args.cursor,
       include: 'assignees',
     });
-    const result = await listProjectDocuments(app, jsonOnly, args.projectId, query);
-    const { data, total, hasMore, nextCursor } = result!;
+    const { data, total, hasMore, nextCursor } = await listProjectDocuments(app, args.projectId, query).page();
     return { data, total, hasMore, nextCursor };
   },
 };
@@ -129,8 +126,7 @@ open or overdue; search by words or number. Newest first, up to 25 per call with
       limit: String(args.limit),
       cursor: args.cursor,
     });
-    const result = await listProjectSubmittals(app, jsonOnly, args.projectId, query);
-    const { data, total, hasMore, nextCursor } = result!;
+    const { data, total, hasMore, nextCursor } = await listProjectSubmittals(app, args.projectId, query).page();
     return { data, total, hasMore, nextCursor };
   },
 };

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../../shared/common.js';
 import { EmailRecord } from '../../shared/emails.js';
+import { type CursorPayload, decodeCursor, encodeCursor } from '../cursor.js';
 import { toEmailRecord } from '../emails/queries.js';
+import { ApiError } from '../errors.js';
 import { emailDeliveryStatuses } from '../explorer/entities.js';
 import { explorerScope } from '../explorer/service.js';
-import { type CursorPayload, decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
 import { isIsoTimestamp } from '../iso-dates.js';
 import { type EmailSearchRow, emailsForTimeline, searchEmails } from './queries.js';
 import { documentScope, messageScope, projectScope } from './scope.js';

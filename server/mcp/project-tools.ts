@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Id } from '../../shared/common.js';
+import { type CursorPayload, decodeCursor, encodeCursor } from '../cursor.js';
+import { ApiError } from '../errors.js';
 import { explorerScope } from '../explorer/service.js';
-import { type CursorPayload, decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
 import { findProjects } from './queries.js';
 import type { ToolSpec } from './tools.js';
 

@@ -4,7 +4,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import express, { type RequestHandler, type Router } from 'express';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import type { OAuthServer } from '../oauth/router.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import { mcpJsonBody, refuseRemovedBatches } from './jsonrpc.js';

@@ -1,8 +1,8 @@
 import { type Caller, canAccessOrg, canAccessProject } from '../auth/caller.js';
 import type { Db } from '../db/client.js';
+import { ApiError } from '../errors.js';
 import type { ScopeEntry } from '../explorer/compile.js';
-import { ApiError } from '../http/errors.js';
-import { findProjectOrg } from '../http/project-lookup.js';
+import { findProjectOrg } from '../organizations/service.js';
 import { findDocumentOwner, findMessageOwners } from './queries.js';
 
 /**

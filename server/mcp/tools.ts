@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { Permission } from '../../shared/permissions.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 
 export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   name: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
-import { encodeCursor } from '../http/cursor.js';
+import { encodeCursor } from '../cursor.js';
 import { insertMcpTestData } from './mcp.fixtures.js';
 
 // The Streamable HTTP transport as a client on the wire sees it: bare HTTP requests, no SDK client.

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import {
   InvalidClientMetadataError,
@@ -12,6 +12,7 @@ import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprot
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Response } from 'express';
+import { digest } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import { newId } from '../ids.js';
 import { FIRST_PARTY_APPS } from './first-party.js';
@@ -35,9 +36,6 @@ const AUTH_CODE_LIFETIME_SECONDS = 10 * 60;
 /** The one scope: tokens act as the signed-in person, limited by their memberships. */
 export const SITEFILE_SCOPE = 'sitefile';
 
-/** Codes, refresh tokens and client secrets are long random strings: a SHA-256 digest is enough to
- *  store them (argon2 is for guessable passwords), and it keeps the token endpoint fast. */
-export const digest = (value: string) => createHash('sha256').update(value).digest('base64url');
 const randomToken = (prefix: string) => `${prefix}_${randomBytes(32).toString('base64url')}`;
 
 export interface OAuthResources {

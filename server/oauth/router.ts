@@ -9,6 +9,7 @@ import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/
 import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import express, { type RequestHandler, type Router } from 'express';
+import { digest } from '../auth/secrets.js';
 import { basicCredentials } from '../clients/token-request.js';
 import type { AppContext } from '../context.js';
 import { checkAuthorizationRequest } from './authorize-checks.js';
@@ -17,7 +18,6 @@ import { registerFirstPartyApps } from './first-party.js';
 import {
   checkRedirectUris,
   createOAuthProvider,
-  digest,
   oauthResources,
   SITEFILE_SCOPE,
   TOKEN_ENDPOINT_AUTH_METHODS,

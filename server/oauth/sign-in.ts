@@ -1,11 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Request, Response } from 'express';
-import { hashSecret, verifySecret } from '../auth/secrets.js';
+import { digest, hashSecret, verifySecret } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
-import { findUserByEmail } from '../users/service.js';
+import { findUserByEmail } from '../users/queries.js';
 import { consentPage, signInPage } from './pages.js';
-import { digest } from './provider.js';
 import { markTicketUsed, userOrganizationNames } from './queries.js';
 import { createSignInThrottle, type SignInThrottle } from './throttle.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
-import { encodeCursor } from '../http/cursor.js';
+import { encodeCursor } from '../cursor.js';
 import { createOrganization, createProject } from './service.js';
 
 let server: TestServer;

@@ -2,6 +2,10 @@ import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { organizations, projects } from '../db/schema.js';
 
+export async function insertOrganization(tx: Db | Tx, row: { id: string; name: string }): Promise<void> {
+  await tx.insert(organizations).values(row);
+}
+
 export async function findOrganization(db: Db | Tx, orgId: string) {
   const [row] = await db.select().from(organizations).where(eq(organizations.id, orgId));
   return row;
@@ -60,4 +64,13 @@ export async function updateProjectRow(
     .where(and(eq(projects.id, target.projectId), eq(projects.organizationId, target.organizationId)))
     .returning();
   return row;
+}
+
+/** The organization that owns a project, or undefined when there is no such project. */
+export async function findProjectOwner(db: Db | Tx, projectId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ organizationId: projects.organizationId })
+    .from(projects)
+    .where(eq(projects.id, projectId));
+  return row?.organizationId;
 }

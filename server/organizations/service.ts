@@ -1,13 +1,14 @@
 import type { Organization, Project } from '../../shared/organizations.js';
 import { type Caller, projectsInOrg, reachableOrgIds } from '../auth/caller.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import type { Db } from '../db/client.js';
-import { emailFilingSettings, organizations } from '../db/schema.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
-import { findProjectOrg } from '../http/project-lookup.js';
+import { insertDefaultEmailFilingSettings } from '../email-filing-settings/queries.js';
+import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import {
   findOrganization,
+  findProjectOwner,
+  insertOrganization,
   insertProject,
   listOrganizationRows,
   listProjectRows,
@@ -18,8 +19,8 @@ import {
 export async function createOrganization(db: Db, input: { name: string; id?: string }) {
   const id = input.id ?? newId('org');
   await db.transaction(async (tx) => {
-    await tx.insert(organizations).values({ id, name: input.name });
-    await tx.insert(emailFilingSettings).values({ organizationId: id, aiSuggest: false });
+    await insertOrganization(tx, { id, name: input.name });
+    await insertDefaultEmailFilingSettings(tx, id);
   });
   return { id, name: input.name };
 }
@@ -64,7 +65,25 @@ const projectOf = (r: ProjectRow): Project => ({
   createdAt: r.createdAt.toISOString(),
 });
 
-export { findProjectOrg };
+// A project never changes organization, so its owner can be cached for the life of the process.
+const owners = new WeakMap<Db, Map<string, string>>();
+
+/** The organization that owns a project, or undefined when there is no such project. */
+export async function findProjectOrg(db: Db, projectId: string): Promise<string | undefined> {
+  let cache = owners.get(db);
+  if (!cache) {
+    cache = new Map();
+    owners.set(db, cache);
+  }
+  const hit = cache.get(projectId);
+  if (hit) return hit;
+  const owner = await findProjectOwner(db, projectId);
+  if (owner) {
+    if (cache.size > 100_000) cache.clear();
+    cache.set(projectId, owner);
+  }
+  return owner;
+}
 
 export async function getOrganization(db: Db, orgId: string): Promise<Organization> {
   const row = await findOrganization(db, orgId);
@@ -135,4 +154,17 @@ export async function listProjects(
     nextCursor: hasMore && last ? encodeCursor({ k: [last.name], id: last.id }, binding) : null,
     hasMore,
   };
+}
+
+/** Every project of an organization, whatever the caller's scope: for staff tools, which reach organizations
+ *  their users are not members of (access is checked by the route). */
+export async function listEveryProject(
+  db: Db,
+  caller: Caller,
+  orgId: string,
+  page: { cursor?: string; limit: number },
+) {
+  if (!(await findOrganization(db, orgId))) throw ApiError.notFound('Organization');
+  const everyOrganization = { allOrgs: true, orgs: new Set<string>(), projects: new Map() };
+  return listProjects(db, { ...caller, scope: everyOrganization }, orgId, page);
 }

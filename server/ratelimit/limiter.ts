@@ -1,8 +1,8 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 
 /**
  * What is counted, each in its own key space over a one-minute fixed window:
@@ -117,7 +117,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 
 /** Headers on every limited response: the widely used `RateLimit-Limit/-Remaining/-Reset` trio
  *  (Reset in seconds), plus `Retry-After` when refused. */
-export function applyRateLimitHeaders(res: Response, decision: RateLimitDecision): void {
+export function applyRateLimitHeaders(res: Pick<ServerResponse, 'setHeader'>, decision: RateLimitDecision): void {
   res.setHeader('RateLimit-Limit', String(decision.limit));
   res.setHeader('RateLimit-Remaining', String(decision.remaining));
   res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
@@ -132,7 +132,7 @@ export const rateLimited = (decision: RateLimitDecision): ApiError =>
  *  bucket is over its limit (Retry-After: the longest wait among the refusals). */
 export async function enforceRateLimit(
   limiter: RateLimiter,
-  res: Response,
+  res: Pick<ServerResponse, 'setHeader'>,
   ...checks: [bucket: RateLimitBucket, key: string][]
 ): Promise<void> {
   const decisions = await Promise.all(checks.map(([bucket, key]) => limiter.consume(bucket, key)));

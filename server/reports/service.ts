@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { Report, ReportListItem, ReportListQuery, ReportSummary } from '../../shared/reports.js';
 import type { AppContext } from '../context.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import type { Db } from '../db/client.js';
 import { signDownload } from '../downloads/signing.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import {
   attendeesOf,
   distributionOf,

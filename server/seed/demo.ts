@@ -7,7 +7,8 @@ import { createFsBlobStore } from '../blobs/store.js';
 import { createClient } from '../clients/service.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { createUser, findUserByEmail } from '../users/service.js';
+import { findUserByEmail } from '../users/queries.js';
+import { createUser } from '../users/service.js';
 import {
   allOrganizationIds,
   findClientByClientId,

@@ -1,7 +1,7 @@
 import type { CreateSupportIssueBody, SupportIssue } from '../../shared/support-issues.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import { newId } from '../ids.js';
 import { insertSupportIssue } from './queries.js';
 import { foldForSearch, invalidateRunbook, runbookCache } from './runbook.js';

@@ -4,12 +4,11 @@
 // whether the export was cut).
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
-import type { Response } from 'express';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import { csvCellsQuery } from '../db/csv-cells.js';
-import { withInlineParams } from '../db/sql-text.js';
-import { type CsvExport, startCsvResponse, truncationRow, writable } from './csv-format.js';
+import { csvCellsQuery } from './csv-cells.js';
+import { type CsvExport, headerRow, truncationRow } from './csv-format.js';
+import { withInlineParams } from './sql-text.js';
 
 const QUOTE = 0x22;
 const LF = 0x0a;
@@ -84,33 +83,32 @@ async function nextData(stream: Readable): Promise<Buffer | null> {
   }
 }
 
-export async function streamCopyCsv(res: Response, pool: pg.Pool, options: CsvExport): Promise<void> {
+export async function* copyCsvChunks(pool: pg.Pool, options: CsvExport): AsyncGenerator<string | Buffer> {
   const statement = withInlineParams(csvCellsQuery(options.columns, options.from, options.limit));
   const client = await pool.connect();
   // A COPY left half-read leaves the connection unusable: such a client is discarded, not returned.
-  let discard = true;
+  let complete = false;
+  let copy: Readable | undefined;
   try {
-    const copy = client.query(copyTo(`COPY (${statement}) TO STDOUT (FORMAT csv)`));
-    let data = await nextData(copy); // a bad query rejects here, before the first byte: a JSON error
-    startCsvResponse(res, options);
+    copy = client.query(copyTo(`COPY (${statement}) TO STDOUT (FORMAT csv)`));
+    let data = await nextData(copy); // a bad query rejects here, before the first chunk
+    yield headerRow(options.columns);
     const records = new CsvRecords(options.limit);
     while (data !== null) {
       const part = records.take(data);
-      if (part.length > 0) res.write(part);
-      if (!(await writable(res))) {
-        // Ending the connection under a running COPY makes the stream and the client report "Connection
-        // terminated": expected here, and nobody waits for either any more.
-        copy.on('error', () => undefined);
-        client.on('error', () => undefined);
-        copy.destroy();
-        return;
-      }
+      if (part.length > 0) yield part;
       data = await nextData(copy);
     }
-    discard = false;
-    if (records.truncated) res.write(truncationRow(options.limit));
-    res.end();
+    complete = true;
+    if (records.truncated) yield truncationRow(options.limit);
   } finally {
-    client.release(discard);
+    if (!complete && copy) {
+      // The reader stopped (or the COPY failed) mid-way. Ending the connection under a running COPY makes the
+      // stream and the client report "Connection terminated": expected here, and nobody waits for either.
+      copy.on('error', () => undefined);
+      client.on('error', () => undefined);
+      copy.destroy();
+    }
+    client.release(!complete);
   }
 }

@@ -1,0 +1,51 @@
+/**
+ * CSV exports of a database query (spec: `Accept: text/csv` on list endpoints), as a stream of chunks that
+ * knows nothing of HTTP: a service returns it as a `CsvDownload`, and the route sends it (http/csv.ts).
+ *
+ *   return {
+ *     fileName: 'documents.csv',
+ *     chunks: csvChunks({
+ *       db: app.db,
+ *       from: sql`from … where … order by …`,                  // no LIMIT
+ *       columns: [{ header: 'uid', value: sql`d.id` }, { header: 'activityCount', value: …, integer: true }],
+ *       limit: csvRowCap(query.limit),                          // default 100000, larger values clamped
+ *     }),
+ *   };
+ *
+ * The columns give text (or integers, for `integer` columns). The cells are finished in SQL (csv-cells.ts) —
+ * the same expression on both databases — so the two ways of reading them give the same bytes:
+ * - PostgreSQL: `COPY (cells) TO STDOUT (FORMAT csv)` through pg-copy-streams (csv-copy.ts), at the
+ *   server's own speed; only the record ends are rewritten (LF → CRLF).
+ * - PGlite (no COPY to the client): a server-side cursor fetched in batches, quoted in JS (csv-rows.ts).
+ * Either way memory stays flat and the next rows are read only when the reader asks for the next chunk; a
+ * reader that stops early (`return()` on the iterator, or leaving a `for await`) ends the query and frees the
+ * connection.
+ *
+ * The bytes: the header row, then RFC 4180 records with CRLF ends; a field is quoted exactly when it holds `"`,
+ * `,`, CR or LF (PostgreSQL's COPY rule: a lone CR must be quoted, or a spreadsheet starts a new row there);
+ * null and empty are both an empty field. A text cell that starts with `=`, `+`, `-`, `@`, tab or CR — or with
+ * any whitespace before `=`, `+`, `-`, `@` — gets a leading `'` so spreadsheets do not run it as a formula;
+ * integer cells stay numbers. More rows than `limit`: the first `limit` rows, then a final row
+ * `# WARNING: truncated at N rows`. The first chunk (the header row) comes once the query has answered, so an
+ * error before it (bad SQL, lost connection) rejects the first `next()`; later ones reject a later one.
+ */
+import { poolOf } from './client.js';
+import { copyCsvChunks } from './csv-copy.js';
+import type { CsvExport } from './csv-format.js';
+import { cursorCsvChunks } from './csv-rows.js';
+
+export type { CsvColumn } from './csv-cells.js';
+export type { CsvExport } from './csv-format.js';
+
+/** An export as a service hands it to whoever sends it: its download name and its bytes. */
+export interface CsvDownload {
+  /** Suggested file name; the sender makes it safe for its transport. */
+  fileName: string;
+  chunks: AsyncIterable<string | Buffer>;
+}
+
+/** The export's bytes, read through COPY on PostgreSQL and through a cursor on PGlite. */
+export function csvChunks(options: CsvExport): AsyncGenerator<string | Buffer> {
+  const pool = poolOf(options.db);
+  return pool ? copyCsvChunks(pool, options) : cursorCsvChunks(options);
+}
