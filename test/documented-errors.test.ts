@@ -267,7 +267,7 @@ describe('every documented error is the one the server sends', () => {
     expect((await probe(lonely, readyz, 'database closed', {})).status).toBe(503);
     await lonely.close().catch(() => undefined); // its database is already closed
     expect(problems).toEqual([]);
-  });
+  }, 120_000);
 
   it('sends every error status each operation documents (or the list above says why not)', () => {
     const unseen: string[] = [];

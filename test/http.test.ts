@@ -42,8 +42,8 @@ describe('HTTP conventions', () => {
     expect(res.body.errorCode).toBe('method_not_allowed');
   });
 
-  it('answers malformed JSON with a 400 and no stack trace', async () => {
-    const res = await server.call('/v1/oauth/token', {
+  it('answers malformed JSON with a 400 and no stack trace (in OAuth’s shape on the token endpoint)', async () => {
+    const res = await server.call('/v1/client', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"client_id": ',
@@ -52,10 +52,17 @@ describe('HTTP conventions', () => {
     const body = res.body;
     expect(body).toMatchObject({ error: 'Malformed JSON body', errorCode: 'invalid_json' });
     expect(JSON.stringify(body)).not.toMatch(/at \w+ \(/);
+    const token = await server.call('/v1/oauth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"client_id": ',
+    });
+    expect(token.status).toBe(400);
+    expect(token.body).toEqual({ error: 'invalid_request', error_description: 'Malformed JSON body' });
   });
 
   it('answers an oversized body with a 413', async () => {
-    const res = await server.call('/v1/oauth/token', {
+    const res = await server.call('/v1/client', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ client_id: 'x'.repeat(2 * 1024 * 1024) }),
