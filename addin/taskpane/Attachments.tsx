@@ -26,7 +26,8 @@ const useStyles = makeStyles({
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  // 25 MB, not 25.0 MB; 9.5 MB keeps its tenth.
+  return `${Number((bytes / 1024 / 1024).toFixed(1))} MB`;
 }
 
 /** The attachments to include, with select all/none, the total size and a warning above what Sitefile accepts. */
