@@ -35,6 +35,23 @@ const useStyles = makeStyles({
   actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
   secret: { fontFamily: tokens.fontFamilyMonospace, wordBreak: 'break-all' },
   usage: { display: 'block', color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
+  // Four columns do not fit a phone or a narrow window: each key becomes a block of labelled lines instead, so no
+  // text runs into the next column.
+  keys: {
+    '@media (max-width: 640px)': {
+      display: 'block',
+      '& thead': { display: 'none' },
+      '& tbody, & tr, & td': { display: 'block', width: 'auto', height: 'auto' },
+      '& tr': { paddingBlock: tokens.spacingVerticalS },
+      '& td[data-label]::before': {
+        content: 'attr(data-label)',
+        display: 'block',
+        fontWeight: tokens.fontWeightSemibold,
+        color: tokens.colorNeutralForeground3,
+      },
+    },
+  },
+  cell: { overflowWrap: 'anywhere' },
 });
 
 /** Keys listed per page; "Show more" loads the next. */
@@ -85,7 +102,7 @@ export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganizati
       {keys.status === 'loading' && <Spinner size="tiny" label="Loading keys…" />}
       {keys.status === 'failed' && <ErrorNotice error={keys.error} onRetry={keys.reload} />}
       {keys.status === 'done' && (
-        <Table aria-label="API keys" size="small">
+        <Table aria-label="API keys" size="small" className={styles.keys}>
           <TableHeader>
             <TableRow>
               <TableHeaderCell>Key</TableHeaderCell>
@@ -102,13 +119,13 @@ export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganizati
             )}
             {keys.data.map((k) => (
               <TableRow key={k.id}>
-                <TableCell>
+                <TableCell className={styles.cell} data-label="Key">
                   <Text weight="semibold">{k.name}</Text>
                   <Caption1 className={styles.usage}>
                     {k.clientId} · {k.enabled ? 'enabled' : 'disabled'}
                   </Caption1>
                 </TableCell>
-                <TableCell>
+                <TableCell className={styles.cell} data-label="Permissions">
                   {permissionKeys.filter((p) => k.permissions[p]).join(', ') || 'none'}
                   <Caption1 className={styles.usage}>
                     {k.superadmin
@@ -116,10 +133,10 @@ export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganizati
                       : `${k.scopes.orgs.length} org, ${k.scopes.projects.length} project grants`}
                   </Caption1>
                 </TableCell>
-                <TableCell>
+                <TableCell className={styles.cell} data-label="Usage">
                   <UsageCell usage={k.usageSummary} />
                 </TableCell>
-                <TableCell>
+                <TableCell className={styles.cell} data-label="Actions">
                   <div className={styles.actions}>
                     <Button size="small" onClick={() => act(() => desk.update(k.id, { enabled: !k.enabled }))}>
                       {k.enabled ? 'Disable' : 'Enable'}

@@ -69,7 +69,14 @@ describeInBrowser('the narrow pane', () => {
         const boxes = await page.getByRole('group', { name: 'Attachments to include' }).evaluate((group) =>
           [...group.querySelectorAll('label')].map((label) => {
             const box = label.getBoundingClientRect();
-            return { top: box.top, right: box.right, cut: label.scrollWidth > label.clientWidth };
+            const name = label.firstElementChild!;
+            return {
+              top: box.top,
+              right: box.right,
+              cut: name.scrollWidth > name.clientWidth,
+              sizeRight: label.lastElementChild!.getBoundingClientRect().right,
+              sizeText: label.lastElementChild!.textContent,
+            };
           }),
         );
         expect(boxes).toHaveLength(3);
@@ -78,6 +85,9 @@ describeInBrowser('the narrow pane', () => {
         expect(boxes[2]!.top).toBeGreaterThan(boxes[1]!.top);
         // The long name is cut inside the pane (its full name is the label's title); the pane never scrolls sideways.
         expect(boxes.map((b) => b.cut)).toEqual([true, false, false]);
+        // The size stays in view after a cut name.
+        expect(boxes[0]!.sizeText).toBe('(18 MB)');
+        expect(boxes[0]!.sizeRight).toBeLessThanOrEqual(width);
         expect(Math.max(...boxes.map((b) => b.right))).toBeLessThanOrEqual(width);
         expect(await page.getByTitle(longName).count()).toBe(1);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
