@@ -50,6 +50,7 @@ describeInBrowser('the admin console in Chromium', () => {
     await aiSwitch.click();
     await adminPage.getByRole('switch', { name: 'AI suggestions are on' }).waitFor();
     await shot(adminPage, '11-admin-ai-on');
+    await expectAccessible(adminPage);
     const settings = await server.call(`/v1/organization/${f.orgA.id}/email-filing-settings`, {
       token: f.admin.token,
     });
@@ -193,6 +194,7 @@ describeInBrowser('the admin console in Chromium', () => {
     await adminOnly.getByRole('cell', { name: /Site diary sync/ }).waitFor();
     expect(await adminOnly.content()).not.toContain(orgSecret);
     await shot(adminOnly, '19-admin-org-admin-keys');
+    await expectAccessible(adminOnly);
     await orgAdmin.close();
     suite.page = adminPage;
   });

@@ -79,6 +79,7 @@ describeInBrowser('sessions and errors in the pane', () => {
     await page!.getByText('Select an e-mail to see where it belongs and file it.').waitFor();
     expect(await page!.getByRole('alert').count()).toBe(0);
     await shot(page!, '21-no-item');
+    await expectAccessible(page!);
     await context.close();
   });
 
@@ -129,6 +130,7 @@ describeInBrowser('sessions and errors in the pane', () => {
     await page!.getByRole('combobox', { name: 'RFI or submittal (optional)' }).fill('hand');
     await page!.getByText(/Your Sitefile sign-in has ended/).waitFor();
     await shot(page!, '23-sign-in-ended');
+    await expectAccessible(page!);
     await signInThroughDialog(page!, 'member@harbor.test', 'member-pass-1');
     await page!.getByRole('radio', { name: /Pier 9 Terminal/ }).waitFor();
     expect(await page!.getByRole('combobox', { name: 'Or choose a project' }).inputValue()).toBe('Dockside Offices');
@@ -148,6 +150,7 @@ describeInBrowser('sessions and errors in the pane', () => {
     expect(await page!.getByText(/getAttachmentContentAsync/).count()).toBe(0);
     expect(await page!.getByRole('button', { name: 'Retry' }).count()).toBe(0);
     await shot(page!, '24-attachment-unreadable');
+    await expectAccessible(page!);
     await context.close();
   });
 
