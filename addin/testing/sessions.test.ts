@@ -70,6 +70,10 @@ describeInBrowser('sessions and errors in the pane', () => {
     await context.route(officeJsUrl, (route) => route.abort('internetdisconnected'));
     await page!.reload();
     await page!.getByRole('heading', { name: 'Sitefile for Outlook' }).waitFor();
+    // The sign-in's return page, opened on its own, says where to sign in instead of "Finishing sign-in…" for ever.
+    await page!.goto(`${origin}/addin/auth-callback.html?code=x&state=y`);
+    await page!.getByText('Open Sitefile from Outlook to sign in.').waitFor();
+    await expectAccessible(page!);
     await context.close();
   });
 
