@@ -136,6 +136,7 @@ describeInBrowser('the admin console in Chromium', () => {
   });
 
   it('lets staff add a support issue that the runbook shows and finds', async () => {
+    await adminPage.getByText('The runbook is empty: add the first support issue below.').waitFor();
     await adminPage.getByLabel('Title').fill('Add-in shows "signed out" after password change');
     await adminPage.getByLabel('What goes wrong').fill('Refresh tokens of the old session are revoked.');
     await adminPage.getByLabel('How to resolve it').fill('Ask the user to press Sign in again in the task pane.');
