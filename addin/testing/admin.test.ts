@@ -64,7 +64,8 @@ describeInBrowser('the admin console in Chromium', () => {
     await shot(pane, '12-suggestions-ai-on');
     await expectAccessible(pane);
     await pane.close();
-  });
+    // A sign-in, four screens checked with axe and a pane opened: allow for a busy machine.
+  }, 60_000);
 
   it('creates an API key, brings its secret into view with the focus, shows it once, and empties the form', async () => {
     await adminPage.getByLabel('Name').fill('Scheduling export');

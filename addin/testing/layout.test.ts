@@ -169,6 +169,18 @@ describeInBrowser('the narrow pane', () => {
     await page.keyboard.press('ArrowDown');
     expect(await page.getByRole('radio', { name: /Dockside Offices/ }).isChecked()).toBe(true);
     expect(await page.getByRole('combobox', { name: 'Or choose a project' }).inputValue()).toBe('Dockside Offices');
+    // The focus ring (around the focused radio button) covers none of the reasons above or below it.
+    const covered = await page.evaluate(() => {
+      const ring = document.activeElement!.closest('.fui-Radio')!.getBoundingClientRect();
+      return [...document.querySelectorAll('input[type="radio"][aria-describedby]')]
+        .map((radio) => document.getElementById(radio.getAttribute('aria-describedby')!)!)
+        .filter((reasons) => {
+          const box = reasons.getBoundingClientRect();
+          return box.top < ring.bottom && box.bottom > ring.top;
+        })
+        .map((reasons) => reasons.textContent);
+    });
+    expect(covered).toEqual([]);
     await shot(page, '09-dark-mode');
     await expectAccessible(page);
     await context.close();
