@@ -23,11 +23,12 @@ const useStyles = makeStyles({
   total: { color: tokens.colorNeutralForeground3 },
 });
 
+/** A size for people: "38 B", "12 KB", "25 MB" (a no-break space keeps the number with its unit). */
 export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  if (bytes < 1024) return `${bytes}\u00a0B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)}\u00a0KB`;
   // 25 MB, not 25.0 MB; 9.5 MB keeps its tenth.
-  return `${Number((bytes / 1024 / 1024).toFixed(1))} MB`;
+  return `${Number((bytes / 1024 / 1024).toFixed(1))}\u00a0MB`;
 }
 
 /** The attachments to include, with select all/none, the total size and a warning above what Sitefile accepts. */
