@@ -199,7 +199,7 @@ describeInBrowser('the admin console in Chromium', () => {
     await expectAccessible(adminOnly);
     await orgAdmin.close();
     suite.page = adminPage;
-  });
+  }, 60_000);
 
   describe('at 320 and 350 px', () => {
     beforeAll(async () => {
