@@ -31,6 +31,13 @@ import { useAsync } from '../ui/use-async.js';
 
 const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  // The theme's thin stroke, not the browser's default groove (a bright white frame in dark mode).
+  group: {
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
+    borderRadius: tokens.borderRadiusMedium,
+    margin: 0,
+    minWidth: 0,
+  },
   checks: { display: 'flex', flexWrap: 'wrap', columnGap: tokens.spacingHorizontalL },
   actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
   secret: { fontFamily: tokens.fontFamilyMonospace, wordBreak: 'break-all' },
@@ -308,7 +315,7 @@ function CreateKey({
       <Field label="Name" required>
         <Input value={name} onChange={(_event, data) => setName(data.value)} maxLength={200} />
       </Field>
-      <fieldset>
+      <fieldset className={styles.group}>
         <legend>Permissions</legend>
         <div className={styles.checks}>
           {permissionKeys.map((p) => (
@@ -321,7 +328,7 @@ function CreateKey({
           ))}
         </div>
       </fieldset>
-      <fieldset>
+      <fieldset className={styles.group}>
         <legend>Scope: the whole of {org.name}, or only the projects ticked</legend>
         {projects.status === 'loading' && <Spinner size="tiny" label="Loading projects…" />}
         {projects.status === 'failed' && <ErrorNotice error={projects.error} onRetry={projects.reload} />}

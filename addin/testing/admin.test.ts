@@ -244,7 +244,7 @@ describeInBrowser('the admin console in Chromium', () => {
           await expectAccessible(page);
           await narrow.close();
           suite.page = adminPage;
-        });
+        }, 60_000);
       }
     }
   });
