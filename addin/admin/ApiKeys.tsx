@@ -31,10 +31,34 @@ import { useAsync } from '../ui/use-async.js';
 
 const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  // The theme's thin stroke, not the browser's default groove (a bright white frame in dark mode).
+  group: {
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
+    borderRadius: tokens.borderRadiusMedium,
+    margin: 0,
+    minWidth: 0,
+  },
   checks: { display: 'flex', flexWrap: 'wrap', columnGap: tokens.spacingHorizontalL },
   actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
   secret: { fontFamily: tokens.fontFamilyMonospace, wordBreak: 'break-all' },
   usage: { display: 'block', color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
+  // Four columns do not fit a phone or a narrow window: each key becomes a block of labelled lines instead, so no
+  // text runs into the next column.
+  keys: {
+    '@media (max-width: 640px)': {
+      display: 'block',
+      '& thead': { display: 'none' },
+      '& tbody, & tr, & td': { display: 'block', width: 'auto', height: 'auto' },
+      '& tr': { paddingBlock: tokens.spacingVerticalS },
+      '& td[data-label]::before': {
+        content: 'attr(data-label)',
+        display: 'block',
+        fontWeight: tokens.fontWeightSemibold,
+        color: tokens.colorNeutralForeground3,
+      },
+    },
+  },
+  cell: { overflowWrap: 'anywhere' },
 });
 
 /** Keys listed per page; "Show more" loads the next. */
@@ -85,7 +109,7 @@ export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganizati
       {keys.status === 'loading' && <Spinner size="tiny" label="Loading keys…" />}
       {keys.status === 'failed' && <ErrorNotice error={keys.error} onRetry={keys.reload} />}
       {keys.status === 'done' && (
-        <Table aria-label="API keys" size="small">
+        <Table aria-label="API keys" size="small" className={styles.keys}>
           <TableHeader>
             <TableRow>
               <TableHeaderCell>Key</TableHeaderCell>
@@ -102,13 +126,13 @@ export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganizati
             )}
             {keys.data.map((k) => (
               <TableRow key={k.id}>
-                <TableCell>
+                <TableCell className={styles.cell} data-label="Key">
                   <Text weight="semibold">{k.name}</Text>
                   <Caption1 className={styles.usage}>
                     {k.clientId} · {k.enabled ? 'enabled' : 'disabled'}
                   </Caption1>
                 </TableCell>
-                <TableCell>
+                <TableCell className={styles.cell} data-label="Permissions">
                   {permissionKeys.filter((p) => k.permissions[p]).join(', ') || 'none'}
                   <Caption1 className={styles.usage}>
                     {k.superadmin
@@ -116,10 +140,10 @@ export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganizati
                       : `${k.scopes.orgs.length} org, ${k.scopes.projects.length} project grants`}
                   </Caption1>
                 </TableCell>
-                <TableCell>
+                <TableCell className={styles.cell} data-label="Usage">
                   <UsageCell usage={k.usageSummary} />
                 </TableCell>
-                <TableCell>
+                <TableCell className={styles.cell} data-label="Actions">
                   <div className={styles.actions}>
                     <Button size="small" onClick={() => act(() => desk.update(k.id, { enabled: !k.enabled }))}>
                       {k.enabled ? 'Disable' : 'Enable'}
@@ -291,7 +315,7 @@ function CreateKey({
       <Field label="Name" required>
         <Input value={name} onChange={(_event, data) => setName(data.value)} maxLength={200} />
       </Field>
-      <fieldset>
+      <fieldset className={styles.group}>
         <legend>Permissions</legend>
         <div className={styles.checks}>
           {permissionKeys.map((p) => (
@@ -304,7 +328,7 @@ function CreateKey({
           ))}
         </div>
       </fieldset>
-      <fieldset>
+      <fieldset className={styles.group}>
         <legend>Scope: the whole of {org.name}, or only the projects ticked</legend>
         {projects.status === 'loading' && <Spinner size="tiny" label="Loading projects…" />}
         {projects.status === 'failed' && <ErrorNotice error={projects.error} onRetry={projects.reload} />}

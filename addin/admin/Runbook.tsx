@@ -60,7 +60,9 @@ export function RunbookCard({ api }: { api: ApiClient }) {
         <>
           <Text role="status">
             {runbook.data.total === 0
-              ? 'No entry matches.'
+              ? applied
+                ? 'No entry matches.'
+                : 'The runbook is empty: add the first support issue below.'
               : `${runbook.data.total} ${runbook.data.total === 1 ? 'entry' : 'entries'}`}
             {runbook.data.hasMore ? ` (first ${runbook.data.data.length} shown)` : ''}
           </Text>

@@ -15,7 +15,13 @@ import type { ProjectOption } from './pickers.js';
 const FiledEmails = lazy(() => import('./FiledEmails.js'));
 
 const useStyles = makeStyles({
-  header: { display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: tokens.spacingHorizontalS },
+  header: {
+    display: 'flex',
+    justifyContent: 'space-between',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    marginBottom: tokens.spacingVerticalXS,
+  },
   body: { paddingTop: tokens.spacingVerticalM },
 });
 

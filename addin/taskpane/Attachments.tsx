@@ -14,19 +14,21 @@ import type { MailAttachment } from '../office/mailbox.js';
 const useStyles = makeStyles({
   root: { border: 'none', margin: 0, padding: 0, minWidth: 0, display: 'flex', flexDirection: 'column' },
   header: { display: 'flex', alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' },
-  // One per line; a long name is cut with an ellipsis instead of widening the pane (the full name is its title).
-  item: {
-    minWidth: 0,
-    maxWidth: '100%',
-    '& label': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
-  },
+  // One per line; a long name is cut with an ellipsis instead of widening the pane (the full name is its title),
+  // and the size after it stays in view.
+  item: { minWidth: 0, maxWidth: '100%' },
+  label: { display: 'flex', minWidth: 0, gap: tokens.spacingHorizontalXS },
+  name: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 },
+  size: { flexShrink: 0, whiteSpace: 'nowrap' },
   total: { color: tokens.colorNeutralForeground3 },
 });
 
+/** A size for people: "38 B", "12 KB", "25 MB" (a no-break space keeps the number with its unit). */
 export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1024) return `${bytes}\u00a0B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)}\u00a0KB`;
+  // 25 MB, not 25.0 MB; 9.5 MB keeps its tenth.
+  return `${Number((bytes / 1024 / 1024).toFixed(1))}\u00a0MB`;
 }
 
 /** The attachments to include, with select all/none, the total size and a warning above what Sitefile accepts. */
@@ -60,7 +62,16 @@ export function Attachments(props: {
         <Checkbox
           key={a.id}
           className={styles.item}
-          label={{ children: `${a.name} (${formatSize(a.size)})`, title: a.name }}
+          label={{
+            className: styles.label,
+            title: a.name,
+            children: (
+              <>
+                <span className={styles.name}>{a.name}</span>{' '}
+                <span className={styles.size}>({formatSize(a.size)})</span>
+              </>
+            ),
+          }}
           checked={chosen.has(a.id)}
           onChange={(_event, data) => {
             const next = new Set(chosen);

@@ -26,6 +26,8 @@ import { type FilingForm, useFilingForm } from './use-filing-form.js';
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },
   subject: { minWidth: 0, margin: 0 },
+  // "RFI-014" is one word: not split at its hyphen in a narrow pane.
+  nowrap: { whiteSpace: 'nowrap' },
 });
 
 /** The filed record to show in the "Filed e-mails" tab. */
@@ -131,6 +133,7 @@ function MessageForm(props: FilePanelProps & { message: OpenMessage }) {
 
 /** Where this e-mail is filed already (or was marked when it was written). */
 function EarlierFilings({ form }: { form: FilingForm }) {
+  const styles = useStyles();
   const { lookup, markedProject, mark } = form;
   const filedOnSend = mark.status === 'done' && mark.data?.filedEmailId;
   return (
@@ -142,7 +145,13 @@ function EarlierFilings({ form }: { form: FilingForm }) {
             {lookup.data.filings.map((f) => (
               <div key={f.filedEmailId}>
                 Already filed in {f.projectName}
-                {f.documentNumber ? ` (${f.documentNumber})` : ''} by {f.filedBy.name} on {dateOf(f.filedAt)}.
+                {f.documentNumber && (
+                  <>
+                    {' '}
+                    (<span className={styles.nowrap}>{f.documentNumber}</span>)
+                  </>
+                )}{' '}
+                by {f.filedBy.name} on {dateOf(f.filedAt)}.
               </div>
             ))}
           </MessageBarBody>

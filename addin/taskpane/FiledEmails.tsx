@@ -107,7 +107,7 @@ export default function FiledEmails(props: {
                 <Caption1 className={styles.meta}>
                   From {e.from.name ?? e.from.address} · filed by {e.filedBy.name} on{' '}
                   {new Date(e.filedAt).toLocaleDateString()}
-                  {e.hasAttachments ? ' · attachments' : ''}
+                  {e.hasAttachments ? ' · with attachments' : ''}
                 </Caption1>
               </li>
             ))}

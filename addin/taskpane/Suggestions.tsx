@@ -4,8 +4,9 @@ import { ErrorNotice } from '../ui/notices.js';
 import type { FilingForm } from './use-filing-form.js';
 
 const useStyles = makeStyles({
-  suggestion: { display: 'flex', flexDirection: 'column', minWidth: 0 },
-  reasons: { color: tokens.colorNeutralForeground3, paddingLeft: '32px', marginTop: '-4px', overflowWrap: 'anywhere' },
+  // Room between suggestions: the keyboard focus ring around a radio button must not cover the reasons next to it.
+  suggestion: { display: 'flex', flexDirection: 'column', minWidth: 0, marginBottom: tokens.spacingVerticalS },
+  reasons: { color: tokens.colorNeutralForeground3, paddingLeft: '32px', overflowWrap: 'anywhere' },
 });
 
 /** Suggestions shown; the picker covers the rest. */

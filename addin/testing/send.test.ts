@@ -1,22 +1,21 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { beforeAll, expect, it } from 'vitest';
+import type { Fixtures, TestServer } from '../../test/harness.js';
 import {
   describeInBrowser,
   expectAccessible,
-  launchChromium,
   officeHostState,
   openEmail,
   openPaneContext,
   origin,
   shot,
-  shotOnFailure,
-  signInThroughDialog,
 } from './chromium.js';
+import { useBrowserSuite } from './suite.js';
 
 /** File on send (Outlook raises the send event in commands.html), shared mailboxes, and the Filed category. */
 
 describeInBrowser('file on send, shared mailboxes and categories', () => {
+  const suite = useBrowserSuite();
   let server: TestServer;
   let f: Fixtures;
   let browser: Browser;
@@ -31,20 +30,8 @@ describeInBrowser('file on send, shared mailboxes and categories', () => {
       )
     ).body.data as { id: string; subject: string }[];
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    f = await createFixtures(server);
-    browser = await launchChromium(server);
-    signedIn = await openPaneContext(browser, { item: openEmail });
-    const first = await signedIn.newPage();
-    await first.goto(`${origin}/addin/taskpane.html`);
-    await signInThroughDialog(first, 'member@harbor.test', 'member-pass-1');
-    await first.getByRole('tab', { name: 'File', exact: true }).waitFor();
-  }, 180_000);
-  afterEach(({ task }) => shotOnFailure(page, task));
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  beforeAll(() => {
+    ({ server, f, browser, signedIn } = suite);
   });
 
   it('files a marked draft as it is sent, with nothing internal in its internet headers', async () => {
@@ -63,6 +50,7 @@ describeInBrowser('file on send, shared mailboxes and categories', () => {
     };
     const context = await openPaneContext(browser, { item: draft }, { signedInFrom: signedIn });
     page = await context.newPage();
+    suite.page = page;
     await page.goto(`${origin}/addin/commands.html`);
     // Outlook raises OnMessageSend in the event runtime; the handler answers through event.completed.
     await expect
@@ -104,6 +92,7 @@ describeInBrowser('file on send, shared mailboxes and categories', () => {
     const plain = { ...openEmail, mode: 'compose', internetMessageId: undefined, attachments: [] };
     const context = await openPaneContext(browser, { item: plain }, { signedInFrom: signedIn });
     page = await context.newPage();
+    suite.page = page;
     await page.goto(`${origin}/addin/commands.html`);
     const raise = () =>
       page!.evaluate(() =>
@@ -122,6 +111,7 @@ describeInBrowser('file on send, shared mailboxes and categories', () => {
     };
     const refused = await openPaneContext(browser, { item: other }, { signedInFrom: signedIn });
     page = await refused.newPage();
+    suite.page = page;
     await page.goto(`${origin}/addin/commands.html`);
     await expect.poll(raise, { timeout: 15_000 }).toMatchObject({
       allowEvent: false,
@@ -138,6 +128,7 @@ describeInBrowser('file on send, shared mailboxes and categories', () => {
     };
     const context = await openPaneContext(browser, { item: shared }, { signedInFrom: signedIn });
     page = await context.newPage();
+    suite.page = page;
     await page.goto(`${origin}/addin/taskpane.html`);
     await page.getByText('In the shared mailbox projects@harbor.test').waitFor();
     await page.getByRole('combobox', { name: 'Or choose a project' }).click();
@@ -172,6 +163,7 @@ describeInBrowser('file on send, shared mailboxes and categories', () => {
     };
     const context = await openPaneContext(browser, { item: readOnly }, { signedInFrom: signedIn });
     page = await context.newPage();
+    suite.page = page;
     await page.goto(`${origin}/addin/taskpane.html`);
     await page.getByRole('combobox', { name: 'Or choose a project' }).click();
     await page.getByRole('option', { name: 'Dockside Offices' }).click();
