@@ -235,7 +235,15 @@ async function main() {
   const fileEmail = async (project: Project, json: Record<string, unknown>) => {
     const res = await fetch(`${server.url}/v1/organization/${project.orgId}/project/${project.id}/emails`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${tokens.get(project.orgId)!}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${tokens.get(project.orgId)!}`,
+        'content-type': 'application/json',
+        // PGlite runs in this thread: its long statements (the analyze below takes 10 s at large scale) stall
+        // the event loop past the server's keep-alive timeout (5 s). The server then closes an idle socket
+        // that fetch has not yet seen closed, and the next request on it fails with ECONNRESET. So no
+        // connection is kept idle across the setup; the measured requests open their own.
+        connection: 'close',
+      },
       body: JSON.stringify(json),
     });
     if (res.status !== 201) throw new Error(`filing: ${res.status} ${await res.text()}`);
