@@ -32,7 +32,7 @@
 // the project (goal ≥ 85 % / ≥ 97 %), and p50/p99 latency
 // of the endpoint (goal p99 < 50 ms) next to GET /v1/me measured in the same process as the baseline.
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -310,7 +310,9 @@ async function main() {
   console.log(
     `\nlatency (sequential, ${latencies.length} requests): suggestions p50 ${q(latencies, 0.5).toFixed(1)} ms, p99 ${q(latencies, 0.99).toFixed(1)} ms; ` +
       `baseline GET /v1/me p50 ${q(baseline, 0.5).toFixed(1)} ms, p99 ${q(baseline, 0.99).toFixed(1)} ms; ` +
-      `ratio p50 ${(q(latencies, 0.5) / q(baseline, 0.5)).toFixed(2)}`,
+      `ratio p50 ${(q(latencies, 0.5) / q(baseline, 0.5)).toFixed(2)}; ` +
+      // The tail follows the machine: say how busy it was.
+      `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
   );
   await server.close();
   await database.close();
