@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../server/db/client.js';
 import { documents, filedEmails, projectMembers, users } from '../server/db/schema.js';
+import { ProjectIndexCache } from '../server/filing/project-index-cache.js';
 import { rankProjects } from '../server/filing/ranker.js';
 import { newId } from '../server/ids.js';
 import { createOrganization, createProject } from '../server/organizations/service.js';
@@ -153,9 +154,10 @@ export async function reportCorpus(values: { misses: boolean; half: string }) {
       rows.set(key, r);
     }
   };
+  const projectIndexes = new ProjectIndexCache(db);
   for (const mail of corpus) {
     if (values.half !== 'both' && mail.half !== values.half) continue;
-    const ranked = await rankProjects(db, {
+    const ranked = await rankProjects(db, projectIndexes, {
       orgIds: [org.id],
       callerEmail: setup.caller.email,
       request: mail.request,

@@ -32,6 +32,9 @@ const orgId = () => text('organization_id').notNull();
 export const organizations = pgTable('organizations', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
+  /** Counted up by triggers (migration 0008) whenever the organization's projects change: the suggestion
+   *  ranker's cached project names are reloaded when it moves. */
+  projectsVersion: bigint('projects_version', { mode: 'number' }).notNull().default(0),
   createdAt: createdAt(),
 });
 

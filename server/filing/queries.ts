@@ -1,6 +1,15 @@
 import { and, asc, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import { documents, filedEmailAttachments, filedEmails, projectMembers, projects, users } from '../db/schema.js';
+import {
+  documents,
+  filedEmailAttachments,
+  filedEmails,
+  organizations,
+  projectMembers,
+  projects,
+  users,
+} from '../db/schema.js';
+import type { ProjectRef } from './score.js';
 
 /** A text[] parameter that renders the same on node-postgres and PGlite. */
 const textArray = (values: readonly string[]) =>
@@ -183,19 +192,39 @@ export async function threadOf(db: Db, email: FiledEmailRow, limit: number) {
 
 // --- Suggestions ---
 
-export async function projectsOfOrgs(db: Db, orgIds: readonly string[]) {
+/** Each organization's projects_version: moves whenever its projects change (triggers, migration 0008). */
+export async function projectsVersions(db: Db, orgIds: readonly string[]) {
   if (orgIds.length === 0) return [];
   return db
+    .select({ organizationId: organizations.id, version: organizations.projectsVersion })
+    .from(organizations)
+    .where(inArray(organizations.id, [...orgIds]));
+}
+
+/** The organizations' projects, with the version they are at (one statement, so one snapshot). */
+export async function projectsOfOrgs(db: Db, orgIds: readonly string[]) {
+  if (orgIds.length === 0) return [];
+  const rows = await db
     .select({
+      organizationId: organizations.id,
+      version: organizations.projectsVersion,
       id: projects.id,
-      organizationId: projects.organizationId,
       name: projects.name,
       code: projects.code,
       aliases: projects.aliases,
     })
-    .from(projects)
-    .where(inArray(projects.organizationId, [...orgIds]))
+    .from(organizations)
+    .leftJoin(projects, eq(projects.organizationId, organizations.id))
+    .where(inArray(organizations.id, [...orgIds]))
     .limit(20_000);
+  const byOrg = new Map<string, { organizationId: string; version: number; projects: ProjectRef[] }>();
+  for (const { organizationId, version, id, name, code, aliases } of rows) {
+    const org = byOrg.get(organizationId) ?? { organizationId, version, projects: [] };
+    if (id !== null && name !== null && aliases !== null)
+      org.projects.push({ id, organizationId, name, code, aliases });
+    byOrg.set(organizationId, org);
+  }
+  return [...byOrg.values()];
 }
 
 /** Projects where this thread (Message-ID or Outlook conversation) is already filed. */

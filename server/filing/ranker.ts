@@ -2,13 +2,8 @@ import type { SuggestionRequest } from '../../shared/filing.js';
 import type { Db } from '../db/client.js';
 import { contentOf } from './content.js';
 import { domainOf, normaliseMessageId } from './message.js';
-import {
-  documentsByNumber,
-  membershipsOfAddresses,
-  participantHistory,
-  projectsOfOrgs,
-  projectsOfThread,
-} from './queries.js';
+import type { ProjectIndexCache } from './project-index-cache.js';
+import { documentsByNumber, membershipsOfAddresses, participantHistory, projectsOfThread } from './queries.js';
 import { type RankedProject, type Role, scoreProjects } from './score.js';
 
 export type { RankedProject } from './score.js';
@@ -39,6 +34,7 @@ const addressInText = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/gi;
 
 export async function rankProjects(
   db: Db,
+  projectIndexes: ProjectIndexCache,
   input: { orgIds: readonly string[]; callerEmail: string; request: SuggestionRequest; now: Date; limit: number },
 ): Promise<RankedProject[]> {
   const { orgIds, request } = input;
@@ -48,8 +44,8 @@ export async function rankProjects(
   const content = contentOf(request);
   const { roleOf, domainRole } = participantsOf(request, content.quotedSenders, self);
 
-  const [projects, thread, history, documents, members] = await Promise.all([
-    projectsOfOrgs(db, orgIds),
+  const [orgs, thread, history, documents, members] = await Promise.all([
+    projectIndexes.of(orgIds),
     projectsOfThread(db, orgIds, {
       messageId: request.internetMessageId ? normaliseMessageId(request.internetMessageId) : undefined,
       conversationId: request.conversationId,
@@ -65,7 +61,7 @@ export async function rankProjects(
     documentsByNumber(db, orgIds, content.documentNumbers),
     membershipsOfAddresses(db, orgIds, [...roleOf.keys()]),
   ]);
-  return scoreProjects({ projects, content, roleOf, domainRole, thread, history, documents, members }, input.limit);
+  return scoreProjects({ orgs, content, roleOf, domainRole, thread, history, documents, members }, input.limit);
 }
 
 /**

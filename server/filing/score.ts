@@ -1,6 +1,6 @@
 import type { Suggestion } from '../../shared/filing.js';
 import { effectiveCode, matchesCode } from './clues/job-numbers.js';
-import { buildNameIndex, type NameStrength, nameMatchesIn } from './clues/project-names.js';
+import { buildNameIndex, type NameIndex, type NameStrength, nameMatchesIn } from './clues/project-names.js';
 import type { EmailContent, Where } from './content.js';
 
 /**
@@ -45,8 +45,34 @@ export interface RankedProject extends Suggestion {
   projectCode: string | null;
 }
 
+export interface ProjectRef {
+  id: string;
+  organizationId: string;
+  name: string;
+  code: string | null;
+  aliases: string[];
+}
+
+/** What scoring needs of one organization's projects: built once per version of them (project-index-cache.ts). */
+export interface OrgProjects {
+  projects: ProjectRef[];
+  /** Names are distinctive within the organization: "a single word that no other project of it has". */
+  names: NameIndex;
+  /** Projects whose code (or the job number their name starts with) has digits, as job numbers match them. */
+  codes: { id: string; code: string }[];
+}
+
+export function indexProjects(projects: ProjectRef[]): OrgProjects {
+  const codes = projects.flatMap((p) => {
+    const code = effectiveCode(p);
+    return code && /\d/.test(code) ? [{ id: p.id, code }] : [];
+  });
+  return { projects, names: buildNameIndex(projects), codes };
+}
+
 export interface Evidence {
-  projects: { id: string; organizationId: string; name: string; code: string | null; aliases: string[] }[];
+  /** The caller's organizations. */
+  orgs: OrgProjects[];
   content: EmailContent;
   roleOf: Map<string, Role>;
   domainRole: Map<string, Role>;
@@ -57,7 +83,7 @@ export interface Evidence {
 }
 
 interface Entry {
-  project: Evidence['projects'][number];
+  project: ProjectRef;
   content: Map<ClueKind, { weight: number; text: string }>;
   other: { kind: ClueKind; weight: number; text: string }[];
   documents: { id: string; number: string }[];
@@ -65,7 +91,7 @@ interface Entry {
 
 export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   const byId = new Map<string, Entry>(
-    e.projects.map((p) => [p.id, { project: p, content: new Map(), other: [], documents: [] }]),
+    e.orgs.flatMap((o) => o.projects).map((p) => [p.id, { project: p, content: new Map(), other: [], documents: [] }]),
   );
   /** Per project and kind, the strongest content clue counts (the name twice is not twice the evidence). */
   const content = (projectId: string, kind: ClueKind, weight: number, text: string) => {
@@ -112,10 +138,7 @@ const whereText: Record<Where, string> = {
 };
 
 function scoreJobNumbers(e: Evidence, add: AddContent) {
-  const codes = e.projects.flatMap((p) => {
-    const code = effectiveCode(p);
-    return code && /\d/.test(code) ? [{ id: p.id, code }] : [];
-  });
+  const codes = e.orgs.flatMap((o) => o.codes);
   for (const section of e.content.sections) {
     for (const n of section.jobNumbers) {
       if (!n.labelled && !W.bareNumberPlaces.has(section.where)) continue;
@@ -135,9 +158,8 @@ function scoreJobNumbers(e: Evidence, add: AddContent) {
 }
 
 function scoreNames(e: Evidence, add: AddContent) {
-  const index = buildNameIndex(e.projects);
   for (const section of e.content.sections) {
-    for (const m of nameMatchesIn(section.text, index)) {
+    for (const m of e.orgs.flatMap((o) => nameMatchesIn(section.text, o.names))) {
       add(
         m.projectId,
         'project-name',

@@ -18,6 +18,7 @@ import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { MAX_PROJECTS_SENT, rerankWithProvider } from './ai.js';
 import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId } from './message.js';
+import { projectIndexCache } from './project-index-cache.js';
 import {
   attachmentsOf,
   type FiledEmailWithFiler,
@@ -29,7 +30,6 @@ import {
   insertFiledEmail,
   listFiledEmails,
   type OrgFilter,
-  projectsOfOrgs,
   threadOf,
 } from './queries.js';
 import { rankProjects } from './ranker.js';
@@ -343,7 +343,8 @@ export async function suggestProjects(
   request: SuggestionRequest,
 ): Promise<z.output<typeof SuggestionResult>> {
   const orgIds = [...caller.scope.orgs];
-  const ranked = await rankProjects(app.db, {
+  const projectIndexes = projectIndexCache(app);
+  const ranked = await rankProjects(app.db, projectIndexes, {
     orgIds,
     callerEmail: caller.email,
     request,
@@ -361,7 +362,9 @@ export async function suggestProjects(
     const settings = await readEmailFilingSettings(app.db, concerned);
     const allowed = concerned.every((org) => settings.some((s) => s.organizationId === org && s.aiSuggest));
     if (allowed) {
-      const projectList = weak ? (await projectsOfOrgs(app.db, concerned)).slice(0, MAX_PROJECTS_SENT) : [];
+      const projectList = weak
+        ? (await projectIndexes.of(concerned)).flatMap((o) => o.projects).slice(0, MAX_PROJECTS_SENT)
+        : [];
       const reranked = await rerankWithProvider(app.config.ai, request, ranked, app.log, projectList);
       if (reranked) {
         suggestions = reranked.slice(0, SUGGESTIONS_RETURNED);
