@@ -36,6 +36,9 @@ interface DocumentDraft {
   searchParts: string[];
 }
 
+/** What is drawn for a document before its content. */
+type DocumentPlan = { format: Format; status: Status; createdAt: Date; type: string; number: string };
+
 /** Format, status and creation time are drawn first, then documents are numbered in creation order. */
 export function addDocuments(ctx: ProjectContext): void {
   const { rng, nowMs } = ctx;
@@ -55,10 +58,11 @@ export function addDocuments(ctx: ProjectContext): void {
   }
 }
 
-function addDocument(
+/** The document's author, workflow step times and content, before any of its rows. */
+function draftDocument(
   ctx: ProjectContext,
-  plan: { format: Format; status: Status; createdAt: Date; type: string; number: string },
-) {
+  plan: DocumentPlan,
+): { doc: DocumentDraft; content: ReturnType<typeof documentContent> } {
   const { rng, nowMs } = ctx;
   const createdMs = plan.createdAt.getTime();
   const path = workflowPath[plan.status];
@@ -80,6 +84,14 @@ function addDocument(
     title: content.title,
     searchParts: [...content.searchParts],
   };
+  return { doc, content };
+}
+
+function addDocument(ctx: ProjectContext, plan: DocumentPlan) {
+  const { rng } = ctx;
+  const { doc, content } = draftDocument(ctx, plan);
+  const { path, stepTimes } = doc;
+  const createdMs = plan.createdAt.getTime();
 
   const { consultants, respondedAtMs } = addDocumentConsultants(ctx, doc);
   const assignees = addDocumentPeople(ctx, doc);
@@ -90,29 +102,7 @@ function addDocument(
 
   const issuedIndex = path.findIndex((step) => step === 'submitted' || step === 'issued');
   const issuedAt = issuedIndex > 0 ? new Date(stepTimes[issuedIndex]!) : null;
-  if (issuedAt && rng.chance(ctx.shape.dispatchRate)) {
-    ctx.addDispatch({
-      actionType: 'IssueDocument',
-      sender: doc.author,
-      recipients: [...distribution, ...consultants],
-      title: `${doc.number} ${doc.title} issued`,
-      at: issuedAt,
-      documentId: doc.id,
-      reserve: RESERVE_AFTER_DOCUMENTS,
-    });
-  }
-  if (respondedAtMs && rng.chance(ctx.shape.dispatchRate)) {
-    const responder = consultants[0]!;
-    ctx.addDispatch({
-      actionType: doc.format === 'rfi' ? 'ResponderResponse' : 'ReviewerResponse',
-      sender: responder,
-      recipients: assignees.length ? assignees : [doc.author],
-      title: `${responder.company} responded to ${doc.number}`,
-      at: new Date(respondedAtMs),
-      documentId: doc.id,
-      reserve: RESERVE_AFTER_DOCUMENTS,
-    });
-  }
+  addDocumentDispatches(ctx, doc, { issuedAt, respondedAtMs, consultants, assignees, distribution });
 
   const lastStepMs = stepTimes[stepTimes.length - 1]!;
   const open = !terminalStatuses.has(doc.status);
@@ -148,6 +138,45 @@ function addDocument(
     searchText: doc.searchParts.filter(Boolean).join(' '),
   });
   return { ...doc, distribution, consultants };
+}
+
+/** The dispatches a document caused: its issue to the distribution, and the consultants' response. */
+function addDocumentDispatches(
+  ctx: ProjectContext,
+  doc: DocumentDraft,
+  people: {
+    issuedAt: Date | null;
+    respondedAtMs: number | null;
+    consultants: Person[];
+    assignees: Person[];
+    distribution: Person[];
+  },
+) {
+  const { rng } = ctx;
+  const { issuedAt, respondedAtMs, consultants, assignees, distribution } = people;
+  if (issuedAt && rng.chance(ctx.shape.dispatchRate)) {
+    ctx.addDispatch({
+      actionType: 'IssueDocument',
+      sender: doc.author,
+      recipients: [...distribution, ...consultants],
+      title: `${doc.number} ${doc.title} issued`,
+      at: issuedAt,
+      documentId: doc.id,
+      reserve: RESERVE_AFTER_DOCUMENTS,
+    });
+  }
+  if (respondedAtMs && rng.chance(ctx.shape.dispatchRate)) {
+    const responder = consultants[0]!;
+    ctx.addDispatch({
+      actionType: doc.format === 'rfi' ? 'ResponderResponse' : 'ReviewerResponse',
+      sender: responder,
+      recipients: assignees.length ? assignees : [doc.author],
+      title: `${responder.company} responded to ${doc.number}`,
+      at: new Date(respondedAtMs),
+      documentId: doc.id,
+      reserve: RESERVE_AFTER_DOCUMENTS,
+    });
+  }
 }
 
 /** Consultants review submittals and answer RFIs; they respond once the document was with them. */

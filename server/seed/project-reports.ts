@@ -24,9 +24,17 @@ export async function addReports(ctx: ProjectContext): Promise<void> {
   }
 }
 
+interface ReportSeries {
+  id: string;
+  kind: 'site_report' | 'meeting_minutes';
+  date: Date;
+  author: Person;
+  title: string;
+}
+
 async function addReportVersion(
   ctx: ProjectContext,
-  series: { id: string; kind: 'site_report' | 'meeting_minutes'; date: Date; author: Person; title: string },
+  series: ReportSeries,
   version: number,
   versions: number,
 ): Promise<void> {
@@ -61,40 +69,7 @@ async function addReportVersion(
     issuedByName: issued ? series.author.name : null,
     pdfBlobKey: pdf?.key ?? null,
   });
-  const sectionTitles =
-    series.kind === 'meeting_minutes'
-      ? rng.sample(v.meetingSections, 4)
-      : ['Work in progress', 'Safety', 'Quality', 'Deliveries'];
-  sectionTitles.forEach((title, position) => {
-    ctx.rows.add(s.reportSections, {
-      id: rng.id('rsc'),
-      organizationId,
-      reportId,
-      position,
-      title,
-      items: Array.from({ length: rng.int(1, 4) }, () => ({
-        text: rng.pick([...v.reportObservations, ...v.commentBodies]),
-        status: rng.pick(['open', 'closed', 'info']),
-      })),
-    });
-  });
-  if (series.kind === 'meeting_minutes') {
-    const attendees = [
-      ...rng.sample(ctx.team, 3).map((person) => ({ ...person, role: 'Contractor' })),
-      ...rng.sample(ctx.consultants, 3).map((person) => ({ ...person, role: person.type })),
-    ];
-    for (const person of attendees) {
-      ctx.rows.add(s.reportAttendees, {
-        id: rng.id('rat'),
-        organizationId,
-        reportId,
-        name: person.name,
-        company: person.company,
-        role: person.role,
-        present: rng.chance(0.85),
-      });
-    }
-  }
+  addSectionsAndAttendees(ctx, series.kind, reportId);
   const readers = rng.sample(ctx.team, rng.int(2, 5));
   for (const person of readers) {
     ctx.rows.add(s.reportDistribution, {
@@ -116,5 +91,44 @@ async function addReportVersion(
       reportId,
       reserve: RESERVE_AFTER_REPORTS,
     });
+  }
+}
+
+/** The report's sections with their items and, for minutes, the meeting's attendees. */
+function addSectionsAndAttendees(ctx: ProjectContext, kind: ReportSeries['kind'], reportId: string) {
+  const { rng, organizationId } = ctx;
+  const sectionTitles =
+    kind === 'meeting_minutes'
+      ? rng.sample(v.meetingSections, 4)
+      : ['Work in progress', 'Safety', 'Quality', 'Deliveries'];
+  sectionTitles.forEach((title, position) => {
+    ctx.rows.add(s.reportSections, {
+      id: rng.id('rsc'),
+      organizationId,
+      reportId,
+      position,
+      title,
+      items: Array.from({ length: rng.int(1, 4) }, () => ({
+        text: rng.pick([...v.reportObservations, ...v.commentBodies]),
+        status: rng.pick(['open', 'closed', 'info']),
+      })),
+    });
+  });
+  if (kind === 'meeting_minutes') {
+    const attendees = [
+      ...rng.sample(ctx.team, 3).map((person) => ({ ...person, role: 'Contractor' })),
+      ...rng.sample(ctx.consultants, 3).map((person) => ({ ...person, role: person.type })),
+    ];
+    for (const person of attendees) {
+      ctx.rows.add(s.reportAttendees, {
+        id: rng.id('rat'),
+        organizationId,
+        reportId,
+        name: person.name,
+        company: person.company,
+        role: person.role,
+        present: rng.chance(0.85),
+      });
+    }
   }
 }
