@@ -1,3 +1,5 @@
+// The demo data seeded once per test file that imports this (vitest evaluates it once per file), a
+// server on it, and raw-query helpers for the seed tests.
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,8 +12,6 @@ import { loadConfig } from '../config.js';
 import type { Database, Db } from '../db/client.js';
 import { type DemoData, ensureDemoData } from './demo.js';
 
-// The demo data seeded once per test file that imports this (vitest evaluates it once per file), a
-// server on it, and raw-query helpers for the seed tests.
 export const now = new Date('2026-06-15T09:30:00.000Z');
 export const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-seed-'));
 export const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
