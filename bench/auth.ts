@@ -71,7 +71,11 @@ async function load(total: number, send: () => Promise<Response>): Promise<Resul
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function main() {
+type RunningServer = Awaited<ReturnType<typeof startServer>>;
+type Target = { total: number; send: () => Promise<Response> };
+
+/** A database with one organization and key, the real server on it, and 1,000 revoked grants. */
+async function startBenchServer() {
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: 'memory' });
   await database.migrate();
   const db = database.db;
@@ -101,47 +105,31 @@ async function main() {
   const grantToken = server.app.context.tokens.sign(key.clientId, 'client', { grant: 'kgr_bench' }).token;
   const until = new Date(Date.now() + 86_400_000);
   for (let i = 0; i < 1000; i++) await server.app.context.guard.revokeGrant(`kgr_revoked_${i}`, until);
+  return { database, config, org, key, server, token, grantToken };
+}
 
-  // The bare app has the real app's request-id logging and body parsing, so only auth differs.
+/** The bare app has the real app's request-id logging and body parsing, so only auth differs. */
+async function startBareApp(server: RunningServer, keyId: string): Promise<{ bare: Server; bareUrl: string }> {
   const bareApp = express();
   bareApp.use(pinoHttp({ logger: pino({ level: 'silent' }), genReqId: () => randomUUID() }));
   bareApp.use(express.json({ limit: '1mb' }));
   bareApp.use(express.urlencoded({ extended: false, limit: '64kb' }));
-  const staticBody = await getClient(server.app.context, key.id);
+  const staticBody = await getClient(server.app.context, keyId);
   bareApp.get('/bare/static', (_req, res) => {
     res.json(staticBody);
   });
   bareApp.get('/bare/lookup', async (_req, res) => {
-    res.json(await getClient(server.app.context, key.id));
+    res.json(await getClient(server.app.context, keyId));
   });
   const bare: Server = bareApp.listen(0, '127.0.0.1');
   await new Promise((resolve) => bare.once('listening', resolve));
   bare.keepAliveTimeout = 120_000;
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+  return { bare, bareUrl };
+}
 
-  const targets: Record<string, { total: number; send: () => Promise<Response> }> = {
-    'bare static (no auth)': { total: requests, send: () => fetch(`${bareUrl}/bare/static`) },
-    'bare lookup (no auth, same query)': { total: requests, send: () => fetch(`${bareUrl}/bare/lookup`) },
-    'GET /v1/client/me (bearer)': {
-      total: requests,
-      send: () => fetch(`${server.url}/v1/client/me`, { headers: { authorization: `Bearer ${token}` } }),
-    },
-    'GET /v1/client/me (bearer naming its grant)': {
-      total: requests,
-      send: () => fetch(`${server.url}/v1/client/me`, { headers: { authorization: `Bearer ${grantToken}` } }),
-    },
-    'POST /v1/oauth/token': {
-      // argon2 makes each exchange tens of milliseconds of CPU: fewer requests keep the run short.
-      total: Math.max(concurrency * 4, Math.floor(requests / 20)),
-      send: () =>
-        fetch(`${server.url}/v1/oauth/token`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ client_id: key.clientId, client_secret: key.client_secret }),
-        }),
-    },
-  };
-
+/** Warm-up, then `rounds` interleaved runs of every target. */
+async function measureRounds(targets: Record<string, Target>): Promise<Map<string, Result[]>> {
   for (const target of Object.values(targets)) await load(concurrency * 4, target.send); // warm-up
   const results = new Map<string, Result[]>();
   for (let round = 0; round < rounds; round++) {
@@ -149,7 +137,11 @@ async function main() {
       results.set(name, [...(results.get(name) ?? []), await load(target.total, target.send)]);
     }
   }
+  return results;
+}
 
+/** The table of medians and the ratios the goals are stated in. */
+function reportRounds(results: Map<string, Result[]>, header: string): string[] {
   const summary = new Map(
     [...results].map(([name, rs]) => [
       name,
@@ -157,7 +149,7 @@ async function main() {
     ]),
   );
   const lines = [
-    `database: ${database.kind}; rate limits: ${config.redisUrl ? 'Redis' : 'in-process'}; concurrency ${concurrency}; ${rounds} rounds, median`,
+    header,
     '| target | p50 ms | p99 ms | req/s |',
     '|---|---|---|---|',
     ...[...summary].map(
@@ -182,8 +174,11 @@ async function main() {
         .map((r, i) => r.p50 / results.get('GET /v1/client/me (bearer)')![i]!.p50),
     ).toFixed(3)} (goal < 1.05)`,
   );
+  return lines;
+}
 
-  // The auth step alone, in process: bearer check with the cached caller, rate limit, scope check.
+/** The auth step alone, in process: bearer check with the cached caller, rate limit, scope check. */
+async function measureAuthStep(server: RunningServer, token: string, orgId: string): Promise<string> {
   const context = server.app.context;
   const fakeRequest = { headers: { authorization: `Bearer ${token}` } } as unknown as Request;
   const iterations = 20_000;
@@ -191,9 +186,43 @@ async function main() {
   for (let i = 0; i < iterations; i++) {
     const caller = await context.guard.authenticate(fakeRequest);
     await context.rateLimiter.consume('api', caller.callerKey);
-    canAccessOrg(caller.scope, org.id);
+    canAccessOrg(caller.scope, orgId);
   }
-  lines.push(`auth step in process: ${(((performance.now() - t0) * 1000) / iterations).toFixed(1)} µs per request`);
+  return `auth step in process: ${(((performance.now() - t0) * 1000) / iterations).toFixed(1)} µs per request`;
+}
+
+async function main() {
+  const { database, config, org, key, server, token, grantToken } = await startBenchServer();
+  const { bare, bareUrl } = await startBareApp(server, key.id);
+  const targets: Record<string, Target> = {
+    'bare static (no auth)': { total: requests, send: () => fetch(`${bareUrl}/bare/static`) },
+    'bare lookup (no auth, same query)': { total: requests, send: () => fetch(`${bareUrl}/bare/lookup`) },
+    'GET /v1/client/me (bearer)': {
+      total: requests,
+      send: () => fetch(`${server.url}/v1/client/me`, { headers: { authorization: `Bearer ${token}` } }),
+    },
+    'GET /v1/client/me (bearer naming its grant)': {
+      total: requests,
+      send: () => fetch(`${server.url}/v1/client/me`, { headers: { authorization: `Bearer ${grantToken}` } }),
+    },
+    'POST /v1/oauth/token': {
+      // argon2 makes each exchange tens of milliseconds of CPU: fewer requests keep the run short.
+      total: Math.max(concurrency * 4, Math.floor(requests / 20)),
+      send: () =>
+        fetch(`${server.url}/v1/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ client_id: key.clientId, client_secret: key.client_secret }),
+        }),
+    },
+  };
+
+  const results = await measureRounds(targets);
+  const lines = reportRounds(
+    results,
+    `database: ${database.kind}; rate limits: ${config.redisUrl ? 'Redis' : 'in-process'}; concurrency ${concurrency}; ${rounds} rounds, median`,
+  );
+  lines.push(await measureAuthStep(server, token, org.id));
   process.stdout.write(`${lines.join('\n')}\n`);
 
   bare.close();

@@ -17,8 +17,8 @@ export function generatePlatform(
   const rows = new RowSet();
   const orgs: OrgPlan[] = [];
   const projects: ProjectPlan[] = [];
-  const usedEmails = new Set<string>();
   const since = (days: number) => new Date(now.getTime() - days * DAY);
+  const platform: PlatformDraft = { rng, rows, projects, usedEmails: new Set(), since, passwordHashes };
 
   for (let o = 0; o < shape.organizations; o++) {
     const name = v.organizationNames[o % v.organizationNames.length]!;
@@ -32,60 +32,7 @@ export function generatePlatform(
       updatedById: null,
     });
 
-    for (let u = 0; u < shape.usersPerOrg; u++) {
-      const first = rng.pick(v.firstNames);
-      const last = rng.pick(v.lastNames);
-      let email = asciiEmail(`${first}.${last}@${org.domain}`);
-      for (let n = 2; usedEmails.has(email); n++) email = email.replace(/(\d*)@/, `${n}@`);
-      usedEmails.add(email);
-      const id = rng.id('usr');
-      // The first two people are the sign-in accounts (an admin, a member); the third is another admin.
-      const role = u === 0 || u === 2 ? 'admin' : 'member';
-      const account = u < 2;
-      const created = since(rng.int(30, 700));
-      rows.add(s.users, {
-        id,
-        email,
-        name: `${first} ${last}`,
-        passwordHash: account ? passwordHashes[role] : null,
-        staff: false,
-        company: org.name,
-        title: u === 0 ? 'Construction Manager' : rng.pick(v.staffTitles),
-        phone: `+1 555 0${rng.int(100, 199)} ${rng.int(1000, 9999)}`,
-        createdAt: created,
-        updatedAt: new Date(created.getTime() + rng.int(0, 20) * DAY),
-      });
-      rows.add(s.organizationMembers, {
-        id: rng.id('mem'),
-        organizationId: org.id,
-        userId: id,
-        role,
-        createdAt: created,
-        updatedAt: created,
-      });
-      rows.add(s.activity, {
-        id: rng.id('act'),
-        organizationId: org.id,
-        actorId: id,
-        actorName: `${first} ${last}`,
-        actorEmail: email,
-        action: 'member_added',
-        title: `${first} ${last} joined ${org.name}`,
-        details: { role },
-        createdAt: created,
-      });
-      org.people.push({ id, name: `${first} ${last}`, email, company: org.name });
-      if (account) {
-        org.accounts.push({
-          userId: id,
-          email,
-          name: `${first} ${last}`,
-          password: demoPasswords[role],
-          role,
-          orgId: org.id,
-        });
-      }
-    }
+    for (let u = 0; u < shape.usersPerOrg; u++) addPerson(platform, org, u);
     const admin = org.people[0]!;
     rows.add(s.activity, {
       id: rng.id('act'),
@@ -99,25 +46,7 @@ export function generatePlatform(
       createdAt: since(30 + o),
     });
 
-    for (let p = 0; p < shape.projectsPerOrg; p++) {
-      const index = o * shape.projectsPerOrg + p;
-      const base = v.projectNames[index % v.projectNames.length]!;
-      const round = Math.floor(index / v.projectNames.length);
-      const project: ProjectPlan = {
-        id: rng.id('prj'),
-        name: round === 0 ? base : `${base} Phase ${round + 1}`,
-        code: `P-${2041 + index * 7 + rng.int(0, 6)}`,
-        org,
-      };
-      projects.push(project);
-      rows.add(s.projects, {
-        id: project.id,
-        organizationId: org.id,
-        name: project.name,
-        code: project.code,
-        createdAt: since(600 - index),
-      });
-    }
+    for (let p = 0; p < shape.projectsPerOrg; p++) addProject(platform, org, o * shape.projectsPerOrg + p);
   }
 
   v.supportIssueSeeds.forEach((issue, i) => {
@@ -133,6 +62,95 @@ export function generatePlatform(
 }
 
 export type Platform = ReturnType<typeof generatePlatform>;
+
+/** What the platform's generators share while they run. */
+interface PlatformDraft {
+  rng: Rng;
+  rows: RowSet;
+  projects: ProjectPlan[];
+  /** Addresses taken so far: a second person with the same name gets a numbered one. */
+  usedEmails: Set<string>;
+  since: (days: number) => Date;
+  passwordHashes: { admin: string; member: string };
+}
+
+/** Person `u` of an organization: user, membership and `member_added` activity; the first two sign in. */
+function addPerson(platform: PlatformDraft, org: OrgPlan, u: number) {
+  const { rng, rows, usedEmails, since, passwordHashes } = platform;
+  const first = rng.pick(v.firstNames);
+  const last = rng.pick(v.lastNames);
+  let email = asciiEmail(`${first}.${last}@${org.domain}`);
+  for (let n = 2; usedEmails.has(email); n++) email = email.replace(/(\d*)@/, `${n}@`);
+  usedEmails.add(email);
+  const id = rng.id('usr');
+  // The first two people are the sign-in accounts (an admin, a member); the third is another admin.
+  const role = u === 0 || u === 2 ? 'admin' : 'member';
+  const account = u < 2;
+  const created = since(rng.int(30, 700));
+  rows.add(s.users, {
+    id,
+    email,
+    name: `${first} ${last}`,
+    passwordHash: account ? passwordHashes[role] : null,
+    staff: false,
+    company: org.name,
+    title: u === 0 ? 'Construction Manager' : rng.pick(v.staffTitles),
+    phone: `+1 555 0${rng.int(100, 199)} ${rng.int(1000, 9999)}`,
+    createdAt: created,
+    updatedAt: new Date(created.getTime() + rng.int(0, 20) * DAY),
+  });
+  rows.add(s.organizationMembers, {
+    id: rng.id('mem'),
+    organizationId: org.id,
+    userId: id,
+    role,
+    createdAt: created,
+    updatedAt: created,
+  });
+  rows.add(s.activity, {
+    id: rng.id('act'),
+    organizationId: org.id,
+    actorId: id,
+    actorName: `${first} ${last}`,
+    actorEmail: email,
+    action: 'member_added',
+    title: `${first} ${last} joined ${org.name}`,
+    details: { role },
+    createdAt: created,
+  });
+  org.people.push({ id, name: `${first} ${last}`, email, company: org.name });
+  if (account) {
+    org.accounts.push({
+      userId: id,
+      email,
+      name: `${first} ${last}`,
+      password: demoPasswords[role],
+      role,
+      orgId: org.id,
+    });
+  }
+}
+
+/** Project `index` (counted over all organizations) of an organization. */
+function addProject(platform: PlatformDraft, org: OrgPlan, index: number) {
+  const { rng, rows, projects, since } = platform;
+  const base = v.projectNames[index % v.projectNames.length]!;
+  const round = Math.floor(index / v.projectNames.length);
+  const project: ProjectPlan = {
+    id: rng.id('prj'),
+    name: round === 0 ? base : `${base} Phase ${round + 1}`,
+    code: `P-${2041 + index * 7 + rng.int(0, 6)}`,
+    org,
+  };
+  projects.push(project);
+  rows.add(s.projects, {
+    id: project.id,
+    organizationId: org.id,
+    name: project.name,
+    code: project.code,
+    createdAt: since(600 - index),
+  });
+}
 
 /** API keys the organizations use for integrations, with their scopes, usage counters and a few
  *  reference commands (with their idempotency records). Their secrets are never shown. */
@@ -188,34 +206,39 @@ export function generateIntegrations(rng: Rng, now: Date, platform: Platform, se
         const count = rng.int(20, 5_000);
         rows.add(s.requestUsage, { clientRowId: id, endpoint, count, totalMs: count * rng.int(8, 120) });
       }
-      for (let c = 0; c < 2; c++) {
-        const at = new Date(nowMs - rng.int(1, 20) * HOUR);
-        const eventId = rng.id('evt');
-        const entityId = `sync-${hex(rng, 1)}`;
-        const idempotencyKey = rng.uuid();
-        rows.add(s.commandEvents, {
-          id: eventId,
-          organizationId: org.id,
-          callerKey: `client:${clientId}`,
-          command: 'ping',
-          entityId,
-          note: 'nightly health check',
-          createdAt: at,
-        });
-        rows.add(s.idempotencyRecords, {
-          callerKey: `client:${clientId}`,
-          idempotencyKey,
-          organizationId: org.id,
-          requestHash: createHash('sha256').update(`${entityId}:${idempotencyKey}`).digest('hex'),
-          state: 'done',
-          responseStatus: 200,
-          responseHeaders: { 'content-type': 'application/json; charset=utf-8' },
-          responseBody: Buffer.from(JSON.stringify({ eventId, status: 'applied', note: 'nightly health check' })),
-          createdAt: at,
-          expiresAt: new Date(at.getTime() + 24 * HOUR),
-        });
-      }
+      addReferenceCommands(rows, rng, org.id, clientId, nowMs);
     });
   }
   return rows;
+}
+
+/** Two `ping` commands a key sent recently, each with the idempotency record of its reply. */
+function addReferenceCommands(rows: RowSet, rng: Rng, organizationId: string, clientId: string, nowMs: number) {
+  for (let c = 0; c < 2; c++) {
+    const at = new Date(nowMs - rng.int(1, 20) * HOUR);
+    const eventId = rng.id('evt');
+    const entityId = `sync-${hex(rng, 1)}`;
+    const idempotencyKey = rng.uuid();
+    rows.add(s.commandEvents, {
+      id: eventId,
+      organizationId,
+      callerKey: `client:${clientId}`,
+      command: 'ping',
+      entityId,
+      note: 'nightly health check',
+      createdAt: at,
+    });
+    rows.add(s.idempotencyRecords, {
+      callerKey: `client:${clientId}`,
+      idempotencyKey,
+      organizationId,
+      requestHash: createHash('sha256').update(`${entityId}:${idempotencyKey}`).digest('hex'),
+      state: 'done',
+      responseStatus: 200,
+      responseHeaders: { 'content-type': 'application/json; charset=utf-8' },
+      responseBody: Buffer.from(JSON.stringify({ eventId, status: 'applied', note: 'nightly health check' })),
+      createdAt: at,
+      expiresAt: new Date(at.getTime() + 24 * HOUR),
+    });
+  }
 }

@@ -1,0 +1,67 @@
+// One server with 150 generated documents in three projects per test file that imports this (vitest
+// evaluates it once per file): the admin lists (staff, every organization) and the generic list of one
+// project, with the requests their tests share.
+import { afterAll, beforeAll, expect } from 'vitest';
+import {
+  type CallResult,
+  createFixtures,
+  type Fixtures,
+  startTestServer,
+  type TestServer,
+} from '../../test/harness.js';
+import { ManualClock } from '../clock.js';
+import { buildDocuments, type FixtureDocument, insertDocuments, TODAY } from './documents.fixtures.js';
+
+export let server: TestServer;
+export let fixtures: Fixtures;
+export let staff: string;
+export let all: FixtureDocument[];
+
+export const formats = ['submittal', 'rfi', 'change', 'bulletin', 'instruction'];
+
+beforeAll(async () => {
+  server = await startTestServer({ clock: new ManualClock(`${TODAY}T12:00:00Z`) });
+  fixtures = await createFixtures(server);
+  const { orgA, orgB, projectA1, projectA2, projectB1 } = fixtures;
+  all = [
+    ...buildDocuments({ organizationId: orgA.id, projectId: projectA1.id, count: 70, seed: 11, prefix: 'a1', formats }),
+    ...buildDocuments({ organizationId: orgA.id, projectId: projectA2.id, count: 30, seed: 12, prefix: 'a2', formats }),
+    ...buildDocuments({ organizationId: orgB.id, projectId: projectB1.id, count: 50, seed: 13, prefix: 'b1', formats }),
+  ];
+  await insertDocuments(server.database.db, all);
+  staff = fixtures.staff.token;
+}, 60_000);
+afterAll(async () => {
+  await server.close();
+});
+
+export type Params = Record<string, string | number | undefined>;
+export const query = (params: Params) =>
+  new URLSearchParams(
+    Object.entries(params).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]])),
+  ).toString();
+
+export async function walk(path: string, params: Params, token = staff, limit = 50) {
+  const rows: Record<string, unknown>[] = [];
+  let cursor: string | undefined;
+  let total = -1;
+  do {
+    const res = await server.call(`${path}?${query({ ...params, limit, cursor })}`, { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    rows.push(...res.body.data);
+    total = res.body.total;
+    cursor = res.body.nextCursor ?? undefined;
+  } while (cursor);
+  const uids = rows.map((r) => r.uid as string);
+  expect(new Set(uids).size).toBe(uids.length);
+  return { rows, uids, total };
+}
+
+export const ids = (docs: FixtureDocument[]) => docs.map((d) => d.id).sort();
+export const sorted = (uids: string[]) => [...uids].sort();
+
+export const ctx = () => ({ server, fixtures });
+export const expectDocuments = (res: CallResult) => {
+  expect(res.status).toBe(200);
+  expect(Array.isArray(res.body.data)).toBe(true);
+};
