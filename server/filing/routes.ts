@@ -29,12 +29,6 @@ const EMAILS_PATH = /^\/v1\/organizations?\/[^/]+\/projects?\/[^/]+\/emails\/?$/
  */
 export const parsesOwnJsonBody = (req: Request): boolean => req.method === 'POST' && EMAILS_PATH.test(req.path);
 
-// Filing records who filed what: people only. Client keys (which act for no one) get 403, before the
-// body is read. The project-scope rule (`document:read` on the project, which members hold) runs first.
-const peopleOnly: RequestHandler = (req, _res, next) => {
-  next(req.caller?.kind === 'user' ? undefined : ApiError.forbidden());
-};
-
 const emailBodyTypes: RequestHandler = (req, _res, next) => {
   next(
     req.is(['application/json', 'message/rfc822'])
@@ -60,13 +54,13 @@ export const filingRoutes = [
       'stored once per project: filing it again answers 200 with the existing record and `duplicate: true`. ' +
       'A message without Message-ID gets a stable generated one (`messageIdGenerated: true`).',
     tags: ['E-mail filing'],
-    access: access.needs('document:read', 'project'),
+    // Filing records who filed what: people only (`document:read` on the project, which members hold).
+    access: access.needsPerson('document:read', 'project'),
     params: ProjectPath,
     query: FileEmailQuery,
     body: FileEmailJson,
     bodyContentTypes: { 'message/rfc822': { schema: RawMessage } },
     before: [
-      peopleOnly,
       emailBodyTypes,
       express.raw({ type: 'message/rfc822', limit: MAX_MESSAGE_BYTES }),
       express.json({ limit: jsonFormLimit, verify: refuseNulInJson }),

@@ -20,6 +20,8 @@ import { validationError } from './errors.js';
  * - `user`: any signed-in person (staff or not); every client key gets 403. For /v1/admin routes that
  *   organization admins or owners of a record may also use; the handler applies that finer rule.
  * - `permission` with `staffToo` (`needsOrStaff`): as `permission`, and staff users pass too (key management).
+ * - `permission` with `peopleOnly` (`needsPerson`): as `permission`, and only a signed-in person passes: client
+ *   keys (which act for no one) get 403, after the scope checks (filing e-mail records who filed it).
  * - `orgAdmin`: a signed-in admin of `:orgId` (role admin in its membership), or staff; every client key and
  *   every member gets 403. For what an organization manages itself (its AI switch, its API keys).
  * Every authenticated request is counted against the caller's rate limit before the permission checks.
@@ -27,7 +29,13 @@ import { validationError } from './errors.js';
 export type Access =
   | { kind: 'public' }
   | { kind: 'authenticated' }
-  | { kind: 'permission'; permission: Permission; scope?: 'org' | 'project'; staffToo?: boolean }
+  | {
+      kind: 'permission';
+      permission: Permission;
+      scope?: 'org' | 'project';
+      staffToo?: boolean;
+      peopleOnly?: boolean;
+    }
   | { kind: 'staff' }
   | { kind: 'user' }
   | { kind: 'orgAdmin' };
@@ -40,6 +48,12 @@ export const access = {
   orgAdmin: { kind: 'orgAdmin' } as Access,
   needs: (permission: Permission, scope?: 'org' | 'project'): Access => ({ kind: 'permission', permission, scope }),
   needsOrStaff: (permission: Permission): Access => ({ kind: 'permission', permission, staffToo: true }),
+  needsPerson: (permission: Permission, scope?: 'org' | 'project'): Access => ({
+    kind: 'permission',
+    permission,
+    scope,
+    peopleOnly: true,
+  }),
 };
 
 type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
@@ -140,13 +154,15 @@ async function authorize(app: AppContext, route: Route, req: Request, res: Respo
     return caller;
   }
   if (!caller.permissions.has(rule.permission) && !(rule.staffToo && caller.staff)) throw ApiError.forbidden();
-  if (!rule.scope) return caller;
-  const { orgId, projectId } = req.params as { orgId?: string; projectId?: string };
-  if (!orgId || !canAccessOrg(caller.scope, orgId)) throw ApiError.forbidden();
-  if (rule.scope === 'project') {
-    if (!projectId || (await findProjectOrg(app.db, projectId)) !== orgId) throw ApiError.notFound('Project');
-    if (!canAccessProject(caller.scope, orgId, projectId)) throw ApiError.forbidden();
+  if (rule.scope) {
+    const { orgId, projectId } = req.params as { orgId?: string; projectId?: string };
+    if (!orgId || !canAccessOrg(caller.scope, orgId)) throw ApiError.forbidden();
+    if (rule.scope === 'project') {
+      if (!projectId || (await findProjectOrg(app.db, projectId)) !== orgId) throw ApiError.notFound('Project');
+      if (!canAccessProject(caller.scope, orgId, projectId)) throw ApiError.forbidden();
+    }
   }
+  if (rule.peopleOnly && caller.kind !== 'user') throw ApiError.forbidden();
   return caller;
 }
 
