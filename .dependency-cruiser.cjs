@@ -3,6 +3,9 @@
 // Express nor http/ (not even through another module); cross-cutting folders (auth, ratelimit, cache, db) never
 // reach up into http/; shared/ is the wire contract and imports only zod; the add-in reaches the server only
 // in its tests; no import cycles.
+const testsAndFixtures = ['\\.test\\.ts$', '\\.fixtures\\.ts$'];
+const httpOrExpress = ['^server/http/', '(^|/)node_modules/(@types/)?express/'];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -26,7 +29,7 @@ module.exports = {
       comment: 'Tables are read and written in queries modules (and the seed, which bulk-loads them).',
       from: {
         path: '^server/',
-        pathNot: ['queries\\.ts$', '^server/db/', '^server/seed/', '\\.test\\.ts$', '\\.fixtures\\.ts$'],
+        pathNot: ['queries\\.ts$', '^server/db/', '^server/seed/', ...testsAndFixtures],
       },
       to: { path: '^server/db/schema\\.ts$' },
     },
@@ -43,8 +46,7 @@ module.exports = {
           '^server/db/',
           '^server/seed/',
           '^server/explorer/(compile|entities)\\.ts$',
-          '\\.test\\.ts$',
-          '\\.fixtures\\.ts$',
+          ...testsAndFixtures,
         ],
       },
       to: {
@@ -57,7 +59,7 @@ module.exports = {
       severity: 'error',
       comment: 'Queries and db/ are used by services, MCP tools and the CLI: nothing of HTTP, not even indirectly.',
       from: { path: '(^server/[^/]+/queries\\.ts$|^server/db/)' },
-      to: { path: ['^server/http/', '(^|/)node_modules/(@types/)?express/'], reachable: true },
+      to: { path: httpOrExpress, reachable: true },
     },
     {
       name: 'services-know-no-express',
@@ -66,7 +68,7 @@ module.exports = {
         'Services are called by routes, MCP tools and the CLI alike: they return data (a CSV export as a ' +
         'Listing), never write a response.',
       from: { path: '^server/[^/]+/service\\.ts$' },
-      to: { path: ['^server/http/', '(^|/)node_modules/(@types/)?express/'], reachable: true },
+      to: { path: httpOrExpress, reachable: true },
     },
     {
       name: 'ground-floor-stays-down',

@@ -35,9 +35,7 @@ const problems: string[] = [];
 const notProvokedHere: Record<string, string> = {
   'POST /v1/organization/{orgId}/explorer/query 503': 'statement timeout: server/explorer tests',
   'POST /v1/commands/ping/{entityId} 409': 'an attempt in flight: server/commands tests',
-  'GET /v1/downloads/{blobKey}/{fileName} 206': 'a valid signed link: server/downloads tests',
   'GET /v1/downloads/{blobKey}/{fileName} 416': 'a valid signed link with a bad range: server/downloads tests',
-  'GET /v1/downloads/{blobKey}/{fileName} 200': 'a valid signed link: server/downloads tests',
   'GET /v1/downloads/{blobKey}/{fileName} 404': 'a valid signed link to a missing blob: server/downloads tests',
   'POST /v1/organization/{orgId}/project/{projectId}/emails 413':
     'a message over 25 MB (a 40 MB upload races the close of the connection on a loaded machine): server/filing tests',

@@ -99,7 +99,8 @@ const oauthShaped = errorHandlerWith(
 export const oauthErrorHandler =
   (method: string): ErrorRequestHandler =>
   (err, req, res, next) =>
-    req.method === method ? oauthShaped(err, req, res, next) : next(err);
+    // Mounted by path, which also matches below it: only the endpoint itself (req.path is relative to the mount).
+    req.method === method && req.path === '/' ? oauthShaped(err, req, res, next) : next(err);
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(new ApiError('not_found', `No route for ${req.method} ${req.path}`));
