@@ -14,7 +14,7 @@ import {
 import { encodeCommsCursor } from '../server/comms/cursor.js';
 import { type CommsFilters, dispatchPage } from '../server/comms/queries.js';
 import { loadConfig } from '../server/config.js';
-import { openDatabase } from '../server/db/client.js';
+import { openDatabase } from '../server/db/connection.js';
 import { csvCellsQuery, csvValuesQuery } from '../server/db/csv-cells.js';
 import { emailsOfDispatches } from '../server/emails/queries.js';
 import { startServer } from '../server/server.js';

@@ -24,10 +24,10 @@ import { parseArgs } from 'node:util';
 import express, { type Request } from 'express';
 import pino from 'pino';
 import { pinoHttp } from 'pino-http';
+import { createClient, getClient } from '../server/api-keys/service.js';
 import { canAccessOrg } from '../server/auth/caller.js';
-import { createClient, getClient } from '../server/clients/service.js';
 import { loadConfig } from '../server/config.js';
-import { openDatabase } from '../server/db/client.js';
+import { openDatabase } from '../server/db/connection.js';
 import { createOrganization, createProject } from '../server/organizations/service.js';
 import { startServer } from '../server/server.js';
 

@@ -21,7 +21,7 @@ import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import pino from 'pino';
 import { createApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import { openDatabase } from '../server/db/client.js';
+import { openDatabase } from '../server/db/connection.js';
 import { drawingBundles, drawingRevisions, drawings, projects } from '../server/db/schema.js';
 import { bundleDrawings } from '../server/drawings/service.js';
 import { newId } from '../server/ids.js';

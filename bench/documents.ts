@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { type SQL, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { loadConfig } from '../server/config.js';
-import { openDatabase } from '../server/db/client.js';
+import { openDatabase } from '../server/db/connection.js';
 import { csvValuesQuery } from '../server/db/csv-cells.js';
 import { documentCsvColumns, documentCsvFrom } from '../server/documents/csv-queries.js';
 import {

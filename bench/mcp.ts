@@ -23,7 +23,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type SQL, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { loadConfig } from '../server/config.js';
-import { openDatabase } from '../server/db/client.js';
+import { openDatabase } from '../server/db/connection.js';
 import { searchEmails } from '../server/mcp/queries.js';
 import { startServer } from '../server/server.js';
 import { percentile } from './measure.js';

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../server/db/client.js';
+import type { Db } from '../server/db/connection.js';
 import { withInlineParams } from '../server/db/sql-text.js';
 
 export const percentile = (xs: number[], q: number): number => {

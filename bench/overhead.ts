@@ -18,7 +18,7 @@ import express from 'express';
 import pino from 'pino';
 import { dispatchPage } from '../server/comms/queries.js';
 import { loadConfig } from '../server/config.js';
-import { openDatabase } from '../server/db/client.js';
+import { openDatabase } from '../server/db/connection.js';
 import {
   countDocuments,
   type DocumentFilter,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { runSeed } from '../server/cli/seed.js';
-import { type Database, openDatabase } from '../server/db/client.js';
+import { type Database, openDatabase } from '../server/db/connection.js';
 import type { SeedScale } from '../server/seed/seed.js';
 
 const { values: args } = parseArgs({

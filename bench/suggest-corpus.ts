@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../server/db/client.js';
+import { openDatabase } from '../server/db/connection.js';
 import { documents, filedEmails, projectMembers, users } from '../server/db/schema.js';
 import { ProjectIndexCache } from '../server/filing/project-index-cache.js';
 import { rankProjects } from '../server/filing/ranker.js';

@@ -41,7 +41,7 @@ import pino from 'pino';
 import { createFsBlobStore } from '../server/blobs/store.js';
 import { ManualClock } from '../server/clock.js';
 import { loadConfig } from '../server/config.js';
-import { openDatabase } from '../server/db/client.js';
+import { openDatabase } from '../server/db/connection.js';
 import { documents, filedEmails, organizationMembers, users } from '../server/db/schema.js';
 import { domainOf } from '../server/filing/message.js';
 import { slug } from '../server/seed/model.js';

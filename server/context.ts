@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
+import type { UsageRecorder } from './api-keys/usage.js';
 import type { BearerGuard } from './auth/guard.js';
 import type { TokenService } from './auth/tokens.js';
 import type { BlobStore } from './blobs/store.js';
 import type { InvalidationBus } from './cache/bus.js';
-import type { UsageRecorder } from './clients/usage.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
-import type { Db } from './db/client.js';
+import type { Db } from './db/connection.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 
 /** Everything a handler may use, built once by createApp: no module-level globals. */

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySecret } from './auth/secrets.js';
-import { openDatabase } from './db/client.js';
+import { openDatabase } from './db/connection.js';
 import { createOrganization } from './organizations/service.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

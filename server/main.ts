@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { type Database, openDatabase } from './db/client.js';
+import { type Database, openDatabase } from './db/connection.js';
 import type { DemoData } from './seed/demo.js';
 
 /** The lines `npm start` prints: where things are and the demo sign-ins (staff, an organization admin, a member). */

@@ -1,9 +1,8 @@
 import { activityRoutes } from './activity/routes.js';
-import { clientRoutes } from './clients/routes.js';
+import { apiKeyRoutes } from './api-keys/routes.js';
 import { commandRoutes } from './commands/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { commsRoutes } from './comms/routes.js';
-import { consoleRoutes } from './console/routes.js';
 import { directoryRoutes } from './directory/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { downloadRoutes } from './downloads/routes.js';
@@ -14,6 +13,7 @@ import { explorerRoutes } from './explorer/routes.js';
 import { filingRoutes } from './filing/routes.js';
 import { healthRoutes } from './health/routes.js';
 import type { Route } from './http/route.js';
+import { meRoutes } from './me/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { supportIssueRoutes } from './support-issues/routes.js';
@@ -21,9 +21,9 @@ import { supportIssueRoutes } from './support-issues/routes.js';
 /** Every route of the server, one list per resource: add a resource's list here. */
 export const allRoutes = (): Route[] => [
   ...healthRoutes,
-  ...clientRoutes,
+  ...apiKeyRoutes,
   ...organizationRoutes,
-  ...consoleRoutes,
+  ...meRoutes,
   ...downloadRoutes,
   ...activityRoutes,
   ...commsRoutes,

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Tx } from '../db/connection.js';
 import type { CsvColumn } from '../db/csv-cells.js';
 import { activity, activityCounts, documents, projects } from '../db/schema.js';
 import { newId } from '../ids.js';

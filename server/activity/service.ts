@@ -8,7 +8,7 @@ import type {
 } from '../../shared/activity.js';
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { csvChunks } from '../db/csv-export.js';
 import { emailsOfDispatches, groupBy, toEmailRecord } from '../emails/queries.js';
 import { ApiError } from '../errors.js';

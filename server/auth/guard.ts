@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { InvalidationBus } from '../cache/bus.js';
 import type { Clock } from '../clock.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import type { Caller } from './caller.js';
 import { loadClientCaller, loadUserCaller } from './queries.js';

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { isPermission, memberPermissions, type Permission } from '../../shared/permissions.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import {
   oauthClientOrgScopes,
   oauthClientProjectScopes,

@@ -9,7 +9,7 @@ import {
   type TestServer,
 } from '../../test/harness.js';
 import { ManualClock } from '../clock.js';
-import type { Database } from '../db/client.js';
+import type { Database } from '../db/connection.js';
 import { ADDIN_CLIENT_ID } from '../oauth/first-party.js';
 import { addinSignIn, oauthForm } from '../oauth/test-browser.js';
 

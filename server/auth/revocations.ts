@@ -1,6 +1,6 @@
 import type { InvalidationBus } from '../cache/bus.js';
 import type { Clock } from '../clock.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { insertRevokedGrant, liveRevokedGrantIds } from './queries.js';
 
 export const GRANTS_CHANNEL = 'revoked-grants';

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { isPermission, permissionKeys } from '../../shared/permissions.js';
-import { createClient } from '../clients/service.js';
+import { createClient } from '../api-keys/service.js';
 import { CliError } from './seed.js';
 import { collect, output, withDatabase } from './session.js';
 

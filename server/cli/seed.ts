@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { createFsBlobStore } from '../blobs/store.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { hasOrganizations } from '../seed/queries.js';
 import { type SeedScale, type SeedSummary, seedDatabase } from '../seed/seed.js';
 

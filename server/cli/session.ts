@@ -1,7 +1,7 @@
 // What every CLI command shares: a database session, the output convention and option parsers.
 import type { z } from 'zod';
 import { type Config, loadConfig } from '../config.js';
-import { type Db, openDatabase } from '../db/client.js';
+import { type Db, openDatabase } from '../db/connection.js';
 import { CliError } from './seed.js';
 
 export interface Session {

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { IdempotencyHeaders } from '../../shared/commands.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
-import type { Tx } from '../db/client.js';
+import type { Tx } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { defineRoute, type ResponseSpec, type Route, type RouteSpec } from '../http/route.js';
 import { completeAttempt, deleteAttempt, findRecord, insertInProgress, purgeExpiredRecords } from './queries.js';

@@ -1,5 +1,5 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Tx } from '../db/connection.js';
 import { commandEvents, idempotencyRecords } from '../db/schema.js';
 
 export type IdempotencyRecord = typeof idempotencyRecords.$inferSelect;

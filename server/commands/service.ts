@@ -1,6 +1,6 @@
 import type { CommandResult } from '../../shared/commands.js';
 import type { Caller } from '../auth/caller.js';
-import type { Tx } from '../db/client.js';
+import type { Tx } from '../db/connection.js';
 import { newId } from '../ids.js';
 import { insertCommandEvent } from './queries.js';
 

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Tx } from '../db/connection.js';
 import { commentMentions, comments, documents } from '../db/schema.js';
 
 /** A comment that has not been deleted. */

@@ -1,5 +1,5 @@
 // Deterministic fixture rows for the activity, comms and e-mail tests, written through drizzle.
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { activity, dispatches, emailMessages } from '../db/schema.js';
 
 export type RecipientState = 'pending' | 'delivered' | 'opened' | 'bounced' | 'failed';

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { DateWindow } from '../activity/date-window.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { dispatches, projects } from '../db/schema.js';
 import type { CommsPosition } from './cursor.js';
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { CommsQuery, Dispatch, DispatchRecipient } from '../../shared/comms.js';
 import { dateWindow } from '../activity/date-window.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { type EmailRow, emailsOfDispatches, groupBy } from '../emails/queries.js';
 import { type CommsPosition, decodeCommsCursor, encodeCommsCursor } from './cursor.js';
 import { type DispatchRow, dispatchPage } from './queries.js';

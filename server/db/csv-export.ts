@@ -29,7 +29,7 @@
  * `# WARNING: truncated at N rows`. The first chunk (the header row) comes once the query has answered, so an
  * error before it (bad SQL, lost connection) rejects the first `next()`; later ones reject a later one.
  */
-import { poolOf } from './client.js';
+import { poolOf } from './connection.js';
 import { copyCsvChunks } from './csv-copy.js';
 import type { CsvExport } from './csv-format.js';
 import { cursorCsvChunks } from './csv-rows.js';

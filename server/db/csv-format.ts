@@ -1,7 +1,7 @@
 // What both ways of reading an export share: its request, the field quoting and the rows around the records.
 // See csv-export.ts for the export as a whole.
 import type { SQL } from 'drizzle-orm';
-import type { Db } from './client.js';
+import type { Db } from './connection.js';
 import type { CsvColumn } from './csv-cells.js';
 
 export interface CsvExport {

@@ -1,5 +1,5 @@
 import { and, asc, eq, exists, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { organizationMembers, projectMembers, users } from '../db/schema.js';
 
 export interface DirectoryFilters {

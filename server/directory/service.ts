@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { DirectoryEntry, DirectoryQuery } from '../../shared/directory.js';
 import { type Caller, projectsInOrg } from '../auth/caller.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { type DirectoryRow, directoryPage } from './queries.js';
 

@@ -1,5 +1,5 @@
 import { documentStatuses, reviewStatuses } from '../../shared/documents.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import {
   activity,
   documentApprovers,

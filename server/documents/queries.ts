@@ -8,7 +8,7 @@ import {
   type SubmittalSortField,
   terminalStatuses,
 } from '../../shared/documents.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { isIsoDate, isIsoTimestamp } from '../iso-dates.js';
 
 /**

@@ -1,5 +1,5 @@
 import { and, desc, eq, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { drawingBundles, drawingPackages, drawingRevisions, drawings, projects } from '../db/schema.js';
 
 export async function findPackage(db: Db, packageId: string) {

@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Tx } from '../db/connection.js';
 import { emailFilingSettings, organizations } from '../db/schema.js';
 
 export interface SettingsRow {

@@ -1,6 +1,6 @@
 import { asc, eq, getTableColumns, inArray } from 'drizzle-orm';
 import type { EmailRecord } from '../../shared/emails.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { emailMessages, projects } from '../db/schema.js';
 
 const emailColumns = { ...getTableColumns(emailMessages), projectName: projects.name };

@@ -1,6 +1,6 @@
 import type { EmailRecord } from '../../shared/emails.js';
 import { type Caller, canAccessProject } from '../auth/caller.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { emailsByMailerId, toEmailRecord } from './queries.js';
 

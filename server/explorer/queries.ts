@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, isPglite } from '../db/client.js';
+import { type Db, isPglite } from '../db/connection.js';
 
 export type ExplorerRow = Record<string, string | number | boolean | null>;
 

@@ -3,7 +3,7 @@ import type { ExplorerQuery, ExplorerResult } from '../../shared/explorer.js';
 import { type Caller, canAccessOrg, projectsInOrg } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { findProjectOrg } from '../organizations/service.js';
 import { compileExplorerQuery, cursorBinding, type ScopeEntry } from './compile.js';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { projectsOfOrgs, projectsVersions } from './queries.js';
 import { indexProjects, type OrgProjects } from './score.js';
 

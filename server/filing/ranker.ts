@@ -1,5 +1,5 @@
 import type { SuggestionRequest } from '../../shared/filing.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { contentOf } from './content.js';
 import { domainOf, normaliseMessageId } from './message.js';
 import type { ProjectIndexCache } from './project-index-cache.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pingDatabase } from '../db/client.js';
+import { pingDatabase } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { access, defineRoute } from '../http/route.js';
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../test/harness.js';
 import { openInLibreOffice } from '../../test/libreoffice.js';
-import { type Database, poolOf } from '../db/client.js';
+import { type Database, poolOf } from '../db/connection.js';
 import type { CsvColumn } from '../db/csv-cells.js';
 import { copyCsvChunks } from '../db/csv-copy.js';
 import { csvChunks } from '../db/csv-export.js';

@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { dispatches, documents, emailMessages } from '../db/schema.js';
 
 /**

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { documents, emailMessages, organizations, projects } from '../db/schema.js';
 import type { ScopeEntry } from '../explorer/compile.js';
 import { emailDeliveryStatusSql } from '../explorer/entities.js';

@@ -1,5 +1,5 @@
 import { type Caller, canAccessOrg, canAccessProject } from '../auth/caller.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import type { ScopeEntry } from '../explorer/compile.js';
 import { findProjectOrg } from '../organizations/service.js';

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Tx } from '../db/connection.js';
 import {
   oauthApps,
   oauthAuthCodes,

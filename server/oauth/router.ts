@@ -9,8 +9,8 @@ import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/
 import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import express, { type RequestHandler, type Router } from 'express';
+import { basicCredentials } from '../api-keys/token-request.js';
 import { digest } from '../auth/secrets.js';
-import { basicCredentials } from '../clients/token-request.js';
 import type { AppContext } from '../context.js';
 import { checkAuthorizationRequest } from './authorize-checks.js';
 import { oneSentenceErrors } from './error-description.js';

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Tx } from '../db/connection.js';
 import { organizations, projects } from '../db/schema.js';
 
 export async function insertOrganization(tx: Db | Tx, row: { id: string; name: string }): Promise<void> {

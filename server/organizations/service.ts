@@ -1,7 +1,7 @@
 import type { Organization, Project } from '../../shared/organizations.js';
 import { type Caller, projectsInOrg, reachableOrgIds } from '../auth/caller.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { insertDefaultEmailFilingSettings } from '../email-filing-settings/queries.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';

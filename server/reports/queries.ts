@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { organizations, projects, reportAttendees, reportDistribution, reportSections, reports } from '../db/schema.js';
 
 const reportColumns = {

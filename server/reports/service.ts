@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Report, ReportListItem, ReportListQuery, ReportSummary } from '../../shared/reports.js';
 import type { AppContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { signDownload } from '../downloads/signing.js';
 import { ApiError } from '../errors.js';
 import {

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { permissionKeys } from '../../shared/permissions.js';
+import { createClient } from '../api-keys/service.js';
 import { hashSecret, newClientSecret, verifySecret } from '../auth/secrets.js';
 import { createFsBlobStore } from '../blobs/store.js';
-import { createClient } from '../clients/service.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { findUserByEmail } from '../users/queries.js';
 import { createUser } from '../users/service.js';
 import {

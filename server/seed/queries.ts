@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Tx } from '../db/connection.js';
 import {
   oauthClientOrgScopes,
   oauthClients,

@@ -1,6 +1,6 @@
 import { getTableColumns, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Tx } from '../db/connection.js';
 import * as s from '../db/schema.js';
 
 /** Tables in the order their rows can be inserted (parents before children). */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../test/harness.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { blobs, db, now, rowsOf } from './seed.fixtures.js';
 import { seedDatabase } from './seed.js';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { openTestDatabase, startTestServer, type TestServer } from '../../test/harness.js';
 import { createFsBlobStore } from '../blobs/store.js';
 import { loadConfig } from '../config.js';
-import type { Database, Db } from '../db/client.js';
+import type { Database, Db } from '../db/connection.js';
 import { type DemoData, ensureDemoData } from './demo.js';
 
 export const now = new Date('2026-06-15T09:30:00.000Z');

@@ -1,6 +1,6 @@
 import { hashSecret, newClientSecret } from '../auth/secrets.js';
 import type { BlobStore } from '../blobs/store.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { PdfCache } from './pdf.js';
 import { generateIntegrations, generatePlatform } from './platform.js';
 import { generateProject } from './project.js';

@@ -1,5 +1,5 @@
 import { desc } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Tx } from '../db/connection.js';
 import { supportIssues } from '../db/schema.js';
 
 export type SupportIssueRow = typeof supportIssues.$inferSelect;

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Tx } from '../db/connection.js';
 import { organizationMembers, users } from '../db/schema.js';
 
 /** The person with this e-mail address, compared without regard to case. */

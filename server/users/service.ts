@@ -1,7 +1,7 @@
 import { CALLERS_CHANNEL } from '../auth/guard.js';
 import { hashSecret } from '../auth/secrets.js';
 import type { InvalidationBus } from '../cache/bus.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { findOrganization } from '../organizations/queries.js';

@@ -1,6 +1,6 @@
 import { MAX_ME_ORGANIZATIONS, type Me } from '../../shared/me.js';
 import type { Caller } from '../auth/caller.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { listMemberships, listOrganizationsByName } from './queries.js';
 
 /** The signed-in person and the organizations they may act in: their memberships, or for staff every

@@ -162,7 +162,7 @@ const orgClientRoutes = () => [
   }),
 ];
 
-export const clientRoutes = [
+export const apiKeyRoutes = [
   tokenRoute,
   defineRoute({
     method: 'post',

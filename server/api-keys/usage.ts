@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/connection.js';
 import { addUsage, type UsageDelta } from './queries.js';
 
 /**

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { startTestServer } from '../../test/harness.js';
 import { requestUsage } from '../db/schema.js';
-import { f, server } from './clients.fixtures.js';
+import { f, server } from './api-keys.fixtures.js';
 
 describe('GET /v1/client/me', () => {
   it('carries the key’s usage summary', async () => {

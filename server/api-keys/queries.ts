@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { OAuthClient } from '../../shared/clients.js';
 import { permissionKeys } from '../../shared/permissions.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Tx } from '../db/connection.js';
 import {
   oauthClientOrgScopes,
   oauthClientProjectScopes,
@@ -63,7 +63,7 @@ export async function findClientRow(db: Db | Tx, id: string): Promise<ClientRow 
 }
 
 /** The OAuth client resource (never the secret) for rows, with their scopes loaded in one query each. */
-/** A client resource before its usage summary is added (server/clients/service.ts). */
+/** A client resource before its usage summary is added (server/api-keys/service.ts). */
 export type ClientResource = Omit<OAuthClient, 'usageSummary'>;
 
 export async function toClientResources(db: Db | Tx, rows: ClientRow[]): Promise<ClientResource[]> {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import type { ClientFixture } from '../../test/harness.js';
 import { encodeCursor } from '../cursor.js';
-import { ctx, exchange, f, server } from './clients.fixtures.js';
+import { ctx, exchange, f, server } from './api-keys.fixtures.js';
 
 describe('/v1/admin/clients', () => {
   let target: ClientFixture;

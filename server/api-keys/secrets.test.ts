@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../test/harness.js';
 import { type KeyRing, loadKeyRing } from '../auth/keys.js';
 import { loadConfig } from '../config.js';
-import type { Database } from '../db/client.js';
+import type { Database } from '../db/connection.js';
 import { createOrganization } from '../organizations/service.js';
 import { type RunningServer, startServer } from '../server.js';
 import { createUser } from '../users/service.js';

@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { describe, expect, it } from 'vitest';
-import { exchange, f, form, server } from './clients.fixtures.js';
+import { exchange, f, form, server } from './api-keys.fixtures.js';
 
 describe('POST /v1/oauth/token', () => {
   it('exchanges JSON credentials for a one-hour JWT bound to the client', async () => {

@@ -6,7 +6,7 @@ import { listEveryProject } from '../organizations/service.js';
 import { describeMe } from './service.js';
 
 /** What the Outlook add-in and the admin console need beyond the resource routes. */
-export const consoleRoutes = [
+export const meRoutes = [
   defineRoute({
     method: 'get',
     path: '/v1/me',

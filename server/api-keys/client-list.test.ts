@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { requestUsage } from '../db/schema.js';
-import { createAs, ctx, exchange, f, server } from './clients.fixtures.js';
+import { createAs, ctx, exchange, f, server } from './api-keys.fixtures.js';
 
 describeAuthMatrix('clients', ctx, {
   method: 'GET',

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Tx } from '../db/connection.js';
 import { organizationMembers, organizations } from '../db/schema.js';
 
 /** A person's memberships with organization names, by name. */

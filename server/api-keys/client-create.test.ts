@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import type { ClientFixture, Fixtures } from '../../test/harness.js';
-import { createAs, ctx, exchange, f, server } from './clients.fixtures.js';
+import { createAs, ctx, exchange, f, server } from './api-keys.fixtures.js';
 
 describeAuthMatrix('clients', ctx, {
   method: 'POST',

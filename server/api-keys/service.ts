@@ -4,7 +4,7 @@ import { type Caller, canAccessProject } from '../auth/caller.js';
 import { hashSecret, newClientSecret, verifySecret } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import { type CursorPayload, decodeCursor, encodeCursor } from '../cursor.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Db, Tx } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { newId, newUuid } from '../ids.js';
 import {
@@ -160,7 +160,7 @@ const newClientOf = (caller: Caller, body: CreateClientBody, permissions: Permis
 });
 
 /**
- * Organization admins manage the keys confined to their organization (server/clients/queries.ts
+ * Organization admins manage the keys confined to their organization (server/api-keys/queries.ts
  * `confinedToOrg`): every scope they give must lie in it and there must be at least one, so the key stays
  * theirs; superadmin is never theirs to grant. A scope in another organization is a 400, as for keys.
  */

@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 import { describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { ctx, f, server } from './clients.fixtures.js';
+import { ctx, f, server } from './api-keys.fixtures.js';
 
 describeAuthMatrix('clients', ctx, {
   method: 'GET',
