@@ -1,6 +1,8 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,24 +15,45 @@ import { createOrganization } from './organizations/service.js';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-start-'));
 
-/** Starts the server as `npm start` does (without the add-in build), returns what it printed once up. */
-function startAndStop(): Promise<string> {
+/** A port nothing listens on now (the banner shows the configured address, so port 0 will not do). */
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
+/**
+ * Starts the server as `npm start` does (from the bundle `tools/build.mjs` makes, without the add-in build) on
+ * `dir`, waits for its banner, asks `paths` while it runs, stops it, and returns what it printed and answered.
+ */
+async function startAndStop(dir = dataDir, paths: string[] = []): Promise<{ banner: string; statuses: number[] }> {
+  const port = await freePort();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.mjs'], {
       cwd: repoRoot,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0', LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', PORT: String(port), LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
+    let statuses: number[] = [];
+    const askThenStop = async () => {
+      statuses = await Promise.all(paths.map(async (p) => (await fetch(`http://127.0.0.1:${port}${p}`)).status));
+      child.kill('SIGTERM');
+    };
     const collect = (chunk: Buffer) => {
+      const started = output.includes('Try: curl');
       output += chunk.toString();
-      if (output.includes('Try: curl')) child.kill('SIGTERM');
+      if (!started && output.includes('Try: curl')) askThenStop().catch(reject);
     };
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
     child.on('error', reject);
     child.on('exit', (code) =>
-      output.includes('Try: curl') ? resolve(output) : reject(new Error(`${code}: ${output}`)),
+      output.includes('Try: curl') ? resolve({ banner: output, statuses }) : reject(new Error(`${code}: ${output}`)),
     );
   });
 }
@@ -50,7 +73,8 @@ beforeAll(async () => {
   await database.migrate();
   await createOrganization(database.db, { name: 'Northwind Builders' });
   await database.close();
-  firstBanner = await startAndStop();
+  execFileSync(process.execPath, ['tools/build.mjs', 'server', '--if-changed'], { cwd: repoRoot });
+  firstBanner = (await startAndStop()).banner;
 }, 180_000);
 
 afterAll(async () => {
@@ -90,10 +114,21 @@ describe('start banner', () => {
   });
 
   it('prints the same key and sign-ins on the next start', async () => {
-    const again = await startAndStop();
+    const { banner: again } = await startAndStop();
     const credentials = (banner: string) =>
       banner.split('\n').filter((line) => /Demo API key|sign-in|Org admin|Member/.test(line));
     expect(credentials(again)).toHaveLength(4);
     expect(credentials(again)).toEqual(credentials(firstBanner));
+  }, 120_000);
+
+  it('starts from the bundle on an empty data directory: migrates, seeds, serves the API reference and the document', async () => {
+    const emptyDir = mkdtempSync(path.join(tmpdir(), 'sitefile-start-empty-'));
+    try {
+      const { banner, statuses } = await startAndStop(emptyDir, ['/readyz', '/docs/', '/v1/openapi.json']);
+      expect(banner).toContain(`embedded database in ${emptyDir}`);
+      expect(statuses).toEqual([200, 200, 200]);
+    } finally {
+      await rm(emptyDir, { recursive: true, force: true });
+    }
   }, 120_000);
 });

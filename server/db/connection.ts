@@ -1,15 +1,9 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
-import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
+import type pg from 'pg';
+import { repoRoot } from '../paths.js';
 import * as schema from './schema.js';
 
 /** The one database type the code is written against: PGlite and node-postgres both satisfy it. */
@@ -25,10 +19,11 @@ export interface Database {
 
 /** The node-postgres pool behind `db` when it is on a PostgreSQL server (a `COPY … TO STDOUT` needs a
  *  connection of its own); undefined on PGlite. */
-export function poolOf(db: Db): pg.Pool | undefined {
-  const client = (db as { $client?: unknown }).$client;
-  return client instanceof pg.Pool ? client : undefined;
-}
+export const poolOf = (db: Db): pg.Pool | undefined => pools.get(db);
+
+/** The pool of each PostgreSQL `Db` made here (a WeakMap rather than `instanceof pg.Pool`, so that a
+ *  PGlite process never loads node-postgres: each driver is imported only when it is used). */
+const pools = new WeakMap<Db, pg.Pool>();
 
 /** Resolves when the database answers a trivial statement; rejects when it cannot be reached. */
 export async function pingDatabase(db: Db): Promise<void> {
@@ -38,7 +33,7 @@ export async function pingDatabase(db: Db): Promise<void> {
 /** Embedded PGlite: single-threaded WebAssembly, where timer-driven settings such as statement_timeout do nothing. */
 export const isPglite = (db: Db): boolean => poolOf(db) === undefined;
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const migrationsFolder = path.join(repoRoot, 'server/db/migrations');
 
 /**
  * Whether the database lacks a migration of this build. drizzle applies every migration newer than the last
@@ -61,11 +56,17 @@ async function hasPendingMigrations(db: Db): Promise<boolean> {
 /** `databaseUrl` set: a PostgreSQL server; otherwise embedded PGlite in `dataDir/pg` (or in memory). */
 export async function openDatabase(options: { databaseUrl?: string; dataDir?: string | 'memory' }): Promise<Database> {
   if (options.databaseUrl) {
+    const [{ default: pg }, { drizzle: drizzleNodePg }, { migrate: migrateNodePg }] = await Promise.all([
+      import('pg'),
+      import('drizzle-orm/node-postgres'),
+      import('drizzle-orm/node-postgres/migrator'),
+    ]);
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     // An idle client that loses its connection (server restart, database dropped) emits 'error'; without a
     // listener that would crash the process. The next query gets a fresh client.
     pool.on('error', () => {});
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+    pools.set(db, pool);
     return {
       db,
       kind: 'postgres',
@@ -75,8 +76,14 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
       close: () => pool.end(),
     };
   }
+  const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   const dataDir = options.dataDir ?? 'memory';
-  let client: PGlite;
+  let client: InstanceType<typeof PGlite>;
   if (dataDir === 'memory') {
     client = await PGlite.create({ extensions: { pg_trgm } });
   } else {

@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import { refuseOtherMethods } from '../http/route.js';
+import { repoRoot } from '../paths.js';
 
 const page = `<!doctype html>
 <html lang="en">
@@ -24,7 +24,7 @@ const page = `<!doctype html>
 const init = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#reference', deepLinking: true, tryItOutEnabled: true, persistAuthorization: true });`;
 
 const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const addinDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/addin');
+const addinDist = path.join(repoRoot, 'dist/addin');
 
 /** Vite writes only content-hashed files to assets/: a new build gives them new names, so they never change. */
 const hashedAssets = path.join(addinDist, 'assets') + path.sep;

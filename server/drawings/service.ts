@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { PDFDocument } from 'pdf-lib';
+import type { PDFDocument } from 'pdf-lib';
 import type { DrawingBundle, SkippedDrawing, SkipReason } from '../../shared/drawings.js';
 import type { BlobStore } from '../blobs/store.js';
 import type { AppContext } from '../context.js';
 import { signDownload } from '../downloads/signing.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
-import { PdfBundleWriter } from './pdf-bundle.js';
 import {
   type BundleRow,
   findBundle,
@@ -99,12 +98,16 @@ async function buildBundle(
   sheets: LatestSheet[],
   cacheKey: string,
 ): Promise<BundleRow> {
+  // pdf-lib (through the writer) is loaded on the first bundle, not at start-up: half a second of every start.
+  const { PdfBundleWriter } = await import('./pdf-bundle.js');
   const writer = new PdfBundleWriter();
   const skippedDrawings: SkippedDrawing[] = [];
   let totalSourceBytes = 0;
   /** The sheet's bytes in the bundle, or why it is left out. */
-  const includeSheet = async (sheet: LatestSheet): Promise<{ bytes: Buffer; sourceBytes: number } | SkipReason> => {
-    const loaded = await readSheet(app.blobs, sheet);
+  const includeSheet = async (
+    sheet: LatestSheet,
+    loaded: Awaited<ReturnType<typeof readSheet>>,
+  ): Promise<{ bytes: Buffer; sourceBytes: number } | SkipReason> => {
     if ('reason' in loaded) return loaded.reason;
     const title = bookmarkTitle(sheet);
     const copied = writer.addRawDocument(loaded.bytes, title);
@@ -119,11 +122,18 @@ async function buildBundle(
       return 'unreadable_pdf';
     }
   };
-  // The merged file goes to the blob store as it is written: one source document in memory at a time.
+  // The merged file goes to the blob store as it is written: one source document in memory at a time, and the
+  // next one read from the store while this one is copied and written.
   async function* output() {
     yield writer.start();
-    for (const sheet of sheets) {
-      const included = await includeSheet(sheet);
+    let reading = sheets[0] && readSheet(app.blobs, sheets[0]);
+    for (const [index, sheet] of sheets.entries()) {
+      const loaded = await reading!;
+      const following = sheets[index + 1];
+      reading = following && readSheet(app.blobs, following);
+      // Awaited on the next turn; if this build fails first, its failure must not go unhandled.
+      reading?.catch(() => {});
+      const included = await includeSheet(sheet, loaded);
       if (typeof included === 'string') {
         skippedDrawings.push({ drawingId: sheet.drawingId, number: sheet.number, reason: included });
         continue;
@@ -177,6 +187,7 @@ async function readSheet(
 async function parseSheet(bytes: Buffer): Promise<{ doc: PDFDocument } | { reason: SkipReason }> {
   try {
     // Loaded with ignoreEncryption so the flag can be read (pdf-lib's EncryptedPDFError fails `instanceof`).
+    const { PDFDocument } = await import('pdf-lib');
     const doc = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
     if (doc.isEncrypted) return { reason: 'encrypted' };
     return doc.getPageCount() > 0 ? { doc } : { reason: 'unreadable_pdf' };

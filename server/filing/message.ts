@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type AddressObject, type EmailAddress, type ParsedMail, simpleParser } from 'mailparser';
+import type { AddressObject, EmailAddress, ParsedMail } from 'mailparser';
 import { type FileEmailJson, MAX_ATTACHMENTS } from '../../shared/filing.js';
 import { ApiError } from '../errors.js';
 
@@ -53,6 +53,8 @@ const withoutNul = (text: string): string => (text.includes('\0') ? text.replace
 
 /** Parses a raw RFC 822 message; anything that is not one is a 400, never a 500. */
 export async function parseRawMessage(raw: Buffer): Promise<IncomingEmail> {
+  // mailparser is loaded on the first .eml filed, not at start-up (a third of a second of every start).
+  const { simpleParser } = await import('mailparser');
   let mail: ParsedMail;
   try {
     mail = await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });

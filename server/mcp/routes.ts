@@ -1,5 +1,4 @@
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import express, { type RequestHandler, type Router } from 'express';
 import type { Caller } from '../auth/caller.js';
@@ -9,7 +8,6 @@ import type { OAuthServer } from '../oauth/router.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import { mcpJsonBody, refuseRemovedBatches } from './jsonrpc.js';
 import { mcpOriginGuard, mcpPreflight } from './origin.js';
-import { buildMcpServer } from './server.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -69,7 +67,16 @@ export function createMcpRouter(app: AppContext, oauth: OAuthServer): Router {
     next(new ApiError('method_not_allowed', 'This MCP endpoint is stateless: use POST'));
   };
 
+  // The MCP server and its transport are loaded on the first call, not at start-up (a fifth of a second of
+  // every start, for an endpoint many installations never use).
+  let mcpModules: Promise<
+    [typeof import('./server.js'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]
+  >;
+  const loadMcpModules = () =>
+    (mcpModules ??= Promise.all([import('./server.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]));
+
   const handle: RequestHandler = async (req, res) => {
+    const [{ buildMcpServer }, { StreamableHTTPServerTransport }] = await loadMcpModules();
     const server = buildMcpServer(app, req.caller as Caller, validator);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
