@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -18,6 +18,8 @@ export interface BlobStore {
   stat(key: string): Promise<number | undefined>;
   /** A stream of the bytes (optionally a byte range, inclusive), or undefined when there is none. */
   read(key: string, range?: { start: number; end: number }): Promise<Readable | undefined>;
+  /** The whole blob in one buffer (one allocation, for files read whole anyway), or undefined when there is none. */
+  readWhole(key: string): Promise<Buffer | undefined>;
 }
 
 const isKey = (key: string) => /^[0-9a-f]{64}$/.test(key);
@@ -63,6 +65,15 @@ export function createFsBlobStore(root: string): BlobStore {
     async read(key, range) {
       if (!isKey(key) || (await this.stat(key)) === undefined) return undefined;
       return createReadStream(fileOf(key), range);
+    },
+    async readWhole(key) {
+      if (!isKey(key)) return undefined;
+      try {
+        return await readFile(fileOf(key));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw err;
+      }
     },
   };
 }

@@ -143,7 +143,7 @@ async function buildBundle(
     }
     yield writer.finish();
   }
-  const stored = await app.blobs.put(Readable.from(output()));
+  const stored = await app.blobs.put(Readable.from(output(), { highWaterMark: 1 }));
   const drawingCount = sheets.length - skippedDrawings.length;
   const row: BundleRow = {
     id: newId('bnd'),
@@ -173,11 +173,8 @@ async function readSheet(
   if (size === undefined) return { reason: 'missing_file' };
   if (size === 0) return { reason: 'empty_file' };
   if (size > MAX_SHEET_BYTES) return { reason: 'file_too_large' };
-  const stream = await blobs.read(sheet.blobKey);
-  if (!stream) return { reason: 'missing_file' };
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  const bytes = Buffer.concat(chunks);
+  const bytes = await blobs.readWhole(sheet.blobKey);
+  if (!bytes) return { reason: 'missing_file' };
   // PDF readers accept the header anywhere in the first 1024 bytes.
   if (!bytes.subarray(0, 1024).includes('%PDF-')) return { reason: 'not_a_pdf' };
   return { bytes, size };
