@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
@@ -20,6 +21,15 @@ export interface Database {
 /** The node-postgres pool behind `db` when it is on a PostgreSQL server (a `COPY … TO STDOUT` needs a
  *  connection of its own); undefined on PGlite. */
 export const poolOf = (db: Db): pg.Pool | undefined => pools.get(db);
+
+/** The PGlite instance behind `db`, on PGlite (PGlite's own API: `COPY … TO '/dev/blob'`). */
+export function pgliteOf(db: Db): PGlite {
+  const client = pglites.get(db);
+  if (!client) throw new Error('Not a PGlite database');
+  return client;
+}
+
+const pglites = new WeakMap<Db, PGlite>();
 
 /** The pool of each PostgreSQL `Db` made here (a WeakMap rather than `instanceof pg.Pool`, so that a
  *  PGlite process never loads node-postgres: each driver is imported only when it is used). */
@@ -76,22 +86,24 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
       close: () => pool.end(),
     };
   }
-  const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('@electric-sql/pglite/contrib/pg_trgm'),
-    import('drizzle-orm/pglite'),
-    import('drizzle-orm/pglite/migrator'),
-  ]);
+  const [{ PGlite: PGliteClass }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] =
+    await Promise.all([
+      import('@electric-sql/pglite'),
+      import('@electric-sql/pglite/contrib/pg_trgm'),
+      import('drizzle-orm/pglite'),
+      import('drizzle-orm/pglite/migrator'),
+    ]);
   const dataDir = options.dataDir ?? 'memory';
-  let client: InstanceType<typeof PGlite>;
+  let client: PGlite;
   if (dataDir === 'memory') {
-    client = await PGlite.create({ extensions: { pg_trgm } });
+    client = await PGliteClass.create({ extensions: { pg_trgm } });
   } else {
     const dir = path.join(dataDir, 'pg');
     mkdirSync(dir, { recursive: true });
-    client = await PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
+    client = await PGliteClass.create({ dataDir: dir, extensions: { pg_trgm } });
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
+  pglites.set(db, client);
   return {
     db,
     kind: 'pglite',

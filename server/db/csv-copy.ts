@@ -1,9 +1,12 @@
-// The CSV export on PostgreSQL: `COPY (finished cells) TO STDOUT (FORMAT csv)` through pg-copy-streams, on a
-// connection of its own. COPY quotes exactly as csvField does and ends records with LF; CsvRecords turns
-// those ends into CRLF and cuts the stream after `limit` records (the query asks for one more, which says
-// whether the export was cut).
+// The CSV export through COPY, which writes the finished cells (csv-cells.ts) at the database's own speed:
+// - PostgreSQL: `COPY (cells) TO STDOUT (FORMAT csv)` through pg-copy-streams, on a connection of its own;
+// - PGlite: `COPY (cells) TO '/dev/blob' (FORMAT csv)`, PGlite's way of handing COPY output to JavaScript: the
+//   whole output (at most CSV_MAX_ROWS + 1 records) as one Blob, sent on in pieces.
+// COPY quotes exactly as csvField does and ends records with LF; CsvRecords turns those ends into CRLF and
+// cuts the stream after `limit` records (the query asks for one more, which says whether the export was cut).
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
+import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { csvCellsQuery } from './csv-cells.js';
@@ -83,24 +86,36 @@ async function nextData(stream: Readable): Promise<Buffer | null> {
   }
 }
 
+/** The statement COPY runs: the cells query with its parameters written in (COPY takes none). */
+const cellsStatement = (options: CsvExport) =>
+  withInlineParams(csvCellsQuery(options.columns, options.from, options.limit));
+
+/** The export around COPY's output: the header row, the records, the truncation row when it was cut. */
+async function* aroundRecords(output: AsyncIterator<Buffer>, options: CsvExport): AsyncGenerator<string | Buffer> {
+  let next = await output.next(); // a failing COPY rejects here, before the header
+  yield headerRow(options.columns);
+  const records = new CsvRecords(options.limit);
+  while (!next.done) {
+    const part = records.take(next.value);
+    if (part.length > 0) yield part;
+    next = await output.next();
+  }
+  if (records.truncated) yield truncationRow(options.limit);
+}
+
+async function* streamData(stream: Readable): AsyncGenerator<Buffer> {
+  for (let data = await nextData(stream); data !== null; data = await nextData(stream)) yield data;
+}
+
 export async function* copyCsvChunks(pool: pg.Pool, options: CsvExport): AsyncGenerator<string | Buffer> {
-  const statement = withInlineParams(csvCellsQuery(options.columns, options.from, options.limit));
   const client = await pool.connect();
   // A COPY left half-read leaves the connection unusable: such a client is discarded, not returned.
   let complete = false;
   let copy: Readable | undefined;
   try {
-    copy = client.query(copyTo(`COPY (${statement}) TO STDOUT (FORMAT csv)`));
-    let data = await nextData(copy); // a bad query rejects here, before the first chunk
-    yield headerRow(options.columns);
-    const records = new CsvRecords(options.limit);
-    while (data !== null) {
-      const part = records.take(data);
-      if (part.length > 0) yield part;
-      data = await nextData(copy);
-    }
+    copy = client.query(copyTo(`COPY (${cellsStatement(options)}) TO STDOUT (FORMAT csv)`));
+    yield* aroundRecords(streamData(copy), options);
     complete = true;
-    if (records.truncated) yield truncationRow(options.limit);
   } finally {
     if (!complete && copy) {
       // The reader stopped (or the COPY failed) mid-way. Ending the connection under a running COPY makes the
@@ -111,4 +126,24 @@ export async function* copyCsvChunks(pool: pg.Pool, options: CsvExport): AsyncGe
     }
     client.release(!complete);
   }
+}
+
+/** Bytes handed on per chunk from PGlite's Blob (its own parts are about 1 KB: too small to write one by one). */
+const BLOB_PIECE_BYTES = 256 * 1024;
+
+async function* blobPieces(blob: Blob | undefined): AsyncGenerator<Buffer> {
+  if (!blob) return;
+  for (let at = 0; at < blob.size; at += BLOB_PIECE_BYTES) {
+    yield Buffer.from(await blob.slice(at, at + BLOB_PIECE_BYTES).arrayBuffer());
+  }
+}
+
+/**
+ * PGlite runs one statement at a time for the whole process, so the COPY finishes (and frees the database)
+ * before the first byte is sent, however slowly the reader reads; a server-side cursor would hold it for as
+ * long as the download lasts.
+ */
+export async function* blobCsvChunks(client: PGlite, options: CsvExport): AsyncGenerator<string | Buffer> {
+  const { blob } = await client.query(`COPY (${cellsStatement(options)}) TO '/dev/blob' (FORMAT csv)`);
+  yield* aroundRecords(blobPieces(blob), options);
 }

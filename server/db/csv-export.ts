@@ -15,11 +15,11 @@
  * The columns give text (or integers, for `integer` columns). The cells are finished in SQL (csv-cells.ts) —
  * the same expression on both databases — so the two ways of reading them give the same bytes:
  * - PostgreSQL: `COPY (cells) TO STDOUT (FORMAT csv)` through pg-copy-streams (csv-copy.ts), at the
- *   server's own speed; only the record ends are rewritten (LF → CRLF).
- * - PGlite (no COPY to the client): a server-side cursor fetched in batches, quoted in JS (csv-rows.ts).
- * Either way memory stays flat and the next rows are read only when the reader asks for the next chunk; a
- * reader that stops early (`return()` on the iterator, or leaving a `for await`) ends the query and frees the
- * connection.
+ *   server's own speed; only the record ends are rewritten (LF → CRLF). Memory stays flat and the next rows
+ *   are read only when the reader asks for the next chunk; a reader that stops early (`return()` on the
+ *   iterator, or leaving a `for await`) ends the query and frees the connection.
+ * - PGlite: `COPY (cells) TO '/dev/blob'` (csv-copy.ts), the whole output (≤ 100,001 records) in one Blob,
+ *   sent on in pieces with the same record handling.
  *
  * The bytes: the header row, then RFC 4180 records with CRLF ends; a field is quoted exactly when it holds `"`,
  * `,`, CR or LF (PostgreSQL's COPY rule: a lone CR must be quoted, or a spreadsheet starts a new row there);
@@ -29,9 +29,8 @@
  * `# WARNING: truncated at N rows`. The first chunk (the header row) comes once the query has answered, so an
  * error before it (bad SQL, lost connection) rejects the first `next()`; later ones reject a later one.
  */
-import { poolOf } from './connection.js';
+import { pgliteOf, poolOf } from './connection.js';
 import type { CsvExport } from './csv-format.js';
-import { cursorCsvChunks } from './csv-rows.js';
 
 export type { CsvColumn } from './csv-cells.js';
 export type { CsvExport } from './csv-format.js';
@@ -43,14 +42,10 @@ export interface CsvDownload {
   chunks: AsyncIterable<string | Buffer>;
 }
 
-/** The export's bytes, read through COPY on PostgreSQL and through a cursor on PGlite. */
+/** The export's bytes, read through COPY: to the client on PostgreSQL, to a Blob on PGlite. */
 export async function* csvChunks(options: CsvExport): AsyncGenerator<string | Buffer> {
+  // Imported here so that a start-up never loads node-postgres' COPY streams (a tenth of a second).
+  const { blobCsvChunks, copyCsvChunks } = await import('./csv-copy.js');
   const pool = poolOf(options.db);
-  if (!pool) {
-    yield* cursorCsvChunks(options);
-    return;
-  }
-  // Imported here so that a PGlite process never loads node-postgres (a tenth of a second of every start).
-  const { copyCsvChunks } = await import('./csv-copy.js');
-  yield* copyCsvChunks(pool, options);
+  yield* pool ? copyCsvChunks(pool, options) : blobCsvChunks(pgliteOf(options.db), options);
 }
