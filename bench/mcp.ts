@@ -12,7 +12,11 @@
 // "bare POST" is the same tools/call as one JSON-RPC request without the SDK client (the server's share).
 // The MCP figures include HTTP, bearer verification, a fresh per-request MCP server, Zod validation of the
 // input and of the structured output, and JSON encoding.
+// "bare Express" is the floor any HTTP answer pays on Express: a POST route on its own Express app (same
+// process, no auth, no logging, no validation) that parses the JSON-RPC body, runs the same direct query and
+// answers a JSON-RPC result with the rows as JSON text and as structured content, as the tool does.
 import { mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,6 +25,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type SQL, sql } from 'drizzle-orm';
+import express from 'express';
 import pino from 'pino';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/connection.js';
@@ -112,10 +117,41 @@ async function rawTool(name: string, args: Record<string, unknown>) {
   return body;
 }
 
+/** The floor: the same JSON-RPC request answered by a bare Express route that runs the direct query. */
+const floorApp = express();
+const floorQueries = new Map<string, () => Promise<unknown>>();
+floorApp.post('/floor', express.json(), async (req, res) => {
+  const { id, params } = req.body as { id: number; params: { name: string } };
+  const data = await floorQueries.get(params.name)!();
+  res.json({
+    jsonrpc: '2.0',
+    id,
+    result: { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: { data } },
+  });
+});
+const floorServer = floorApp.listen(0, '127.0.0.1');
+await new Promise((resolve) => floorServer.once('listening', resolve));
+const floorUrl = `http://127.0.0.1:${(floorServer.address() as AddressInfo).port}/floor`;
+
+async function floorTool(name: string, args: Record<string, unknown>, direct: () => Promise<unknown>) {
+  floorQueries.set(name, direct);
+  const res = await fetch(floorUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  });
+  await res.json();
+}
+
 const orgList = sql.join(
   orgIds.map((id) => sql`${id}`),
   sql`, `,
 );
+const groupedQuery = () =>
+  rows(
+    sql`select format, status, count(*)::int, max(updated_at) from documents
+        where organization_id in (${orgList}) group by format, status order by 3 desc limit 501`,
+  );
 const grouped = {
   entity: 'documents',
   groupBy: ['format', 'status'],
@@ -128,22 +164,24 @@ const cases = [
     mcp: () => tool('emails_search', { text: 'RFI', status: ['opened', 'delivered'], limit: 20 }),
     raw: () => rawTool('emails_search', { text: 'RFI', status: ['opened', 'delivered'], limit: 20 }),
     direct: () => searchEmails(db, { scope, text: 'RFI', statuses: ['opened', 'delivered'], limit: 20 }),
+    floor: () =>
+      floorTool('emails_search', {}, () =>
+        searchEmails(db, { scope, text: 'RFI', statuses: ['opened', 'delivered'], limit: 20 }),
+      ),
   },
   {
     name: 'emails_search newest page',
     mcp: () => tool('emails_search', { limit: 20 }),
     raw: () => rawTool('emails_search', { limit: 20 }),
     direct: () => searchEmails(db, { scope, limit: 20 }),
+    floor: () => floorTool('emails_search', {}, () => searchEmails(db, { scope, limit: 20 })),
   },
   {
     name: 'explorer_query grouped',
     mcp: () => tool('explorer_query', grouped),
     raw: () => rawTool('explorer_query', grouped),
-    direct: () =>
-      rows(
-        sql`select format, status, count(*)::int, max(updated_at) from documents
-            where organization_id in (${orgList}) group by format, status order by 3 desc limit 501`,
-      ),
+    direct: () => groupedQuery(),
+    floor: () => floorTool('explorer_query', {}, groupedQuery),
   },
 ];
 
@@ -154,14 +192,20 @@ const ms = (t: { p50: number; p99: number }) => `${t.p50.toFixed(1)} / ${t.p99.t
 const ratio = (a: { p50: number; p99: number }, b: { p50: number; p99: number }) =>
   `${(a.p50 / b.p50).toFixed(1)}x / ${(a.p99 / b.p99).toFixed(1)}x`;
 console.log(
-  'case | SDK client p50 / p99 (ms) | bare POST p50 / p99 | direct SQL p50 / p99 | ratio SDK/SQL | ratio POST/SQL',
+  'case | SDK client p50 / p99 (ms) | bare POST p50 / p99 | bare Express p50 / p99 | direct SQL p50 / p99 | SDK/SQL | POST/SQL | bare Express/SQL | POST/bare Express',
 );
 for (const c of cases) {
-  const [viaMcp, viaPost, viaSql] = (await timeInterleaved([c.mcp, c.raw, c.direct])) as [Timing, Timing, Timing];
+  const [viaMcp, viaPost, viaFloor, viaSql] = (await timeInterleaved([c.mcp, c.raw, c.floor, c.direct])) as [
+    Timing,
+    Timing,
+    Timing,
+    Timing,
+  ];
   console.log(
-    `${c.name} | ${ms(viaMcp)} | ${ms(viaPost)} | ${ms(viaSql)} | ${ratio(viaMcp, viaSql)} | ${ratio(viaPost, viaSql)}`,
+    `${c.name} | ${ms(viaMcp)} | ${ms(viaPost)} | ${ms(viaFloor)} | ${ms(viaSql)} | ${ratio(viaMcp, viaSql)} | ${ratio(viaPost, viaSql)} | ${ratio(viaFloor, viaSql)} | ${ratio(viaPost, viaFloor)}`,
   );
 }
+floorServer.close();
 await client.close();
 await server.close();
 await database.close();
