@@ -180,10 +180,17 @@ export async function sharedFirmCases(
       const threads = new Map<string, string[]>();
       for (const [index, project] of group.entries()) {
         const team = seeded.get(project.id)!.team;
-        threads.set(project.id, await fileFirmHistory(project, index, team, firm, fileEmail, nextConversationId, options));
+        threads.set(
+          project.id,
+          await fileFirmHistory(project, index, team, firm, fileEmail, nextConversationId, options),
+        );
       }
       for (const project of group) {
-        const known = { team: seeded.get(project.id)!.team, threads: threads.get(project.id)!, numbers: uniqueNumbers.get(project.id) ?? [] };
+        const known = {
+          team: seeded.get(project.id)!.team,
+          threads: threads.get(project.id)!,
+          numbers: uniqueNumbers.get(project.id) ?? [],
+        };
         cases.push(...firmCases(project, firm.people, known, options));
       }
     }
@@ -269,7 +276,9 @@ function firmCases(
     push('shared: attachment', {
       subject: topic,
       bodyPreview: `${rng.pick(greetings)}\n\nPlease find the attached.\n\nRegards`,
-      attachmentNames: [`${project.code}-${rng.pick(['A-201', 'S-110', 'M-401'])} rev ${rng.pick(['B', 'C', 'D'])}.pdf`],
+      attachmentNames: [
+        `${project.code}-${rng.pick(['A-201', 'S-110', 'M-401'])} rev ${rng.pick(['B', 'C', 'D'])}.pdf`,
+      ],
     });
     push('shared: thread', { subject: `RE: ${topic}`, conversationId: rng.pick(threads), bodyPreview: plain });
     const colleague = rng.pick(team);

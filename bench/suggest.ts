@@ -45,8 +45,8 @@ import { openDatabase } from '../server/db/connection.js';
 import { Rng } from '../server/seed/random.js';
 import { type SeedScale, type SeedSummary, seedDatabase } from '../server/seed/seed.js';
 import { startServer } from '../server/server.js';
-import { reportCorpus } from './suggest-corpus.js';
 import { ambiguousKinds, type Case, type FileEmail, type Kind, seededCases, sharedFirmCases } from './suggest-cases.js';
+import { reportCorpus } from './suggest-corpus.js';
 
 const { values } = parseArgs({
   options: {
@@ -190,9 +190,7 @@ function report(
   const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)} %`;
   const q = (xs: number[], p: number) =>
     [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
-  console.log(
-    `\n${cases.length} e-mails, ${projectCount} projects in ${summary.organizations.length} organizations`,
-  );
+  console.log(`\n${cases.length} e-mails, ${projectCount} projects in ${summary.organizations.length} organizations`);
   const line = (label: string, e: { n: number; top1: number; top3: number }) =>
     console.log(
       `${label.padEnd(22)} ${String(e.n).padStart(4)}  ${pct(e.top1, e.n).padStart(8)}  ${pct(e.top3, e.n).padStart(8)}`,

@@ -97,7 +97,11 @@ interface CallOptions {
 type Call = <T extends z.ZodType>(schema: T | null, path: string, init?: CallOptions) => Promise<z.output<T>>;
 
 function createCall(tokens: TokenSource, baseUrl: string, connection: Connection): Call {
-  return async function call<T extends z.ZodType>(schema: T | null, path: string, init: CallOptions = {}) {
+  return async function call<T extends z.ZodType>(
+    schema: T | null,
+    path: string,
+    init: CallOptions = {},
+  ): Promise<z.output<T>> {
     const token = await tokens.accessToken().catch((error: unknown) => {
       if (isUnreachable(error)) connection.report(false);
       throw error;

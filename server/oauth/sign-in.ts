@@ -225,7 +225,13 @@ async function consentStep(
 // JWT whose audience carries a digest of the request, so it cannot be replayed for another client.
 const ticketAudience = (app: AppContext, client: OAuthClientInformationFull, request: AuthorizationRequest) =>
   `${app.config.publicUrl}/oauth/consent/${digest(
-    JSON.stringify([client.client_id, request.redirectUri, request.codeChallenge, request.resource, request.state ?? '']),
+    JSON.stringify([
+      client.client_id,
+      request.redirectUri,
+      request.codeChallenge,
+      request.resource,
+      request.state ?? '',
+    ]),
   )}`;
 
 const accessLines = (resource: string, mcpResource: string) =>
