@@ -81,12 +81,32 @@ export function loadCorpus(callerEmail: string): Labelled[] {
   );
 }
 
+/** setup.json: the organization, its projects, documents and directory, and the person filing. */
+interface CorpusSetup {
+  organization: string;
+  caller: { name: string; email: string };
+  projects: { key: string; name: string; code?: string; aliases: string[] }[];
+  /** Document numbers per project key. */
+  documents: Record<string, string[]>;
+  /** Project members' e-mail addresses per project key. */
+  directory: Record<string, string[]>;
+}
+
+type Db = Awaited<ReturnType<typeof openDatabase>>['db'];
+type Tally = { n: number; top1: number; top3: number; quiet: number };
+
 /** Builds the corpus organization in a fresh embedded database, ranks every labelled e-mail, prints the table. */
 export async function reportCorpus(values: { misses: boolean; half: string }) {
-  const setup = JSON.parse(readFileSync(path.join(dir, 'setup.json'), 'utf8'));
+  const setup: CorpusSetup = JSON.parse(readFileSync(path.join(dir, 'setup.json'), 'utf8'));
   const database = await openDatabase({ dataDir: mkdtempSync(path.join(tmpdir(), 'suggest-corpus-')) });
   await database.migrate();
-  const db = database.db;
+  const { orgId, keyOf } = await buildCorpusOrganization(database.db, setup);
+  printTable(await rankCorpus(database.db, { orgId, keyOf, callerEmail: setup.caller.email, ...values }));
+  await database.close();
+}
+
+/** The organization, its projects, documents and members, and the filing history; `keyOf` maps ids to keys. */
+async function buildCorpusOrganization(db: Db, setup: CorpusSetup) {
   const org = await createOrganization(db, { name: setup.organization });
   const keyOf = new Map<string, string>();
   const idOf = new Map<string, string>();
@@ -97,7 +117,7 @@ export async function reportCorpus(values: { misses: boolean; half: string }) {
   }
   const filer = newId('usr');
   await db.insert(users).values({ id: filer, email: setup.caller.email, name: setup.caller.name });
-  for (const [key, numbers] of Object.entries(setup.documents) as [string, string[]][]) {
+  for (const [key, numbers] of Object.entries(setup.documents)) {
     for (const number of numbers) {
       await db.insert(documents).values({
         id: newId('doc'),
@@ -112,7 +132,7 @@ export async function reportCorpus(values: { misses: boolean; half: string }) {
     }
   }
   const userIds = new Map<string, string>([[setup.caller.email, filer]]);
-  for (const [key, emails] of Object.entries(setup.directory) as [string, string[]][]) {
+  for (const [key, emails] of Object.entries(setup.directory)) {
     for (const email of emails) {
       if (!userIds.has(email)) {
         userIds.set(email, newId('usr'));
@@ -123,13 +143,19 @@ export async function reportCorpus(values: { misses: boolean; half: string }) {
         .values({ organizationId: org.id, projectId: idOf.get(key)!, userId: userIds.get(email)! });
     }
   }
+  await insertHistory(db, org.id, idOf, filer);
+  return { orgId: org.id, keyOf };
+}
+
+/** history.txt: one filed e-mail a line, `project key | date | from | to | subject`. */
+async function insertHistory(db: Db, orgId: string, idOf: Map<string, string>, filer: string) {
   for (const line of readFileSync(path.join(dir, 'history.txt'), 'utf8').split('\n')) {
     if (!line.trim() || line.startsWith('#')) continue;
     const [key, date, from, to, subject] = line.split('|').map((s) => s.trim());
     const sender = parseAddress(from!);
     await db.insert(filedEmails).values({
       id: newId('fem'),
-      organizationId: org.id,
+      organizationId: orgId,
       projectId: idOf.get(key!)!,
       messageId: `${newId('msg')}@history.test`,
       subject: subject!,
@@ -141,9 +167,14 @@ export async function reportCorpus(values: { misses: boolean; half: string }) {
       filedAt: new Date(`${date}T12:00:00Z`),
     });
   }
+}
 
-  const corpus = loadCorpus(setup.caller.email);
-  const rows = new Map<string, { n: number; top1: number; top3: number; quiet: number }>();
+/** Ranks the labelled e-mails of `half` and tallies them per `half|kind` and `half|ALL`. */
+async function rankCorpus(
+  db: Db,
+  run: { orgId: string; keyOf: Map<string, string>; callerEmail: string; misses: boolean; half: string },
+) {
+  const rows = new Map<string, Tally>();
   const count = (half: string, kind: string, top1: boolean, top3: boolean, quiet: boolean) => {
     for (const key of [`${half}|${kind}`, `${half}|ALL`]) {
       const r = rows.get(key) ?? { n: 0, top1: 0, top3: 0, quiet: 0 };
@@ -155,25 +186,29 @@ export async function reportCorpus(values: { misses: boolean; half: string }) {
     }
   };
   const projectIndexes = new ProjectIndexCache(db);
-  for (const mail of corpus) {
-    if (values.half !== 'both' && mail.half !== values.half) continue;
+  for (const mail of loadCorpus(run.callerEmail)) {
+    if (run.half !== 'both' && mail.half !== run.half) continue;
     const ranked = await rankProjects(db, projectIndexes, {
-      orgIds: [org.id],
-      callerEmail: setup.caller.email,
+      orgIds: [run.orgId],
+      callerEmail: run.callerEmail,
       request: mail.request,
       now,
       limit: 5,
     });
-    const keys = ranked.map((r) => keyOf.get(r.projectId));
+    const keys = ranked.map((r) => run.keyOf.get(r.projectId));
     const quiet = ranked.every((r) => r.score <= 0.5);
     const top1 = mail.expect ? keys[0] === mail.expect : quiet;
     const top3 = mail.expect ? keys.slice(0, 3).includes(mail.expect) : quiet;
     count(mail.half, mail.kind, top1, top3, quiet);
-    if (values.misses && !top1)
+    if (run.misses && !top1)
       console.log(
-        `MISS ${mail.half} ${mail.id} expect ${mail.expect}: ${ranked.map((r) => `${keyOf.get(r.projectId)} ${r.score} [${r.reasons[0]}]`).join(' | ')}`,
+        `MISS ${mail.half} ${mail.id} expect ${mail.expect}: ${ranked.map((r) => `${run.keyOf.get(r.projectId)} ${r.score} [${r.reasons[0]}]`).join(' | ')}`,
       );
   }
+  return rows;
+}
+
+function printTable(rows: Map<string, Tally>) {
   const pct = (a: number, n: number) => `${((100 * a) / n).toFixed(1)} %`.padStart(8);
   console.log(
     `${'half'.padEnd(9)} ${'kind'.padEnd(16)} ${'n'.padStart(4)} ${'top-1'.padStart(8)} ${'top-3'.padStart(8)}`,
@@ -185,7 +220,6 @@ export async function reportCorpus(values: { misses: boolean; half: string }) {
       `${half!.padEnd(9)} ${kind!.padEnd(16)} ${String(r.n).padStart(4)} ${pct(r.top1, r.n)} ${pct(r.top3, r.n)}${note}`,
     );
   }
-  await database.close();
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {

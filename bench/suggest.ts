@@ -36,18 +36,16 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { createFsBlobStore } from '../server/blobs/store.js';
 import { ManualClock } from '../server/clock.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/connection.js';
-import { documents, filedEmails, organizationMembers, users } from '../server/db/schema.js';
-import { domainOf } from '../server/filing/message.js';
-import { slug } from '../server/seed/model.js';
 import { Rng } from '../server/seed/random.js';
-import { type SeedScale, seedDatabase } from '../server/seed/seed.js';
+import { type SeedScale, type SeedSummary, seedDatabase } from '../server/seed/seed.js';
 import { startServer } from '../server/server.js';
+import { ambiguousKinds, type Case, type FileEmail, type Kind, seededCases, sharedFirmCases } from './suggest-cases.js';
 import { reportCorpus } from './suggest-corpus.js';
 
 const { values } = parseArgs({
@@ -65,30 +63,9 @@ const perProject = Number(values['per-project']);
 const rounds = Number(values.rounds);
 const now = new Date('2026-06-01T00:00:00Z');
 
-type Kind =
-  | 'held-out'
-  | 'new sender'
-  | 'forwarded'
-  | 'two projects'
-  | 'internal'
-  | 'shared: code'
-  | 'shared: name'
-  | 'shared: document'
-  | 'shared: attachment'
-  | 'shared: thread'
-  | 'shared: forwarded'
-  | 'shared: no clue';
-/** Kinds whose content does not identify the project: outside the headline. */
-const ambiguousKinds = new Set<Kind>(['shared: no clue']);
-type Project = { id: string; name: string; code: string; orgId: string };
-/** What the seed put in one project: its consultants and its team (internal addresses). */
-type Seeded = { consultants: string[]; team: string[] };
-interface Case {
-  kind: Kind;
-  orgId: string;
-  projectId: string;
-  body: Record<string, unknown>;
-}
+type Db = Awaited<ReturnType<typeof openDatabase>>['db'];
+type Server = Awaited<ReturnType<typeof startServer>>;
+type Hits = Map<Kind, { n: number; top1: number; top3: number }>;
 
 async function main() {
   console.log('Hand-written corpus (bench/data/suggest-corpus), tuning and held-out halves:');
@@ -103,120 +80,34 @@ async function main() {
   const summary = await seedDatabase(db, blobs, { scale, seed: Number(values.seed), now });
   console.log(`seeded ${scale} (${summary.totalRows} rows) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 
-  const rng = new Rng(Number(values.seed) * 31 + 1);
-  const cases: Case[] = [];
+  const options = { rng: new Rng(Number(values.seed) * 31 + 1), perProject, now };
   const projects = summary.organizations.flatMap((o) => o.projects.map((p) => ({ ...p, orgId: o.id })));
-  const orgDomain = new Map<string, string>();
-  for (const org of summary.organizations) {
-    const [member] = await db
-      .select({ email: users.email })
-      .from(organizationMembers)
-      .innerJoin(users, eq(users.id, organizationMembers.userId))
-      .where(eq(organizationMembers.organizationId, org.id))
-      .limit(1);
-    orgDomain.set(org.id, domainOf(member!.email.toLowerCase()));
-  }
-
-  const seeded = new Map<string, Seeded>();
-  for (const project of projects) {
-    const rows = await db.select().from(filedEmails).where(eq(filedEmails.projectId, project.id));
-    const internal = orgDomain.get(project.orgId)!;
-    const consultants = [...new Set(rows.map((r) => r.fromAddress.toLowerCase()))].filter(
-      (a) => domainOf(a) !== internal,
-    );
-    const team = [...new Set(rows.map((r) => r.fromAddress.toLowerCase()))].filter((a) => domainOf(a) === internal);
-    const others = projects.filter((p) => p.orgId === project.orgId && p.id !== project.id);
-    seeded.set(project.id, { consultants, team });
-
-    // Held out: whole threads, removed from the history before ranking.
-    const threads = [...new Set(rows.map((r) => r.conversationId))];
-    const heldThreads = new Set(rng.sample(threads, Math.max(1, Math.round(threads.length * 0.1))));
-    const held = rows.filter((r) => heldThreads.has(r.conversationId)).slice(0, perProject);
-    for (const r of held) {
-      cases.push({
-        kind: 'held-out',
-        orgId: project.orgId,
-        projectId: project.id,
-        body: {
-          conversationId: r.conversationId ?? undefined,
-          subject: r.subject,
-          from: r.fromAddress,
-          to: r.to.map((a) => a.address),
-          cc: r.cc.map((a) => a.address),
-          bodyPreview: r.bodyText.slice(0, 4000),
-          attachmentNames: [],
-        },
-      });
-    }
-    await db
-      .delete(filedEmails)
-      .where(inArray(filedEmails.conversationId, [...heldThreads].filter(Boolean) as string[]));
-
-    for (let i = 0; i < perProject / 3; i++) {
-      const consultant = rng.pick(consultants);
-      const colleague = rng.pick(team);
-      cases.push({
-        kind: 'new sender',
-        orgId: project.orgId,
-        projectId: project.id,
-        body: {
-          subject: rng.pick(['Quick question', 'Following up', 'Revised schedule', 'Site visit next week']),
-          from: `newcomer${i}@${domainOf(consultant)}`,
-          to: [colleague],
-          cc: [],
-          bodyPreview: 'Hello, I have taken over from my colleague on this one. Could you send the latest set?',
-          attachmentNames: [],
-        },
-      });
-      const forwarder = rng.pick(team);
-      cases.push({
-        kind: 'forwarded',
-        orgId: project.orgId,
-        projectId: project.id,
-        body: {
-          subject: `FW: ${rng.pick(['Comments', 'Please review', 'Updated markups', 'Answer'])}`,
-          from: forwarder,
-          to: [rng.pick(team.filter((t) => t !== forwarder).concat(colleague))],
-          cc: [],
-          bodyPreview: `FYI, see below.\n\n---------- Forwarded message ---------\nFrom: ${consultant}\nDate: Mon, 4 May 2026\nSubject: Comments\n\nPlease find our comments attached.`,
-          attachmentNames: ['comments.pdf'],
-        },
-      });
-      if (others.length > 0) {
-        const other = rng.pick(others);
-        cases.push({
-          kind: 'two projects',
-          orgId: project.orgId,
-          projectId: project.id,
-          body: {
-            subject: `${project.code} – interface with ${other.name}`,
-            from: consultant,
-            to: [colleague],
-            cc: [],
-            bodyPreview: `The boundary between ${project.code} and ${other.name} needs agreeing before the next pour.`,
-            attachmentNames: [],
-          },
-        });
-      }
-      cases.push({
-        kind: 'internal',
-        orgId: project.orgId,
-        projectId: project.id,
-        body: {
-          subject: rng.pick(['Handover', 'Tomorrow', 'Resourcing', 'Budget check']),
-          from: colleague,
-          to: [rng.pick(team)],
-          cc: [],
-          bodyPreview: `Can you cover the ${project.name} site walk on Thursday? I am on the other job.`,
-          attachmentNames: [],
-        },
-      });
-    }
-  }
-
+  const orgIds = summary.organizations.map((o) => o.id);
+  const { cases, seeded } = await seededCases(db, orgIds, projects, options);
   // Fresh statistics after bulk loading and the hold-out deletes, as autovacuum would have by now.
   await db.execute(sql`analyze`);
 
+  const server = await startBenchServer(db, dataDir);
+  const tokens = new Map(
+    summary.accounts
+      .filter((a) => a.role === 'member')
+      .map((a) => [a.orgId, server.app.context.tokens.sign(a.userId, 'user').token]),
+  );
+  cases.push(...(await sharedFirmCases(db, projects, seeded, filingThroughApi(server, tokens), options)));
+  await db.execute(sql`analyze`);
+  const measured = await measure(server, tokens, cases);
+  report(summary, projects.length, cases, measured);
+  await server.close();
+  await database.close();
+}
+
+main().catch((err) => {
+  // Driver errors carry every parameter of the failed query: the message and cause are enough.
+  console.error(String(err?.message ?? err).slice(0, 600), err?.cause ? String(err.cause) : '');
+  process.exit(1);
+});
+
+async function startBenchServer(db: Db, dataDir: string): Promise<Server> {
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: '0',
@@ -226,19 +117,18 @@ async function main() {
     JWT_SIGNING_KEY: 'bench-key-0123456789abcdefghijklmnopqrstuv',
   });
   const clock = new ManualClock(now);
-  const server = await startServer({ config, db, clock, log: pino({ level: 'silent' }), port: 0 });
-  const tokens = new Map(
-    summary.accounts
-      .filter((a) => a.role === 'member')
-      .map((a) => [a.orgId, server.app.context.tokens.sign(a.userId, 'user').token]),
-  );
-  const fileEmail = async (project: Project, json: Record<string, unknown>) => {
+  return startServer({ config, db, clock, log: pino({ level: 'silent' }), port: 0 });
+}
+
+/** Files with the token of a member of the project's organization. */
+function filingThroughApi(server: Server, tokens: Map<string, string>): FileEmail {
+  return async (project, json) => {
     const res = await fetch(`${server.url}/v1/organization/${project.orgId}/project/${project.id}/emails`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${tokens.get(project.orgId)!}`,
         'content-type': 'application/json',
-        // PGlite runs in this thread: its long statements (the analyze below takes 10 s at large scale) stall
+        // PGlite runs in this thread: its long statements (an analyze takes 10 s at large scale) stall
         // the event loop past the server's keep-alive timeout (5 s). The server then closes an idle socket
         // that fetch has not yet seen closed, and the next request on it fails with ECONNRESET. So no
         // connection is kept idle across the setup; the measured requests open their own.
@@ -248,30 +138,32 @@ async function main() {
     });
     if (res.status !== 201) throw new Error(`filing: ${res.status} ${await res.text()}`);
   };
-  cases.push(...(await sharedFirmCases(db, rng, projects, seeded, fileEmail)));
-  await db.execute(sql`analyze`);
-  const call = async (pathname: string, token: string, json?: unknown) => {
-    const started = performance.now();
-    const res = await fetch(server.url + pathname, {
-      method: json ? 'POST' : 'GET',
-      headers: { authorization: `Bearer ${token}`, ...(json ? { 'content-type': 'application/json' } : {}) },
-      body: json ? JSON.stringify(json) : undefined,
-    });
-    const body = (await res.json()) as { suggestions: { projectId: string }[] };
-    if (res.status !== 200) throw new Error(`${pathname}: ${res.status} ${JSON.stringify(body)}`);
-    return { ms: performance.now() - started, body };
-  };
+}
 
-  // Warm-up, then `rounds` passes over the whole set, interleaved with the baseline.
-  for (const c of cases.slice(0, 20)) await call('/v1/filing/suggestions', tokens.get(c.orgId)!, c.body);
+/** One request, timed: GET without `json`, else POST. */
+async function timedCall(server: Server, pathname: string, token: string, json?: unknown) {
+  const started = performance.now();
+  const res = await fetch(server.url + pathname, {
+    method: json ? 'POST' : 'GET',
+    headers: { authorization: `Bearer ${token}`, ...(json ? { 'content-type': 'application/json' } : {}) },
+    body: json ? JSON.stringify(json) : undefined,
+  });
+  const body = (await res.json()) as { suggestions: { projectId: string }[] };
+  if (res.status !== 200) throw new Error(`${pathname}: ${res.status} ${JSON.stringify(body)}`);
+  return { ms: performance.now() - started, body };
+}
+
+/** Warm-up, then `rounds` passes over the whole set, interleaved with the baseline; hits from the first pass. */
+async function measure(server: Server, tokens: Map<string, string>, cases: Case[]) {
+  for (const c of cases.slice(0, 20)) await timedCall(server, '/v1/filing/suggestions', tokens.get(c.orgId)!, c.body);
   const latencies: number[] = [];
   const baseline: number[] = [];
-  const hits = new Map<Kind, { n: number; top1: number; top3: number }>();
+  const hits: Hits = new Map();
   for (let round = 0; round < rounds; round++) {
     for (const c of cases) {
       const token = tokens.get(c.orgId)!;
-      baseline.push((await call('/v1/me', token)).ms);
-      const { ms, body } = await call('/v1/filing/suggestions', token, c.body);
+      baseline.push((await timedCall(server, '/v1/me', token)).ms);
+      const { ms, body } = await timedCall(server, '/v1/filing/suggestions', token, c.body);
       latencies.push(ms);
       if (round > 0) continue;
       const ranked = body.suggestions.map((s) => s.projectId);
@@ -286,13 +178,19 @@ async function main() {
       hits.set(c.kind, entry);
     }
   }
+  return { hits, latencies, baseline };
+}
 
+function report(
+  summary: SeedSummary,
+  projectCount: number,
+  cases: Case[],
+  { hits, latencies, baseline }: { hits: Hits; latencies: number[]; baseline: number[] },
+) {
   const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)} %`;
   const q = (xs: number[], p: number) =>
     [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
-  console.log(
-    `\n${cases.length} e-mails, ${projects.length} projects in ${summary.organizations.length} organizations`,
-  );
+  console.log(`\n${cases.length} e-mails, ${projectCount} projects in ${summary.organizations.length} organizations`);
   const line = (label: string, e: { n: number; top1: number; top3: number }) =>
     console.log(
       `${label.padEnd(22)} ${String(e.n).padStart(4)}  ${pct(e.top1, e.n).padStart(8)}  ${pct(e.top3, e.n).padStart(8)}`,
@@ -314,154 +212,4 @@ async function main() {
       // The tail follows the machine: say how busy it was.
       `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
   );
-  await server.close();
-  await database.close();
 }
-
-main().catch((err) => {
-  // Driver errors carry every parameter of the failed query: the message and cause are enough.
-  console.error(String(err?.message ?? err).slice(0, 600), err?.cause ? String(err.cause) : '');
-  process.exit(1);
-});
-
-/**
- * The shared-firm kinds (see the header). Files the firm's history into each project of a group through
- * the API, then returns the held-out e-mails.
- */
-async function sharedFirmCases(
-  db: Awaited<ReturnType<typeof openDatabase>>['db'],
-  rng: Rng,
-  projects: Project[],
-  seeded: Map<string, Seeded>,
-  fileEmail: (project: Project, json: Record<string, unknown>) => Promise<void>,
-): Promise<Case[]> {
-  const cases: Case[] = [];
-  const perKind = Math.max(1, Math.round(perProject / 3));
-  const orgIds = [...new Set(projects.map((p) => p.orgId))];
-  let conversation = 0;
-  for (const orgId of orgIds) {
-    const inOrg = projects.filter((p) => p.orgId === orgId);
-    for (let start = 0; start + 1 < inOrg.length; start += 3) {
-      const group = inOrg.slice(start, start + 3);
-      // The seeded firm of the group's first project, under one domain for the whole group.
-      const origin = group[0]!;
-      const firmAddress = rng.pick(seeded.get(origin.id)!.consultants);
-      const originDomain = domainOf(firmAddress);
-      const firmDomain = originDomain.replace(`-${slug(origin.code)}.`, '.');
-      const people = seeded
-        .get(origin.id)!
-        .consultants.filter((a) => domainOf(a) === originDomain)
-        .map((a) => `${a.split('@')[0]}@${firmDomain}`);
-      const uniqueNumbers = await numbersOnlyIn(
-        db,
-        group.map((p) => p.id),
-      );
-      const threads = new Map<string, string[]>();
-      for (const [index, project] of group.entries()) {
-        const team = seeded.get(project.id)!.team;
-        const ids: string[] = [];
-        const history = rng.int(2, 6);
-        // Each project has a lead at the firm who sends most of its mail: a held-out e-mail from one lead
-        // about another lead's project meets history that points elsewhere.
-        const lead = people[index % people.length]!;
-        for (let i = 0; i < history; i++) {
-          const conversationId = `bench-shared-${++conversation}`;
-          ids.push(conversationId);
-          await fileEmail(project, {
-            subject: `${i % 2 === 0 ? project.code : project.name} – ${rng.pick(topics)}`,
-            from: rng.chance(0.75) ? lead : rng.pick(people),
-            to: [rng.pick(team)],
-            sentAt: new Date(now.getTime() - rng.int(1, 120) * 86_400_000).toISOString(),
-            internetMessageId: `<${conversationId}@${firmDomain}>`,
-            conversationId,
-            bodyText: `${rng.pick(greetings)}\n\n${rng.pick(generic)}\n\nRegards`,
-          });
-        }
-        threads.set(project.id, ids);
-      }
-      for (const project of group) {
-        const team = seeded.get(project.id)!.team;
-        const numbers = uniqueNumbers.get(project.id) ?? [];
-        for (let i = 0; i < perKind; i++) {
-          const from = rng.pick(people);
-          const to = [rng.pick(team)];
-          const topic = rng.pick(topics);
-          const push = (kind: Kind, body: Record<string, unknown>) =>
-            cases.push({
-              kind,
-              orgId,
-              projectId: project.id,
-              body: { to, cc: [], attachmentNames: [], from, ...body },
-            });
-          const plain = `${rng.pick(greetings)}\n\n${rng.pick(generic)}\n\nRegards`;
-          push('shared: code', { subject: `${project.code} ${topic}`, bodyPreview: plain });
-          push('shared: name', {
-            subject: topic,
-            bodyPreview: `${rng.pick(greetings)}\n\nRegarding ${project.name}: ${rng.pick(generic)}\n\nRegards`,
-          });
-          const number = numbers.length > 0 ? rng.pick(numbers) : undefined;
-          if (number) push('shared: document', { subject: `${number} – ${topic}`, bodyPreview: plain });
-          push('shared: attachment', {
-            subject: topic,
-            bodyPreview: `${rng.pick(greetings)}\n\nPlease find the attached.\n\nRegards`,
-            attachmentNames: [
-              `${project.code}-${rng.pick(['A-201', 'S-110', 'M-401'])} rev ${rng.pick(['B', 'C', 'D'])}.pdf`,
-            ],
-          });
-          push('shared: thread', {
-            subject: `RE: ${topic}`,
-            conversationId: rng.pick(threads.get(project.id)!),
-            bodyPreview: plain,
-          });
-          const colleague = rng.pick(team);
-          const clue = number
-            ? rng.pick([`${number} – ${topic}`, `${project.code} ${topic}`])
-            : `${project.code} ${topic}`;
-          push('shared: forwarded', {
-            subject: `${rng.pick(['Fwd:', 'FW:'])} ${i % 2 === 0 ? clue : topic}`,
-            from: colleague,
-            to: [rng.pick(team.filter((t) => t !== colleague).concat(to))],
-            bodyPreview:
-              `FYI, see below.\n\n---------- Forwarded message ---------\nFrom: ${from}\nDate: Mon, 4 May 2026\n` +
-              `Subject: ${clue}\n\n${plain}`,
-          });
-          push('shared: no clue', { subject: topic, bodyPreview: plain });
-        }
-      }
-    }
-  }
-  return cases;
-}
-
-/** Per project, the document numbers that no other project of the group has. */
-async function numbersOnlyIn(db: Awaited<ReturnType<typeof openDatabase>>['db'], projectIds: string[]) {
-  const rows = await db
-    .select({ projectId: documents.projectId, number: documents.number })
-    .from(documents)
-    .where(inArray(documents.projectId, projectIds));
-  const holders = new Map<string, Set<string>>();
-  for (const r of rows) holders.set(r.number, (holders.get(r.number) ?? new Set()).add(r.projectId));
-  const only = new Map<string, string[]>();
-  for (const [number, ids] of holders) {
-    if (ids.size !== 1 || !/^[A-Z]+-\d+$/.test(number)) continue;
-    const [id] = ids;
-    only.set(id!, [...(only.get(id!) ?? []), number]);
-  }
-  return only;
-}
-
-const topics = [
-  'Quick question',
-  'Following up',
-  'Revised schedule',
-  'Site visit next week',
-  'Comments',
-  'Updated markups',
-];
-const greetings = ['Hi all,', 'Hello,', 'Good morning,'];
-const generic = [
-  'Please see our comments on the latest issue; we will need a response by Friday.',
-  'Could you confirm the revised dates? We are planning resources for next month.',
-  'Attached are our markups. Two items remain open from the last meeting.',
-  'We have reviewed the package and have no further comments at this stage.',
-];

@@ -3,9 +3,6 @@ import {
   Caption1,
   Card,
   CardHeader,
-  Checkbox,
-  Field,
-  Input,
   MessageBar,
   MessageBarActions,
   MessageBarBody,
@@ -24,21 +21,13 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import type { OAuthClient } from '../../shared/clients.js';
 import type { MyOrganization } from '../../shared/me.js';
-import { type Permission, permissionKeys } from '../../shared/permissions.js';
+import { permissionKeys } from '../../shared/permissions.js';
 import type { ApiClient } from '../api/client.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
+import { CreateKey, type Secret } from './CreateKey.js';
 
 const useStyles = makeStyles({
-  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
-  // The theme's thin stroke, not the browser's default groove (a bright white frame in dark mode).
-  group: {
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
-    borderRadius: tokens.borderRadiusMedium,
-    margin: 0,
-    minWidth: 0,
-  },
-  checks: { display: 'flex', flexWrap: 'wrap', columnGap: tokens.spacingHorizontalL },
   actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
   secret: { fontFamily: tokens.fontFamilyMonospace, wordBreak: 'break-all' },
   usage: { display: 'block', color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
@@ -61,46 +50,22 @@ const useStyles = makeStyles({
   cell: { overflowWrap: 'anywhere' },
 });
 
-/** Keys listed per page; "Show more" loads the next. */
-/** What a new key may do unless the admin changes it. */
-const defaultPermissions: readonly Permission[] = ['project:read', 'document:read'];
+/** The list loads every key at once, in pages of 50, up to this many pages (there is no "Show more"). */
+const MAX_KEY_PAGES = 10;
 
-type Secret = { name: string; clientId: string; secret: string };
+type KeyDeskCalls = ReturnType<ApiClient['keys']>;
+/** Runs one change to a key; the list reloads after it, and a failure is shown above the list. */
+type KeyAction = (work: () => Promise<unknown>) => Promise<void>;
 
 /**
  * The API keys of this organization — usage, create, disable/enable, rotate, delete. Staff see every key
  * that reaches it (through /v1/admin); its admins the keys confined to it (through the organization's routes).
  */
 export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganization; staff: boolean }) {
-  const styles = useStyles();
-  const [version, setVersion] = useState(0);
   const desk = staff ? api.keys('staff') : api.keys({ orgId: org.id });
-  const keys = useAsync(async () => {
-    const all: OAuthClient[] = [];
-    let cursor: string | undefined;
-    // Bounded: at most 10 pages of 50 keys.
-    for (let page = 0; page < 10; page++) {
-      const list = await desk.list(cursor);
-      all.push(...list.data);
-      if (!list.hasMore || !list.nextCursor) break;
-      cursor = list.nextCursor;
-    }
-    return all.filter((k) => k.superadmin || k.orgIds.includes(org.id));
-  }, [org.id, staff, version]);
+  const { keys, refresh } = useKeys(desk, org.id, staff);
   const [secret, setSecret] = useState<Secret>();
-  const [actionError, setActionError] = useState<unknown>();
-  const refresh = () => setVersion((v) => v + 1);
-
-  const act = async (work: () => Promise<unknown>) => {
-    setActionError(undefined);
-    try {
-      await work();
-      refresh();
-    } catch (error) {
-      setActionError(error);
-    }
-  };
-
+  const { actionError, act } = useKeyAction(refresh);
   return (
     <Card>
       <CardHeader header={<Text weight="semibold">API keys for {org.name}</Text>} />
@@ -108,78 +73,7 @@ export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganizati
       {actionError !== undefined && <ErrorNotice error={actionError} />}
       {keys.status === 'loading' && <Spinner size="tiny" label="Loading keys…" />}
       {keys.status === 'failed' && <ErrorNotice error={keys.error} onRetry={keys.reload} />}
-      {keys.status === 'done' && (
-        <Table aria-label="API keys" size="small" className={styles.keys}>
-          <TableHeader>
-            <TableRow>
-              <TableHeaderCell>Key</TableHeaderCell>
-              <TableHeaderCell>Permissions</TableHeaderCell>
-              <TableHeaderCell>Usage</TableHeaderCell>
-              <TableHeaderCell>Actions</TableHeaderCell>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {keys.data.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={4}>No key reaches this organization yet.</TableCell>
-              </TableRow>
-            )}
-            {keys.data.map((k) => (
-              <TableRow key={k.id}>
-                <TableCell className={styles.cell} data-label="Key">
-                  <Text weight="semibold">{k.name}</Text>
-                  <Caption1 className={styles.usage}>
-                    {k.clientId} · {k.enabled ? 'enabled' : 'disabled'}
-                  </Caption1>
-                </TableCell>
-                <TableCell className={styles.cell} data-label="Permissions">
-                  {permissionKeys.filter((p) => k.permissions[p]).join(', ') || 'none'}
-                  <Caption1 className={styles.usage}>
-                    {k.superadmin
-                      ? 'every organization'
-                      : `${k.scopes.orgs.length} org, ${k.scopes.projects.length} project grants`}
-                  </Caption1>
-                </TableCell>
-                <TableCell className={styles.cell} data-label="Usage">
-                  <UsageCell usage={k.usageSummary} />
-                </TableCell>
-                <TableCell className={styles.cell} data-label="Actions">
-                  <div className={styles.actions}>
-                    <Button size="small" onClick={() => act(() => desk.update(k.id, { enabled: !k.enabled }))}>
-                      {k.enabled ? 'Disable' : 'Enable'}
-                    </Button>
-                    <Button
-                      size="small"
-                      onClick={() => {
-                        const sure = window.confirm(
-                          `Rotate the secret of “${k.name}”? The current secret stops working at once; programs using it need the new one.`,
-                        );
-                        if (!sure) return;
-                        void act(async () => {
-                          const rotated = await desk.rotate(k.id);
-                          setSecret({ name: rotated.name, clientId: rotated.clientId, secret: rotated.client_secret });
-                        });
-                      }}
-                    >
-                      Rotate secret
-                    </Button>
-                    <Button
-                      size="small"
-                      onClick={() => {
-                        if (window.confirm(`Delete the key “${k.name}”? Programs using it stop working at once.`)) {
-                          void act(() => desk.remove(k.id));
-                        }
-                      }}
-                    >
-                      Delete
-                    </Button>
-                  </div>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      )}
+      {keys.status === 'done' && <KeyTable keys={keys.data} desk={desk} act={act} onRotated={setSecret} />}
       <CreateKey
         api={api}
         desk={desk}
@@ -191,6 +85,141 @@ export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganizati
         }}
       />
     </Card>
+  );
+}
+
+/** The keys that reach the organization, reloaded by `refresh`. */
+function useKeys(desk: KeyDeskCalls, orgId: string, staff: boolean) {
+  const [version, setVersion] = useState(0);
+  const keys = useAsync(async () => {
+    const all: OAuthClient[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_KEY_PAGES; page++) {
+      const list = await desk.list(cursor);
+      all.push(...list.data);
+      if (!list.hasMore || !list.nextCursor) break;
+      cursor = list.nextCursor;
+    }
+    return all.filter((k) => k.superadmin || k.orgIds.includes(orgId));
+  }, [orgId, staff, version]);
+  return { keys, refresh: () => setVersion((v) => v + 1) };
+}
+
+function useKeyAction(refresh: () => void): { actionError: unknown; act: KeyAction } {
+  const [actionError, setActionError] = useState<unknown>();
+  const act = async (work: () => Promise<unknown>) => {
+    setActionError(undefined);
+    try {
+      await work();
+      refresh();
+    } catch (error) {
+      setActionError(error);
+    }
+  };
+  return { actionError, act };
+}
+
+function KeyTable({
+  keys,
+  desk,
+  act,
+  onRotated,
+}: {
+  keys: OAuthClient[];
+  desk: KeyDeskCalls;
+  act: KeyAction;
+  onRotated: (secret: Secret) => void;
+}) {
+  const styles = useStyles();
+  return (
+    <Table aria-label="API keys" size="small" className={styles.keys}>
+      <TableHeader>
+        <TableRow>
+          <TableHeaderCell>Key</TableHeaderCell>
+          <TableHeaderCell>Permissions</TableHeaderCell>
+          <TableHeaderCell>Usage</TableHeaderCell>
+          <TableHeaderCell>Actions</TableHeaderCell>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {keys.length === 0 && (
+          <TableRow>
+            <TableCell colSpan={4}>No key reaches this organization yet.</TableCell>
+          </TableRow>
+        )}
+        {keys.map((k) => (
+          <TableRow key={k.id}>
+            <TableCell className={styles.cell} data-label="Key">
+              <Text weight="semibold">{k.name}</Text>
+              <Caption1 className={styles.usage}>
+                {k.clientId} · {k.enabled ? 'enabled' : 'disabled'}
+              </Caption1>
+            </TableCell>
+            <TableCell className={styles.cell} data-label="Permissions">
+              {permissionKeys.filter((p) => k.permissions[p]).join(', ') || 'none'}
+              <Caption1 className={styles.usage}>
+                {k.superadmin
+                  ? 'every organization'
+                  : `${k.scopes.orgs.length} org, ${k.scopes.projects.length} project grants`}
+              </Caption1>
+            </TableCell>
+            <TableCell className={styles.cell} data-label="Usage">
+              <UsageCell usage={k.usageSummary} />
+            </TableCell>
+            <TableCell className={styles.cell} data-label="Actions">
+              <KeyActions keyRow={k} desk={desk} act={act} onRotated={onRotated} />
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** Disable/enable, rotate and delete one key; rotating and deleting ask first. */
+function KeyActions({
+  keyRow: k,
+  desk,
+  act,
+  onRotated,
+}: {
+  keyRow: OAuthClient;
+  desk: KeyDeskCalls;
+  act: KeyAction;
+  onRotated: (secret: Secret) => void;
+}) {
+  const styles = useStyles();
+  return (
+    <div className={styles.actions}>
+      <Button size="small" onClick={() => act(() => desk.update(k.id, { enabled: !k.enabled }))}>
+        {k.enabled ? 'Disable' : 'Enable'}
+      </Button>
+      <Button
+        size="small"
+        onClick={() => {
+          const sure = window.confirm(
+            `Rotate the secret of “${k.name}”? The current secret stops working at once; programs using it need the new one.`,
+          );
+          if (!sure) return;
+          void act(async () => {
+            const rotated = await desk.rotate(k.id);
+            onRotated({ name: rotated.name, clientId: rotated.clientId, secret: rotated.client_secret });
+          });
+        }}
+      >
+        Rotate secret
+      </Button>
+      <Button
+        size="small"
+        onClick={() => {
+          if (window.confirm(`Delete the key “${k.name}”? Programs using it stop working at once.`)) {
+            void act(() => desk.remove(k.id));
+          }
+        }}
+      >
+        Delete
+      </Button>
+    </div>
   );
 }
 
@@ -247,109 +276,5 @@ function SecretOnce({ secret, onDone }: { secret: Secret; onDone: () => void }) 
         <Button onClick={onDone}>I have stored it</Button>
       </MessageBarActions>
     </MessageBar>
-  );
-}
-
-function CreateKey({
-  api,
-  desk,
-  staff,
-  org,
-  onCreated,
-}: {
-  api: ApiClient;
-  desk: ReturnType<ApiClient['keys']>;
-  staff: boolean;
-  org: MyOrganization;
-  onCreated: (s: Secret) => void;
-}) {
-  const styles = useStyles();
-  const [name, setName] = useState('');
-  const [permissions, setPermissions] = useState<ReadonlySet<Permission>>(new Set(defaultPermissions));
-  const [projectIds, setProjectIds] = useState<ReadonlySet<string>>(new Set());
-  const projects = useAsync(() => api.projects(org.id, staff), [org.id, staff]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-
-  const toggle = <T,>(set: ReadonlySet<T>, value: T, on: boolean) => {
-    const next = new Set(set);
-    if (on) next.add(value);
-    else next.delete(value);
-    return next;
-  };
-
-  const create = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const created = await desk.create({
-        name: name.trim(),
-        permissions: Object.fromEntries([...permissions].map((p) => [p, true])),
-        // No project ticked: the whole organization.
-        scopes: projectIds.size
-          ? { orgs: [], projects: [...projectIds].map((projectId) => ({ orgId: org.id, projectId })) }
-          : { orgs: [org.id], projects: [] },
-      });
-      onCreated({ name: created.name, clientId: created.clientId, secret: created.client_secret });
-      setName('');
-      setPermissions(new Set(defaultPermissions));
-      setProjectIds(new Set());
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <form
-      className={styles.form}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void create();
-      }}
-    >
-      <Text as="h2" size={400} weight="semibold">
-        Create a key
-      </Text>
-      <Field label="Name" required>
-        <Input value={name} onChange={(_event, data) => setName(data.value)} maxLength={200} />
-      </Field>
-      <fieldset className={styles.group}>
-        <legend>Permissions</legend>
-        <div className={styles.checks}>
-          {permissionKeys.map((p) => (
-            <Checkbox
-              key={p}
-              label={p}
-              checked={permissions.has(p)}
-              onChange={(_event, data) => setPermissions(toggle(permissions, p, data.checked === true))}
-            />
-          ))}
-        </div>
-      </fieldset>
-      <fieldset className={styles.group}>
-        <legend>Scope: the whole of {org.name}, or only the projects ticked</legend>
-        {projects.status === 'loading' && <Spinner size="tiny" label="Loading projects…" />}
-        {projects.status === 'failed' && <ErrorNotice error={projects.error} onRetry={projects.reload} />}
-        <div className={styles.checks}>
-          {projects.status === 'done' &&
-            projects.data.map((p) => (
-              <Checkbox
-                key={p.id}
-                label={p.name}
-                checked={projectIds.has(p.id)}
-                onChange={(_event, data) => setProjectIds(toggle(projectIds, p.id, data.checked === true))}
-              />
-            ))}
-        </div>
-      </fieldset>
-      {error !== undefined && <ErrorNotice error={error} title="Key not created" />}
-      <div>
-        <Button type="submit" appearance="primary" disabled={busy || !name.trim() || permissions.size === 0}>
-          {busy ? 'Creating…' : 'Create key'}
-        </Button>
-      </div>
-    </form>
   );
 }

@@ -20,7 +20,7 @@ import {
 import { Me } from '../../shared/me.js';
 import { type Project, ProjectList } from '../../shared/organizations.js';
 import { type CreateSupportIssueBody, Runbook, SupportIssueResponse } from '../../shared/support-issues.js';
-import { createConnection } from './connection.js';
+import { type Connection, createConnection } from './connection.js';
 
 /** A refused or failed API call, in plain words; `retryable` for network and 5xx/429 failures only. */
 export class ApiCallError extends Error {
@@ -70,35 +70,46 @@ export type SuggestionInput = Omit<SuggestionRequest, 'to' | 'cc' | 'bodyPreview
  */
 export function createApiClient(tokens: TokenSource, baseUrl = '') {
   const connection = createConnection();
+  const call = createCall(tokens, baseUrl, connection);
+  return {
+    connection,
+    me: () => call(Me, '/v1/me'),
+    ...organizationCalls(call),
+    ...filingCalls(call),
+    // --- admin console ---
+    /** Key management at one desk: staff see every key (`/v1/admin/clients`, created through `POST /v1/client`);
+     *  an organization admin the keys confined to that organization (`/v1/organization/{orgId}/clients`). */
+    keys: (desk: KeyDesk) => keyCalls(call, desk),
+    ...supportCalls(call),
+  };
+}
 
-  async function call<T extends z.ZodType>(
+interface CallOptions {
+  method?: string;
+  json?: unknown;
+  body?: BodyInit;
+  contentType?: string;
+  /** What a 403 here means for the person: the permission or membership that is missing. */
+  forbidden?: string;
+}
+
+/** One API call, its answer parsed with `schema` (`null`: no body expected). */
+type Call = <T extends z.ZodType>(schema: T | null, path: string, init?: CallOptions) => Promise<z.output<T>>;
+
+function createCall(tokens: TokenSource, baseUrl: string, connection: Connection): Call {
+  return async function call<T extends z.ZodType>(
     schema: T | null,
     path: string,
-    init: {
-      method?: string;
-      json?: unknown;
-      body?: BodyInit;
-      contentType?: string;
-      /** What a 403 here means for the person: the permission or membership that is missing. */
-      forbidden?: string;
-    } = {},
+    init: CallOptions = {},
   ): Promise<z.output<T>> {
     const token = await tokens.accessToken().catch((error: unknown) => {
       if (isUnreachable(error)) connection.report(false);
       throw error;
     });
     if (!token) throw new ApiCallError('You are signed out. Sign in to continue.', 401, 'unauthorized');
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
-    let body = init.body;
-    if (init.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(init.json);
-    } else if (init.contentType) {
-      headers['content-type'] = init.contentType;
-    }
     let res: Response;
     try {
-      res = await fetch(`${baseUrl}${path}`, { method: init.method ?? 'GET', headers, body });
+      res = await fetch(`${baseUrl}${path}`, { method: init.method ?? 'GET', ...requestBody(token, init) });
     } catch {
       connection.report(false);
       throw unreachable();
@@ -113,12 +124,23 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
       throw new ApiCallError(`Sitefile sent an answer this add-in does not understand (${path}).`, res.status);
     }
     return parsed.data;
+  };
+}
+
+/** The headers and body of a call: JSON when `json` is given, else `body` as `contentType`. */
+function requestBody(token: string, init: CallOptions): { headers: Record<string, string>; body?: BodyInit } {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+  if (init.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    return { headers, body: JSON.stringify(init.json) };
   }
+  if (init.contentType) headers['content-type'] = init.contentType;
+  return { headers, body: init.body };
+}
 
+/** The organization's projects, their documents and its e-mail filing settings. */
+function organizationCalls(call: Call) {
   return {
-    connection,
-    me: () => call(Me, '/v1/me'),
-
     /** Every project of the organization the user may see, by name (for the type-ahead); staff see all. */
     async projects(orgId: string, asStaff = false): Promise<Project[]> {
       const all: Project[] = [];
@@ -151,22 +173,24 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
 
     /** The organization's e-mail filing settings: members read the organization route, staff the admin one. */
     filingSettings: (orgId: string, asStaff = false) =>
-      call(
-        EmailFilingSettingsResponse,
-        asStaff
-          ? `/v1/admin/organizations/${enc(orgId)}/email-filing-settings`
-          : `/v1/organization/${enc(orgId)}/email-filing-settings`,
-      ).then((answer) => answer.data),
+      call(EmailFilingSettingsResponse, filingSettingsPath(orgId, asStaff)).then((answer) => answer.data),
     /** Staff write through the admin route, organization admins through their organization's. */
     setAiSuggest: (orgId: string, aiSuggest: boolean, asStaff = false) =>
-      call(
-        EmailFilingSettingsResponse,
-        asStaff
-          ? `/v1/admin/organizations/${enc(orgId)}/email-filing-settings`
-          : `/v1/organization/${enc(orgId)}/email-filing-settings`,
-        { method: 'PATCH', json: { aiSuggest } },
-      ).then((answer) => answer.data),
+      call(EmailFilingSettingsResponse, filingSettingsPath(orgId, asStaff), {
+        method: 'PATCH',
+        json: { aiSuggest },
+      }).then((answer) => answer.data),
+  };
+}
 
+const filingSettingsPath = (orgId: string, asStaff: boolean) =>
+  asStaff
+    ? `/v1/admin/organizations/${enc(orgId)}/email-filing-settings`
+    : `/v1/organization/${enc(orgId)}/email-filing-settings`;
+
+/** Filing the open e-mail: where it is filed already, suggestions, filing it, searching what was filed. */
+function filingCalls(call: Call) {
+  return {
     lookup: (internetMessageId: string) =>
       call(LookupResult, `/v1/filed-emails/lookup?internetMessageId=${encodeURIComponent(internetMessageId)}`, {
         forbidden: forbiddenText.readFiled,
@@ -201,37 +225,41 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
         forbidden: forbiddenText.file,
       }),
 
-    searchFiled: (orgId: string, projectId: string, search: string, cursor?: string) => {
-      const query = new URLSearchParams({ limit: '25' });
-      if (search.trim()) query.set('search', search.trim());
-      if (cursor) query.set('cursor', cursor);
-      return call(FiledEmailList, `/v1/organization/${enc(orgId)}/project/${enc(projectId)}/emails?${query}`, {
-        forbidden: forbiddenText.readFiled,
-      });
-    },
+    searchFiled: (orgId: string, projectId: string, search: string, cursor?: string) =>
+      call(
+        FiledEmailList,
+        `/v1/organization/${enc(orgId)}/project/${enc(projectId)}/emails?${searchQuery(search, cursor)}`,
+        { forbidden: forbiddenText.readFiled },
+      ),
+  };
+}
 
-    // --- admin console ---
-    /** Key management at one desk: staff see every key (`/v1/admin/clients`, created through `POST /v1/client`);
-     *  an organization admin the keys confined to that organization (`/v1/organization/{orgId}/clients`). */
-    keys(desk: KeyDesk) {
-      const base = desk === 'staff' ? '/v1/admin/clients' : `/v1/organization/${enc(desk.orgId)}/clients`;
-      return {
-        list: (cursor?: string) =>
-          call(ClientList, `${base}?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
-        create: (body: CreateClientBody) =>
-          call(CreatedOAuthClient, desk === 'staff' ? '/v1/client' : base, { method: 'POST', json: body }),
-        update: (id: string, body: UpdateClientBody) =>
-          call(OAuthClient, `${base}/${enc(id)}`, { method: 'PATCH', json: body }),
-        rotate: (id: string) => call(CreatedOAuthClient, `${base}/${enc(id)}/rotate-secret`, { method: 'POST' }),
-        remove: (id: string) => call(null, `${base}/${enc(id)}`, { method: 'DELETE' }),
-      };
-    },
-    runbook: (search: string, cursor?: string) => {
-      const query = new URLSearchParams({ limit: '25' });
-      if (search.trim()) query.set('search', search.trim());
-      if (cursor) query.set('cursor', cursor);
-      return call(Runbook, `/v1/admin/runbook?${query}`);
-    },
+/** A page of 25 for a search box: the trimmed text, if any, and the next page's cursor. */
+function searchQuery(search: string, cursor: string | undefined): URLSearchParams {
+  const query = new URLSearchParams({ limit: '25' });
+  if (search.trim()) query.set('search', search.trim());
+  if (cursor) query.set('cursor', cursor);
+  return query;
+}
+
+function keyCalls(call: Call, desk: KeyDesk) {
+  const base = desk === 'staff' ? '/v1/admin/clients' : `/v1/organization/${enc(desk.orgId)}/clients`;
+  return {
+    list: (cursor?: string) =>
+      call(ClientList, `${base}?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+    create: (body: CreateClientBody) =>
+      call(CreatedOAuthClient, desk === 'staff' ? '/v1/client' : base, { method: 'POST', json: body }),
+    update: (id: string, body: UpdateClientBody) =>
+      call(OAuthClient, `${base}/${enc(id)}`, { method: 'PATCH', json: body }),
+    rotate: (id: string) => call(CreatedOAuthClient, `${base}/${enc(id)}/rotate-secret`, { method: 'POST' }),
+    remove: (id: string) => call(null, `${base}/${enc(id)}`, { method: 'DELETE' }),
+  };
+}
+
+/** Staff's runbook and support issues. */
+function supportCalls(call: Call) {
+  return {
+    runbook: (search: string, cursor?: string) => call(Runbook, `/v1/admin/runbook?${searchQuery(search, cursor)}`),
     createSupportIssue: (body: CreateSupportIssueBody) =>
       call(SupportIssueResponse, '/v1/admin/support-issues', { method: 'POST', json: body }).then((r) => r.data),
   };

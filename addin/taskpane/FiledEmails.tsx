@@ -36,26 +36,11 @@ export default function FiledEmails(props: {
   /** The record just filed, opened from the File tab: its project, searched by its subject. */
   record?: FiledRecord;
 }) {
-  const { api, projects, record } = props;
+  const { projects, record } = props;
   const styles = useStyles();
   const [project, setProject] = useState<ProjectOption | undefined>(record?.project);
   const [query, setQuery] = useState(record?.subject ?? '');
-  const [results, setResults] = useState<Results>({ state: 'idle' });
-
-  const search = async (chosen = project, more?: { items: Page['data']; cursor: string }) => {
-    if (!chosen) return;
-    setResults(more ? { state: 'done', items: more.items, next: null } : { state: 'loading' });
-    try {
-      const page = await api.searchFiled(chosen.orgId, chosen.projectId, query, more?.cursor);
-      setResults({
-        state: 'done',
-        items: [...(more?.items ?? []), ...page.data],
-        next: page.hasMore ? page.nextCursor : null,
-      });
-    } catch (error) {
-      setResults({ state: 'failed', error });
-    }
-  };
+  const { results, search } = useFiledSearch(props.api, project, query);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: searches once for the record it was opened with
   useEffect(() => {
@@ -94,31 +79,67 @@ export default function FiledEmails(props: {
       {results.state === 'loading' && <Spinner size="tiny" label="Searching…" />}
       {results.state === 'failed' && <ErrorNotice error={results.error} onRetry={() => void search()} />}
       {results.state === 'done' && (
-        <>
-          <Text role="status">
-            {results.items.length === 0
-              ? 'No filed e-mail matches.'
-              : `${results.items.length}${results.next ? '+' : ''} filed e-mail${results.items.length === 1 && !results.next ? '' : 's'}`}
-          </Text>
-          <ul className={styles.list}>
-            {results.items.map((e) => (
-              <li key={e.id} className={styles.item}>
-                <Text weight="semibold">{e.subject || '(no subject)'}</Text>
-                <Caption1 className={styles.meta}>
-                  From {e.from.name ?? e.from.address} · filed by {e.filedBy.name} on{' '}
-                  {new Date(e.filedAt).toLocaleDateString()}
-                  {e.hasAttachments ? ' · with attachments' : ''}
-                </Caption1>
-              </li>
-            ))}
-          </ul>
-          {results.next && (
-            <Button onClick={() => void search(project, { items: results.items, cursor: results.next! })}>
-              Show more
-            </Button>
-          )}
-        </>
+        <FoundEmails
+          items={results.items}
+          next={results.next}
+          onMore={(cursor) => void search(project, { items: results.items, cursor })}
+        />
       )}
     </section>
+  );
+}
+
+/** The search's results; `search(project, more)` loads the page after `more.items` and appends it. */
+function useFiledSearch(api: ApiClient, project: ProjectOption | undefined, query: string) {
+  const [results, setResults] = useState<Results>({ state: 'idle' });
+  const search = async (chosen = project, more?: { items: Page['data']; cursor: string }) => {
+    if (!chosen) return;
+    setResults(more ? { state: 'done', items: more.items, next: null } : { state: 'loading' });
+    try {
+      const page = await api.searchFiled(chosen.orgId, chosen.projectId, query, more?.cursor);
+      setResults({
+        state: 'done',
+        items: [...(more?.items ?? []), ...page.data],
+        next: page.hasMore ? page.nextCursor : null,
+      });
+    } catch (error) {
+      setResults({ state: 'failed', error });
+    }
+  };
+  return { results, search };
+}
+
+/** How many matched, one line per e-mail, and "Show more" while there is a next page. */
+function FoundEmails({
+  items,
+  next,
+  onMore,
+}: {
+  items: Page['data'];
+  next: string | null;
+  onMore: (cursor: string) => void;
+}) {
+  const styles = useStyles();
+  return (
+    <>
+      <Text role="status">
+        {items.length === 0
+          ? 'No filed e-mail matches.'
+          : `${items.length}${next ? '+' : ''} filed e-mail${items.length === 1 && !next ? '' : 's'}`}
+      </Text>
+      <ul className={styles.list}>
+        {items.map((e) => (
+          <li key={e.id} className={styles.item}>
+            <Text weight="semibold">{e.subject || '(no subject)'}</Text>
+            <Caption1 className={styles.meta}>
+              From {e.from.name ?? e.from.address} · filed by {e.filedBy.name} on{' '}
+              {new Date(e.filedAt).toLocaleDateString()}
+              {e.hasAttachments ? ' · with attachments' : ''}
+            </Caption1>
+          </li>
+        ))}
+      </ul>
+      {next && <Button onClick={() => onMore(next)}>Show more</Button>}
+    </>
   );
 }

@@ -223,57 +223,70 @@ export function compileExplorerQuery(
   const predicates: SQL[] = guard ? [guard, scopePredicate(scope)] : [scopePredicate(scope)];
   if (entity.where) predicates.push(sql.raw(entity.where));
   if (query.where) predicates.push(compileCondition(ctx, query.where, 1));
-  const table = sql.raw(`${entity.table} t`);
   const base = { limit: query.limit, projectIds: [...ctx.projectIds] };
+  if (query.groupBy || query.aggregates) return { ...base, ...compileGrouped(query, entity, predicates) };
+  return { ...base, ...compileRows(query, entity, predicates, after) };
+}
 
-  if (query.groupBy || query.aggregates) {
-    if (!query.groupBy) throw refuse('aggregates need groupBy');
-    if (query.fields)
-      throw refuse('fields cannot be combined with groupBy; the result has the groupBy fields and aggregates');
-    if (query.cursor) throw refuse('cursor does not apply to grouped queries; narrow the filters instead');
-    const groups = query.groupBy.map((name) => ({ name, def: fieldOf(entity, query.entity, name, 'groupBy') }));
-    const aggregates = (query.aggregates ?? [{ fn: 'count' as const }]).map((a) => {
-      if (a.fn === 'count') {
-        if (a.field) throw refuse('count takes no field');
-        return { name: 'count', type: 'number' as const, expr: sql`count(*)::int` };
-      }
-      if (!a.field) throw refuse(`${a.fn} needs a field`);
-      const def = fieldOf(entity, query.entity, a.field, 'aggregates');
-      if (def.type === 'boolean') throw refuse(`${a.fn} does not apply to true/false field ${a.field}`);
-      const expr = a.fn === 'min' ? sql`min(${columnOf(def)})` : sql`max(${columnOf(def)})`;
-      return { name: `${a.fn}_${a.field}`, type: def.type, expr: output(def, expr) };
-    });
-    const names = new Set([...groups.map((g) => g.name), ...aggregates.map((a) => a.name)]);
-    if (names.size !== groups.length + aggregates.length) throw refuse('groupBy and aggregates repeat a column');
-    const order = (
-      query.orderBy ?? [
-        aggregates.some((a) => a.name === 'count')
-          ? { field: 'count', direction: 'desc' as const }
-          : { field: groups[0]!.name, direction: 'asc' as const },
-      ]
-    ).map((o) => {
-      if (!names.has(o.field))
-        throw refuse(`orderBy: ${o.field} is not a groupBy field or aggregate (${[...names].join(', ')})`);
-      return sql`${sql.identifier(o.field)} ${sql.raw(o.direction === 'desc' ? 'DESC' : 'ASC')} NULLS LAST`;
-    });
-    const select = [
-      ...groups.map((g) => sql`${output(g.def)} AS ${sql.identifier(g.name)}`),
-      ...aggregates.map((a) => sql`${a.expr} AS ${sql.identifier(a.name)}`),
-    ];
-    return {
-      ...base,
-      grouped: true,
-      columns: [
-        ...groups.map((g) => ({ name: g.name, type: g.def.type })),
-        ...aggregates.map((a) => ({ name: a.name, type: a.type })),
-      ],
-      sql: sql`SELECT ${sql.join(select, sql`, `)} FROM ${table} WHERE ${sql.join(predicates, sql` AND `)} GROUP BY ${sql.join(
-        groups.map((g) => columnOf(g.def)),
-        sql`, `,
-      )} ORDER BY ${sql.join(order, sql`, `)} LIMIT ${query.limit + 1}`,
-    };
-  }
+type CompiledStatement = Omit<ExplorerPlan, 'limit' | 'projectIds'>;
 
+const tableOf = (entity: EntityDef) => sql.raw(`${entity.table} t`);
+
+/** A grouped query: its groupBy fields and aggregates (count by default), sorted by count or the first group. */
+function compileGrouped(query: ExplorerQuery, entity: EntityDef, predicates: SQL[]): CompiledStatement {
+  if (!query.groupBy) throw refuse('aggregates need groupBy');
+  if (query.fields)
+    throw refuse('fields cannot be combined with groupBy; the result has the groupBy fields and aggregates');
+  if (query.cursor) throw refuse('cursor does not apply to grouped queries; narrow the filters instead');
+  const groups = query.groupBy.map((name) => ({ name, def: fieldOf(entity, query.entity, name, 'groupBy') }));
+  const aggregates = (query.aggregates ?? [{ fn: 'count' as const }]).map((a) => {
+    if (a.fn === 'count') {
+      if (a.field) throw refuse('count takes no field');
+      return { name: 'count', type: 'number' as const, expr: sql`count(*)::int` };
+    }
+    if (!a.field) throw refuse(`${a.fn} needs a field`);
+    const def = fieldOf(entity, query.entity, a.field, 'aggregates');
+    if (def.type === 'boolean') throw refuse(`${a.fn} does not apply to true/false field ${a.field}`);
+    const expr = a.fn === 'min' ? sql`min(${columnOf(def)})` : sql`max(${columnOf(def)})`;
+    return { name: `${a.fn}_${a.field}`, type: def.type, expr: output(def, expr) };
+  });
+  const names = new Set([...groups.map((g) => g.name), ...aggregates.map((a) => a.name)]);
+  if (names.size !== groups.length + aggregates.length) throw refuse('groupBy and aggregates repeat a column');
+  const order = (
+    query.orderBy ?? [
+      aggregates.some((a) => a.name === 'count')
+        ? { field: 'count', direction: 'desc' as const }
+        : { field: groups[0]!.name, direction: 'asc' as const },
+    ]
+  ).map((o) => {
+    if (!names.has(o.field))
+      throw refuse(`orderBy: ${o.field} is not a groupBy field or aggregate (${[...names].join(', ')})`);
+    return sql`${sql.identifier(o.field)} ${sql.raw(o.direction === 'desc' ? 'DESC' : 'ASC')} NULLS LAST`;
+  });
+  const select = [
+    ...groups.map((g) => sql`${output(g.def)} AS ${sql.identifier(g.name)}`),
+    ...aggregates.map((a) => sql`${a.expr} AS ${sql.identifier(a.name)}`),
+  ];
+  return {
+    grouped: true,
+    columns: [
+      ...groups.map((g) => ({ name: g.name, type: g.def.type })),
+      ...aggregates.map((a) => ({ name: a.name, type: a.type })),
+    ],
+    sql: sql`SELECT ${sql.join(select, sql`, `)} FROM ${tableOf(entity)} WHERE ${sql.join(predicates, sql` AND `)} GROUP BY ${sql.join(
+      groups.map((g) => columnOf(g.def)),
+      sql`, `,
+    )} ORDER BY ${sql.join(order, sql`, `)} LIMIT ${query.limit + 1}`,
+  };
+}
+
+/** An ungrouped query: its fields, keyset-paginated on one sortable field and the id (after `after`). */
+function compileRows(
+  query: ExplorerQuery,
+  entity: EntityDef,
+  predicates: SQL[],
+  after: CursorPayload | undefined,
+): CompiledStatement {
   if (query.orderBy && query.orderBy.length > 1) throw refuse('orderBy takes one field unless you use groupBy');
   const sort = query.orderBy?.[0] ?? entity.defaultOrder;
   const sortDef = fieldOf(entity, query.entity, sort.field, 'orderBy');
@@ -303,10 +316,9 @@ export function compileExplorerQuery(
     sql`${output(sortDef)} AS "__sort"`,
   ];
   return {
-    ...base,
     grouped: false,
     sortField: sort.field,
     columns: fields.map((f) => ({ name: f.name, type: f.def.type })),
-    sql: sql`SELECT ${sql.join(select, sql`, `)} FROM ${table} WHERE ${sql.join(predicates, sql` AND `)} ORDER BY ${columnOf(sortDef)} ${direction}, ${idCol} ${direction} LIMIT ${query.limit + 1}`,
+    sql: sql`SELECT ${sql.join(select, sql`, `)} FROM ${tableOf(entity)} WHERE ${sql.join(predicates, sql` AND `)} ORDER BY ${columnOf(sortDef)} ${direction}, ${idCol} ${direction} LIMIT ${query.limit + 1}`,
   };
 }

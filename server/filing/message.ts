@@ -220,3 +220,27 @@ export const htmlToText = (html: string): string =>
     .replace(/&nbsp;/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
+
+// tsvector values are capped at 1 MB; the index keeps the first ~600 KB of text, the blob keeps it all.
+const MAX_SEARCH_TEXT_BYTES = 600_000;
+
+/** What the index searches: subject, participants (addresses, names and domains), body, attachments. */
+export function searchTextOf(email: IncomingEmail, attachments: { name: string; text: string | null }[]): string {
+  const people = [email.from, ...email.to, ...email.cc];
+  const parts = [
+    email.subject,
+    ...people.flatMap((p) => [p.address, p.name ?? '', domainOf(p.address)]),
+    // File names both whole (`schedule.txt` is one token) and split into words.
+    ...attachments.flatMap((a) => [a.name, a.name.replace(/[._-]+/g, ' ')]),
+    email.bodyText,
+    ...attachments.map((a) => a.text ?? ''),
+  ];
+  return truncateUtf8(parts.filter(Boolean).join('\n'), MAX_SEARCH_TEXT_BYTES);
+}
+
+function truncateUtf8(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return text;
+  // Cutting inside a character leaves U+FFFD at the end, which the index ignores.
+  return bytes.subarray(0, maxBytes).toString('utf8');
+}

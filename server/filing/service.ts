@@ -12,12 +12,13 @@ import { recordActivity } from '../activity/queries.js';
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
+import type { Tx } from '../db/connection.js';
 import { signDownload } from '../downloads/signing.js';
 import { readEmailFilingSettings } from '../email-filing-settings/queries.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { MAX_PROJECTS_SENT, rerankWithProvider } from './ai.js';
-import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId } from './message.js';
+import { attachmentText, type IncomingEmail, normaliseMessageId, searchTextOf } from './message.js';
 import { projectIndexCache } from './project-index-cache.js';
 import {
   attachmentsOf,
@@ -42,9 +43,6 @@ export interface FilingTarget {
   note?: string;
 }
 
-// tsvector values are capped at 1 MB; the index keeps the first ~600 KB of text, the blob keeps it all.
-const MAX_SEARCH_TEXT_BYTES = 600_000;
-
 /**
  * Files one e-mail into a project (optionally onto one of its documents). The same Message-ID in the
  * same project is stored once: a repeat, or a concurrent second filing, gets the existing record
@@ -64,6 +62,18 @@ export async function fileEmail(
   const existing = await findFiledEmailByMessage(app.db, target.projectId, email.messageId);
   if (existing) return { status: 200, body: await filingResult(app, caller, existing, true) };
 
+  const blobs = await storeBlobs(app, email);
+  const filing: NewFiling = { id: newId('fem'), filedAt: app.clock.now(), caller, target, document, email, blobs };
+  const inserted = await app.db.transaction((tx) => insertFiling(tx, filing));
+  const stored = await findFiledEmailByMessage(app.db, target.projectId, email.messageId);
+  if (!stored) throw new Error(`Filed e-mail ${email.messageId} vanished after insert`);
+  return { status: inserted ? 201 : 200, body: await filingResult(app, caller, stored, !inserted) };
+}
+
+type StoredBlobs = Awaited<ReturnType<typeof storeBlobs>>;
+
+/** The raw message, its HTML body and its attachments in the blob store, with each attachment's text. */
+async function storeBlobs(app: AppContext, email: IncomingEmail) {
   // Blobs are content-addressed: storing them before the transaction is harmless if it loses a race.
   const [raw, html, attachments] = await Promise.all([
     app.blobs.put(email.raw),
@@ -76,86 +86,75 @@ export async function fileEmail(
       })),
     ),
   ]);
-  const id = newId('fem');
-  const filedAt = app.clock.now();
-  const inserted = await app.db.transaction(async (tx) => {
-    const fresh = await insertFiledEmail(tx, {
-      id,
+  return { raw, html, attachments };
+}
+
+interface NewFiling {
+  id: string;
+  filedAt: Date;
+  caller: Caller;
+  target: FilingTarget;
+  document: Awaited<ReturnType<typeof findDocumentInProject>>;
+  email: IncomingEmail;
+  blobs: StoredBlobs;
+}
+
+/** The filed e-mail, its attachments and, when filed on a document, its activity; false if the
+ *  same Message-ID was filed in the project meanwhile. */
+async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
+  const { id, filedAt, caller, target, document, email, blobs } = filing;
+  const fresh = await insertFiledEmail(tx, {
+    id,
+    organizationId: target.organizationId,
+    projectId: target.projectId,
+    documentId: document?.id ?? null,
+    messageId: email.messageId,
+    messageIdGenerated: email.messageIdGenerated,
+    conversationId: target.conversationId ?? null,
+    inReplyTo: email.inReplyTo,
+    references: email.references,
+    subject: email.subject,
+    fromAddress: email.from.address,
+    fromName: email.from.name ?? null,
+    to: email.to,
+    cc: email.cc,
+    sentAt: email.sentAt,
+    bodyText: email.bodyText,
+    rawBlobKey: blobs.raw.key,
+    htmlBlobKey: blobs.html?.key ?? null,
+    hasAttachments: blobs.attachments.length > 0,
+    note: target.note ?? null,
+    filedById: caller.id,
+    filedAt,
+    searchText: searchTextOf(email, blobs.attachments),
+  });
+  if (!fresh) return false;
+  await insertAttachments(
+    tx,
+    blobs.attachments.map((a) => ({
+      id: newId('fea'),
+      organizationId: target.organizationId,
+      filedEmailId: id,
+      name: a.name,
+      contentType: a.contentType,
+      size: a.blob.size,
+      blobKey: a.blob.key,
+      textContent: a.text,
+    })),
+  );
+  if (document) {
+    await recordActivity(tx, {
       organizationId: target.organizationId,
       projectId: target.projectId,
-      documentId: document?.id ?? null,
-      messageId: email.messageId,
-      messageIdGenerated: email.messageIdGenerated,
-      conversationId: target.conversationId ?? null,
-      inReplyTo: email.inReplyTo,
-      references: email.references,
-      subject: email.subject,
-      fromAddress: email.from.address,
-      fromName: email.from.name ?? null,
-      to: email.to,
-      cc: email.cc,
-      sentAt: email.sentAt,
-      bodyText: email.bodyText,
-      rawBlobKey: raw.key,
-      htmlBlobKey: html?.key ?? null,
-      hasAttachments: attachments.length > 0,
-      note: target.note ?? null,
-      filedById: caller.id,
-      filedAt,
-      searchText: searchTextOf(email, attachments),
+      documentId: document.id,
+      actor: { id: caller.id, name: caller.name, email: caller.email },
+      action: 'email_filed',
+      title: `E-mail filed on ${document.number}: ${email.subject || '(no subject)'}`.slice(0, 500),
+      details: { filedEmailId: id, internetMessageId: email.messageId, from: email.from.address },
+      at: filedAt,
     });
-    if (!fresh) return false;
-    await insertAttachments(
-      tx,
-      attachments.map((a) => ({
-        id: newId('fea'),
-        organizationId: target.organizationId,
-        filedEmailId: id,
-        name: a.name,
-        contentType: a.contentType,
-        size: a.blob.size,
-        blobKey: a.blob.key,
-        textContent: a.text,
-      })),
-    );
-    if (document) {
-      await recordActivity(tx, {
-        organizationId: target.organizationId,
-        projectId: target.projectId,
-        documentId: document.id,
-        actor: { id: caller.id, name: caller.name, email: caller.email },
-        action: 'email_filed',
-        title: `E-mail filed on ${document.number}: ${email.subject || '(no subject)'}`.slice(0, 500),
-        details: { filedEmailId: id, internetMessageId: email.messageId, from: email.from.address },
-        at: filedAt,
-      });
-    }
-    return true;
-  });
-  const stored = await findFiledEmailByMessage(app.db, target.projectId, email.messageId);
-  if (!stored) throw new Error(`Filed e-mail ${email.messageId} vanished after insert`);
-  return { status: inserted ? 201 : 200, body: await filingResult(app, caller, stored, !inserted) };
-}
-
-/** What the index searches: subject, participants (addresses, names and domains), body, attachments. */
-function searchTextOf(email: IncomingEmail, attachments: { name: string; text: string | null }[]): string {
-  const people = [email.from, ...email.to, ...email.cc];
-  const parts = [
-    email.subject,
-    ...people.flatMap((p) => [p.address, p.name ?? '', domainOf(p.address)]),
-    // File names both whole (`schedule.txt` is one token) and split into words.
-    ...attachments.flatMap((a) => [a.name, a.name.replace(/[._-]+/g, ' ')]),
-    email.bodyText,
-    ...attachments.map((a) => a.text ?? ''),
-  ];
-  return truncateUtf8(parts.filter(Boolean).join('\n'), MAX_SEARCH_TEXT_BYTES);
-}
-
-function truncateUtf8(text: string, maxBytes: number): string {
-  const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= maxBytes) return text;
-  // Cutting inside a character leaves U+FFFD at the end, which the index ignores.
-  return bytes.subarray(0, maxBytes).toString('utf8');
+  }
+  return true;
 }
 
 async function filingResult(app: AppContext, caller: Caller, row: FiledEmailWithFiler, duplicate: boolean) {

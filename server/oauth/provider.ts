@@ -159,156 +159,187 @@ export function createClientsStore(app: AppContext): OAuthRegisteredClientsStore
  */
 export function createOAuthProvider(app: AppContext, signIn: SignInFlow): OAuthServerProvider {
   const resources = oauthResources(app);
-  const now = () => app.clock.now();
-
-  /** Ends a sign-in: its refresh tokens and, on every instance, its access tokens. */
-  const endSignIn = async (familyId: string) => {
-    await revokeFamily(app.db, familyId, now());
-    await app.guard.revokeGrant(familyId, new Date(now().getTime() + ACCESS_TOKEN_LIFETIME_SECONDS * 1000));
-  };
-
-  // The refresh-token family is the sign-in (grant): every access token names it.
-  const issueTokens = async (
-    grant: { clientId: string; userId: string; scopes: string[]; resource: string },
-    familyId: string,
-  ): Promise<OAuthTokens> => {
-    const access = app.tokens.sign(grant.userId, 'user', {
-      lifetimeSeconds: ACCESS_TOKEN_LIFETIME_SECONDS,
-      audience: grant.resource,
-      grant: familyId,
-    });
-    const refreshToken = randomToken('sfr');
-    await insertRefreshToken(app.db, {
-      tokenHash: digest(refreshToken),
-      familyId,
-      clientId: grant.clientId,
-      userId: grant.userId,
-      scopes: grant.scopes,
-      resource: grant.resource,
-      createdAt: now(),
-      expiresAt: new Date(now().getTime() + REFRESH_TOKEN_LIFETIME_SECONDS * 1000),
-    });
-    return {
-      access_token: access.token,
-      token_type: 'Bearer',
-      expires_in: access.expiresIn,
-      refresh_token: refreshToken,
-      scope: grant.scopes.join(' '),
-    };
-  };
-
-  const liveCode = async (clientId: string, code: string) => {
-    const row = await findAuthCode(app.db, digest(code));
-    // A code presented twice has leaked (RFC 6749 §4.1.2): end the sign-in it started.
-    if (row?.usedAt && row.clientId === clientId && row.grantId) await endSignIn(row.grantId);
-    if (!row || row.clientId !== clientId || row.usedAt || row.expiresAt <= now()) {
-      throw new InvalidGrantError('Invalid, expired or already used authorization code');
-    }
-    return row;
-  };
-
   return {
     clientsStore: createClientsStore(app),
 
     async authorize(client, params: AuthorizationParams, res: Response) {
       const scopes = checkScopes(params.scopes);
       const resource = resolveResource(client.client_id, params.resource, resources);
-      await signIn.handle(client, { ...params, scopes, resource }, res, async (userId) => {
-        const code = randomToken('sfc');
-        await insertAuthCode(app.db, {
-          codeHash: digest(code),
-          clientId: client.client_id,
-          userId,
-          redirectUri: params.redirectUri,
-          codeChallenge: params.codeChallenge,
-          scopes,
-          resource,
-          grantId: newId('fam'),
-          expiresAt: new Date(now().getTime() + AUTH_CODE_LIFETIME_SECONDS * 1000),
-        });
-        return code;
-      });
+      await signIn.handle(client, { ...params, scopes, resource }, res, (userId) =>
+        issueAuthCode(app, { clientId: client.client_id, userId, params, scopes, resource }),
+      );
     },
 
     async challengeForAuthorizationCode(client, code) {
-      return (await liveCode(client.client_id, code)).codeChallenge;
+      return (await liveCode(app, client.client_id, code)).codeChallenge;
     },
 
-    async exchangeAuthorizationCode(client, code, _verifier, redirectUri, resource) {
-      const row = await liveCode(client.client_id, code);
-      if (redirectUri !== undefined && redirectUri !== row.redirectUri) {
-        throw new InvalidGrantError('redirect_uri does not match the authorization request');
-      }
-      if (resource && resource.href.replace(/\/$/, '') !== row.resource) {
-        throw new InvalidTargetError('resource does not match the authorization request');
-      }
-      const spent = await spendAuthCode(app.db, row.codeHash, now());
-      if (!spent) {
-        if (row.grantId) await endSignIn(row.grantId);
-        throw new InvalidGrantError('Invalid, expired or already used authorization code');
-      }
-      return issueTokens(
-        { clientId: client.client_id, userId: spent.userId, scopes: spent.scopes, resource: spent.resource! },
-        spent.grantId ?? newId('fam'),
-      );
-    },
+    exchangeAuthorizationCode: (client, code, _verifier, redirectUri, resource) =>
+      exchangeAuthorizationCode(app, client.client_id, code, redirectUri, resource),
 
-    async exchangeRefreshToken(client, refreshToken, scopes, resource) {
-      const row = await findRefreshToken(app.db, digest(refreshToken));
-      if (!row || row.clientId !== client.client_id) throw new InvalidGrantError('Invalid refresh token');
-      if (row.revokedAt) throw new InvalidGrantError('Refresh token has been revoked');
-      if (row.usedAt) {
-        // A spent token presented again means it leaked (or the client lost a race): end the whole family.
-        await endSignIn(row.familyId);
-        throw new InvalidGrantError('Refresh token was already used; the session has been revoked');
-      }
-      if (row.expiresAt <= now()) throw new InvalidGrantError('Refresh token has expired');
-      if (scopes?.some((s) => !row.scopes.includes(s))) {
-        throw new InvalidScopeError('A refresh may not widen the granted scope');
-      }
-      if (resource && resource.href.replace(/\/$/, '') !== row.resource) {
-        throw new InvalidTargetError('resource does not match the original grant');
-      }
-      const spent = await spendRefreshToken(app.db, row.tokenHash, now());
-      if (!spent) {
-        await endSignIn(row.familyId);
-        throw new InvalidGrantError('Refresh token was already used; the session has been revoked');
-      }
-      if (!(await app.guard.callerOf('user', row.userId))) throw new InvalidGrantError('The account no longer exists');
-      return issueTokens(
-        { clientId: row.clientId, userId: row.userId, scopes: row.scopes, resource: row.resource! },
-        row.familyId,
-      );
-    },
+    exchangeRefreshToken: (client, refreshToken, scopes, resource) =>
+      exchangeRefreshToken(app, client.client_id, refreshToken, scopes, resource),
 
-    async verifyAccessToken(token): Promise<AuthInfo> {
-      // MCP accepts people's tokens minted for the MCP resource and client-key tokens from /v1/oauth/token,
-      // as long as their sign-in has not been revoked.
-      const user = await app.guard.verify(token, resources.mcp);
-      const key = user ? undefined : await app.guard.verify(token, resources.api);
-      const claims = user?.typ === 'user' ? user : key?.typ === 'client' ? key : undefined;
-      if (!claims) throw new InvalidTokenError('Invalid or expired token');
-      return {
-        token,
-        clientId: claims.typ === 'client' ? claims.sub : '',
-        scopes: [SITEFILE_SCOPE],
-        expiresAt: claims.exp,
-        resource: new URL(resources.mcp),
-        extra: { kind: claims.typ, subject: claims.sub },
-      };
-    },
+    verifyAccessToken: (token) => verifyAccessToken(app, resources, token),
 
-    async revokeToken(client, request) {
-      // Revoking either kind of token ends the whole sign-in (RFC 7009 §2.1 allows it for access tokens).
-      // Tokens of other clients, unknown or expired tokens: nothing to do, and the answer is the same 200.
-      const row = await findRefreshToken(app.db, digest(request.token));
-      if (row) {
-        if (row.clientId === client.client_id) await endSignIn(row.familyId);
-        return;
-      }
-      const claims = app.tokens.verify(request.token, resources.mcp) ?? app.tokens.verify(request.token, resources.api);
-      if (claims?.typ !== 'user' || !claims.gid) return;
-      if ((await familyClientId(app.db, claims.gid)) === client.client_id) await endSignIn(claims.gid);
-    },
+    revokeToken: (client, request) => revokeToken(app, resources, client.client_id, request.token),
   };
+}
+
+/** Ends a sign-in: its refresh tokens and, on every instance, its access tokens. */
+async function endSignIn(app: AppContext, familyId: string) {
+  await revokeFamily(app.db, familyId, app.clock.now());
+  await app.guard.revokeGrant(familyId, new Date(app.clock.now().getTime() + ACCESS_TOKEN_LIFETIME_SECONDS * 1000));
+}
+
+/** A code for a completed sign-in; each code starts a new sign-in (grant). */
+async function issueAuthCode(
+  app: AppContext,
+  grant: { clientId: string; userId: string; params: AuthorizationParams; scopes: string[]; resource: string },
+): Promise<string> {
+  const code = randomToken('sfc');
+  await insertAuthCode(app.db, {
+    codeHash: digest(code),
+    clientId: grant.clientId,
+    userId: grant.userId,
+    redirectUri: grant.params.redirectUri,
+    codeChallenge: grant.params.codeChallenge,
+    scopes: grant.scopes,
+    resource: grant.resource,
+    grantId: newId('fam'),
+    expiresAt: new Date(app.clock.now().getTime() + AUTH_CODE_LIFETIME_SECONDS * 1000),
+  });
+  return code;
+}
+
+// The refresh-token family is the sign-in (grant): every access token names it.
+async function issueTokens(
+  app: AppContext,
+  grant: { clientId: string; userId: string; scopes: string[]; resource: string },
+  familyId: string,
+): Promise<OAuthTokens> {
+  const access = app.tokens.sign(grant.userId, 'user', {
+    lifetimeSeconds: ACCESS_TOKEN_LIFETIME_SECONDS,
+    audience: grant.resource,
+    grant: familyId,
+  });
+  const refreshToken = randomToken('sfr');
+  await insertRefreshToken(app.db, {
+    tokenHash: digest(refreshToken),
+    familyId,
+    clientId: grant.clientId,
+    userId: grant.userId,
+    scopes: grant.scopes,
+    resource: grant.resource,
+    createdAt: app.clock.now(),
+    expiresAt: new Date(app.clock.now().getTime() + REFRESH_TOKEN_LIFETIME_SECONDS * 1000),
+  });
+  return {
+    access_token: access.token,
+    token_type: 'Bearer',
+    expires_in: access.expiresIn,
+    refresh_token: refreshToken,
+    scope: grant.scopes.join(' '),
+  };
+}
+
+async function liveCode(app: AppContext, clientId: string, code: string) {
+  const row = await findAuthCode(app.db, digest(code));
+  // A code presented twice has leaked (RFC 6749 §4.1.2): end the sign-in it started.
+  if (row?.usedAt && row.clientId === clientId && row.grantId) await endSignIn(app, row.grantId);
+  if (!row || row.clientId !== clientId || row.usedAt || row.expiresAt <= app.clock.now()) {
+    throw new InvalidGrantError('Invalid, expired or already used authorization code');
+  }
+  return row;
+}
+
+async function exchangeAuthorizationCode(
+  app: AppContext,
+  clientId: string,
+  code: string,
+  redirectUri: string | undefined,
+  resource: URL | undefined,
+): Promise<OAuthTokens> {
+  const row = await liveCode(app, clientId, code);
+  if (redirectUri !== undefined && redirectUri !== row.redirectUri) {
+    throw new InvalidGrantError('redirect_uri does not match the authorization request');
+  }
+  if (resource && resource.href.replace(/\/$/, '') !== row.resource) {
+    throw new InvalidTargetError('resource does not match the authorization request');
+  }
+  const spent = await spendAuthCode(app.db, row.codeHash, app.clock.now());
+  if (!spent) {
+    if (row.grantId) await endSignIn(app, row.grantId);
+    throw new InvalidGrantError('Invalid, expired or already used authorization code');
+  }
+  return issueTokens(
+    app,
+    { clientId, userId: spent.userId, scopes: spent.scopes, resource: spent.resource! },
+    spent.grantId ?? newId('fam'),
+  );
+}
+
+async function exchangeRefreshToken(
+  app: AppContext,
+  clientId: string,
+  refreshToken: string,
+  scopes: string[] | undefined,
+  resource: URL | undefined,
+): Promise<OAuthTokens> {
+  const row = await findRefreshToken(app.db, digest(refreshToken));
+  if (!row || row.clientId !== clientId) throw new InvalidGrantError('Invalid refresh token');
+  if (row.revokedAt) throw new InvalidGrantError('Refresh token has been revoked');
+  if (row.usedAt) {
+    // A spent token presented again means it leaked (or the client lost a race): end the whole family.
+    await endSignIn(app, row.familyId);
+    throw new InvalidGrantError('Refresh token was already used; the session has been revoked');
+  }
+  if (row.expiresAt <= app.clock.now()) throw new InvalidGrantError('Refresh token has expired');
+  if (scopes?.some((s) => !row.scopes.includes(s))) {
+    throw new InvalidScopeError('A refresh may not widen the granted scope');
+  }
+  if (resource && resource.href.replace(/\/$/, '') !== row.resource) {
+    throw new InvalidTargetError('resource does not match the original grant');
+  }
+  const spent = await spendRefreshToken(app.db, row.tokenHash, app.clock.now());
+  if (!spent) {
+    await endSignIn(app, row.familyId);
+    throw new InvalidGrantError('Refresh token was already used; the session has been revoked');
+  }
+  if (!(await app.guard.callerOf('user', row.userId))) throw new InvalidGrantError('The account no longer exists');
+  return issueTokens(
+    app,
+    { clientId: row.clientId, userId: row.userId, scopes: row.scopes, resource: row.resource! },
+    row.familyId,
+  );
+}
+
+async function verifyAccessToken(app: AppContext, resources: OAuthResources, token: string): Promise<AuthInfo> {
+  // MCP accepts people's tokens minted for the MCP resource and client-key tokens from /v1/oauth/token,
+  // as long as their sign-in has not been revoked.
+  const user = await app.guard.verify(token, resources.mcp);
+  const key = user ? undefined : await app.guard.verify(token, resources.api);
+  const claims = user?.typ === 'user' ? user : key?.typ === 'client' ? key : undefined;
+  if (!claims) throw new InvalidTokenError('Invalid or expired token');
+  return {
+    token,
+    clientId: claims.typ === 'client' ? claims.sub : '',
+    scopes: [SITEFILE_SCOPE],
+    expiresAt: claims.exp,
+    resource: new URL(resources.mcp),
+    extra: { kind: claims.typ, subject: claims.sub },
+  };
+}
+
+async function revokeToken(app: AppContext, resources: OAuthResources, clientId: string, token: string) {
+  // Revoking either kind of token ends the whole sign-in (RFC 7009 §2.1 allows it for access tokens).
+  // Tokens of other clients, unknown or expired tokens: nothing to do, and the answer is the same 200.
+  const row = await findRefreshToken(app.db, digest(token));
+  if (row) {
+    if (row.clientId === clientId) await endSignIn(app, row.familyId);
+    return;
+  }
+  const claims = app.tokens.verify(token, resources.mcp) ?? app.tokens.verify(token, resources.api);
+  if (claims?.typ !== 'user' || !claims.gid) return;
+  if ((await familyClientId(app.db, claims.gid)) === clientId) await endSignIn(app, claims.gid);
 }

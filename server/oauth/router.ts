@@ -18,6 +18,7 @@ import { registerFirstPartyApps } from './first-party.js';
 import {
   checkRedirectUris,
   createOAuthProvider,
+  type OAuthResources,
   oauthResources,
   SITEFILE_SCOPE,
   TOKEN_ENDPOINT_AUTH_METHODS,
@@ -46,41 +47,76 @@ export interface OAuthServer {
 export function createOAuthServer(app: AppContext): OAuthServer {
   const provider = createOAuthProvider(app, createSignInFlow(app));
   const resources = oauthResources(app);
-  const base = app.config.publicUrl;
-  const metadata: OAuthMetadata = {
-    issuer: base,
-    authorization_endpoint: `${base}${AUTHORIZE_PATH}`,
-    token_endpoint: `${base}${TOKEN_PATH}`,
-    registration_endpoint: `${base}${REGISTER_PATH}`,
-    revocation_endpoint: `${base}${REVOKE_PATH}`,
-    response_types_supported: ['code'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
-    code_challenge_methods_supported: ['S256'],
-    token_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
-    revocation_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
-    scopes_supported: [SITEFILE_SCOPE],
-  };
-  const protectedResource: OAuthProtectedResourceMetadata = {
-    resource: resources.mcp,
-    authorization_servers: [base],
-    scopes_supported: [SITEFILE_SCOPE],
-    bearer_methods_supported: ['header'],
-    resource_name: 'Sitefile MCP',
-  };
+  const router = express.Router();
+  router.use(['/oauth', '/.well-known'], firstPartyAppsRegistered(app));
+  router.use('/oauth', oneSentenceErrors);
+  router.use(AUTHORIZE_PATH, checkAuthorizationRequest(provider.clientsStore), authorizationHandler({ provider }));
+  const verifyClient = verifyClientSecret(app);
+  router.use(TOKEN_PATH, express.urlencoded({ extended: false }), verifyClient, tokenHandler({ provider }));
+  router.use(REVOKE_PATH, express.urlencoded({ extended: false }), verifyClient, revocationHandler({ provider }));
+  // Registered clients' secrets do not expire: their refresh tokens live 90 days.
+  router.use(
+    REGISTER_PATH,
+    express.json(),
+    checkRegisteredRedirects,
+    clientRegistrationHandler({ clientsStore: provider.clientsStore, clientSecretExpirySeconds: 0 }),
+  );
+  router.use('/.well-known/oauth-authorization-server', metadataHandler(serverMetadata(app.config.publicUrl)));
+  // Only /mcp is a protected resource with OAuth metadata; the origin itself is not (no root document).
+  router.use(
+    '/.well-known/oauth-protected-resource/mcp',
+    metadataHandler(mcpResourceMetadata(app.config.publicUrl, resources)),
+  );
 
-  // First-party apps are registered before the first OAuth request is answered.
+  return {
+    router,
+    provider,
+    mcpResourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(resources.mcp)),
+  };
+}
+
+/** RFC 8414 authorization server metadata. */
+const serverMetadata = (base: string): OAuthMetadata => ({
+  issuer: base,
+  authorization_endpoint: `${base}${AUTHORIZE_PATH}`,
+  token_endpoint: `${base}${TOKEN_PATH}`,
+  registration_endpoint: `${base}${REGISTER_PATH}`,
+  revocation_endpoint: `${base}${REVOKE_PATH}`,
+  response_types_supported: ['code'],
+  grant_types_supported: ['authorization_code', 'refresh_token'],
+  code_challenge_methods_supported: ['S256'],
+  token_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
+  revocation_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
+  scopes_supported: [SITEFILE_SCOPE],
+});
+
+/** RFC 9728 metadata of the one protected resource, /mcp. */
+const mcpResourceMetadata = (base: string, resources: OAuthResources): OAuthProtectedResourceMetadata => ({
+  resource: resources.mcp,
+  authorization_servers: [base],
+  scopes_supported: [SITEFILE_SCOPE],
+  bearer_methods_supported: ['header'],
+  resource_name: 'Sitefile MCP',
+});
+
+/** First-party apps are registered before the first OAuth request is answered. */
+function firstPartyAppsRegistered(app: AppContext): RequestHandler {
   const registered = registerFirstPartyApps(app).catch((err) => {
     app.log.error({ err }, 'registering first-party OAuth apps failed');
   });
-  const whenRegistered: RequestHandler = (_req, _res, next) => {
+  return (_req, _res, next) => {
     registered.then(() => next(), next);
   };
+}
 
-  // Confidential clients' secrets are stored as digests; check them here so the SDK's handlers
-  // (which compare plain secrets) only ever see clients already authenticated. The credentials come in
-  // the body (client_secret_post) or as HTTP Basic (client_secret_basic); the SDK reads the body only,
-  // so Basic credentials are moved there once checked.
-  const verifyClientSecret: RequestHandler = async (req, res, next) => {
+/**
+ * Confidential clients' secrets are stored as digests; check them here so the SDK's handlers
+ * (which compare plain secrets) only ever see clients already authenticated. The credentials come in
+ * the body (client_secret_post) or as HTTP Basic (client_secret_basic); the SDK reads the body only,
+ * so Basic credentials are moved there once checked.
+ */
+function verifyClientSecret(app: AppContext): RequestHandler {
+  return async (req, res, next) => {
     const refuse = (status: number, error: string, description: string) => {
       res.setHeader('Cache-Control', 'no-store');
       res.status(status).json({ error, error_description: description });
@@ -105,38 +141,15 @@ export function createOAuthServer(app: AppContext): OAuthServer {
     if (basic) req.body = { ...body, client_id: basic.id };
     next();
   };
-
-  // Redirect URIs are checked before the SDK's schema, so a bad one is invalid_redirect_uri (RFC 7591).
-  const checkRegisteredRedirects: RequestHandler = (req, res, next) => {
-    const uris = (req.body as Record<string, unknown> | undefined)?.redirect_uris;
-    try {
-      if (Array.isArray(uris) && uris.every((u) => typeof u === 'string')) checkRedirectUris(uris);
-      next();
-    } catch (err) {
-      res.status(400).json((err as OAuthError).toResponseObject());
-    }
-  };
-
-  const router = express.Router();
-  router.use(['/oauth', '/.well-known'], whenRegistered);
-  router.use('/oauth', oneSentenceErrors);
-  router.use(AUTHORIZE_PATH, checkAuthorizationRequest(provider.clientsStore), authorizationHandler({ provider }));
-  router.use(TOKEN_PATH, express.urlencoded({ extended: false }), verifyClientSecret, tokenHandler({ provider }));
-  router.use(REVOKE_PATH, express.urlencoded({ extended: false }), verifyClientSecret, revocationHandler({ provider }));
-  // Registered clients' secrets do not expire: their refresh tokens live 90 days.
-  router.use(
-    REGISTER_PATH,
-    express.json(),
-    checkRegisteredRedirects,
-    clientRegistrationHandler({ clientsStore: provider.clientsStore, clientSecretExpirySeconds: 0 }),
-  );
-  router.use('/.well-known/oauth-authorization-server', metadataHandler(metadata));
-  // Only /mcp is a protected resource with OAuth metadata; the origin itself is not (no root document).
-  router.use('/.well-known/oauth-protected-resource/mcp', metadataHandler(protectedResource));
-
-  return {
-    router,
-    provider,
-    mcpResourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(new URL(resources.mcp)),
-  };
 }
+
+// Redirect URIs are checked before the SDK's schema, so a bad one is invalid_redirect_uri (RFC 7591).
+const checkRegisteredRedirects: RequestHandler = (req, res, next) => {
+  const uris = (req.body as Record<string, unknown> | undefined)?.redirect_uris;
+  try {
+    if (Array.isArray(uris) && uris.every((u) => typeof u === 'string')) checkRedirectUris(uris);
+    next();
+  } catch (err) {
+    res.status(400).json((err as OAuthError).toResponseObject());
+  }
+};

@@ -49,128 +49,196 @@ const field = (body: unknown, name: string, max: number): string => {
   return typeof value === 'string' ? value.slice(0, max) : '';
 };
 
+/** What the steps of every request share. */
+interface SignInDeps {
+  app: AppContext;
+  throttle: SignInThrottle;
+  /** Unknown e-mails are checked against a dummy hash so both failures take the same time. */
+  dummyHash: () => Promise<string>;
+  secureCookie: boolean;
+  mcpResource: string;
+}
+
 export function createSignInFlow(app: AppContext, throttle: SignInThrottle = createSignInThrottle()): SignInFlow {
-  // Unknown e-mails are checked against a dummy hash so both failures take the same time.
   let dummyHash: Promise<string> | undefined;
-  const secureCookie = app.config.publicUrl.startsWith('https:');
-  const mcpResource = `${app.config.publicUrl}/mcp`;
-
-  // The consent ticket proves a successful sign-in for exactly this authorization request: a short
-  // JWT whose audience carries a digest of the request, so it cannot be replayed for another client.
-  const ticketAudience = (client: OAuthClientInformationFull, request: AuthorizationRequest) =>
-    `${app.config.publicUrl}/oauth/consent/${digest(
-      JSON.stringify([
-        client.client_id,
-        request.redirectUri,
-        request.codeChallenge,
-        request.resource,
-        request.state ?? '',
-      ]),
-    )}`;
-
-  const accessLines = (resource: string) =>
-    resource === mcpResource
-      ? [
-          'find your projects and read their documents, submittals and reports',
-          'search e-mail dispatches and their delivery history (sent, delivered, opened, bounced)',
-          'run read-only data queries (counts, lists) over that data',
-        ]
-      : ['use the Sitefile API as you, with your organization roles (file e-mails, read projects and documents)'];
-
-  return {
-    async handle(client, request, res, issueCode) {
-      const req = res.req;
-      const clientName = client.client_name?.trim() || client.client_id;
-      const oauthParams = {
-        client_id: client.client_id,
-        redirect_uri: request.redirectUri,
-        response_type: 'code',
-        code_challenge: request.codeChallenge,
-        code_challenge_method: 'S256',
-        scope: request.scopes.join(' '),
-        state: request.state,
-        resource: request.resource,
-      };
-      res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
-      res.setHeader('X-Frame-Options', 'DENY');
-      res.setHeader('Referrer-Policy', 'no-referrer');
-
-      let csrf = readCookie(req, CSRF_COOKIE);
-      const posted = req.method === 'POST' ? field(req.body, 'step', 20) : '';
-      const render = (status: number, html: string) => res.status(status).type('html').send(html);
-      const showSignIn = (status: number, error?: string, email?: string) =>
-        render(status, signInPage({ action: AUTHORIZE_PATH, clientName, csrf: csrf!, oauthParams, email, error }));
-
-      if (!csrf || !posted) {
-        csrf ??= randomBytes(24).toString('base64url');
-        res.cookie(CSRF_COOKIE, csrf, { httpOnly: true, sameSite: 'lax', secure: secureCookie, path: '/oauth' });
-        showSignIn(200);
-        return;
-      }
-      if (!sameSecret(req.body.csrf, csrf)) {
-        showSignIn(403, 'This sign-in form has expired. Please sign in again.');
-        return;
-      }
-
-      if (posted === 'signin') {
-        const email = field(req.body, 'email', 320).trim();
-        const password = field(req.body, 'password', 1024);
-        const ip = req.ip ?? 'unknown';
-        const wait = await throttle.retryAfterSeconds(ip, email);
-        if (wait > 0) {
-          res.setHeader('Retry-After', String(wait));
-          showSignIn(429, `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minutes.`, email);
-          return;
-        }
-        const user = email ? await findUserByEmail(app.db, email) : undefined;
-        dummyHash ??= hashSecret(randomBytes(16).toString('hex'));
-        const passwordOk = await verifySecret(user?.passwordHash ?? (await dummyHash), password);
-        if (!user?.passwordHash || !passwordOk || user.disabledAt) {
-          await throttle.recordFailure(ip, email);
-          showSignIn(401, 'The email or password is incorrect.', email);
-          return;
-        }
-        await throttle.recordSuccess(email);
-        const ticket = app.tokens.sign(user.id, 'user', {
-          lifetimeSeconds: TICKET_LIFETIME_SECONDS,
-          audience: ticketAudience(client, request),
-        }).token;
-        render(
-          200,
-          consentPage({
-            action: AUTHORIZE_PATH,
-            clientName,
-            userName: user.name,
-            userEmail: user.email,
-            access: accessLines(request.resource),
-            organizations: await userOrganizationNames(app.db, user.id),
-            csrf,
-            ticket,
-            oauthParams,
-          }),
-        );
-        return;
-      }
-
-      const claims = app.tokens.verify(field(req.body, 'ticket', 4000), ticketAudience(client, request));
-      if (posted !== 'consent' || !claims) {
-        showSignIn(400, 'Your sign-in has expired. Please sign in again.');
-        return;
-      }
-      // A consent form answers once: a second submission (a double click, a replayed post) gets no second code.
-      if (!(await markTicketUsed(app.db, claims.jti, app.clock.now(), new Date(claims.exp * 1000)))) {
-        showSignIn(400, 'This consent was already answered. Please sign in again.');
-        return;
-      }
-      const target = new URL(request.redirectUri);
-      if (field(req.body, 'decision', 10) === 'allow') {
-        target.searchParams.set('code', await issueCode(claims.sub));
-      } else {
-        target.searchParams.set('error', 'access_denied');
-        target.searchParams.set('error_description', 'The user denied access');
-      }
-      if (request.state !== undefined) target.searchParams.set('state', request.state);
-      res.redirect(302, target.href);
+  const deps: SignInDeps = {
+    app,
+    throttle,
+    dummyHash: () => {
+      dummyHash ??= hashSecret(randomBytes(16).toString('hex'));
+      return dummyHash;
     },
+    secureCookie: app.config.publicUrl.startsWith('https:'),
+    mcpResource: `${app.config.publicUrl}/mcp`,
+  };
+  return { handle: (client, request, res, issueCode) => handleAuthorization(deps, client, request, res, issueCode) };
+}
+
+/** One authorization request's pages: the sign-in form (again, with an error) or any other page. */
+interface AuthorizationPages {
+  req: Request;
+  res: Response;
+  client: OAuthClientInformationFull;
+  request: AuthorizationRequest;
+  clientName: string;
+  csrf: string;
+  oauthParams: Record<string, string | undefined>;
+  render(status: number, html: string): void;
+  showSignIn(status: number, error?: string, email?: string): void;
+}
+
+async function handleAuthorization(
+  deps: SignInDeps,
+  client: OAuthClientInformationFull,
+  request: AuthorizationRequest,
+  res: Response,
+  issueCode: (userId: string) => Promise<string>,
+): Promise<void> {
+  const req = res.req;
+  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+
+  const csrf = readCookie(req, CSRF_COOKIE);
+  const posted = req.method === 'POST' ? field(req.body, 'step', 20) : '';
+  if (!csrf || !posted) {
+    const issued = csrf ?? randomBytes(24).toString('base64url');
+    res.cookie(CSRF_COOKIE, issued, { httpOnly: true, sameSite: 'lax', secure: deps.secureCookie, path: '/oauth' });
+    pagesFor(client, request, res, issued).showSignIn(200);
+    return;
+  }
+  const pages = pagesFor(client, request, res, csrf);
+  if (!sameSecret(req.body.csrf, csrf)) {
+    pages.showSignIn(403, 'This sign-in form has expired. Please sign in again.');
+    return;
+  }
+  if (posted === 'signin') await signInStep(deps, pages);
+  else await consentStep(deps, pages, posted, issueCode);
+}
+
+function pagesFor(
+  client: OAuthClientInformationFull,
+  request: AuthorizationRequest,
+  res: Response,
+  csrf: string,
+): AuthorizationPages {
+  const clientName = client.client_name?.trim() || client.client_id;
+  const oauthParams = {
+    client_id: client.client_id,
+    redirect_uri: request.redirectUri,
+    response_type: 'code',
+    code_challenge: request.codeChallenge,
+    code_challenge_method: 'S256',
+    scope: request.scopes.join(' '),
+    state: request.state,
+    resource: request.resource,
+  };
+  const render = (status: number, html: string) => {
+    res.status(status).type('html').send(html);
+  };
+  return {
+    req: res.req,
+    res,
+    client,
+    request,
+    clientName,
+    csrf,
+    oauthParams,
+    render,
+    showSignIn: (status, error, email) =>
+      render(status, signInPage({ action: AUTHORIZE_PATH, clientName, csrf, oauthParams, email, error })),
   };
 }
+
+/** The posted e-mail and password: on success the consent page, with a ticket for this request. */
+async function signInStep(deps: SignInDeps, pages: AuthorizationPages): Promise<void> {
+  const { app, throttle } = deps;
+  const { req, res, request } = pages;
+  const email = field(req.body, 'email', 320).trim();
+  const password = field(req.body, 'password', 1024);
+  const ip = req.ip ?? 'unknown';
+  const wait = await throttle.retryAfterSeconds(ip, email);
+  if (wait > 0) {
+    res.setHeader('Retry-After', String(wait));
+    pages.showSignIn(429, `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minutes.`, email);
+    return;
+  }
+  const user = email ? await findUserByEmail(app.db, email) : undefined;
+  const dummyHash = deps.dummyHash();
+  const passwordOk = await verifySecret(user?.passwordHash ?? (await dummyHash), password);
+  if (!user?.passwordHash || !passwordOk || user.disabledAt) {
+    await throttle.recordFailure(ip, email);
+    pages.showSignIn(401, 'The email or password is incorrect.', email);
+    return;
+  }
+  await throttle.recordSuccess(email);
+  const ticket = app.tokens.sign(user.id, 'user', {
+    lifetimeSeconds: TICKET_LIFETIME_SECONDS,
+    audience: ticketAudience(app, pages.client, request),
+  }).token;
+  pages.render(
+    200,
+    consentPage({
+      action: AUTHORIZE_PATH,
+      clientName: pages.clientName,
+      userName: user.name,
+      userEmail: user.email,
+      access: accessLines(request.resource, deps.mcpResource),
+      organizations: await userOrganizationNames(app.db, user.id),
+      csrf: pages.csrf,
+      ticket,
+      oauthParams: pages.oauthParams,
+    }),
+  );
+}
+
+/** The consent form's answer, once per ticket: back to the client with a code or with access_denied. */
+async function consentStep(
+  { app }: SignInDeps,
+  pages: AuthorizationPages,
+  posted: string,
+  issueCode: (userId: string) => Promise<string>,
+): Promise<void> {
+  const { req, res, request } = pages;
+  const claims = app.tokens.verify(field(req.body, 'ticket', 4000), ticketAudience(app, pages.client, request));
+  if (posted !== 'consent' || !claims) {
+    pages.showSignIn(400, 'Your sign-in has expired. Please sign in again.');
+    return;
+  }
+  // A consent form answers once: a second submission (a double click, a replayed post) gets no second code.
+  if (!(await markTicketUsed(app.db, claims.jti, app.clock.now(), new Date(claims.exp * 1000)))) {
+    pages.showSignIn(400, 'This consent was already answered. Please sign in again.');
+    return;
+  }
+  const target = new URL(request.redirectUri);
+  if (field(req.body, 'decision', 10) === 'allow') {
+    target.searchParams.set('code', await issueCode(claims.sub));
+  } else {
+    target.searchParams.set('error', 'access_denied');
+    target.searchParams.set('error_description', 'The user denied access');
+  }
+  if (request.state !== undefined) target.searchParams.set('state', request.state);
+  res.redirect(302, target.href);
+}
+
+// The consent ticket proves a successful sign-in for exactly this authorization request: a short
+// JWT whose audience carries a digest of the request, so it cannot be replayed for another client.
+const ticketAudience = (app: AppContext, client: OAuthClientInformationFull, request: AuthorizationRequest) =>
+  `${app.config.publicUrl}/oauth/consent/${digest(
+    JSON.stringify([
+      client.client_id,
+      request.redirectUri,
+      request.codeChallenge,
+      request.resource,
+      request.state ?? '',
+    ]),
+  )}`;
+
+const accessLines = (resource: string, mcpResource: string) =>
+  resource === mcpResource
+    ? [
+        'find your projects and read their documents, submittals and reports',
+        'search e-mail dispatches and their delivery history (sent, delivered, opened, bounced)',
+        'run read-only data queries (counts, lists) over that data',
+      ]
+    : ['use the Sitefile API as you, with your organization roles (file e-mails, read projects and documents)'];

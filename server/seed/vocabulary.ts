@@ -1,5 +1,4 @@
-// Word lists for plausible construction data. Plain data, no logic (over 400 lines because the lists
-// are long, not the code).
+// Word lists for plausible construction data, plain data and no logic: over 400 lines long because the lists are.
 
 export const organizationNames = [
   'Harbor Line Construction',
