@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forgeToken } from '../../test/auth-matrix.js';
+import { describeAuthMatrix, forgeToken } from '../../test/auth-matrix.js';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
 import { commentMentions, comments, documents } from '../db/schema.js';
 import { newId } from '../ids.js';
@@ -9,6 +9,7 @@ import { createUser } from '../users/service.js';
 let server: TestServer;
 let f: Fixtures;
 let documentId: string;
+let matrixDocumentId: string;
 let outsiderId: string;
 let adminBId: string;
 
@@ -49,6 +50,17 @@ beforeAll(async () => {
     title: 'Level 3 slab pour',
     status: 'pending',
     searchText: Object.values(bodies).join(' '),
+  });
+  matrixDocumentId = newId('doc');
+  await db.insert(documents).values({
+    id: matrixDocumentId,
+    organizationId: f.orgA.id,
+    projectId: f.projectA1.id,
+    number: 'RFI-0043',
+    format: 'rfi',
+    type: 'RFI',
+    title: 'Level 4 slab pour',
+    status: 'pending',
   });
   const authors: Record<keyof typeof bodies, string> = {
     byMember: f.member.id,
@@ -163,4 +175,25 @@ describe('DELETE /v1/admin/comments/{id}: deleting', () => {
       [f.member.id, f.admin.id, f.staff.id].sort(),
     );
   });
+});
+
+/** A fresh comment by the member, on a document of its own so the matrix stays out of the history checked above. */
+async function matrixComment(): Promise<Record<string, string>> {
+  const id = newId('cmt');
+  await server.database.db.insert(comments).values({
+    id,
+    organizationId: f.orgA.id,
+    projectId: f.projectA1.id,
+    documentId: matrixDocumentId,
+    authorId: f.member.id,
+    body: 'Matrix comment',
+  });
+  return { id };
+}
+
+describeAuthMatrix('comment delete', () => ({ server, fixtures: f }), {
+  method: 'DELETE',
+  path: '/v1/admin/comments/{id}',
+  vars: matrixComment,
+  expectOk: (res) => expect(res.status).toBe(204),
 });
