@@ -18,7 +18,7 @@ const exempt: Record<string, string> = {
 };
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const matrixCall = /describeAuthMatrix\([^]*?\{\s*method: '(\w+)',\s*path: '([^']+)'/g;
+const matrixCall = /describeAuthMatrix\([\s\S]*?\{\s*method: '(\w+)',\s*path: '([^']+)'/g;
 
 /** `METHOD path` as a matrix test names it, from every test file under server/ and test/. */
 const matrices = ['server', 'test'].flatMap((folder) =>

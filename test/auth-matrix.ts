@@ -147,19 +147,30 @@ function describeTokenCases({ ctx, send, fullKey }: Probe): void {
 }
 
 function describeRuleCases(probe: Probe, rule: Exclude<Access, { kind: 'public' }>): void {
-  if (rule.kind === 'permission') return describePermissionCases(probe, rule);
-  if (rule.kind === 'authenticated') return servesTheKey(probe);
-  if (rule.kind === 'clientKey') return describeClientKeyCases(probe);
-  refusesEveryKey(probe);
-  if (rule.kind === 'staff') {
-    it('refuses a signed-in user who is not staff (403)', async () => {
-      expectForbidden(await probe.send(probe.ctx().fixtures.admin.token));
-    });
-    return serves(probe, 'staff');
+  switch (rule.kind) {
+    case 'authenticated':
+      servesTheKey(probe);
+      break;
+    case 'clientKey':
+      describeClientKeyCases(probe);
+      break;
+    case 'permission':
+      describePermissionCases(probe, rule);
+      break;
+    case 'staff':
+      describeStaffCases(probe);
+      break;
+    case 'user':
+      refusesEveryKey(probe);
+      serves(probe, 'member', 'staff');
+      break;
+    case 'orgAdmin':
+      describeOrgAdminCases(probe);
+      break;
+    case 'ownerOrOrgAdmin':
+      describeOwnerCases(probe, rule);
+      break;
   }
-  if (rule.kind === 'user') return serves(probe, 'member', 'staff');
-  if (rule.kind === 'orgAdmin') return describeOrgAdminCases(probe);
-  describeOwnerCases(probe, rule);
 }
 
 function servesTheKey({ send, fullKey, expectOk }: Probe): void {
@@ -186,7 +197,7 @@ function refusesEveryKey({ ctx, send, fullKey }: Probe): void {
 }
 
 function describePermissionCases(probe: Probe, rule: Extract<Access, { kind: 'permission' }>): void {
-  const { ctx, send, fullKey, expectOk } = probe;
+  const { ctx, send } = probe;
   it(`refuses a key without ${rule.permission} (403)`, async () => {
     const { fixtures } = ctx();
     const others = permissionKeys.filter((p) => p !== rule.permission);
@@ -194,8 +205,12 @@ function describePermissionCases(probe: Probe, rule: Extract<Access, { kind: 'pe
   });
   if (rule.scope) describeScopeCases(probe, rule.scope);
   if (rule.staffToo) serves(probe, 'staff');
-  if (!rule.peopleOnly) return servesTheKey(probe);
-  it(`refuses a client key holding ${rule.permission} (403): people only`, async () => {
+  if (rule.peopleOnly) describePeopleOnlyCases(probe, rule.permission);
+  else servesTheKey(probe);
+}
+
+function describePeopleOnlyCases({ ctx, send, fullKey, expectOk }: Probe, permission: string): void {
+  it(`refuses a client key holding ${permission} (403): people only`, async () => {
     expectForbidden(await send((await fullKey()).token));
   });
   it('serves a signed-in member holding it', async () => {
@@ -244,8 +259,17 @@ async function personIn(ctx: Ctx, orgId: string, role: 'admin' | 'member'): Prom
   return fixtures.userToken(person.id);
 }
 
+function describeStaffCases(probe: Probe): void {
+  refusesEveryKey(probe);
+  it('refuses a signed-in user who is not staff (403)', async () => {
+    expectForbidden(await probe.send(probe.ctx().fixtures.admin.token));
+  });
+  serves(probe, 'staff');
+}
+
 function describeOrgAdminCases(probe: Probe): void {
   const { ctx, send } = probe;
+  refusesEveryKey(probe);
   it('refuses a member of the organization who is not its admin (403)', async () => {
     expectForbidden(await send(ctx().fixtures.member.token));
   });
@@ -257,6 +281,7 @@ function describeOrgAdminCases(probe: Probe): void {
 
 function describeOwnerCases(probe: Probe, rule: OwnerRule): void {
   const { ctx, send } = probe;
+  refusesEveryKey(probe);
   it('refuses a member of the organization who did not make the record (403)', async () => {
     expectForbidden(await send(await personIn(ctx, ctx().fixtures.orgA.id, 'member')));
   });

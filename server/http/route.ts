@@ -244,7 +244,8 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
       parsePart('header', route.headers, req.headers);
       const body =
         alternativeBody.length > 0 && req.is(alternativeBody) ? req.body : parsePart('body', route.body, req.body);
-      if (route.access.kind === 'ownerOrOrgAdmin') await checkRecordOwner(app, route.access, req.caller as Caller, params);
+      if (route.access.kind === 'ownerOrOrgAdmin')
+        await checkRecordOwner(app, route.access, req.caller as Caller, params);
       const result = await route.handler({ req, res, app, caller: req.caller as Caller, params, query, body } as never);
       if (res.headersSent || res.writableEnded) return;
       const status = Number(Object.keys(route.responses)[0] ?? (result === undefined ? 204 : 200));
