@@ -39,29 +39,8 @@ beforeAll(async () => {
       memberships: [{ orgId: f.orgB.id, role: 'admin' }],
     })
   ).id;
-  documentId = newId('doc');
-  await db.insert(documents).values({
-    id: documentId,
-    organizationId: f.orgA.id,
-    projectId: f.projectA1.id,
-    number: 'RFI-0042',
-    format: 'rfi',
-    type: 'RFI',
-    title: 'Level 3 slab pour',
-    status: 'pending',
-    searchText: Object.values(bodies).join(' '),
-  });
-  matrixDocumentId = newId('doc');
-  await db.insert(documents).values({
-    id: matrixDocumentId,
-    organizationId: f.orgA.id,
-    projectId: f.projectA1.id,
-    number: 'RFI-0043',
-    format: 'rfi',
-    type: 'RFI',
-    title: 'Level 4 slab pour',
-    status: 'pending',
-  });
+  documentId = await insertRfi('RFI-0042', Object.values(bodies).join(' '));
+  matrixDocumentId = await insertRfi('RFI-0043', '');
   const authors: Record<keyof typeof bodies, string> = {
     byMember: f.member.id,
     byOutsider: outsiderId,
@@ -89,6 +68,23 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
+
+/** An RFI of project A1 whose search text holds its comments' bodies. */
+async function insertRfi(number: string, searchText: string): Promise<string> {
+  const id = newId('doc');
+  await server.database.db.insert(documents).values({
+    id,
+    organizationId: f.orgA.id,
+    projectId: f.projectA1.id,
+    number,
+    format: 'rfi',
+    type: 'RFI',
+    title: 'Level 3 slab pour',
+    status: 'pending',
+    searchText,
+  });
+  return id;
+}
 
 const remove = (id: string, token?: string) => server.call(`/v1/admin/comments/${id}`, { method: 'DELETE', token });
 
