@@ -24,7 +24,7 @@ const concretePath = (path: string) =>
 /** A caller the route's access rule admits: staff for people-only rules, a superadmin key with every permission
  *  otherwise. */
 const tokenFor = (route: Route) =>
-  ['staff', 'user', 'orgAdmin'].includes(route.access.kind) ? f.staff.token : superKey.token;
+  ['staff', 'user', 'orgAdmin', 'ownerOrOrgAdmin'].includes(route.access.kind) ? f.staff.token : superKey.token;
 
 describe('content negotiation honours q-values', () => {
   const submittals = () => `/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/document/submittals`;

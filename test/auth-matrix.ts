@@ -3,15 +3,20 @@ import { eq } from 'drizzle-orm';
 import jwt from 'jsonwebtoken';
 import { describe, expect, it } from 'vitest';
 import { oauthClients } from '../server/db/schema.js';
+import type { Access, OwnerRule, Route } from '../server/http/route.js';
+import { allRoutes } from '../server/routes.js';
 import { createUser } from '../server/users/service.js';
-import type { Permission } from '../shared/permissions.js';
 import { permissionKeys } from '../shared/permissions.js';
-import type { CallResult, Fixtures, TestServer } from './harness.js';
+import type { CallResult, ClientFixture, Fixtures, TestServer } from './harness.js';
 
 /**
- * The permission/scope matrix every route is tested with (as Unkey's runCommonRouteTests):
- * no token, malformed, expired, signed with another key, disabled key, missing permission,
- * organization outside scope, project of another organization, project outside scope, and the right token.
+ * The permission matrix every protected route is tested with (as Unkey's runCommonRouteTests). Which cases apply
+ * is read from the route's own `access` declaration (`server/routes.ts`, matched by method and path), so the
+ * matrix checks what the server enforces. Every rule gets the token cases (no token, malformed, expired, signed
+ * with another key, disabled key); then, by kind: a key without the permission, an organization outside the
+ * key's scope, a project of another organization, a project outside scope (`permission`); keys, members, admins
+ * of another organization, people who did not make the record (the people-only kinds); and who is served.
+ * `test/auth-matrix-coverage.test.ts` fails for a declared route no matrix covers.
  *
  * `path` is a template: `{orgId}` and `{projectId}` are filled with organization A / project A1 for the
  * right token and swapped for the out-of-scope cases.
@@ -19,17 +24,41 @@ import type { CallResult, Fixtures, TestServer } from './harness.js';
 export interface MatrixRoute {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;
-  access: { permission: Permission; scope?: 'org' | 'project' } | 'staff' | 'orgAdmin' | 'authenticated';
   /** Request body for every case (or built from the fixtures). */
   json?: unknown | ((f: Fixtures) => unknown);
   headers?: Record<string, string> | (() => Record<string, string>);
-  /** What the right token gets; defaults to expecting status 200. */
+  /** What a caller the rule admits gets; defaults to expecting status 200. */
   expectOk?: (res: CallResult) => void;
-  /** Extra path variables (e.g. `{documentId}`) filled from the fixtures. */
-  vars?: (f: Fixtures) => Record<string, string>;
+  /**
+   * Extra path variables (e.g. `{documentId}`) filled from the fixtures. Under an `ownerOrOrgAdmin` rule: a fresh
+   * record made by `fixtures.member` in organization A on every call (the served cases may delete it).
+   */
+  vars?: (f: Fixtures) => Record<string, string> | Promise<Record<string, string>>;
 }
 
 type Ctx = () => { server: TestServer; fixtures: Fixtures };
+
+/** What every case needs: sending the route's request with a token, and the callers the fixtures give. */
+interface Probe {
+  ctx: Ctx;
+  send: (token: string | undefined, overrides?: Record<string, string>) => Promise<CallResult>;
+  fullKey: () => Promise<ClientFixture>;
+  expectOk: (res: CallResult) => void;
+}
+
+/** The declared route a matrix names: same method, same path segments (a `:param` takes any value). */
+export function findDeclaredRoute(method: string, path: string): Route | undefined {
+  const wanted = path.split('?')[0]!.split('/');
+  const sameShape = (declared: string[]) =>
+    declared.length === wanted.length && declared.every((part, i) => part.startsWith(':') || part === wanted[i]);
+  return allRoutes().find((r) => r.method.toUpperCase() === method && sameShape(r.path.split('/')));
+}
+
+export function declaredRoute(method: string, path: string): Route {
+  const route = findDeclaredRoute(method, path);
+  if (!route) throw new Error(`auth matrix: no declared route for ${method} ${path}`);
+  return route;
+}
 
 const fill = (template: string, vars: Record<string, string>) =>
   template.replace(/\{(\w+)\}/g, (_, name: string) => {
@@ -59,144 +88,213 @@ export function forgeToken(
 }
 
 export function describeAuthMatrix(name: string, ctx: Ctx, route: MatrixRoute): void {
-  const send = async (token: string | undefined, vars: Record<string, string>) => {
+  const rule = declaredRoute(route.method, route.path).access;
+  if (rule.kind === 'public') throw new Error(`auth matrix: ${route.method} ${route.path} is public, no token to test`);
+  const probe = probeOf(ctx, route);
+  describe(`${name}: ${route.method} ${route.path} access`, () => {
+    describeTokenCases(probe);
+    describeRuleCases(probe, rule);
+  });
+}
+
+function probeOf(ctx: Ctx, route: MatrixRoute): Probe {
+  const send = async (token: string | undefined, overrides: Record<string, string> = {}) => {
     const { server, fixtures } = ctx();
     const json = typeof route.json === 'function' ? (route.json as (f: Fixtures) => unknown)(fixtures) : route.json;
     const headers = typeof route.headers === 'function' ? route.headers() : route.headers;
-    return server.call(fill(route.path, vars), { method: route.method, token, json, headers });
+    const vars = { orgId: fixtures.orgA.id, projectId: fixtures.projectA1.id, ...(await route.vars?.(fixtures)) };
+    return server.call(fill(route.path, { ...vars, ...overrides }), { method: route.method, token, json, headers });
   };
-  const baseVars = () => {
-    const { fixtures } = ctx();
-    return { orgId: fixtures.orgA.id, projectId: fixtures.projectA1.id, ...route.vars?.(fixtures) };
-  };
-  const fullKey = () => {
-    const { fixtures } = ctx();
-    return fixtures.client('all', { orgs: [fixtures.orgA.id] });
-  };
-  const expectUnauthorized = (res: CallResult) => {
-    expect(res.status).toBe(401);
-    expect(res.body.errorCode).toBe('unauthorized');
-    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
-  };
-  const expectForbidden = (res: CallResult) => {
-    expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ error: 'Insufficient permissions', errorCode: 'forbidden' });
-  };
+  const fullKey = () => ctx().fixtures.client('all', { orgs: [ctx().fixtures.orgA.id] });
+  return { ctx, send, fullKey, expectOk: route.expectOk ?? ((res) => expect(res.status).toBe(200)) };
+}
 
-  describe(`${name}: ${route.method} ${route.path} access`, () => {
-    it('refuses a request without a token (401)', async () => {
-      expectUnauthorized(await send(undefined, baseVars()));
-    });
+const expectUnauthorized = (res: CallResult) => {
+  expect(res.status).toBe(401);
+  expect(res.body.errorCode).toBe('unauthorized');
+  expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+};
 
-    it('refuses a malformed token (401)', async () => {
-      expectUnauthorized(await send('not-a-jwt', baseVars()));
-    });
+const expectForbidden = (res: CallResult, error = 'Insufficient permissions') => {
+  expect(res.status).toBe(403);
+  expect(res.body).toMatchObject({ error, errorCode: 'forbidden' });
+};
 
-    it('refuses an expired token (401)', async () => {
-      const key = await fullKey();
-      expectUnauthorized(
-        await send(forgeToken(ctx().server, { sub: key.clientId, expiresInSeconds: -10 }), baseVars()),
-      );
-    });
-
-    it('refuses a token signed with another key (401)', async () => {
-      const key = await fullKey();
-      const forged = forgeToken(ctx().server, { sub: key.clientId, secret: 'another-key-0123456789abcdefghijklmnopq' });
-      expectUnauthorized(await send(forged, baseVars()));
-    });
-
-    it('refuses the token of a key disabled after issue (401)', async () => {
-      const { server } = ctx();
-      const key = await fullKey();
-      await server.database.db.update(oauthClients).set({ enabled: false }).where(eq(oauthClients.id, key.id));
-      await server.app.context.guard.invalidate(`client:${key.clientId}`);
-      expectUnauthorized(await send(key.token, baseVars()));
-    });
-
-    if (route.access === 'staff') {
-      it('refuses every client key, superadmin included (403)', async () => {
-        const { fixtures } = ctx();
-        const superKey = await fixtures.client('all', { superadmin: true });
-        expectForbidden(await send(superKey.token, baseVars()));
-      });
-      it('refuses a signed-in user who is not staff (403)', async () => {
-        expectForbidden(await send(ctx().fixtures.admin.token, baseVars()));
-      });
-      it('serves a staff user', async () => {
-        const res = await send(ctx().fixtures.staff.token, baseVars());
-        (route.expectOk ?? ((r) => expect(r.status).toBe(200)))(res);
-      });
-      return;
-    }
-
-    if (route.access === 'orgAdmin') {
-      it('refuses every client key, superadmin included (403)', async () => {
-        const { fixtures } = ctx();
-        expectForbidden(await send((await fullKey()).token, baseVars()));
-        expectForbidden(await send((await fixtures.client('all', { superadmin: true })).token, baseVars()));
-      });
-      it('refuses a member of the organization who is not its admin (403)', async () => {
-        expectForbidden(await send(ctx().fixtures.member.token, baseVars()));
-      });
-      it('refuses an admin of another organization (403)', async () => {
-        const { server, fixtures } = ctx();
-        const otherAdmin = await createUser(server.database.db, {
-          email: `admin-${randomUUID()}@ridgeline.test`,
-          name: 'Other Admin',
-          password: 'other-admin-pass-1',
-          memberships: [{ orgId: fixtures.orgB.id, role: 'admin' }],
-        });
-        expectForbidden(await send(fixtures.userToken(otherAdmin.id), baseVars()));
-      });
-      for (const who of ['admin', 'staff'] as const) {
-        it(`serves ${who === 'admin' ? "the organization's admin" : 'a staff user'}`, async () => {
-          const res = await send(ctx().fixtures[who].token, baseVars());
-          (route.expectOk ?? ((r) => expect(r.status).toBe(200)))(res);
-        });
-      }
-      return;
-    }
-
-    if (route.access !== 'authenticated') {
-      const { permission, scope } = route.access;
-      it(`refuses a key without ${permission} (403)`, async () => {
-        const { fixtures } = ctx();
-        const others = permissionKeys.filter((p) => p !== permission);
-        const key = await fixtures.client(others, { orgs: [fixtures.orgA.id] });
-        expectForbidden(await send(key.token, baseVars()));
-      });
-
-      if (scope) {
-        it('refuses a key scoped to another organization (403)', async () => {
-          const { fixtures } = ctx();
-          const key = await fixtures.client('all', { orgs: [fixtures.orgB.id] });
-          expectForbidden(await send(key.token, baseVars()));
-        });
-      }
-
-      if (scope === 'project') {
-        it('answers 404 for a project of another organization in the path', async () => {
-          const { fixtures } = ctx();
-          const key = await fullKey();
-          const res = await send(key.token, { ...baseVars(), projectId: fixtures.projectB1.id });
-          expect(res.status).toBe(404);
-          expect(res.body.errorCode).toBe('not_found');
-        });
-
-        it('refuses a key scoped to another project of the same organization (403)', async () => {
-          const { fixtures } = ctx();
-          const key = await fixtures.client('all', {
-            projects: [{ orgId: fixtures.orgA.id, projectId: fixtures.projectA2.id }],
-          });
-          expectForbidden(await send(key.token, baseVars()));
-        });
-      }
-    }
-
-    it('serves the right token', async () => {
-      const key = await fullKey();
-      const res = await send(key.token, baseVars());
-      (route.expectOk ?? ((r) => expect(r.status).toBe(200)))(res);
-    });
+function describeTokenCases({ ctx, send, fullKey }: Probe): void {
+  it('refuses a request without a token (401)', async () => {
+    expectUnauthorized(await send(undefined));
   });
+  it('refuses a malformed token (401)', async () => {
+    expectUnauthorized(await send('not-a-jwt'));
+  });
+  it('refuses an expired token (401)', async () => {
+    const key = await fullKey();
+    expectUnauthorized(await send(forgeToken(ctx().server, { sub: key.clientId, expiresInSeconds: -10 })));
+  });
+  it('refuses a token signed with another key (401)', async () => {
+    const key = await fullKey();
+    expectUnauthorized(
+      await send(forgeToken(ctx().server, { sub: key.clientId, secret: 'another-key-0123456789abcdefghijklmnopq' })),
+    );
+  });
+  it('refuses the token of a key disabled after issue (401)', async () => {
+    const { server } = ctx();
+    const key = await fullKey();
+    await server.database.db.update(oauthClients).set({ enabled: false }).where(eq(oauthClients.id, key.id));
+    await server.app.context.guard.invalidate(`client:${key.clientId}`);
+    expectUnauthorized(await send(key.token));
+  });
+}
+
+function describeRuleCases(probe: Probe, rule: Exclude<Access, { kind: 'public' }>): void {
+  switch (rule.kind) {
+    case 'authenticated':
+      servesTheKey(probe);
+      break;
+    case 'clientKey':
+      describeClientKeyCases(probe);
+      break;
+    case 'permission':
+      describePermissionCases(probe, rule);
+      break;
+    case 'staff':
+      describeStaffCases(probe);
+      break;
+    case 'user':
+      refusesEveryKey(probe);
+      serves(probe, 'member', 'staff');
+      break;
+    case 'orgAdmin':
+      describeOrgAdminCases(probe);
+      break;
+    case 'ownerOrOrgAdmin':
+      describeOwnerCases(probe, rule);
+      break;
+  }
+}
+
+function servesTheKey({ send, fullKey, expectOk }: Probe): void {
+  it('serves the right token', async () => {
+    expectOk(await send((await fullKey()).token));
+  });
+}
+
+const servedAs = { member: 'a signed-in member', admin: "the organization's admin", staff: 'a staff user' } as const;
+
+function serves({ ctx, send, expectOk }: Probe, ...who: (keyof typeof servedAs)[]): void {
+  for (const person of who) {
+    it(`serves ${servedAs[person]}`, async () => {
+      expectOk(await send(ctx().fixtures[person].token));
+    });
+  }
+}
+
+function refusesEveryKey({ ctx, send, fullKey }: Probe): void {
+  it('refuses every client key, superadmin included (403)', async () => {
+    expectForbidden(await send((await fullKey()).token));
+    expectForbidden(await send((await ctx().fixtures.client('all', { superadmin: true })).token));
+  });
+}
+
+function describePermissionCases(probe: Probe, rule: Extract<Access, { kind: 'permission' }>): void {
+  const { ctx, send } = probe;
+  it(`refuses a key without ${rule.permission} (403)`, async () => {
+    const { fixtures } = ctx();
+    const others = permissionKeys.filter((p) => p !== rule.permission);
+    expectForbidden(await send((await fixtures.client(others, { orgs: [fixtures.orgA.id] })).token));
+  });
+  if (rule.scope) describeScopeCases(probe, rule.scope);
+  if (rule.staffToo) serves(probe, 'staff');
+  if (rule.peopleOnly) describePeopleOnlyCases(probe, rule.permission);
+  else servesTheKey(probe);
+}
+
+function describePeopleOnlyCases({ ctx, send, fullKey, expectOk }: Probe, permission: string): void {
+  it(`refuses a client key holding ${permission} (403): people only`, async () => {
+    expectForbidden(await send((await fullKey()).token));
+  });
+  it('serves a signed-in member holding it', async () => {
+    expectOk(await send(ctx().fixtures.member.token));
+  });
+}
+
+function describeScopeCases({ ctx, send, fullKey }: Probe, scope: 'org' | 'project'): void {
+  it('refuses a key scoped to another organization (403)', async () => {
+    const { fixtures } = ctx();
+    expectForbidden(await send((await fixtures.client('all', { orgs: [fixtures.orgB.id] })).token));
+  });
+  if (scope !== 'project') return;
+  it('answers 404 for a project of another organization in the path', async () => {
+    const res = await send((await fullKey()).token, { projectId: ctx().fixtures.projectB1.id });
+    expect(res.status).toBe(404);
+    expect(res.body.errorCode).toBe('not_found');
+  });
+  it('refuses a key scoped to another project of the same organization (403)', async () => {
+    const { fixtures } = ctx();
+    const key = await fixtures.client('all', {
+      projects: [{ orgId: fixtures.orgA.id, projectId: fixtures.projectA2.id }],
+    });
+    expectForbidden(await send(key.token));
+  });
+}
+
+function describeClientKeyCases(probe: Probe): void {
+  it('refuses a signed-in person, staff included (403)', async () => {
+    const { fixtures } = probe.ctx();
+    for (const person of [fixtures.member, fixtures.staff]) {
+      expectForbidden(await probe.send(person.token), 'A client token is required');
+    }
+  });
+  servesTheKey(probe);
+}
+
+/** A signed-in person of the given role in an organization, made for one case. */
+async function personIn(ctx: Ctx, orgId: string, role: 'admin' | 'member'): Promise<string> {
+  const { server, fixtures } = ctx();
+  const person = await createUser(server.database.db, {
+    email: `${role}-${randomUUID()}@matrix.test`,
+    name: `Matrix ${role}`,
+    memberships: [{ orgId, role }],
+  });
+  return fixtures.userToken(person.id);
+}
+
+function describeStaffCases(probe: Probe): void {
+  refusesEveryKey(probe);
+  it('refuses a signed-in user who is not staff (403)', async () => {
+    expectForbidden(await probe.send(probe.ctx().fixtures.admin.token));
+  });
+  serves(probe, 'staff');
+}
+
+function describeOrgAdminCases(probe: Probe): void {
+  const { ctx, send } = probe;
+  refusesEveryKey(probe);
+  it('refuses a member of the organization who is not its admin (403)', async () => {
+    expectForbidden(await send(ctx().fixtures.member.token));
+  });
+  it('refuses an admin of another organization (403)', async () => {
+    expectForbidden(await send(await personIn(ctx, ctx().fixtures.orgB.id, 'admin')));
+  });
+  serves(probe, 'admin', 'staff');
+}
+
+function describeOwnerCases(probe: Probe, rule: OwnerRule): void {
+  const { ctx, send } = probe;
+  refusesEveryKey(probe);
+  it('refuses a member of the organization who did not make the record (403)', async () => {
+    expectForbidden(await send(await personIn(ctx, ctx().fixtures.orgA.id, 'member')));
+  });
+  it('refuses an admin of another organization (403)', async () => {
+    expectForbidden(await send(await personIn(ctx, ctx().fixtures.orgB.id, 'admin')));
+  });
+  it(`answers 404 for a ${rule.record.toLowerCase()} that does not exist`, async () => {
+    const res = await send(ctx().fixtures.staff.token, { [rule.param]: `missing-${randomUUID()}` });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ error: `${rule.record} not found`, errorCode: 'not_found' });
+  });
+  it('serves the person who made the record', async () => {
+    probe.expectOk(await send(ctx().fixtures.member.token));
+  });
+  serves(probe, 'admin', 'staff');
 }

@@ -163,13 +163,13 @@ beforeAll(async () => {
         ? f.staff.token
         : op.permission === 'org-admin'
           ? f.admin.token
-          : op.permission === 'user' || peopleOnly.has(key(op))
+          : op.permission === 'user' || op.permission === 'owner-or-org-admin' || peopleOnly.has(key(op))
             ? f.member.token
             : orgKey.token,
     wrong: (op) =>
-      op.permission === 'staff' || op.permission === 'org-admin'
+      op.permission === 'staff' || op.permission === 'org-admin' || op.permission === 'client-key'
         ? f.member.token
-        : op.permission === 'user'
+        : op.permission === 'user' || op.permission === 'owner-or-org-admin'
           ? orgKey.token
           : op.permission
             ? noPermissionKey.token

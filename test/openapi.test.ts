@@ -48,6 +48,11 @@ describe('OpenAPI document', () => {
       if (route.access.kind === 'permission') expect(operation['x-permission']).toBe(route.access.permission);
       if (route.access.kind === 'staff') expect(operation['x-permission']).toBe('staff');
       if (route.access.kind === 'orgAdmin') expect(operation['x-permission']).toBe('org-admin');
+      if (route.access.kind === 'clientKey') expect(operation['x-permission']).toBe('client-key');
+      if (route.access.kind === 'ownerOrOrgAdmin') {
+        expect(operation['x-permission']).toBe('owner-or-org-admin');
+        expect(operation.responses).toHaveProperty('404');
+      }
     }
   });
 

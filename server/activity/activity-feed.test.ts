@@ -130,5 +130,4 @@ describe('organization activity feed (JSON)', () => {
 describeAuthMatrix('organization activity', () => ({ server, fixtures }), {
   method: 'GET',
   path: '/v1/organization/{orgId}/activity',
-  access: { permission: 'organization:read', scope: 'org' },
 });

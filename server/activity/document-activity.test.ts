@@ -135,5 +135,4 @@ describe('document activity (admin)', () => {
 describeAuthMatrix('document activity', () => ({ server, fixtures }), {
   method: 'GET',
   path: '/v1/admin/documents/doc_activity_subject/activity',
-  access: 'staff',
 });

@@ -13,7 +13,6 @@ describe('/v1/admin/clients', () => {
   describeAuthMatrix('admin clients', ctx, {
     method: 'GET',
     path: '/v1/admin/clients',
-    access: 'staff',
     expectOk: (res) => {
       expect(res.status).toBe(200);
       expect(res.body.data.length).toBeGreaterThan(0);
@@ -23,7 +22,6 @@ describe('/v1/admin/clients', () => {
   describeAuthMatrix('admin clients', ctx, {
     method: 'GET',
     path: '/v1/admin/clients/{id}',
-    access: 'staff',
     vars: () => ({ id: target.id }),
     expectOk: (res) => {
       expect(res.status).toBe(200);
@@ -33,7 +31,6 @@ describe('/v1/admin/clients', () => {
   describeAuthMatrix('admin clients', ctx, {
     method: 'PATCH',
     path: '/v1/admin/clients/{id}',
-    access: 'staff',
     vars: () => ({ id: target.id }),
     json: { description: 'patched by the matrix' },
     expectOk: (res) => {
@@ -44,7 +41,6 @@ describe('/v1/admin/clients', () => {
   describeAuthMatrix('admin clients', ctx, {
     method: 'POST',
     path: '/v1/admin/clients/{id}/rotate-secret',
-    access: 'staff',
     vars: () => ({ id: target.id }),
     expectOk: (res) => {
       expect(res.status).toBe(200);
@@ -54,7 +50,6 @@ describe('/v1/admin/clients', () => {
   describeAuthMatrix('admin clients', ctx, {
     method: 'DELETE',
     path: '/v1/admin/clients/{id}',
-    access: 'staff',
     vars: () => ({ id: target.id }),
     expectOk: (res) => expect(res.status).toBe(204),
   });

@@ -6,7 +6,6 @@ import { createAs, ctx, exchange, f, server } from './api-keys.fixtures.js';
 describeAuthMatrix('clients', ctx, {
   method: 'POST',
   path: '/v1/client',
-  access: { permission: 'client:create' },
   json: (fx: Fixtures) => ({
     name: 'matrix key',
     permissions: { 'project:read': true },

@@ -7,7 +7,6 @@ import { createAs, ctx, exchange, f, server } from './api-keys.fixtures.js';
 describeAuthMatrix('clients', ctx, {
   method: 'GET',
   path: '/v1/client',
-  access: { permission: 'client:read' },
   expectOk: (res) => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: [], nextCursor: null, hasMore: false });

@@ -6,7 +6,6 @@ import { ctx, f, server } from './api-keys.fixtures.js';
 describeAuthMatrix('clients', ctx, {
   method: 'GET',
   path: '/v1/client/me',
-  access: 'authenticated',
   expectOk: (res) => {
     expect(res.status).toBe(200);
     expect(res.body.orgIds).toEqual([f.orgA.id]);

@@ -36,12 +36,10 @@ const nextDisposable = () => ({ id: disposable.pop()! });
 describeAuthMatrix('org keys (list)', ctx, {
   method: 'GET',
   path: '/v1/organization/{orgId}/clients',
-  access: 'orgAdmin',
 });
 describeAuthMatrix('org keys (create)', ctx, {
   method: 'POST',
   path: '/v1/organization/{orgId}/clients',
-  access: 'orgAdmin',
   json: (fx: Fixtures) => ({
     name: 'matrix key',
     permissions: { 'project:read': true },
@@ -52,27 +50,23 @@ describeAuthMatrix('org keys (create)', ctx, {
 describeAuthMatrix('org keys (get)', ctx, {
   method: 'GET',
   path: '/v1/organization/{orgId}/clients/{id}',
-  access: 'orgAdmin',
   vars: () => ({ id: orgAKey }),
 });
 describeAuthMatrix('org keys (update)', ctx, {
   method: 'PATCH',
   path: '/v1/organization/{orgId}/clients/{id}',
-  access: 'orgAdmin',
   json: { description: 'changed by the matrix' },
   vars: () => ({ id: orgAKey }),
 });
 describeAuthMatrix('org keys (delete)', ctx, {
   method: 'DELETE',
   path: '/v1/organization/{orgId}/clients/{id}',
-  access: 'orgAdmin',
   vars: nextDisposable,
   expectOk: (res) => expect(res.status).toBe(204),
 });
 describeAuthMatrix('org keys (rotate)', ctx, {
   method: 'POST',
   path: '/v1/organization/{orgId}/clients/{id}/rotate-secret',
-  access: 'orgAdmin',
   vars: nextDisposable,
 });
 

@@ -12,7 +12,6 @@ import {
   UpdateClientBody,
 } from '../../shared/clients.js';
 import { OrgPath } from '../../shared/common.js';
-import { ApiError } from '../errors.js';
 import { access, defineRoute } from '../http/route.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import {
@@ -199,13 +198,9 @@ export const apiKeyRoutes = [
     summary: 'The calling key: permissions, scopes, organization IDs and usage',
     description: 'Needs a client token; a person’s token is refused with 403.',
     tags: ['Clients'],
-    access: access.authenticated,
+    access: access.clientKey,
     responses: { 200: { description: 'The calling key (never its secret)', schema: OAuthClient } },
-    errors: { 403: 'A person’s token: this route answers client keys only' },
-    handler: ({ app, caller }) => {
-      if (caller.kind !== 'client') throw new ApiError('forbidden', 'A client token is required');
-      return getClient(app, caller.id);
-    },
+    handler: ({ app, caller }) => getClient(app, caller.id),
   }),
   defineRoute({
     method: 'get',

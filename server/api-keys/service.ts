@@ -105,7 +105,7 @@ export function grantedPermissions(map: Record<string, boolean>): Permission[] {
 
 /**
  * No privilege escalation: a key grants only permissions it holds and scopes inside its own, and never
- * `superadmin` (staff users may grant anything). Scope targets outside the key's own scope are answered
+ * `superadmin` (staff users may grant anything; the route admits no other person). Scope targets outside the key's own scope are answered
  * like unknown IDs (400), so the answer does not tell whether another tenant's organization exists.
  */
 function assertCanGrant(
@@ -113,8 +113,7 @@ function assertCanGrant(
   grant: { permissions: Permission[]; orgIds: string[]; projects: { orgId: string; projectId: string }[] },
   superadmin: boolean,
 ): void {
-  if (caller.kind === 'user' && caller.staff) return;
-  if (caller.kind !== 'client') throw new ApiError('forbidden', 'A client token with client:create is required');
+  if (caller.staff) return;
   if (superadmin) {
     throw new ApiError('forbidden', 'Insufficient permissions', {
       details: [{ path: 'superadmin', message: 'Only staff create superadmin keys' }],

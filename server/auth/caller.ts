@@ -46,3 +46,13 @@ export const reachableOrgIds = (scope: Scope): 'all' | string[] =>
 /** Organization admins (and staff) manage an organization's settings. */
 export const isOrgAdmin = (caller: Caller, orgId: string): boolean =>
   caller.staff || (caller.kind === 'user' && caller.roles.get(orgId) === 'admin');
+
+/** Who a record belongs to: the person who made it, in its organization. */
+export interface RecordOwner {
+  organizationId: string;
+  userId: string;
+}
+
+/** The person who made a record may act on it, and so may its organization's admins (and staff). */
+export const isOwnerOrOrgAdmin = (caller: Caller, owner: RecordOwner): boolean =>
+  (caller.kind === 'user' && caller.id === owner.userId) || isOrgAdmin(caller, owner.organizationId);

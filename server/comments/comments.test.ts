@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forgeToken } from '../../test/auth-matrix.js';
+import { describeAuthMatrix, forgeToken } from '../../test/auth-matrix.js';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
 import { commentMentions, comments, documents } from '../db/schema.js';
 import { newId } from '../ids.js';
@@ -9,6 +9,7 @@ import { createUser } from '../users/service.js';
 let server: TestServer;
 let f: Fixtures;
 let documentId: string;
+let matrixDocumentId: string;
 let outsiderId: string;
 let adminBId: string;
 
@@ -38,18 +39,8 @@ beforeAll(async () => {
       memberships: [{ orgId: f.orgB.id, role: 'admin' }],
     })
   ).id;
-  documentId = newId('doc');
-  await db.insert(documents).values({
-    id: documentId,
-    organizationId: f.orgA.id,
-    projectId: f.projectA1.id,
-    number: 'RFI-0042',
-    format: 'rfi',
-    type: 'RFI',
-    title: 'Level 3 slab pour',
-    status: 'pending',
-    searchText: Object.values(bodies).join(' '),
-  });
+  documentId = await insertRfi('RFI-0042', Object.values(bodies).join(' '));
+  matrixDocumentId = await insertRfi('RFI-0043', '');
   const authors: Record<keyof typeof bodies, string> = {
     byMember: f.member.id,
     byOutsider: outsiderId,
@@ -77,6 +68,23 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
+
+/** An RFI of project A1 whose search text holds its comments' bodies. */
+async function insertRfi(number: string, searchText: string): Promise<string> {
+  const id = newId('doc');
+  await server.database.db.insert(documents).values({
+    id,
+    organizationId: f.orgA.id,
+    projectId: f.projectA1.id,
+    number,
+    format: 'rfi',
+    type: 'RFI',
+    title: 'Level 3 slab pour',
+    status: 'pending',
+    searchText,
+  });
+  return id;
+}
 
 const remove = (id: string, token?: string) => server.call(`/v1/admin/comments/${id}`, { method: 'DELETE', token });
 
@@ -163,4 +171,25 @@ describe('DELETE /v1/admin/comments/{id}: deleting', () => {
       [f.member.id, f.admin.id, f.staff.id].sort(),
     );
   });
+});
+
+/** A fresh comment by the member, on a document of its own so the matrix stays out of the history checked above. */
+async function matrixComment(): Promise<Record<string, string>> {
+  const id = newId('cmt');
+  await server.database.db.insert(comments).values({
+    id,
+    organizationId: f.orgA.id,
+    projectId: f.projectA1.id,
+    documentId: matrixDocumentId,
+    authorId: f.member.id,
+    body: 'Matrix comment',
+  });
+  return { id };
+}
+
+describeAuthMatrix('comment delete', () => ({ server, fixtures: f }), {
+  method: 'DELETE',
+  path: '/v1/admin/comments/{id}',
+  vars: matrixComment,
+  expectOk: (res) => expect(res.status).toBe(204),
 });

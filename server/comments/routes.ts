@@ -1,6 +1,6 @@
 import { CommentPath } from '../../shared/comments.js';
 import { access, defineRoute } from '../http/route.js';
-import { deleteComment } from './service.js';
+import { commentOwner, deleteComment } from './service.js';
 
 export const commentRoutes = [
   defineRoute({
@@ -13,7 +13,7 @@ export const commentRoutes = [
       '(signed-in people only; client keys are refused). The comment disappears from every list and search and ' +
       'its mentions stop notifying.',
     tags: ['Admin'],
-    access: access.user,
+    access: access.ownerOrOrgAdmin({ record: 'Comment', param: 'id', load: commentOwner }),
     params: CommentPath,
     responses: { 204: { description: 'Deleted; empty body' } },
     errors: { 404: 'Comment not found or already deleted' },

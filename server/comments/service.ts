@@ -1,19 +1,25 @@
 import { recordActivity } from '../activity/queries.js';
-import { type Caller, isOrgAdmin } from '../auth/caller.js';
+import type { Caller, RecordOwner } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
+import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { findLiveComment, lockDocumentSearchText, setDocumentSearchText, softDeleteComment } from './queries.js';
 
+/** Who wrote a live comment, in which organization: what the delete route's access rule decides on. */
+export async function commentOwner(db: Db, commentId: string): Promise<RecordOwner | undefined> {
+  const comment = await findLiveComment(db, commentId);
+  return comment && { organizationId: comment.organizationId, userId: comment.authorId };
+}
+
 /**
  * Soft-deletes a comment and its mentions (so they no longer notify), drops its text from the document's search
- * text (so searches stop finding it) and records who deleted it, in one transaction. Allowed for the author,
- * staff, and admins of the comment's organization.
+ * text (so searches stop finding it) and records who deleted it, in one transaction. Who may is the route's
+ * access rule (its author, staff, admins of its organization): the caller is one of them.
  */
 export async function deleteComment(app: AppContext, caller: Caller, commentId: string): Promise<void> {
   const comment = await findLiveComment(app.db, commentId);
   if (!comment) throw ApiError.notFound('Comment');
-  const isAuthor = caller.kind === 'user' && caller.id === comment.authorId;
-  if (!isAuthor && !isOrgAdmin(caller, comment.organizationId)) throw ApiError.forbidden();
+  const isAuthor = caller.id === comment.authorId;
   await app.db.transaction(async (tx) => {
     const now = app.clock.now();
     if (!(await softDeleteComment(tx, comment.id, now))) throw ApiError.notFound('Comment');

@@ -307,5 +307,4 @@ describe('project comms', () => {
 describeAuthMatrix('comms', () => ({ server, fixtures }), {
   method: 'GET',
   path: '/v1/organization/{orgId}/project/{projectId}/comms',
-  access: { permission: 'email:read', scope: 'project' },
 });

@@ -168,5 +168,4 @@ describe('organization directory', () => {
 describeAuthMatrix('directory', () => ({ server, fixtures }), {
   method: 'GET',
   path: '/v1/organization/{orgId}/directory',
-  access: { permission: 'organization:read', scope: 'org' },
 });

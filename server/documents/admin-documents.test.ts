@@ -204,6 +204,5 @@ describe('GET /v1/admin/documents', () => {
 describeAuthMatrix('admin documents', ctx, {
   method: 'GET',
   path: '/v1/admin/documents',
-  access: 'staff',
   expectOk: expectDocuments,
 });

@@ -139,6 +139,5 @@ describe('GET /v1/admin/documents/submittals', () => {
 describeAuthMatrix('admin submittals', ctx, {
   method: 'GET',
   path: '/v1/admin/documents/submittals',
-  access: 'staff',
   expectOk: expectDocuments,
 });

@@ -45,7 +45,6 @@ describe('GET /v1/organization/{orgId}/project/{projectId}/documents', () => {
 describeAuthMatrix('project documents', ctx, {
   method: 'GET',
   path: '/v1/organization/{orgId}/project/{projectId}/documents',
-  access: { permission: 'document:read', scope: 'project' },
   expectOk: (res) => {
     expectDocuments(res);
     expect(res.body.total).toBe(all.filter((d) => d.projectId === fixtures.projectA1.id).length);

@@ -173,7 +173,6 @@ describe('GET …/document/submittals', () => {
 describeAuthMatrix('submittals', () => ({ server, fixtures }), {
   method: 'GET',
   path: '/v1/organization/{orgId}/project/{projectId}/document/submittals',
-  access: { permission: 'document:read', scope: 'project' },
   expectOk: (res: CallResult) => {
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(140);

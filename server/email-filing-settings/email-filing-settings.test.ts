@@ -31,19 +31,16 @@ const settingsActivity = async (orgId: string) => {
 describeAuthMatrix('org email-filing settings', () => ({ server, fixtures: f }), {
   method: 'GET',
   path: '/v1/organization/{orgId}/email-filing-settings',
-  access: { permission: 'organization:read', scope: 'org' },
 });
 
 describeAuthMatrix('admin email-filing settings (read)', () => ({ server, fixtures: f }), {
   method: 'GET',
   path: '/v1/admin/organizations/{orgId}/email-filing-settings',
-  access: 'staff',
 });
 
 describeAuthMatrix('admin email-filing settings (update)', () => ({ server, fixtures: f }), {
   method: 'PATCH',
   path: '/v1/admin/organizations/{orgId}/email-filing-settings',
-  access: 'staff',
   json: { aiSuggest: false },
 });
 
@@ -124,7 +121,6 @@ describe('e-mail filing settings', () => {
 describeAuthMatrix('organization email-filing settings (update by its admins)', () => ({ server, fixtures: f }), {
   method: 'PATCH',
   path: '/v1/organization/{orgId}/email-filing-settings',
-  access: 'orgAdmin',
   json: { aiSuggest: false },
 });
 

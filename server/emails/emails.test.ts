@@ -144,5 +144,4 @@ describe('GET /v1/email/{mailerMessageId}', () => {
 describeAuthMatrix('email lookup', () => ({ server, fixtures }), {
   method: 'GET',
   path: '/v1/email/mm-single',
-  access: { permission: 'email:read' },
 });

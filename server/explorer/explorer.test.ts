@@ -29,7 +29,6 @@ const query = (body: unknown, orgId = f.orgA.id, as = token) =>
 describeAuthMatrix('explorer', () => ({ server, fixtures: f }), {
   method: 'POST',
   path: '/v1/organization/{orgId}/explorer/query',
-  access: { permission: 'explorer:query', scope: 'org' },
   json: { entity: 'documents' },
 });
 

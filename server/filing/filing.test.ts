@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -579,13 +580,11 @@ describe('filing access', () => {
 describeAuthMatrix('filed e-mail search', () => ({ server, fixtures: f }), {
   method: 'GET',
   path: '/v1/organization/{orgId}/project/{projectId}/emails',
-  access: { permission: 'email:read', scope: 'project' },
 });
 
 describeAuthMatrix('filed e-mail detail', () => ({ server, fixtures: f }), {
   method: 'GET',
   path: '/v1/organization/{orgId}/project/{projectId}/emails/{emailId}',
-  access: { permission: 'email:read', scope: 'project' },
   vars: () => ({ emailId: 'fem_missing' }),
   expectOk: (res) => expect(res.status).toBe(404),
 });
@@ -593,5 +592,15 @@ describeAuthMatrix('filed e-mail detail', () => ({ server, fixtures: f }), {
 describeAuthMatrix('filed e-mail lookup', () => ({ server, fixtures: f }), {
   method: 'GET',
   path: '/v1/filed-emails/lookup?internetMessageId=x@y.test',
-  access: { permission: 'email:read' },
+});
+
+describeAuthMatrix('filing an e-mail', () => ({ server, fixtures: f }), {
+  method: 'POST',
+  path: '/v1/organization/{orgId}/project/{projectId}/emails',
+  json: () => ({
+    subject: 'Matrix filing',
+    from: 'rita@acme-eng.test',
+    internetMessageId: `<${randomUUID()}@matrix.test>`,
+  }),
+  expectOk: (res) => expect(res.status).toBe(201),
 });

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
 import { documents, projectMembers, projects } from '../db/schema.js';
 import { createProject } from '../organizations/service.js';
@@ -391,4 +392,10 @@ describe('AI re-ranking and the aiSuggest switch', () => {
     expect(JSON.stringify(sent)).not.toContain(f.projectA1.id);
     expect(JSON.stringify(sent)).not.toContain('ines@');
   });
+});
+
+describeAuthMatrix('suggestions', () => ({ server, fixtures: f }), {
+  method: 'POST',
+  path: '/v1/filing/suggestions',
+  json: { ...fromAcme, allowAi: false },
 });

@@ -26,6 +26,18 @@ const CsvBody = z.string().meta({
     'RFC 4180 CSV with a header row; formula-like cells neutralised; a final `# WARNING: truncated at N rows` row when the row cap cut the export',
 });
 
+/** What a 403 means under each access rule. */
+const refusals: Record<Exclude<Access['kind'], 'public' | 'authenticated'>, string> = {
+  clientKey: 'A person’s token: this route answers client keys only',
+  permission: 'Insufficient permissions: the token lacks the permission or the org/project is outside its scope',
+  staff: 'Not a staff user (client keys are always refused)',
+  user: 'Not allowed for this signed-in user (client keys are always refused)',
+  orgAdmin: 'Not an admin of this organization nor staff (client keys are always refused)',
+  ownerOrOrgAdmin:
+    'Neither the person who made the record, an admin of its organization, nor staff (client keys are always refused)',
+};
+const refusalOf = (rule: Access) => refusals[rule.kind as keyof typeof refusals];
+
 /** Error responses implied by a route's access rule and inputs, plus the ones it declares. */
 function errorResponsesOf(route: Route): Record<string, ReturnType<typeof errorResponse>> {
   // Every route refuses a NUL in the URL and an unknown query parameter.
@@ -35,18 +47,10 @@ function errorResponsesOf(route: Route): Record<string, ReturnType<typeof errorR
     errors[401] = 'Missing, invalid or expired bearer token';
     errors[429] = 'Rate limit exceeded; see Retry-After';
   }
-  if (route.access.kind !== 'public' && route.access.kind !== 'authenticated') {
-    errors[403] =
-      route.access.kind === 'staff'
-        ? 'Not a staff user (client keys are always refused)'
-        : route.access.kind === 'user'
-          ? 'Not allowed for this signed-in user (client keys are always refused)'
-          : route.access.kind === 'orgAdmin'
-            ? 'Not an admin of this organization nor staff (client keys are always refused)'
-            : 'Insufficient permissions: the token lacks the permission or the org/project is outside its scope';
-  }
+  if (route.access.kind !== 'public' && route.access.kind !== 'authenticated') errors[403] = refusalOf(route.access);
   if (route.access.kind === 'permission' && route.access.scope === 'project')
     errors[404] = 'Project not found in this organization';
+  if (route.access.kind === 'ownerOrOrgAdmin') errors[404] = `${route.access.record} not found`;
   Object.assign(errors, route.errors);
   return Object.fromEntries(
     Object.entries(errors).map(([status, text]) => [
@@ -60,12 +64,18 @@ function errorResponsesOf(route: Route): Record<string, ReturnType<typeof errorR
   );
 }
 
-/** The `x-permission` extension: the permission key, or who the rule admits (`staff`, `user`, `org-admin`). */
-function xPermission(rule: Access): string | null {
-  if (rule.kind === 'permission') return rule.permission;
-  if (rule.kind === 'orgAdmin') return 'org-admin';
-  return rule.kind === 'staff' || rule.kind === 'user' ? rule.kind : null;
-}
+/** The `x-permission` extension: the permission key, or who the rule admits. */
+const xPermissions: Record<Exclude<Access['kind'], 'permission'>, string | null> = {
+  public: null,
+  authenticated: null,
+  clientKey: 'client-key',
+  staff: 'staff',
+  user: 'user',
+  orgAdmin: 'org-admin',
+  ownerOrOrgAdmin: 'owner-or-org-admin',
+};
+const xPermission = (rule: Access): string | null =>
+  rule.kind === 'permission' ? rule.permission : xPermissions[rule.kind];
 
 function operationOf(route: Route): ZodOpenApiOperationObject {
   const rule = route.access;

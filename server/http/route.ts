@@ -3,32 +3,49 @@ import type { z } from 'zod';
 import type { oas31 } from 'zod-openapi';
 import { strictQuery } from '../../shared/common.js';
 import type { Permission } from '../../shared/permissions.js';
-import { type Caller, canAccessOrg, canAccessProject, isOrgAdmin } from '../auth/caller.js';
+import {
+  type Caller,
+  canAccessOrg,
+  canAccessProject,
+  isOrgAdmin,
+  isOwnerOrOrgAdmin,
+  type RecordOwner,
+} from '../auth/caller.js';
 import type { AppContext } from '../context.js';
+import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { findProjectOrg } from '../organizations/service.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import { validationError } from './errors.js';
 
 /**
- * Who may call a route. Declared on the route, enforced here before the handler runs:
+ * Who may call a route. Declared on the route and enforced here, before the handler, in one fixed order:
+ * token (401) → rate limit (429; counted once the caller is known, so refusals count too) → the rule's caller
+ * check (403) → organization in scope (403) → project belongs to the organization (404) → project in scope (403)
+ * → a person (`peopleOnly`, 403) → params, query, headers and body (400) → the record of an `ownerOrOrgAdmin`
+ * rule (404, then 403). The kinds:
  * - `public`: no bearer token (token exchange, signed downloads).
  * - `authenticated`: any valid token.
+ * - `clientKey`: client keys only; a person's token gets 403 `A client token is required` (a key about itself).
  * - `permission` (+ `scope`): a key or user holding the permission; `org` checks `:orgId` against the
  *   caller's scope (403), `project` also checks that `:projectId` belongs to `:orgId` (404) and is in scope (403).
- * - `staff`: platform staff users only; every client key, superadmin included, gets 403.
- * - `user`: any signed-in person (staff or not); every client key gets 403. For /v1/admin routes that
- *   organization admins or owners of a record may also use; the handler applies that finer rule.
  * - `permission` with `staffToo` (`needsOrStaff`): as `permission`, and staff users pass too (key management).
  * - `permission` with `peopleOnly` (`needsPerson`): as `permission`, and only a signed-in person passes: client
  *   keys (which act for no one) get 403, after the scope checks (filing e-mail records who filed it).
+ * - `staff`: platform staff users only; every client key, superadmin included, gets 403.
+ * - `user`: any signed-in person (staff or not); every client key gets 403.
  * - `orgAdmin`: a signed-in admin of `:orgId` (role admin in its membership), or staff; every client key and
  *   every member gets 403. For what an organization manages itself (its AI switch, its API keys).
- * Every authenticated request is counted against the caller's rate limit before the permission checks.
+ * - `ownerOrOrgAdmin` (`access.ownerOrOrgAdmin({ record, param, load })`): the person who made the record named by
+ *   `:param`, an admin of the record's organization, or staff; every client key gets 403 at the caller check.
+ *   `load` answers the record's owner, or undefined when there is no such record (404 `<record> not found`). It
+ *   runs after the inputs are parsed, so a malformed id stays a 400 (deleting a comment).
+ * `test/auth-matrix.ts` derives each route's permission cases from this declaration.
  */
 export type Access =
   | { kind: 'public' }
   | { kind: 'authenticated' }
+  | { kind: 'clientKey' }
   | {
       kind: 'permission';
       permission: Permission;
@@ -38,11 +55,21 @@ export type Access =
     }
   | { kind: 'staff' }
   | { kind: 'user' }
-  | { kind: 'orgAdmin' };
+  | { kind: 'orgAdmin' }
+  | OwnerRule;
+
+/** The record an `ownerOrOrgAdmin` rule guards: its name (for the 404), its path parameter, how to find its owner. */
+export interface OwnerRule {
+  kind: 'ownerOrOrgAdmin';
+  record: string;
+  param: string;
+  load: (db: Db, id: string) => Promise<RecordOwner | undefined>;
+}
 
 export const access = {
   public: { kind: 'public' } as Access,
   authenticated: { kind: 'authenticated' } as Access,
+  clientKey: { kind: 'clientKey' } as Access,
   staff: { kind: 'staff' } as Access,
   user: { kind: 'user' } as Access,
   orgAdmin: { kind: 'orgAdmin' } as Access,
@@ -54,6 +81,7 @@ export const access = {
     scope,
     peopleOnly: true,
   }),
+  ownerOrOrgAdmin: (record: Omit<OwnerRule, 'kind'>): Access => ({ kind: 'ownerOrOrgAdmin', ...record }),
 };
 
 type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
@@ -143,19 +171,33 @@ async function authorize(app: AppContext, route: Route, req: Request, res: Respo
   req.caller = caller;
   // Counted once the caller is known, before the permission checks, so refusals count too.
   await enforceRateLimit(app.rateLimiter, res, ['api', caller.callerKey]);
-  if (rule.kind === 'staff' || rule.kind === 'user') {
-    if (caller.kind !== 'user' || (rule.kind === 'staff' && !caller.staff)) throw ApiError.forbidden();
-    return caller;
+  const { orgId, projectId } = req.params as { orgId?: string; projectId?: string };
+  if (rule.kind === 'permission') await checkPermission(app, rule, caller, orgId, projectId);
+  else checkCaller(rule, caller, orgId);
+  return caller;
+}
+
+/** The caller check of every rule but `permission`: who the caller is, and for `orgAdmin` their role in `:orgId`. */
+function checkCaller(rule: Exclude<Access, { kind: 'public' | 'permission' }>, caller: Caller, orgId?: string): void {
+  if (rule.kind === 'authenticated') return;
+  if (rule.kind === 'clientKey') {
+    if (caller.kind !== 'client') throw new ApiError('forbidden', 'A client token is required');
+    return;
   }
-  if (rule.kind === 'authenticated') return caller;
-  if (rule.kind === 'orgAdmin') {
-    const { orgId } = req.params as { orgId?: string };
-    if (caller.kind !== 'user' || !orgId || !isOrgAdmin(caller, orgId)) throw ApiError.forbidden();
-    return caller;
-  }
+  if (caller.kind !== 'user') throw ApiError.forbidden();
+  if (rule.kind === 'staff' && !caller.staff) throw ApiError.forbidden();
+  if (rule.kind === 'orgAdmin' && (!orgId || !isOrgAdmin(caller, orgId))) throw ApiError.forbidden();
+}
+
+async function checkPermission(
+  app: AppContext,
+  rule: Extract<Access, { kind: 'permission' }>,
+  caller: Caller,
+  orgId?: string,
+  projectId?: string,
+): Promise<void> {
   if (!caller.permissions.has(rule.permission) && !(rule.staffToo && caller.staff)) throw ApiError.forbidden();
   if (rule.scope) {
-    const { orgId, projectId } = req.params as { orgId?: string; projectId?: string };
     if (!orgId || !canAccessOrg(caller.scope, orgId)) throw ApiError.forbidden();
     if (rule.scope === 'project') {
       if (!projectId || (await findProjectOrg(app.db, projectId)) !== orgId) throw ApiError.notFound('Project');
@@ -163,7 +205,13 @@ async function authorize(app: AppContext, route: Route, req: Request, res: Respo
     }
   }
   if (rule.peopleOnly && caller.kind !== 'user') throw ApiError.forbidden();
-  return caller;
+}
+
+/** The last step of an `ownerOrOrgAdmin` rule, on the parsed path: the record exists (404) and is the caller's to act on (403). */
+async function checkRecordOwner(app: AppContext, rule: OwnerRule, caller: Caller, params: unknown): Promise<void> {
+  const owner = await rule.load(app.db, (params as Record<string, string>)[rule.param] ?? '');
+  if (!owner) throw ApiError.notFound(rule.record);
+  if (!isOwnerOrOrgAdmin(caller, owner)) throw ApiError.forbidden();
 }
 
 /** A route that declares no query parameters refuses any (a misspelt parameter must not be silently ignored). */
@@ -196,6 +244,8 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
       parsePart('header', route.headers, req.headers);
       const body =
         alternativeBody.length > 0 && req.is(alternativeBody) ? req.body : parsePart('body', route.body, req.body);
+      if (route.access.kind === 'ownerOrOrgAdmin')
+        await checkRecordOwner(app, route.access, req.caller as Caller, params);
       const result = await route.handler({ req, res, app, caller: req.caller as Caller, params, query, body } as never);
       if (res.headersSent || res.writableEnded) return;
       const status = Number(Object.keys(route.responses)[0] ?? (result === undefined ? 204 : 200));

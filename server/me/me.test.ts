@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
 import { createOrganization } from '../organizations/service.js';
 import { createUser } from '../users/service.js';
@@ -92,4 +93,11 @@ describe('GET /v1/admin/organizations/{orgId}/projects', () => {
     });
     expect(badLimit.status).toBe(400);
   });
+});
+
+describeAuthMatrix('me', () => ({ server, fixtures: f }), { method: 'GET', path: '/v1/me' });
+
+describeAuthMatrix('organization projects for staff', () => ({ server, fixtures: f }), {
+  method: 'GET',
+  path: '/v1/admin/organizations/{orgId}/projects',
 });

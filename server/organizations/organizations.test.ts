@@ -18,7 +18,6 @@ const ctx = () => ({ server, fixtures: f });
 describeAuthMatrix('organizations', ctx, {
   method: 'GET',
   path: '/v1/organization/{orgId}',
-  access: { permission: 'organization:read', scope: 'org' },
   expectOk: (res) => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: f.orgA.id, name: 'Harbor Construction', createdAt: expect.any(String) });
@@ -28,7 +27,6 @@ describeAuthMatrix('organizations', ctx, {
 describeAuthMatrix('organizations', ctx, {
   method: 'GET',
   path: '/v1/organization/{orgId}/project',
-  access: { permission: 'project:read', scope: 'org' },
   expectOk: (res) => {
     expect(res.status).toBe(200);
     expect(res.body.data.map((p: { name: string }) => p.name)).toEqual(['Dockside Offices', 'Pier 9 Terminal']);
@@ -38,7 +36,6 @@ describeAuthMatrix('organizations', ctx, {
 describeAuthMatrix('organizations', ctx, {
   method: 'GET',
   path: '/v1/organization',
-  access: { permission: 'organization:read' },
   expectOk: (res) => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -193,7 +190,6 @@ describe('GET /v1/organization/{orgId}/project', () => {
 describeAuthMatrix('project create', ctx, {
   method: 'POST',
   path: '/v1/organization/{orgId}/project',
-  access: 'orgAdmin',
   json: { name: 'Matrix Yard' },
   expectOk: (res) => expect(res.status).toBe(201),
 });
@@ -201,7 +197,6 @@ describeAuthMatrix('project create', ctx, {
 describeAuthMatrix('project update', ctx, {
   method: 'PATCH',
   path: '/v1/organization/{orgId}/project/{projectId}',
-  access: 'orgAdmin',
   json: { aliases: [] },
 });
 

@@ -254,17 +254,14 @@ describe('admin report summary', () => {
 describeAuthMatrix('report detail', () => ({ server, fixtures }), {
   method: 'GET',
   path: '/v1/organization/{orgId}/project/{projectId}/reports/rep_daily_v2',
-  access: { permission: 'document:read', scope: 'project' },
 });
 
 describeAuthMatrix('report list', () => ({ server, fixtures }), {
   method: 'GET',
   path: '/v1/organization/{orgId}/project/{projectId}/reports',
-  access: { permission: 'document:read', scope: 'project' },
 });
 
 describeAuthMatrix('report summary', () => ({ server, fixtures }), {
   method: 'GET',
   path: '/v1/admin/organizations/{orgId}/report-summary',
-  access: 'staff',
 });
