@@ -75,16 +75,19 @@ const orgKeyRule =
   'For admins of the organization and staff. Only keys confined to this organization are visible here: ' +
   'every scope inside it, at least one, never superadmin; any other key is answered 404.';
 
+/** What every route of an organization's own key management declares alike. */
+const orgKeys = { tags: ['Clients'], access: access.orgAdmin, description: orgKeyRule };
+/** … and every route on one of those keys. */
+const oneOrgKey = { ...orgKeys, params: OrgClientPath, errors: { 404: 'No such key in this organization' } };
+
 /** The same key management as /v1/admin/clients, for an organization's own admins (access.orgAdmin). */
 const orgClientRoutes = () => [
   defineRoute({
+    ...orgKeys,
     method: 'get',
     path: '/v1/organization/:orgId/clients',
     operationId: 'listOrganizationClients',
     summary: "The organization's API keys, with usage",
-    description: orgKeyRule,
-    tags: ['Clients'],
-    access: access.orgAdmin,
     params: OrgPath,
     query: ClientListQuery,
     responses: { 200: { description: 'Newest first', schema: ClientList } },
@@ -92,72 +95,56 @@ const orgClientRoutes = () => [
       listClients(app, { confinedToOrgId: params.orgId, cursor: query.cursor, limit: query.limit }),
   }),
   defineRoute({
+    ...orgKeys,
     method: 'post',
     path: '/v1/organization/:orgId/clients',
     operationId: 'createOrganizationClient',
     summary: 'Create an API key for the organization',
     description: `${orgKeyRule} Scopes outside the organization or none at all → 400; superadmin → 403. The secret is in this answer only.`,
-    tags: ['Clients'],
-    access: access.orgAdmin,
     params: OrgPath,
     body: CreateClientBody,
     responses: { 201: { description: 'The key, with its secret (shown once)', schema: CreatedOAuthClient } },
     handler: ({ app, caller, params, body }) => createOrgClient(app, caller, params.orgId, body),
   }),
   defineRoute({
+    ...oneOrgKey,
     method: 'get',
     path: '/v1/organization/:orgId/clients/:id',
     operationId: 'getOrganizationClient',
     summary: 'One of the organization’s API keys, with usage',
-    description: orgKeyRule,
-    tags: ['Clients'],
-    access: access.orgAdmin,
-    params: OrgClientPath,
     responses: { 200: { description: 'The key', schema: OAuthClient } },
-    errors: { 404: 'No such key in this organization' },
     handler: ({ app, params }) => getOrgClient(app, params.orgId, params.id),
   }),
   defineRoute({
+    ...oneOrgKey,
     method: 'patch',
     path: '/v1/organization/:orgId/clients/:id',
     operationId: 'updateOrganizationClient',
     summary: 'Enable or disable, rename, change permissions or scopes of one of the organization’s keys',
     description: `${orgKeyRule} New scopes must lie in the organization. Applies on every instance at once.`,
-    tags: ['Clients'],
-    access: access.orgAdmin,
-    params: OrgClientPath,
     body: UpdateClientBody,
     responses: { 200: { description: 'The key as changed', schema: OAuthClient } },
-    errors: { 404: 'No such key in this organization' },
     handler: ({ app, params, body }) => updateOrgClient(app, params.orgId, params.id, body),
   }),
   defineRoute({
+    ...oneOrgKey,
     method: 'delete',
     path: '/v1/organization/:orgId/clients/:id',
     operationId: 'deleteOrganizationClient',
     summary: 'Delete one of the organization’s keys (its tokens stop working at once)',
-    description: orgKeyRule,
-    tags: ['Clients'],
-    access: access.orgAdmin,
-    params: OrgClientPath,
     responses: { 204: { description: 'Deleted' } },
-    errors: { 404: 'No such key in this organization' },
     handler: async ({ app, params }) => {
       await deleteOrgClient(app, params.orgId, params.id);
       return undefined;
     },
   }),
   defineRoute({
+    ...oneOrgKey,
     method: 'post',
     path: '/v1/organization/:orgId/clients/:id/rotate-secret',
     operationId: 'rotateOrganizationClientSecret',
     summary: 'Replace the secret of one of the organization’s keys; the new one is shown once',
-    description: orgKeyRule,
-    tags: ['Clients'],
-    access: access.orgAdmin,
-    params: OrgClientPath,
     responses: { 200: { description: 'The key with its new secret', schema: CreatedOAuthClient } },
-    errors: { 404: 'No such key in this organization' },
     handler: ({ app, params }) => rotateOrgClientSecret(app, params.orgId, params.id),
   }),
 ];
