@@ -73,9 +73,7 @@ async function addReportVersion(
   const readers = rng.sample(ctx.team, rng.int(2, 5));
   for (const person of readers) {
     ctx.rows.add(s.reportDistribution, {
-      id: rng.id('rds'),
-      organizationId,
-      reportId,
+      ...partOfReport(ctx, 'rds', reportId),
       userId: person.id,
       name: person.name,
       email: person.email,
@@ -94,18 +92,23 @@ async function addReportVersion(
   }
 }
 
+/** The first columns of a row that belongs to one report version: its own id, the organization, the report. */
+const partOfReport = (ctx: ProjectContext, idPrefix: string, reportId: string) => ({
+  id: ctx.rng.id(idPrefix),
+  organizationId: ctx.organizationId,
+  reportId,
+});
+
 /** The report's sections with their items and, for minutes, the meeting's attendees. */
 function addSectionsAndAttendees(ctx: ProjectContext, kind: ReportSeries['kind'], reportId: string) {
-  const { rng, organizationId } = ctx;
+  const { rng } = ctx;
   const sectionTitles =
     kind === 'meeting_minutes'
       ? rng.sample(v.meetingSections, 4)
       : ['Work in progress', 'Safety', 'Quality', 'Deliveries'];
   sectionTitles.forEach((title, position) => {
     ctx.rows.add(s.reportSections, {
-      id: rng.id('rsc'),
-      organizationId,
-      reportId,
+      ...partOfReport(ctx, 'rsc', reportId),
       position,
       title,
       items: Array.from({ length: rng.int(1, 4) }, () => ({
@@ -121,9 +124,7 @@ function addSectionsAndAttendees(ctx: ProjectContext, kind: ReportSeries['kind']
     ];
     for (const person of attendees) {
       ctx.rows.add(s.reportAttendees, {
-        id: rng.id('rat'),
-        organizationId,
-        reportId,
+        ...partOfReport(ctx, 'rat', reportId),
         name: person.name,
         company: person.company,
         role: person.role,
