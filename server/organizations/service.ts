@@ -98,24 +98,20 @@ const organizationOf = (row: { id: string; name: string; createdAt: Date }): Org
   createdAt: row.createdAt.toISOString(),
 });
 
-type PageRequest = { cursor?: string; limit: number };
-type NamePage<T> = { data: T[]; nextCursor: string | null; hasMore: boolean };
-type NameKeyset = { only?: readonly string[]; after?: { name: string; id: string }; limit: number };
-
-/** One page of a list ordered by name, then id, of the rows in `reachable` ('all': every row). */
-async function pageByName<R extends { id: string; name: string }, T>(
-  page: PageRequest,
-  binding: Record<string, string>,
-  reachable: 'all' | readonly string[],
-  load: (keyset: NameKeyset) => Promise<R[]>,
-  toWire: (row: R) => T,
-): Promise<NamePage<T>> {
+/** The organizations the caller may reach, by name, one page at a time. */
+export async function listOrganizations(
+  db: Db,
+  caller: Caller,
+  page: { cursor?: string; limit: number },
+): Promise<{ data: Organization[]; nextCursor: string | null; hasMore: boolean }> {
+  const reachable = reachableOrgIds(caller.scope);
+  const binding = { list: 'organizations' };
   const after = page.cursor ? decodeCursor(page.cursor, binding) : undefined;
   if (after && typeof after.k[0] !== 'string') throw ApiError.badRequest('Invalid cursor');
   const rows =
     reachable !== 'all' && reachable.length === 0
       ? []
-      : await load({
+      : await listOrganizationRows(db, {
           only: reachable === 'all' ? undefined : reachable,
           after: after ? { name: String(after.k[0]), id: after.id } : undefined,
           limit: page.limit + 1,
@@ -124,34 +120,40 @@ async function pageByName<R extends { id: string; name: string }, T>(
   const data = rows.slice(0, page.limit);
   const last = data.at(-1);
   return {
-    data: data.map(toWire),
+    data: data.map(organizationOf),
     nextCursor: hasMore && last ? encodeCursor({ k: [last.name], id: last.id }, binding) : null,
     hasMore,
   };
 }
 
-/** The organizations the caller may reach, by name, one page at a time. */
-export async function listOrganizations(db: Db, caller: Caller, page: PageRequest): Promise<NamePage<Organization>> {
-  const reachable = reachableOrgIds(caller.scope);
-  return pageByName(
-    page,
-    { list: 'organizations' },
-    reachable,
-    (keyset) => listOrganizationRows(db, keyset),
-    organizationOf,
-  );
-}
-
 /** The organization's projects the caller may reach (all of them, or the ones granted one by one), by name. */
-export async function listProjects(db: Db, caller: Caller, orgId: string, page: PageRequest): Promise<NamePage<Project>> {
+export async function listProjects(
+  db: Db,
+  caller: Caller,
+  orgId: string,
+  page: { cursor?: string; limit: number },
+): Promise<{ data: Project[]; nextCursor: string | null; hasMore: boolean }> {
   const reachable = projectsInOrg(caller.scope, orgId);
-  return pageByName(
-    page,
-    { list: 'projects', orgId },
-    reachable,
-    (keyset) => listProjectRows(db, { orgId, ...keyset }),
-    projectOf,
-  );
+  const binding = { list: 'projects', orgId };
+  const after = page.cursor ? decodeCursor(page.cursor, binding) : undefined;
+  if (after && typeof after.k[0] !== 'string') throw ApiError.badRequest('Invalid cursor');
+  const rows =
+    reachable !== 'all' && reachable.length === 0
+      ? []
+      : await listProjectRows(db, {
+          orgId,
+          only: reachable === 'all' ? undefined : reachable,
+          after: after ? { name: String(after.k[0]), id: after.id } : undefined,
+          limit: page.limit + 1,
+        });
+  const hasMore = rows.length > page.limit;
+  const data = rows.slice(0, page.limit);
+  const last = data.at(-1);
+  return {
+    data: data.map(projectOf),
+    nextCursor: hasMore && last ? encodeCursor({ k: [last.name], id: last.id }, binding) : null,
+    hasMore,
+  };
 }
 
 /** Every project of an organization, whatever the caller's scope: for staff tools, which reach organizations
@@ -160,7 +162,7 @@ export async function listEveryProject(
   db: Db,
   caller: Caller,
   orgId: string,
-  page: PageRequest,
+  page: { cursor?: string; limit: number },
 ) {
   if (!(await findOrganization(db, orgId))) throw ApiError.notFound('Organization');
   const everyOrganization = { allOrgs: true, orgs: new Set<string>(), projects: new Map() };
