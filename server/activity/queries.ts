@@ -132,6 +132,7 @@ export interface ActivityInput {
   organizationId: string;
   projectId?: string | null;
   documentId?: string | null;
+  /** Who did it (the caller will do): its id, name and e-mail are recorded. */
   actor: { id: string | null; name: string; email: string };
   action: string;
   title: string;
