@@ -1,6 +1,7 @@
 // Organizations, their projects, people and who belongs where.
-import { bigint, boolean, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+
 import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, emptyTextArray, orgId, refersTo, ts, updatedAt } from './columns.js';
 
 export const organizations = pgTable('organizations', {
