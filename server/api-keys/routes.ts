@@ -80,6 +80,9 @@ const orgKeys = { tags: ['Clients'], access: access.orgAdmin, description: orgKe
 /** … and every route on one of those keys. */
 const oneOrgKey = { ...orgKeys, params: OrgClientPath, errors: { 404: 'No such key in this organization' } };
 
+/** Staff's key management: every route on one key of any caller. */
+const oneKeyOfAny = { tags: ['Admin'], access: access.staff, params: ClientIdPath, errors: { 404: 'No such key' } };
+
 /** The same key management as /v1/admin/clients, for an organization's own admins (access.orgAdmin). */
 const orgClientRoutes = () => [
   defineRoute({
@@ -206,56 +209,44 @@ export const apiKeyRoutes = [
     handler: ({ app, query }) => listClients(app, { cursor: query.cursor, limit: query.limit }),
   }),
   defineRoute({
+    ...oneKeyOfAny,
     method: 'get',
     path: '/v1/admin/clients/:id',
     operationId: 'adminGetClient',
     summary: 'One API key, with usage (staff)',
-    tags: ['Admin'],
-    access: access.staff,
-    params: ClientIdPath,
     responses: { 200: { description: 'The key', schema: OAuthClient } },
-    errors: { 404: 'No such key' },
     handler: ({ app, params }) => getClient(app, params.id),
   }),
   defineRoute({
+    ...oneKeyOfAny,
     method: 'patch',
     path: '/v1/admin/clients/:id',
     operationId: 'adminUpdateClient',
     summary: 'Enable or disable, rename, change permissions or scopes of a key (staff)',
     description: 'Applies on every instance at once: the key’s cached identity is dropped.',
-    tags: ['Admin'],
-    access: access.staff,
-    params: ClientIdPath,
     body: UpdateClientBody,
     responses: { 200: { description: 'The key as changed', schema: OAuthClient } },
-    errors: { 404: 'No such key' },
     handler: ({ app, params, body }) => updateClient(app, params.id, body),
   }),
   defineRoute({
+    ...oneKeyOfAny,
     method: 'delete',
     path: '/v1/admin/clients/:id',
     operationId: 'adminDeleteClient',
     summary: 'Delete a key (soft delete; its tokens stop working at once) (staff)',
-    tags: ['Admin'],
-    access: access.staff,
-    params: ClientIdPath,
     responses: { 204: { description: 'Deleted' } },
-    errors: { 404: 'No such key' },
     handler: async ({ app, params }) => {
       await deleteClient(app, params.id);
       return undefined;
     },
   }),
   defineRoute({
+    ...oneKeyOfAny,
     method: 'post',
     path: '/v1/admin/clients/:id/rotate-secret',
     operationId: 'adminRotateClientSecret',
     summary: 'Replace a key’s secret; the new one is shown once (staff)',
-    tags: ['Admin'],
-    access: access.staff,
-    params: ClientIdPath,
     responses: { 200: { description: 'The key with its new secret', schema: CreatedOAuthClient } },
-    errors: { 404: 'No such key' },
     handler: ({ app, params }) => rotateClientSecret(app, params.id),
   }),
 

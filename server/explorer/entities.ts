@@ -41,6 +41,9 @@ const nullableText = (sql: string): FieldDef => text(sql, { nullable: true });
 const time = (sql: string, extra: Partial<FieldDef> = {}): FieldDef => ({ sql, type: 'timestamp', ...extra });
 const nullableTime = (sql: string): FieldDef => time(sql, { nullable: true });
 
+/** The default order of most entities: by a time field, newest first. */
+const newestFirst = (field: string): EntityDef['defaultOrder'] => ({ field, direction: 'desc' });
+
 const tenancy = {
   organizationId: text('t.organization_id', { scope: 'org' }),
   projectId: text('t.project_id', { scope: 'project' }),
@@ -78,7 +81,7 @@ export const explorerEntityDefs: Record<string, EntityDef> = {
     table: 'documents',
     description: 'Documents of every format (rfi, submittal, change, …)',
     defaultFields: ['uid', 'number', 'format', 'title', 'status', 'projectId', 'createdAt'],
-    defaultOrder: { field: 'createdAt', direction: 'desc' },
+    defaultOrder: newestFirst('createdAt'),
     fields: documentFields,
   },
   submittals: {
@@ -86,14 +89,14 @@ export const explorerEntityDefs: Record<string, EntityDef> = {
     where: "t.format = 'submittal'",
     description: 'Submittals (documents of format submittal) with review outcome',
     defaultFields: ['uid', 'number', 'title', 'status', 'reviewStatus', 'dueDate', 'projectId'],
-    defaultOrder: { field: 'createdAt', direction: 'desc' },
+    defaultOrder: newestFirst('createdAt'),
     fields: documentFields,
   },
   activity: {
     table: 'activity',
     description: 'Activity entries (status changes, comments, uploads, e-mails sent)',
     defaultFields: ['uid', 'action', 'title', 'actorName', 'documentId', 'projectId', 'createdAt'],
-    defaultOrder: { field: 'createdAt', direction: 'desc' },
+    defaultOrder: newestFirst('createdAt'),
     fields: {
       uid,
       organizationId: tenancy.organizationId,
@@ -111,7 +114,7 @@ export const explorerEntityDefs: Record<string, EntityDef> = {
     table: 'dispatches',
     description: 'Project dispatches: one send of a document, report or invite to many recipients',
     defaultFields: ['uid', 'actionType', 'title', 'senderEmail', 'recipientCount', 'dispatchedAt', 'projectId'],
-    defaultOrder: { field: 'dispatchedAt', direction: 'desc' },
+    defaultOrder: newestFirst('dispatchedAt'),
     fields: {
       uid,
       ...tenancy,
@@ -129,7 +132,7 @@ export const explorerEntityDefs: Record<string, EntityDef> = {
     table: 'email_messages',
     description: 'E-mail records: one dispatch to one recipient, with delivery events',
     defaultFields: ['mailerMessageId', 'recipientEmail', 'activityTitle', 'deliveryStatus', 'sentAt', 'projectId'],
-    defaultOrder: { field: 'createdAt', direction: 'desc' },
+    defaultOrder: newestFirst('createdAt'),
     fields: {
       uid,
       mailerMessageId: text('t.mailer_message_id'),
@@ -170,7 +173,7 @@ export const explorerEntityDefs: Record<string, EntityDef> = {
     table: 'reports',
     description: 'Site reports (meeting minutes, inspections) and their versions',
     defaultFields: ['uid', 'reportKind', 'title', 'status', 'date', 'version', 'projectId'],
-    defaultOrder: { field: 'date', direction: 'desc' },
+    defaultOrder: newestFirst('date'),
     fields: {
       uid,
       ...tenancy,

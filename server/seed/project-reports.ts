@@ -71,13 +71,8 @@ async function addReportVersion(
   });
   addSectionsAndAttendees(ctx, series.kind, reportId);
   const readers = rng.sample(ctx.team, rng.int(2, 5));
-  for (const person of readers) {
-    ctx.rows.add(s.reportDistribution, {
-      ...partOfReport(ctx, 'rds', reportId),
-      userId: person.id,
-      name: person.name,
-      email: person.email,
-    });
+  for (const { id: userId, name, email } of readers) {
+    ctx.rows.add(s.reportDistribution, { ...partOfReport(ctx, 'rds', reportId), userId, name, email });
   }
   if (issued) {
     ctx.addDispatch({
@@ -122,14 +117,9 @@ function addSectionsAndAttendees(ctx: ProjectContext, kind: ReportSeries['kind']
       ...rng.sample(ctx.team, 3).map((person) => ({ ...person, role: 'Contractor' })),
       ...rng.sample(ctx.consultants, 3).map((person) => ({ ...person, role: person.type })),
     ];
-    for (const person of attendees) {
-      ctx.rows.add(s.reportAttendees, {
-        ...partOfReport(ctx, 'rat', reportId),
-        name: person.name,
-        company: person.company,
-        role: person.role,
-        present: rng.chance(0.85),
-      });
+    for (const { name, company, role } of attendees) {
+      const ids = partOfReport(ctx, 'rat', reportId);
+      ctx.rows.add(s.reportAttendees, { ...ids, name, company, role, present: rng.chance(0.85) });
     }
   }
 }
