@@ -71,6 +71,16 @@ const tokenRoute = defineRoute({
   },
 });
 
+/** What key management answers, alike for a key's own keys, staff and an organization's admins. */
+const answers = {
+  list: { 200: { description: 'Newest first', schema: ClientList } },
+  created: { 201: { description: 'The key, with its secret (shown once)', schema: CreatedOAuthClient } },
+  key: { 200: { description: 'The key', schema: OAuthClient } },
+  changed: { 200: { description: 'The key as changed', schema: OAuthClient } },
+  deleted: { 204: { description: 'Deleted' } },
+  newSecret: { 200: { description: 'The key with its new secret', schema: CreatedOAuthClient } },
+};
+
 const orgKeyRule =
   'For admins of the organization and staff. Only keys confined to this organization are visible here: ' +
   'every scope inside it, at least one, never superadmin; any other key is answered 404.';
@@ -93,7 +103,7 @@ const orgClientRoutes = () => [
     summary: "The organization's API keys, with usage",
     params: OrgPath,
     query: ClientListQuery,
-    responses: { 200: { description: 'Newest first', schema: ClientList } },
+    responses: answers.list,
     handler: ({ app, params, query }) =>
       listClients(app, { confinedToOrgId: params.orgId, cursor: query.cursor, limit: query.limit }),
   }),
@@ -106,7 +116,7 @@ const orgClientRoutes = () => [
     description: `${orgKeyRule} Scopes outside the organization or none at all → 400; superadmin → 403. The secret is in this answer only.`,
     params: OrgPath,
     body: CreateClientBody,
-    responses: { 201: { description: 'The key, with its secret (shown once)', schema: CreatedOAuthClient } },
+    responses: answers.created,
     handler: ({ app, caller, params, body }) => createOrgClient(app, caller, params.orgId, body),
   }),
   defineRoute({
@@ -115,7 +125,7 @@ const orgClientRoutes = () => [
     path: '/v1/organization/:orgId/clients/:id',
     operationId: 'getOrganizationClient',
     summary: 'One of the organization’s API keys, with usage',
-    responses: { 200: { description: 'The key', schema: OAuthClient } },
+    responses: answers.key,
     handler: ({ app, params }) => getOrgClient(app, params.orgId, params.id),
   }),
   defineRoute({
@@ -126,7 +136,7 @@ const orgClientRoutes = () => [
     summary: 'Enable or disable, rename, change permissions or scopes of one of the organization’s keys',
     description: `${orgKeyRule} New scopes must lie in the organization. Applies on every instance at once.`,
     body: UpdateClientBody,
-    responses: { 200: { description: 'The key as changed', schema: OAuthClient } },
+    responses: answers.changed,
     handler: ({ app, params, body }) => updateOrgClient(app, params.orgId, params.id, body),
   }),
   defineRoute({
@@ -135,7 +145,7 @@ const orgClientRoutes = () => [
     path: '/v1/organization/:orgId/clients/:id',
     operationId: 'deleteOrganizationClient',
     summary: 'Delete one of the organization’s keys (its tokens stop working at once)',
-    responses: { 204: { description: 'Deleted' } },
+    responses: answers.deleted,
     handler: async ({ app, params }) => {
       await deleteOrgClient(app, params.orgId, params.id);
       return undefined;
@@ -147,7 +157,7 @@ const orgClientRoutes = () => [
     path: '/v1/organization/:orgId/clients/:id/rotate-secret',
     operationId: 'rotateOrganizationClientSecret',
     summary: 'Replace the secret of one of the organization’s keys; the new one is shown once',
-    responses: { 200: { description: 'The key with its new secret', schema: CreatedOAuthClient } },
+    responses: answers.newSecret,
     handler: ({ app, params }) => rotateOrgClientSecret(app, params.orgId, params.id),
   }),
 ];
@@ -165,7 +175,7 @@ export const apiKeyRoutes = [
     tags: ['Clients'],
     access: access.needsOrStaff('client:create'),
     body: CreateClientBody,
-    responses: { 201: { description: 'The key, with its secret (shown once)', schema: CreatedOAuthClient } },
+    responses: answers.created,
     handler: ({ app, caller, body }) => createClientAs(app, caller, body),
   }),
   defineRoute({
@@ -176,7 +186,7 @@ export const apiKeyRoutes = [
     tags: ['Clients'],
     access: access.needs('client:read'),
     query: ClientListQuery,
-    responses: { 200: { description: 'Newest first', schema: ClientList } },
+    responses: answers.list,
     handler: ({ app, caller, query }) => {
       // Users hold no client:read, so the caller is a key here.
       return listClients(app, { createdByClientId: caller.id, cursor: query.cursor, limit: query.limit });
@@ -205,7 +215,7 @@ export const apiKeyRoutes = [
     tags: ['Admin'],
     access: access.staff,
     query: ClientListQuery,
-    responses: { 200: { description: 'Newest first', schema: ClientList } },
+    responses: answers.list,
     handler: ({ app, query }) => listClients(app, { cursor: query.cursor, limit: query.limit }),
   }),
   defineRoute({
@@ -214,7 +224,7 @@ export const apiKeyRoutes = [
     path: '/v1/admin/clients/:id',
     operationId: 'adminGetClient',
     summary: 'One API key, with usage (staff)',
-    responses: { 200: { description: 'The key', schema: OAuthClient } },
+    responses: answers.key,
     handler: ({ app, params }) => getClient(app, params.id),
   }),
   defineRoute({
@@ -225,7 +235,7 @@ export const apiKeyRoutes = [
     summary: 'Enable or disable, rename, change permissions or scopes of a key (staff)',
     description: 'Applies on every instance at once: the key’s cached identity is dropped.',
     body: UpdateClientBody,
-    responses: { 200: { description: 'The key as changed', schema: OAuthClient } },
+    responses: answers.changed,
     handler: ({ app, params, body }) => updateClient(app, params.id, body),
   }),
   defineRoute({
@@ -234,7 +244,7 @@ export const apiKeyRoutes = [
     path: '/v1/admin/clients/:id',
     operationId: 'adminDeleteClient',
     summary: 'Delete a key (soft delete; its tokens stop working at once) (staff)',
-    responses: { 204: { description: 'Deleted' } },
+    responses: answers.deleted,
     handler: async ({ app, params }) => {
       await deleteClient(app, params.id);
       return undefined;
@@ -246,7 +256,7 @@ export const apiKeyRoutes = [
     path: '/v1/admin/clients/:id/rotate-secret',
     operationId: 'adminRotateClientSecret',
     summary: 'Replace a key’s secret; the new one is shown once (staff)',
-    responses: { 200: { description: 'The key with its new secret', schema: CreatedOAuthClient } },
+    responses: answers.newSecret,
     handler: ({ app, params }) => rotateClientSecret(app, params.id),
   }),
 

@@ -16,6 +16,7 @@ import {
   SuggestionResult,
 } from '../../shared/filing.js';
 import { ApiError } from '../errors.js';
+import { oneRecord } from '../http/declarations.js';
 import { refuseNulInJson } from '../http/nul.js';
 import { access, defineRoute } from '../http/route.js';
 import { composeMime, parseRawMessage } from './message.js';
@@ -131,8 +132,7 @@ export const filingRoutes = [
     operationId: 'getFiledEmail',
     summary: 'One filed e-mail with its thread, attachments and signed download URLs',
     params: FiledEmailPath,
-    responses: { 200: { description: 'The filed e-mail', schema: FiledEmailDetail } },
-    errors: { 404: 'No such filed e-mail in this project' },
+    ...oneRecord('filed e-mail', FiledEmailDetail, ' in this project'),
     handler: async ({ app, caller, params }) => filedEmailDetail(app, caller, params.projectId, params.emailId),
   }),
   defineRoute({

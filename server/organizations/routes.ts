@@ -9,6 +9,7 @@ import {
   ProjectListQuery,
   UpdateProjectBody,
 } from '../../shared/organizations.js';
+import { oneRecord } from '../http/declarations.js';
 import { access, defineRoute } from '../http/route.js';
 import { createProject, getOrganization, listOrganizations, listProjects, updateProject } from './service.js';
 
@@ -46,8 +47,7 @@ export const organizationRoutes = [
     tags,
     access: access.needs('organization:read', 'org'),
     params: OrgPath,
-    responses: { 200: { description: 'The organization', schema: Organization } },
-    errors: { 404: 'No such organization' },
+    ...oneRecord('organization', Organization),
     handler: ({ app, params }) => getOrganization(app.db, params.orgId),
   }),
   defineRoute({

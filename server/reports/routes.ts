@@ -1,5 +1,6 @@
 import { OrgPath, ProjectPath } from '../../shared/common.js';
 import { Report, ReportList, ReportListQuery, ReportPath, ReportSummary } from '../../shared/reports.js';
+import { oneRecord } from '../http/declarations.js';
 import { access, defineRoute } from '../http/route.js';
 import { getReport, listReports, reportSummary } from './service.js';
 
@@ -25,8 +26,7 @@ export const reportRoutes = [
     summary: 'Retrieve a report',
     description: '`downloadUrl` is a time-limited signed URL of the PDF, fetched without a bearer token.',
     params: ReportPath,
-    responses: { 200: { description: 'The report', schema: Report } },
-    errors: { 404: 'No such report in this project' },
+    ...oneRecord('report', Report, ' in this project'),
     handler: ({ app, params }) => getReport(app, params.projectId, params.reportId),
   }),
   defineRoute({
