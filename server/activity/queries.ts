@@ -132,6 +132,7 @@ export interface ActivityInput {
   organizationId: string;
   projectId?: string | null;
   documentId?: string | null;
+  /** Who did it (the caller will do): its id, name and e-mail are recorded. */
   actor: { id: string | null; name: string; email: string };
   action: string;
   title: string;
@@ -140,22 +141,25 @@ export interface ActivityInput {
   at: Date;
 }
 
+/** The row of one activity entry: what the server records and what the seed generates. */
+export const activityRow = (id: string, input: ActivityInput) => ({
+  id,
+  organizationId: input.organizationId,
+  projectId: input.projectId ?? null,
+  documentId: input.documentId ?? null,
+  actorId: input.actor.id,
+  actorName: input.actor.name,
+  actorEmail: input.actor.email,
+  action: input.action,
+  title: input.title,
+  details: input.details ?? null,
+  dispatchId: input.dispatchId ?? null,
+  createdAt: input.at,
+});
+
 /** Records one activity row; call it inside the transaction of the change it describes. */
 export async function recordActivity(tx: Db | Tx, input: ActivityInput): Promise<string> {
   const id = newId('act');
-  await tx.insert(activity).values({
-    id,
-    organizationId: input.organizationId,
-    projectId: input.projectId ?? null,
-    documentId: input.documentId ?? null,
-    actorId: input.actor.id,
-    actorName: input.actor.name,
-    actorEmail: input.actor.email,
-    action: input.action,
-    title: input.title,
-    details: input.details,
-    dispatchId: input.dispatchId ?? null,
-    createdAt: input.at,
-  });
+  await tx.insert(activity).values(activityRow(id, input));
   return id;
 }

@@ -70,93 +70,93 @@ const tokenRoute = defineRoute({
   },
 });
 
+/** What key management answers, alike for a key's own keys, staff and an organization's admins. */
+const answers = {
+  list: { 200: { description: 'Newest first', schema: ClientList } },
+  created: { 201: { description: 'The key, with its secret (shown once)', schema: CreatedOAuthClient } },
+  key: { 200: { description: 'The key', schema: OAuthClient } },
+  changed: { 200: { description: 'The key as changed', schema: OAuthClient } },
+  deleted: { 204: { description: 'Deleted' } },
+  newSecret: { 200: { description: 'The key with its new secret', schema: CreatedOAuthClient } },
+};
+
 const orgKeyRule =
   'For admins of the organization and staff. Only keys confined to this organization are visible here: ' +
   'every scope inside it, at least one, never superadmin; any other key is answered 404.';
 
+/** What every route of an organization's own key management declares alike. */
+const orgKeys = { tags: ['Clients'], access: access.orgAdmin, description: orgKeyRule };
+/** … and every route on one of those keys. */
+const oneOrgKey = { ...orgKeys, params: OrgClientPath, errors: { 404: 'No such key in this organization' } };
+
+/** Staff's key management: every route on one key of any caller. */
+const oneKeyOfAny = { tags: ['Admin'], access: access.staff, params: ClientIdPath, errors: { 404: 'No such key' } };
+
 /** The same key management as /v1/admin/clients, for an organization's own admins (access.orgAdmin). */
 const orgClientRoutes = () => [
   defineRoute({
+    ...orgKeys,
     method: 'get',
     path: '/v1/organization/:orgId/clients',
     operationId: 'listOrganizationClients',
     summary: "The organization's API keys, with usage",
-    description: orgKeyRule,
-    tags: ['Clients'],
-    access: access.orgAdmin,
     params: OrgPath,
     query: ClientListQuery,
-    responses: { 200: { description: 'Newest first', schema: ClientList } },
+    responses: answers.list,
     handler: ({ app, params, query }) =>
       listClients(app, { confinedToOrgId: params.orgId, cursor: query.cursor, limit: query.limit }),
   }),
   defineRoute({
+    ...orgKeys,
     method: 'post',
     path: '/v1/organization/:orgId/clients',
     operationId: 'createOrganizationClient',
     summary: 'Create an API key for the organization',
     description: `${orgKeyRule} Scopes outside the organization or none at all → 400; superadmin → 403. The secret is in this answer only.`,
-    tags: ['Clients'],
-    access: access.orgAdmin,
     params: OrgPath,
     body: CreateClientBody,
-    responses: { 201: { description: 'The key, with its secret (shown once)', schema: CreatedOAuthClient } },
+    responses: answers.created,
     handler: ({ app, caller, params, body }) => createOrgClient(app, caller, params.orgId, body),
   }),
   defineRoute({
+    ...oneOrgKey,
     method: 'get',
     path: '/v1/organization/:orgId/clients/:id',
     operationId: 'getOrganizationClient',
     summary: 'One of the organization’s API keys, with usage',
-    description: orgKeyRule,
-    tags: ['Clients'],
-    access: access.orgAdmin,
-    params: OrgClientPath,
-    responses: { 200: { description: 'The key', schema: OAuthClient } },
-    errors: { 404: 'No such key in this organization' },
+    responses: answers.key,
     handler: ({ app, params }) => getOrgClient(app, params.orgId, params.id),
   }),
   defineRoute({
+    ...oneOrgKey,
     method: 'patch',
     path: '/v1/organization/:orgId/clients/:id',
     operationId: 'updateOrganizationClient',
     summary: 'Enable or disable, rename, change permissions or scopes of one of the organization’s keys',
     description: `${orgKeyRule} New scopes must lie in the organization. Applies on every instance at once.`,
-    tags: ['Clients'],
-    access: access.orgAdmin,
-    params: OrgClientPath,
     body: UpdateClientBody,
-    responses: { 200: { description: 'The key as changed', schema: OAuthClient } },
-    errors: { 404: 'No such key in this organization' },
+    responses: answers.changed,
     handler: ({ app, params, body }) => updateOrgClient(app, params.orgId, params.id, body),
   }),
   defineRoute({
+    ...oneOrgKey,
     method: 'delete',
     path: '/v1/organization/:orgId/clients/:id',
     operationId: 'deleteOrganizationClient',
     summary: 'Delete one of the organization’s keys (its tokens stop working at once)',
-    description: orgKeyRule,
-    tags: ['Clients'],
-    access: access.orgAdmin,
-    params: OrgClientPath,
-    responses: { 204: { description: 'Deleted' } },
-    errors: { 404: 'No such key in this organization' },
+    responses: answers.deleted,
     handler: async ({ app, params }) => {
       await deleteOrgClient(app, params.orgId, params.id);
       return undefined;
     },
   }),
   defineRoute({
+    ...oneOrgKey,
     method: 'post',
     path: '/v1/organization/:orgId/clients/:id/rotate-secret',
     operationId: 'rotateOrganizationClientSecret',
     summary: 'Replace the secret of one of the organization’s keys; the new one is shown once',
-    description: orgKeyRule,
-    tags: ['Clients'],
-    access: access.orgAdmin,
-    params: OrgClientPath,
-    responses: { 200: { description: 'The key with its new secret', schema: CreatedOAuthClient } },
-    errors: { 404: 'No such key in this organization' },
+    responses: answers.newSecret,
     handler: ({ app, params }) => rotateOrgClientSecret(app, params.orgId, params.id),
   }),
 ];
@@ -174,7 +174,7 @@ export const apiKeyRoutes = [
     tags: ['Clients'],
     access: access.needsOrStaff('client:create'),
     body: CreateClientBody,
-    responses: { 201: { description: 'The key, with its secret (shown once)', schema: CreatedOAuthClient } },
+    responses: answers.created,
     handler: ({ app, caller, body }) => createClientAs(app, caller, body),
   }),
   defineRoute({
@@ -185,7 +185,7 @@ export const apiKeyRoutes = [
     tags: ['Clients'],
     access: access.needs('client:read'),
     query: ClientListQuery,
-    responses: { 200: { description: 'Newest first', schema: ClientList } },
+    responses: answers.list,
     handler: ({ app, caller, query }) => {
       // Users hold no client:read, so the caller is a key here.
       return listClients(app, { createdByClientId: caller.id, cursor: query.cursor, limit: query.limit });
@@ -210,60 +210,48 @@ export const apiKeyRoutes = [
     tags: ['Admin'],
     access: access.staff,
     query: ClientListQuery,
-    responses: { 200: { description: 'Newest first', schema: ClientList } },
+    responses: answers.list,
     handler: ({ app, query }) => listClients(app, { cursor: query.cursor, limit: query.limit }),
   }),
   defineRoute({
+    ...oneKeyOfAny,
     method: 'get',
     path: '/v1/admin/clients/:id',
     operationId: 'adminGetClient',
     summary: 'One API key, with usage (staff)',
-    tags: ['Admin'],
-    access: access.staff,
-    params: ClientIdPath,
-    responses: { 200: { description: 'The key', schema: OAuthClient } },
-    errors: { 404: 'No such key' },
+    responses: answers.key,
     handler: ({ app, params }) => getClient(app, params.id),
   }),
   defineRoute({
+    ...oneKeyOfAny,
     method: 'patch',
     path: '/v1/admin/clients/:id',
     operationId: 'adminUpdateClient',
     summary: 'Enable or disable, rename, change permissions or scopes of a key (staff)',
     description: 'Applies on every instance at once: the key’s cached identity is dropped.',
-    tags: ['Admin'],
-    access: access.staff,
-    params: ClientIdPath,
     body: UpdateClientBody,
-    responses: { 200: { description: 'The key as changed', schema: OAuthClient } },
-    errors: { 404: 'No such key' },
+    responses: answers.changed,
     handler: ({ app, params, body }) => updateClient(app, params.id, body),
   }),
   defineRoute({
+    ...oneKeyOfAny,
     method: 'delete',
     path: '/v1/admin/clients/:id',
     operationId: 'adminDeleteClient',
     summary: 'Delete a key (soft delete; its tokens stop working at once) (staff)',
-    tags: ['Admin'],
-    access: access.staff,
-    params: ClientIdPath,
-    responses: { 204: { description: 'Deleted' } },
-    errors: { 404: 'No such key' },
+    responses: answers.deleted,
     handler: async ({ app, params }) => {
       await deleteClient(app, params.id);
       return undefined;
     },
   }),
   defineRoute({
+    ...oneKeyOfAny,
     method: 'post',
     path: '/v1/admin/clients/:id/rotate-secret',
     operationId: 'adminRotateClientSecret',
     summary: 'Replace a key’s secret; the new one is shown once (staff)',
-    tags: ['Admin'],
-    access: access.staff,
-    params: ClientIdPath,
-    responses: { 200: { description: 'The key with its new secret', schema: CreatedOAuthClient } },
-    errors: { 404: 'No such key' },
+    responses: answers.newSecret,
     handler: ({ app, params }) => rotateClientSecret(app, params.id),
   }),
 

@@ -11,6 +11,16 @@ import {
 } from '../db/schema.js';
 import type { Caller } from './caller.js';
 
+/** Who a caller is; the key its rate limits and idempotency keys hang on is always `kind:subject`. */
+const identity = (kind: Caller['kind'], id: string, subject: string, who: { email: string; name: string }) => ({
+  kind,
+  id,
+  subject,
+  callerKey: `${kind}:${subject}`,
+  email: who.email,
+  name: who.name,
+});
+
 /** The caller behind a client key, or undefined when the key is unknown, deleted or disabled. */
 export async function loadClientCaller(db: Db, clientId: string): Promise<Caller | undefined> {
   const [client] = await db
@@ -29,12 +39,7 @@ export async function loadClientCaller(db: Db, clientId: string): Promise<Caller
     projects.set(scope.organizationId, set);
   }
   return {
-    kind: 'client',
-    id: client.id,
-    subject: client.clientId,
-    callerKey: `client:${client.clientId}`,
-    email: client.createdBy,
-    name: client.name,
+    ...identity('client', client.id, client.clientId, { email: client.createdBy, name: client.name }),
     staff: false,
     superadmin: client.superadmin,
     permissions: new Set(client.permissions.filter(isPermission)),
@@ -50,12 +55,7 @@ export async function loadUserCaller(db: Db, userId: string): Promise<Caller | u
   const memberships = await db.select().from(organizationMembers).where(eq(organizationMembers.userId, userId));
   const permissions = new Set<Permission>(memberships.length > 0 || user.staff ? memberPermissions : []);
   return {
-    kind: 'user',
-    id: user.id,
-    subject: user.id,
-    callerKey: `user:${user.id}`,
-    email: user.email,
-    name: user.name,
+    ...identity('user', user.id, user.id, user),
     staff: user.staff,
     superadmin: false,
     permissions,

@@ -31,7 +31,7 @@ export async function deleteComment(app: AppContext, caller: Caller, commentId: 
       organizationId: comment.organizationId,
       projectId: comment.projectId,
       documentId: comment.documentId,
-      actor: { id: caller.id, name: caller.name, email: caller.email },
+      actor: caller,
       action: 'comment_deleted',
       title: isAuthor ? 'Comment deleted by its author' : 'Comment deleted by an administrator',
       details: { commentId: comment.id },

@@ -85,6 +85,20 @@ async function page<T extends { uid: string }>(
   return { data, total, nextCursor, hasMore, meta: filters ? { filters } : {} };
 }
 
+/** How each of the four endpoints' queries asks for its page: sort, cursor, limit and whether to count meta. */
+const pagingOf = (query: {
+  sortBy: DocumentSort['field'];
+  sortOrder: DocumentSort['order'];
+  cursor?: string;
+  limit?: number;
+  includeMeta?: 'true';
+}) => ({
+  sort: { field: query.sortBy, order: query.sortOrder },
+  cursor: query.cursor,
+  limit: query.limit,
+  includeMeta: query.includeMeta === 'true',
+});
+
 /** The list's rows from its cursor on, as CSV: `limit` is the row cap. */
 const csvOf = (
   app: AppContext,
@@ -143,10 +157,7 @@ export function listProjectSubmittals(
     {
       list: 'submittals',
       filter,
-      sort: { field: query.sortBy, order: query.sortOrder },
-      cursor: query.cursor,
-      limit: query.limit,
-      includeMeta: query.includeMeta === 'true',
+      ...pagingOf(query),
       metaScope: scope,
       metaColumns: submittalMetaColumns,
     },
@@ -178,10 +189,7 @@ export function listAdminSubmittals(app: AppContext, query: AdminSubmittalListQu
     {
       list: 'submittals',
       filter,
-      sort: { field: query.sortBy, order: query.sortOrder },
-      cursor: query.cursor,
-      limit: query.limit,
-      includeMeta: query.includeMeta === 'true',
+      ...pagingOf(query),
       metaScope: adminMetaScope({ formats: ['submittal'] }, query.projectId, query.organizationId),
       metaColumns: submittalMetaColumns,
     },
@@ -240,10 +248,7 @@ export function listProjectDocuments(
     {
       list: 'documents',
       filter: { projectId, ...documentFilter(query) },
-      sort: { field: query.sortBy, order: query.sortOrder },
-      cursor: query.cursor,
-      limit: query.limit,
-      includeMeta: query.includeMeta === 'true',
+      ...pagingOf(query),
       metaScope: { projectId },
       metaColumns: documentMetaColumns,
     },
@@ -258,10 +263,7 @@ export function listAdminDocuments(app: AppContext, query: AdminDocumentListQuer
     {
       list: 'documents',
       filter: { projectId: query.projectId, organizationId: query.organizationId, ...documentFilter(query) },
-      sort: { field: query.sortBy, order: query.sortOrder },
-      cursor: query.cursor,
-      limit: query.limit,
-      includeMeta: query.includeMeta === 'true',
+      ...pagingOf(query),
       metaScope: adminMetaScope({}, query.projectId, query.organizationId),
       metaColumns: documentMetaColumns,
     },

@@ -39,7 +39,7 @@ export async function updateEmailFilingSettings(
     });
     await recordActivity(tx, {
       organizationId: input.organizationId,
-      actor: { id: caller.id, name: caller.name, email: caller.email },
+      actor: caller,
       action: 'settings_changed',
       title: `E-mail filing AI suggestions turned ${input.aiSuggest ? 'on' : 'off'}`,
       details: { setting: 'emailFiling.aiSuggest', from: current.aiSuggest, to: input.aiSuggest },

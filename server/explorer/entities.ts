@@ -41,23 +41,33 @@ const nullableText = (sql: string): FieldDef => text(sql, { nullable: true });
 const time = (sql: string, extra: Partial<FieldDef> = {}): FieldDef => ({ sql, type: 'timestamp', ...extra });
 const nullableTime = (sql: string): FieldDef => time(sql, { nullable: true });
 
+/** The default order of most entities: by a time field, newest first. */
+const newestFirst = (field: string): EntityDef['defaultOrder'] => ({ field, direction: 'desc' });
+
 const tenancy = {
   organizationId: text('t.organization_id', { scope: 'org' }),
   projectId: text('t.project_id', { scope: 'project' }),
 };
 
+/** Fields several entities have alike: the row's id, its title and creation time (the keyset sorts), and the
+ *  document it concerns. */
+const uid = text('t.id', { sortable: true });
+const title = text('t.title', { sortable: true });
+const createdAt = time('t.created_at', { sortable: true });
+const documentId = nullableText('t.document_id');
+
 const documentFields: Record<string, FieldDef> = {
-  uid: text('t.id', { sortable: true }),
+  uid,
   number: text('t.number', { sortable: true }),
   ...tenancy,
   format: text('t.format'),
   type: text('t.type'),
-  title: text('t.title', { sortable: true }),
+  title,
   status: text('t.status'),
   priority: nullableText('t.priority'),
   dueDate: { sql: 't.due_date', type: 'date', nullable: true },
   issuedAt: nullableTime('t.issued_at'),
-  createdAt: time('t.created_at', { sortable: true }),
+  createdAt,
   updatedAt: time('t.updated_at', { sortable: true }),
   reviewStatus: nullableText('t.review_status'),
   referenceNumber: nullableText('t.reference_number'),
@@ -71,7 +81,7 @@ export const explorerEntityDefs: Record<string, EntityDef> = {
     table: 'documents',
     description: 'Documents of every format (rfi, submittal, change, …)',
     defaultFields: ['uid', 'number', 'format', 'title', 'status', 'projectId', 'createdAt'],
-    defaultOrder: { field: 'createdAt', direction: 'desc' },
+    defaultOrder: newestFirst('createdAt'),
     fields: documentFields,
   },
   submittals: {
@@ -79,41 +89,41 @@ export const explorerEntityDefs: Record<string, EntityDef> = {
     where: "t.format = 'submittal'",
     description: 'Submittals (documents of format submittal) with review outcome',
     defaultFields: ['uid', 'number', 'title', 'status', 'reviewStatus', 'dueDate', 'projectId'],
-    defaultOrder: { field: 'createdAt', direction: 'desc' },
+    defaultOrder: newestFirst('createdAt'),
     fields: documentFields,
   },
   activity: {
     table: 'activity',
     description: 'Activity entries (status changes, comments, uploads, e-mails sent)',
     defaultFields: ['uid', 'action', 'title', 'actorName', 'documentId', 'projectId', 'createdAt'],
-    defaultOrder: { field: 'createdAt', direction: 'desc' },
+    defaultOrder: newestFirst('createdAt'),
     fields: {
-      uid: text('t.id', { sortable: true }),
+      uid,
       organizationId: tenancy.organizationId,
       projectId: { ...tenancy.projectId, nullable: true },
-      documentId: nullableText('t.document_id'),
+      documentId,
       actorId: nullableText('t.actor_id'),
       actorName: text('t.actor_name'),
       actorEmail: text('t.actor_email'),
       action: text('t.action'),
-      title: text('t.title', { sortable: true }),
-      createdAt: time('t.created_at', { sortable: true }),
+      title,
+      createdAt,
     },
   },
   dispatches: {
     table: 'dispatches',
     description: 'Project dispatches: one send of a document, report or invite to many recipients',
     defaultFields: ['uid', 'actionType', 'title', 'senderEmail', 'recipientCount', 'dispatchedAt', 'projectId'],
-    defaultOrder: { field: 'dispatchedAt', direction: 'desc' },
+    defaultOrder: newestFirst('dispatchedAt'),
     fields: {
-      uid: text('t.id', { sortable: true }),
+      uid,
       ...tenancy,
-      documentId: nullableText('t.document_id'),
+      documentId,
       reportId: nullableText('t.report_id'),
       actionType: text('t.action_type'),
       senderName: text('t.sender_name'),
       senderEmail: text('t.sender_email'),
-      title: text('t.title', { sortable: true }),
+      title,
       dispatchedAt: time('t.dispatched_at', { sortable: true }),
       recipientCount: { sql: 't.recipient_count', type: 'number', sortable: true },
     },
@@ -122,12 +132,12 @@ export const explorerEntityDefs: Record<string, EntityDef> = {
     table: 'email_messages',
     description: 'E-mail records: one dispatch to one recipient, with delivery events',
     defaultFields: ['mailerMessageId', 'recipientEmail', 'activityTitle', 'deliveryStatus', 'sentAt', 'projectId'],
-    defaultOrder: { field: 'createdAt', direction: 'desc' },
+    defaultOrder: newestFirst('createdAt'),
     fields: {
-      uid: text('t.id', { sortable: true }),
+      uid,
       mailerMessageId: text('t.mailer_message_id'),
       ...tenancy,
-      documentId: nullableText('t.document_id'),
+      documentId,
       recipientEmail: text('t.recipient_email'),
       recipientName: text('t.recipient_name'),
       senderEmail: text('t.sender_email'),
@@ -135,7 +145,7 @@ export const explorerEntityDefs: Record<string, EntityDef> = {
       actionType: text('t.action_type'),
       activityTitle: text('t.activity_title'),
       deliveryStatus: text(emailDeliveryStatusSql('t')),
-      createdAt: time('t.created_at', { sortable: true }),
+      createdAt,
       sentAt: nullableTime('t.sent_at'),
       delivery: nullableTime('t.delivery'),
       firstOpened: nullableTime('t.first_opened'),
@@ -150,31 +160,31 @@ export const explorerEntityDefs: Record<string, EntityDef> = {
     defaultFields: ['uid', 'number', 'title', 'discipline', 'projectId'],
     defaultOrder: { field: 'number', direction: 'asc' },
     fields: {
-      uid: text('t.id', { sortable: true }),
+      uid,
       ...tenancy,
       packageId: nullableText('t.package_id'),
       number: text('t.number', { sortable: true }),
-      title: text('t.title', { sortable: true }),
+      title,
       discipline: nullableText('t.discipline'),
-      createdAt: time('t.created_at', { sortable: true }),
+      createdAt,
     },
   },
   reports: {
     table: 'reports',
     description: 'Site reports (meeting minutes, inspections) and their versions',
     defaultFields: ['uid', 'reportKind', 'title', 'status', 'date', 'version', 'projectId'],
-    defaultOrder: { field: 'date', direction: 'desc' },
+    defaultOrder: newestFirst('date'),
     fields: {
-      uid: text('t.id', { sortable: true }),
+      uid,
       ...tenancy,
       reportKind: text('t.report_kind'),
       status: text('t.status'),
-      title: text('t.title', { sortable: true }),
+      title,
       date: time('t.date', { sortable: true }),
       location: text('t.location'),
       version: text('t.version'),
       isLatestVersion: { sql: 't.is_latest_version', type: 'boolean' },
-      createdAt: time('t.created_at', { sortable: true }),
+      createdAt,
       issuedAt: nullableTime('t.issued_at'),
       createdByName: text('t.created_by_name'),
     },

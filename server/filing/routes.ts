@@ -16,6 +16,7 @@ import {
   SuggestionResult,
 } from '../../shared/filing.js';
 import { ApiError } from '../errors.js';
+import { oneRecord } from '../http/declarations.js';
 import { refuseNulInJson } from '../http/nul.js';
 import { access, defineRoute } from '../http/route.js';
 import { composeMime, parseRawMessage } from './message.js';
@@ -42,6 +43,10 @@ const emailBodyTypes: RequestHandler = (req, _res, next) => {
 
 const jsonFormLimit = `${Math.ceil((MAX_MESSAGE_BYTES * 4) / 3 / 1024 / 1024) + 2}mb`;
 
+const tags = ['E-mail filing'];
+/** A project's filed e-mails are read with email:read. */
+const readProjectEmails = { method: 'get' as const, tags, access: access.needs('email:read', 'project') };
+
 export const filingRoutes = [
   defineRoute({
     method: 'post',
@@ -53,7 +58,7 @@ export const filingRoutes = [
       '(up to 25 MB; options in the query) or the JSON form (options in the body). The same Message-ID is ' +
       'stored once per project: filing it again answers 200 with the existing record and `duplicate: true`. ' +
       'A message without Message-ID gets a stable generated one (`messageIdGenerated: true`).',
-    tags: ['E-mail filing'],
+    tags,
     // Filing records who filed what: people only (`document:read` on the project, which members hold).
     access: access.needsPerson('document:read', 'project'),
     params: ProjectPath,
@@ -105,34 +110,29 @@ export const filingRoutes = [
     path: '/v1/filed-emails/lookup',
     operationId: 'lookupFiledEmail',
     summary: 'Where an e-mail is already filed (projects, documents, by whom, when) within your scope',
-    tags: ['E-mail filing'],
+    tags,
     access: access.needs('email:read'),
     query: LookupQuery,
     responses: { 200: { description: 'Filings of this Message-ID (possibly none)', schema: LookupResult } },
     handler: async ({ app, caller, query }) => lookupFilings(app, caller, query.internetMessageId),
   }),
   defineRoute({
-    method: 'get',
+    ...readProjectEmails,
     path: '/v1/organization/:orgId/project/:projectId/emails',
     operationId: 'listFiledEmails',
     summary: "Search a project's filed e-mails, newest filing first",
-    tags: ['E-mail filing'],
-    access: access.needs('email:read', 'project'),
     params: ProjectPath,
     query: FiledEmailListQuery,
     responses: { 200: { description: 'One page', schema: FiledEmailList } },
     handler: async ({ app, params, query }) => listProjectEmails(app, params.projectId, query),
   }),
   defineRoute({
-    method: 'get',
+    ...readProjectEmails,
     path: '/v1/organization/:orgId/project/:projectId/emails/:emailId',
     operationId: 'getFiledEmail',
     summary: 'One filed e-mail with its thread, attachments and signed download URLs',
-    tags: ['E-mail filing'],
-    access: access.needs('email:read', 'project'),
     params: FiledEmailPath,
-    responses: { 200: { description: 'The filed e-mail', schema: FiledEmailDetail } },
-    errors: { 404: 'No such filed e-mail in this project' },
+    ...oneRecord('filed e-mail', FiledEmailDetail, ' in this project'),
     handler: async ({ app, caller, params }) => filedEmailDetail(app, caller, params.projectId, params.emailId),
   }),
   defineRoute({
@@ -142,7 +142,7 @@ export const filingRoutes = [
     summary: 'Suggest projects (and documents) to file an e-mail into',
     description:
       "Signed-in people only, over the projects of their organizations. Local ranking always; AI re-ranking only when a provider is configured and every candidate's organization has aiSuggest on.",
-    tags: ['E-mail filing'],
+    tags,
     access: access.user,
     body: SuggestionRequest,
     responses: { 200: { description: 'Ranked suggestions, best first', schema: SuggestionResult } },

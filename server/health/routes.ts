@@ -5,24 +5,23 @@ import { access, defineRoute } from '../http/route.js';
 
 const Health = z.object({ status: z.enum(['ok']) });
 
+/** Probes for load balancers and orchestrators: no token. */
+const probe = { method: 'get' as const, tags: ['Health'], access: access.public };
+
 export const healthRoutes = [
   defineRoute({
-    method: 'get',
+    ...probe,
     path: '/healthz',
     operationId: 'health',
     summary: 'The process is up',
-    tags: ['Health'],
-    access: access.public,
     responses: { 200: { description: 'Up', schema: Health } },
     handler: async () => ({ status: 'ok' }),
   }),
   defineRoute({
-    method: 'get',
+    ...probe,
     path: '/readyz',
     operationId: 'ready',
     summary: 'The database is reachable',
-    tags: ['Health'],
-    access: access.public,
     responses: { 200: { description: 'Ready', schema: Health } },
     errors: { 503: 'Database unreachable' },
     handler: async ({ app }) => {

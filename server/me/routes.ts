@@ -1,7 +1,6 @@
-import { OrgPath } from '../../shared/common.js';
 import { MAX_ME_ORGANIZATIONS, Me } from '../../shared/me.js';
-import { ProjectList, ProjectListQuery } from '../../shared/organizations.js';
 import { access, defineRoute } from '../http/route.js';
+import { projectListing } from '../organizations/routes.js';
 import { listEveryProject } from '../organizations/service.js';
 import { describeMe } from './service.js';
 
@@ -28,9 +27,7 @@ export const meRoutes = [
     description: 'For the admin console’s key scopes: staff reach organizations they are not members of.',
     tags: ['Admin'],
     access: access.staff,
-    params: OrgPath,
-    query: ProjectListQuery,
-    responses: { 200: { description: 'Projects by name', schema: ProjectList } },
+    ...projectListing,
     errors: { 404: 'No such organization' },
     handler: ({ app, caller, params, query }) => listEveryProject(app.db, caller, params.orgId, query),
   }),

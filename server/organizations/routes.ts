@@ -9,8 +9,20 @@ import {
   ProjectListQuery,
   UpdateProjectBody,
 } from '../../shared/organizations.js';
+import { oneRecord } from '../http/declarations.js';
 import { access, defineRoute } from '../http/route.js';
 import { createProject, getOrganization, listOrganizations, listProjects, updateProject } from './service.js';
+
+const tags = ['Organizations'];
+/** Projects are created and changed by the organization's own admins (and staff). */
+const adminChange = { tags, access: access.orgAdmin };
+
+/** An organization's projects by name, a page at a time: here and in the staff console (me/routes.ts). */
+export const projectListing = {
+  params: OrgPath,
+  query: ProjectListQuery,
+  responses: { 200: { description: 'Projects by name', schema: ProjectList } },
+};
 
 export const organizationRoutes = [
   defineRoute({
@@ -21,7 +33,7 @@ export const organizationRoutes = [
     description:
       'A superadmin key reaches every organization; other keys those granted whole or through one of their ' +
       'projects; a person those they belong to. Also answers under `/v1/organizations`.',
-    tags: ['Organizations'],
+    tags,
     access: access.needs('organization:read'),
     query: OrganizationListQuery,
     responses: { 200: { description: 'Organizations by name', schema: OrganizationList } },
@@ -32,11 +44,10 @@ export const organizationRoutes = [
     path: '/v1/organization/:orgId',
     operationId: 'getOrganization',
     summary: 'One organization in the caller’s scope',
-    tags: ['Organizations'],
+    tags,
     access: access.needs('organization:read', 'org'),
     params: OrgPath,
-    responses: { 200: { description: 'The organization', schema: Organization } },
-    errors: { 404: 'No such organization' },
+    ...oneRecord('organization', Organization),
     handler: ({ app, params }) => getOrganization(app.db, params.orgId),
   }),
   defineRoute({
@@ -45,14 +56,13 @@ export const organizationRoutes = [
     operationId: 'listProjects',
     summary: 'The organization’s projects within the caller’s scope',
     description: 'A key scoped to single projects sees only those; ordered by name.',
-    tags: ['Organizations'],
+    tags,
     access: access.needs('project:read', 'org'),
-    params: OrgPath,
-    query: ProjectListQuery,
-    responses: { 200: { description: 'Projects by name', schema: ProjectList } },
+    ...projectListing,
     handler: ({ app, caller, params, query }) => listProjects(app.db, caller, params.orgId, query),
   }),
   defineRoute({
+    ...adminChange,
     method: 'post',
     path: '/v1/organization/:orgId/project',
     operationId: 'createProject',
@@ -60,8 +70,6 @@ export const organizationRoutes = [
     description:
       'Code and aliases are what e-mail suggestions match besides the name: `{"name":"Lakeshore Public Library",' +
       '"code":"4410","aliases":["Lakeshore Library"]}`. Client keys and members get 403.',
-    tags: ['Organizations'],
-    access: access.orgAdmin,
     params: OrgPath,
     body: CreateProjectBody,
     responses: { 201: { description: 'The new project', schema: Project } },
@@ -72,13 +80,12 @@ export const organizationRoutes = [
     },
   }),
   defineRoute({
+    ...adminChange,
     method: 'patch',
     path: '/v1/organization/:orgId/project/:projectId',
     operationId: 'updateProject',
     summary: 'Rename a project or set its code and aliases (organization admins and staff)',
     description: 'Only the fields given change; `code: null` removes the code, `aliases` replaces the list.',
-    tags: ['Organizations'],
-    access: access.orgAdmin,
     params: ProjectPath,
     body: UpdateProjectBody,
     responses: { 200: { description: 'The project as it is now', schema: Project } },

@@ -1,6 +1,7 @@
 // What every phase of one project's generation shares: its random stream, its people, the rows
 // written so far, the activity count and the e-mail budget, and the activity and dispatch rows
 // that all phases add.
+import { activityRow } from '../activity/queries.js';
 import * as s from '../db/schema.js';
 import {
   asciiEmail,
@@ -116,20 +117,8 @@ export class ProjectContext {
   addActivity(input: ActivityInput): string {
     const id = this.rng.id('act');
     this.activityCount++;
-    this.rows.add(s.activity, {
-      id,
-      organizationId: this.organizationId,
-      projectId: this.project.id,
-      documentId: input.documentId ?? null,
-      actorId: input.actor.id,
-      actorName: input.actor.name,
-      actorEmail: input.actor.email,
-      action: input.action,
-      title: input.title,
-      details: input.details ?? null,
-      dispatchId: input.dispatchId ?? null,
-      createdAt: input.createdAt,
-    });
+    const entry = { ...input, organizationId: this.organizationId, projectId: this.project.id, at: input.createdAt };
+    this.rows.add(s.activity, activityRow(id, entry));
     return id;
   }
 

@@ -71,15 +71,8 @@ async function addReportVersion(
   });
   addSectionsAndAttendees(ctx, series.kind, reportId);
   const readers = rng.sample(ctx.team, rng.int(2, 5));
-  for (const person of readers) {
-    ctx.rows.add(s.reportDistribution, {
-      id: rng.id('rds'),
-      organizationId,
-      reportId,
-      userId: person.id,
-      name: person.name,
-      email: person.email,
-    });
+  for (const { id: userId, name, email } of readers) {
+    ctx.rows.add(s.reportDistribution, { ...partOfReport(ctx, 'rds', reportId), userId, name, email });
   }
   if (issued) {
     ctx.addDispatch({
@@ -94,18 +87,23 @@ async function addReportVersion(
   }
 }
 
+/** The first columns of a row that belongs to one report version: its own id, the organization, the report. */
+const partOfReport = (ctx: ProjectContext, idPrefix: string, reportId: string) => ({
+  id: ctx.rng.id(idPrefix),
+  organizationId: ctx.organizationId,
+  reportId,
+});
+
 /** The report's sections with their items and, for minutes, the meeting's attendees. */
 function addSectionsAndAttendees(ctx: ProjectContext, kind: ReportSeries['kind'], reportId: string) {
-  const { rng, organizationId } = ctx;
+  const { rng } = ctx;
   const sectionTitles =
     kind === 'meeting_minutes'
       ? rng.sample(v.meetingSections, 4)
       : ['Work in progress', 'Safety', 'Quality', 'Deliveries'];
   sectionTitles.forEach((title, position) => {
     ctx.rows.add(s.reportSections, {
-      id: rng.id('rsc'),
-      organizationId,
-      reportId,
+      ...partOfReport(ctx, 'rsc', reportId),
       position,
       title,
       items: Array.from({ length: rng.int(1, 4) }, () => ({
@@ -119,16 +117,9 @@ function addSectionsAndAttendees(ctx: ProjectContext, kind: ReportSeries['kind']
       ...rng.sample(ctx.team, 3).map((person) => ({ ...person, role: 'Contractor' })),
       ...rng.sample(ctx.consultants, 3).map((person) => ({ ...person, role: person.type })),
     ];
-    for (const person of attendees) {
-      ctx.rows.add(s.reportAttendees, {
-        id: rng.id('rat'),
-        organizationId,
-        reportId,
-        name: person.name,
-        company: person.company,
-        role: person.role,
-        present: rng.chance(0.85),
-      });
+    for (const { name, company, role } of attendees) {
+      const ids = partOfReport(ctx, 'rat', reportId);
+      ctx.rows.add(s.reportAttendees, { ...ids, name, company, role, present: rng.chance(0.85) });
     }
   }
 }

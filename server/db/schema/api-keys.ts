@@ -1,0 +1,61 @@
+// API keys (OAuth clients with a secret), the organizations and projects they reach, and their usage.
+import { bigint, boolean, doublePrecision, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { createdAt, emptyTextArray, orgId, refersTo, ts, updatedAt } from './columns.js';
+import { organizations, projects } from './organizations.js';
+
+export const oauthClients = pgTable(
+  'oauth_clients',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().unique(),
+    secretHash: text('secret_hash').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    superadmin: boolean('superadmin').notNull().default(false),
+    enabled: boolean('enabled').notNull().default(true),
+    permissions: text('permissions').array().notNull().default(emptyTextArray()),
+    createdBy: text('created_by').notNull(),
+    createdByClientId: text('created_by_client_id'),
+    createdByUserId: text('created_by_user_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: ts('deleted_at'),
+  },
+  (t) => [index('oauth_clients_created_by_client_idx').on(t.createdByClientId, t.createdAt, t.id)],
+);
+
+/** The key a row belongs to: scopes and usage go with the key. */
+const ofClient = () => refersTo('client_row_id', () => oauthClients.id, 'cascade');
+
+export const oauthClientOrgScopes = pgTable(
+  'oauth_client_org_scopes',
+  {
+    clientRowId: ofClient(),
+    organizationId: orgId().references(() => organizations.id),
+    grantedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.clientRowId, t.organizationId] })],
+);
+
+export const oauthClientProjectScopes = pgTable(
+  'oauth_client_project_scopes',
+  {
+    clientRowId: ofClient(),
+    organizationId: orgId().references(() => organizations.id),
+    projectId: refersTo('project_id', () => projects.id),
+    grantedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.clientRowId, t.projectId] })],
+);
+
+/** Per client and route template: aggregated off the request path, flushed in batches. */
+export const requestUsage = pgTable(
+  'request_usage',
+  {
+    clientRowId: ofClient(),
+    endpoint: text('endpoint').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull().default(0),
+    totalMs: doublePrecision('total_ms').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.clientRowId, t.endpoint] })],
+);

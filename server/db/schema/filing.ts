@@ -1,0 +1,76 @@
+// The mail people received and filed into projects from Outlook, and each organization's filing setting.
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { emptyTextArray, refersTo, tenantRow, ts, tsvector } from './columns.js';
+import { organizations } from './organizations.js';
+
+export const emailFilingSettings = pgTable('email_filing_settings', {
+  organizationId: text('organization_id')
+    .primaryKey()
+    .references(() => organizations.id),
+  aiSuggest: boolean('ai_suggest').notNull().default(false),
+  updatedAt: ts('updated_at'),
+  updatedById: text('updated_by_id'),
+});
+
+type Addresses = { address: string; name?: string }[];
+
+export const filedEmails = pgTable(
+  'filed_emails',
+  {
+    ...tenantRow(),
+    projectId: text('project_id').notNull(),
+    documentId: text('document_id'),
+    /** Normalised Message-ID (lower-case, no angle brackets); generated from headers when absent. */
+    messageId: text('message_id').notNull(),
+    messageIdGenerated: boolean('message_id_generated').notNull().default(false),
+    conversationId: text('conversation_id'),
+    inReplyTo: text('in_reply_to'),
+    references: text('references').array().notNull().default(emptyTextArray()),
+    subject: text('subject').notNull(),
+    fromAddress: text('from_address').notNull(),
+    fromName: text('from_name'),
+    to: jsonb('to').$type<Addresses>().notNull(),
+    cc: jsonb('cc').$type<Addresses>().notNull(),
+    sentAt: ts('sent_at'),
+    bodyText: text('body_text').notNull().default(''),
+    rawBlobKey: text('raw_blob_key'),
+    htmlBlobKey: text('html_blob_key'),
+    hasAttachments: boolean('has_attachments').notNull().default(false),
+    note: text('note'),
+    filedById: text('filed_by_id').notNull(),
+    filedAt: ts('filed_at').notNull(),
+    searchText: text('search_text').notNull().default(''),
+    searchVector: tsvector('search_vector').generatedAlwaysAs(
+      sql`setweight(to_tsvector('simple', coalesce(subject, '')), 'A') || setweight(to_tsvector('english', coalesce(search_text, '')), 'B')`,
+    ),
+  },
+  (t) => [
+    uniqueIndex('filed_emails_project_message_idx').on(t.projectId, t.messageId),
+    index('filed_emails_org_message_idx').on(t.organizationId, t.messageId),
+    index('filed_emails_project_filed_idx').on(t.projectId, t.filedAt, t.id),
+    index('filed_emails_conversation_idx').on(t.organizationId, t.conversationId),
+    index('filed_emails_from_idx').on(t.organizationId, sql`lower(from_address)`),
+    index('filed_emails_search_idx').using('gin', t.searchVector),
+    // Thread linking: replies and siblings share entries of References (In-Reply-To is folded in).
+    index('filed_emails_references_idx').using('gin', t.references),
+    // Project suggestions: filing history of a sender's domain and of recipients' addresses.
+    index('filed_emails_from_domain_idx').on(t.organizationId, sql`split_part(lower(from_address), '@', 2)`),
+    index('filed_emails_to_idx').using('gin', t.to.op('jsonb_path_ops')),
+    index('filed_emails_cc_idx').using('gin', t.cc.op('jsonb_path_ops')),
+  ],
+);
+
+export const filedEmailAttachments = pgTable(
+  'filed_email_attachments',
+  {
+    ...tenantRow(),
+    filedEmailId: refersTo('filed_email_id', () => filedEmails.id, 'cascade'),
+    name: text('name').notNull(),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    blobKey: text('blob_key').notNull(),
+    textContent: text('text_content'),
+  },
+  (t) => [index('filed_email_attachments_email_idx').on(t.filedEmailId)],
+);
