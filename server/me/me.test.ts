@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { f, server } from '../../test/fixture-server.js';
 import { createOrganization } from '../organizations/service.js';
 import { createUser } from '../users/service.js';
 
-let server: TestServer;
-let f: Fixtures;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
-});
-afterAll(() => server.close());
 
 describe('GET /v1/me', () => {
   it('refuses a request without a token or with a malformed one (401)', async () => {
