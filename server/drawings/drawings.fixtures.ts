@@ -110,7 +110,6 @@ export async function readBack(url: string) {
   return { widths, titles, targets, size: bytes.length };
 }
 
-
 beforeAll(async () => {
   server = await startTestServer();
   f = await createFixtures(server);
@@ -153,7 +152,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** A fresh key token, for tests that move the clock past the signed URLs' and tokens' lifetimes. */
+/** A fresh key token, for the tests that follow one that moves the clock on. */
 export async function renewToken() {
   token = (await f.client(['document:read'], { orgs: [f.orgA.id] })).token;
 }

@@ -5,7 +5,6 @@ import { ctx, f, server } from '../../test/fixture-server.js';
 import { emailFilingSettings } from '../db/schema.js';
 import { createUser } from '../users/service.js';
 
-
 const adminPath = (orgId = f.orgA.id) => `/v1/admin/organizations/${orgId}/email-filing-settings`;
 const staffToken = () => f.userToken(f.staff.id);
 const patch = (json: unknown, orgId?: string, token = staffToken()) =>

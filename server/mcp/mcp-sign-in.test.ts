@@ -1,5 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixtures, TestServer } from '../../test/harness.js';
@@ -40,7 +40,10 @@ describe('MCP sign-in with the SDK client', () => {
     );
 
     const first = new Client({ name: 'test-agent', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(mcpUrl(server), { authProvider: oauth, fetch: viaServer(server) });
+    const transport = new StreamableHTTPClientTransport(mcpUrl(server), {
+      authProvider: oauth,
+      fetch: viaServer(server),
+    });
     await expect(first.connect(transport)).rejects.toThrow(UnauthorizedError);
 
     // Dynamic registration happened; the authorization URL carries PKCE S256 and the MCP resource.

@@ -18,7 +18,9 @@ import { signInAndConsent, viaServer } from '../oauth/browser.fixtures.js';
 type McpTestIds = { orgA: string; projectA1: string; orgB: string; projectB1: string };
 
 /** A test server with the standard fixtures and the MCP data set below: the MCP and explorer tests' setup. */
-export async function startMcpTestServer(options: TestServerOptions = {}): Promise<{ server: TestServer; f: Fixtures }> {
+export async function startMcpTestServer(
+  options: TestServerOptions = {},
+): Promise<{ server: TestServer; f: Fixtures }> {
   const server = await startTestServer(options);
   const f = await createFixtures(server);
   await insertMcpTestData(server.database.db, {
@@ -75,7 +77,6 @@ async function insertDocuments(db: Db, ids: McpTestIds) {
     dueDate: '2025-06-09',
   });
   await db.insert(documents).values(docs);
-
 }
 
 /** One dispatch of RFI-001 in A1, one of B1's RFI. */
@@ -201,7 +202,10 @@ export async function connectWithToken(server: TestServer, token: string): Promi
 /** The agent's whole sign-in as Mia Member: refused, registered, signed in and consented with PKCE, connected. */
 export async function signInAgent(server: TestServer, oauth: AgentOAuth): Promise<Client> {
   const first = new Client({ name: 'test-agent', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(mcpUrl(server), { authProvider: oauth, fetch: viaServer(server) });
+  const transport = new StreamableHTTPClientTransport(mcpUrl(server), {
+    authProvider: oauth,
+    fetch: viaServer(server),
+  });
   await expect(first.connect(transport)).rejects.toThrow(UnauthorizedError);
   const credentials = { email: 'member@harbor.test', password: 'member-pass-1' };
   const redirect = await signInAndConsent(server, oauth.authorizationUrl!, credentials);

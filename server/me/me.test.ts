@@ -3,7 +3,6 @@ import { f, server } from '../../test/fixture-server.js';
 import { createOrganization } from '../organizations/service.js';
 import { createUser } from '../users/service.js';
 
-
 describe('GET /v1/me', () => {
   it('refuses a request without a token or with a malformed one (401)', async () => {
     expect((await server.call('/v1/me')).status).toBe(401);

@@ -12,9 +12,7 @@ const agentAuthorizeUrl = (extra: Record<string, string> = {}) =>
 
 describe('sign-in page', () => {
   it('is an accessible form with labelled inputs, a CSRF token and anti-framing headers', async () => {
-    const page = await createBrowser(server).get(
-      agentAuthorizeUrl(),
-    );
+    const page = await createBrowser(server).get(agentAuthorizeUrl());
     expect(page.status).toBe(200);
     expect(page.html).toContain('<html lang="en">');
     expect(page.html).toMatch(
@@ -65,9 +63,7 @@ describe('sign-in page', () => {
 
   it('shows a consent screen naming the client, the person, the organizations and the access', async () => {
     const browser = createBrowser(server);
-    const form = await browser.get(
-      agentAuthorizeUrl(),
-    );
+    const form = await browser.get(agentAuthorizeUrl());
     const consent = await browser.post(form, { email: 'admin@harbor.test', password: 'admin-pass-1' });
     expect(consent.status).toBe(200);
     expect(consent.html).toContain('Allow Agent &lt;b&gt;X&lt;/b&gt; to access Sitefile?');
@@ -90,9 +86,7 @@ describe('sign-in page', () => {
 
   it('does not accept a consent ticket for a different authorization request', async () => {
     const browser = createBrowser(server);
-    const form = await browser.get(
-      agentAuthorizeUrl(),
-    );
+    const form = await browser.get(agentAuthorizeUrl());
     const consent = await browser.post(form, { email: 'member@harbor.test', password: 'member-pass-1' });
     const swapped = await browser.post(consent, { decision: 'allow', code_challenge: pkce().challenge });
     expect(swapped.status).toBe(400);
@@ -101,9 +95,7 @@ describe('sign-in page', () => {
 
   it('answers a consent form once: a second submission gets no second code', async () => {
     const browser = createBrowser(server);
-    const form = await browser.get(
-      agentAuthorizeUrl(),
-    );
+    const form = await browser.get(agentAuthorizeUrl());
     const consent = await browser.post(form, { email: 'member@harbor.test', password: 'member-pass-1' });
     const first = await browser.post(consent, { decision: 'allow' });
     expect(first.status).toBe(302);
@@ -118,9 +110,7 @@ describe('sign-in page', () => {
 describe('sign-in throttling', () => {
   it(`locks an account after ${ACCOUNT_FAILURES} failures, even for the right password, with Retry-After`, async () => {
     const browser = createBrowser(server);
-    const form = await browser.get(
-      agentAuthorizeUrl(),
-    );
+    const form = await browser.get(agentAuthorizeUrl());
     for (let i = 0; i < ACCOUNT_FAILURES; i++) {
       expect((await browser.post(form, { email: 'staff@sitefile.test', password: `guess-${i}` })).status).toBe(401);
     }

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { f, server } from '../../test/fixture-server.js';
 import { createUser, disableUser, removeMembership } from '../users/service.js';
 import { AgentOAuth } from './agent.fixtures.js';
-import { ADDIN_CLIENT_ID } from './first-party.js';
 import { addinSignIn, oauthForm, signInAndConsent, viaServer } from './browser.fixtures.js';
+import { ADDIN_CLIENT_ID } from './first-party.js';
 
 const mcpUrl = () => `${server.config.publicUrl}/mcp`;
 const member = { email: 'member@harbor.test', password: 'member-pass-1' };

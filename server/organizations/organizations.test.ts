@@ -4,7 +4,6 @@ import { ctx, f, server } from '../../test/fixture-server.js';
 import { encodeCursor } from '../cursor.js';
 import { createOrganization, createProject } from './service.js';
 
-
 describeAuthMatrix('organizations', ctx, {
   method: 'GET',
   path: '/v1/organization/{orgId}',

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { ctx, f, server } from '../../test/fixture-server.js';
-import { createFixtures, startTestServer, testRedisUrl, type TestServer } from '../../test/harness.js';
+import { createFixtures, startTestServer, type TestServer, testRedisUrl } from '../../test/harness.js';
 import { supportIssues } from '../db/schema.js';
 import { newId } from '../ids.js';
-
 
 const staffToken = () => f.userToken(f.staff.id);
 const issue = (title: string) => ({
