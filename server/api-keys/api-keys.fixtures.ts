@@ -1,18 +1,8 @@
-// One server with the standard fixtures per test file that imports this (vitest evaluates it once per
-// file), and the requests the client tests share.
-import { afterAll, beforeAll } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+// The requests the client tests share, over one server with the standard fixtures per test file
+// (test/fixture-server.ts: importing this module starts it).
+import { server } from '../../test/fixture-server.js';
 
-export let server: TestServer;
-export let f: Fixtures;
-beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
-});
-afterAll(async () => {
-  await server.close();
-});
-export const ctx = () => ({ server, fixtures: f });
+export { ctx, f, server } from '../../test/fixture-server.js';
 
 export const exchange = (clientId: string, secret: string) =>
   server.call('/v1/oauth/token', { method: 'POST', json: { client_id: clientId, client_secret: secret } });

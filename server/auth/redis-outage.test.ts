@@ -10,8 +10,8 @@ import {
 } from '../../test/harness.js';
 import { ManualClock } from '../clock.js';
 import type { Database } from '../db/connection.js';
+import { addinSignIn, oauthForm } from '../oauth/browser.fixtures.js';
 import { ADDIN_CLIENT_ID } from '../oauth/first-party.js';
-import { addinSignIn, oauthForm } from '../oauth/test-browser.js';
 
 // Two instances sharing one database and a Redis of this test's own (own port, own process), which the
 // test kills with SIGKILL and starts again: invalidations published while it is down are lost.

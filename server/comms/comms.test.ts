@@ -61,20 +61,13 @@ beforeAll(async () => {
   );
   for (const spec of specs) await insertDispatch(db, spec);
   // Other projects' dispatches never show up.
-  await insertDispatch(db, {
-    id: 'dsp_a2_0',
-    organizationId: fixtures.orgA.id,
-    projectId: fixtures.projectA2.id,
-    dispatchedAt: new Date(base),
-    recipients: [{ email: 'x@example.test', state: 'opened' }],
-  });
-  await insertDispatch(db, {
-    id: 'dsp_b1_0',
-    organizationId: fixtures.orgB.id,
-    projectId: fixtures.projectB1.id,
-    dispatchedAt: new Date(base),
-    recipients: [{ email: 'y@example.test', state: 'opened' }],
-  });
+  const elsewhere = [
+    { id: 'dsp_a2_0', organizationId: fixtures.orgA.id, projectId: fixtures.projectA2.id, email: 'x@example.test' },
+    { id: 'dsp_b1_0', organizationId: fixtures.orgB.id, projectId: fixtures.projectB1.id, email: 'y@example.test' },
+  ];
+  for (const { email, ...where } of elsewhere) {
+    await insertDispatch(db, { ...where, dispatchedAt: new Date(base), recipients: [{ email, state: 'opened' }] });
+  }
 });
 afterAll(async () => {
   await server.close();

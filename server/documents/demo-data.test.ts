@@ -4,6 +4,7 @@ import { documentStatuses, reviewStatuses, terminalStatuses } from '../../shared
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
 import { ManualClock } from '../clock.js';
 import { type SeedSummary, seedDatabase } from '../seed/seed.js';
+import { type Params, query, walkList } from './documents.fixtures.js';
 
 // The same lists over the demo data of the seed generator: invariants a user would check by hand
 // (every row satisfies its filters, pages equal the unpaged export, counts add up).
@@ -25,30 +26,8 @@ afterAll(async () => {
   await server.close();
 });
 
-type Row = Record<string, unknown>;
-const query = (params: Record<string, string | number | undefined>) =>
-  new URLSearchParams(
-    Object.entries(params).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]])),
-  ).toString();
-
-async function walk(
-  path: string,
-  params: Record<string, string | number | undefined>,
-  limit = 50,
-  token = fixtures.staff.token,
-) {
-  const rows: Row[] = [];
-  let cursor: string | undefined;
-  let total = 0;
-  do {
-    const res = await server.call(`${path}?${query({ ...params, limit, cursor })}`, { token });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    rows.push(...res.body.data);
-    total = res.body.total;
-    cursor = res.body.nextCursor ?? undefined;
-  } while (cursor);
-  return { rows, total, uids: rows.map((r) => r.uid as string) };
-}
+const walk = (path: string, params: Params, limit = 50, token = fixtures.staff.token) =>
+  walkList(server, path, params, token, limit);
 
 const firstProject = () => {
   const org = seeded.organizations[0];

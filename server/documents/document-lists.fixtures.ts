@@ -10,7 +10,14 @@ import {
   type TestServer,
 } from '../../test/harness.js';
 import { ManualClock } from '../clock.js';
-import { buildDocuments, type FixtureDocument, insertDocuments, TODAY } from './documents.fixtures.js';
+import {
+  buildDocuments,
+  type FixtureDocument,
+  insertDocuments,
+  type Params,
+  TODAY,
+  walkList,
+} from './documents.fixtures.js';
 
 export let server: TestServer;
 export let fixtures: Fixtures;
@@ -35,26 +42,13 @@ afterAll(async () => {
   await server.close();
 });
 
-export type Params = Record<string, string | number | undefined>;
-export const query = (params: Params) =>
-  new URLSearchParams(
-    Object.entries(params).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]])),
-  ).toString();
+export { type Params, query } from './documents.fixtures.js';
 
+/** Every page of a list as staff (unless `token` says otherwise); no row appears twice. */
 export async function walk(path: string, params: Params, token = staff, limit = 50) {
-  const rows: Record<string, unknown>[] = [];
-  let cursor: string | undefined;
-  let total = -1;
-  do {
-    const res = await server.call(`${path}?${query({ ...params, limit, cursor })}`, { token });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    rows.push(...res.body.data);
-    total = res.body.total;
-    cursor = res.body.nextCursor ?? undefined;
-  } while (cursor);
-  const uids = rows.map((r) => r.uid as string);
-  expect(new Set(uids).size).toBe(uids.length);
-  return { rows, uids, total };
+  const list = await walkList(server, path, params, token, limit);
+  expect(new Set(list.uids).size).toBe(list.uids.length);
+  return list;
 }
 
 export const ids = (docs: FixtureDocument[]) => docs.map((d) => d.id).sort();

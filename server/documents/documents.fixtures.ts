@@ -1,4 +1,6 @@
+import { expect } from 'vitest';
 import { documentStatuses, reviewStatuses } from '../../shared/documents.js';
+import type { TestServer } from '../../test/harness.js';
 import type { Db } from '../db/connection.js';
 import {
   activity,
@@ -145,31 +147,38 @@ export function buildDocuments(spread: DocumentSpread): FixtureDocument[] {
 
 export async function insertDocuments(db: Db, docs: readonly FixtureDocument[]): Promise<void> {
   if (docs.length === 0) return;
-  await db.insert(documents).values(
-    docs.map((d) => ({
-      id: d.id,
-      organizationId: d.organizationId,
-      projectId: d.projectId,
-      number: d.number,
-      format: d.format,
-      type: d.type,
-      title: d.title,
-      description: `Description of ${d.number}`,
-      status: d.status,
-      priority: d.priority,
-      dueDate: d.dueDate,
-      issuedAt: null,
-      createdAt: new Date(d.createdAt),
-      updatedAt: new Date(d.updatedAt),
-      referenceNumber: d.referenceNumber,
-      divisionTitle: d.divisionTitle,
-      reviewStatus: d.reviewStatus,
-      receivedAt: d.receivedAt ? new Date(d.receivedAt) : null,
-      closedAt: d.closedAt ? new Date(d.closedAt) : null,
-      ballInCourt: d.assignees[0] ? { userId: d.assignees[0].userId, name: d.assignees[0].name } : null,
-      searchText: [`Description of ${d.number}`, d.divisionTitle].filter(Boolean).join(' '),
-    })),
-  );
+  await db.insert(documents).values(docs.map(documentRow));
+  await insertParticipants(db, docs);
+  await insertFindings(db, docs);
+  await insertActivity(db, docs);
+}
+
+const documentRow = (d: FixtureDocument) => ({
+  id: d.id,
+  organizationId: d.organizationId,
+  projectId: d.projectId,
+  number: d.number,
+  format: d.format,
+  type: d.type,
+  title: d.title,
+  description: `Description of ${d.number}`,
+  status: d.status,
+  priority: d.priority,
+  dueDate: d.dueDate,
+  issuedAt: null,
+  createdAt: new Date(d.createdAt),
+  updatedAt: new Date(d.updatedAt),
+  referenceNumber: d.referenceNumber,
+  divisionTitle: d.divisionTitle,
+  reviewStatus: d.reviewStatus,
+  receivedAt: d.receivedAt ? new Date(d.receivedAt) : null,
+  closedAt: d.closedAt ? new Date(d.closedAt) : null,
+  ballInCourt: d.assignees[0] ? { userId: d.assignees[0].userId, name: d.assignees[0].name } : null,
+  searchText: [`Description of ${d.number}`, d.divisionTitle].filter(Boolean).join(' '),
+});
+
+/** Assignees (the first also approves), the distribution list and a consultant. */
+async function insertParticipants(db: Db, docs: readonly FixtureDocument[]) {
   const assignees = docs.flatMap((d) =>
     d.assignees.map((a) => ({ organizationId: d.organizationId, documentId: d.id, ...a })),
   );
@@ -203,6 +212,9 @@ export async function insertDocuments(db: Db, docs: readonly FixtureDocument[]):
       status: 'pending',
     })),
   );
+}
+
+async function insertFindings(db: Db, docs: readonly FixtureDocument[]) {
   const findings = docs.flatMap((d) =>
     d.findings.map((f, n) => ({
       id: `${d.id}_f${n}`,
@@ -220,6 +232,10 @@ export async function insertDocuments(db: Db, docs: readonly FixtureDocument[]):
     })),
   );
   if (findings.length > 0) await db.insert(reviewFindings).values(findings);
+}
+
+/** `activityCount` status changes a document. */
+async function insertActivity(db: Db, docs: readonly FixtureDocument[]) {
   const events = docs.flatMap((d) =>
     Array.from({ length: d.activityCount }, (_, n) => ({
       id: `${d.id}_a${n}`,
@@ -233,6 +249,31 @@ export async function insertDocuments(db: Db, docs: readonly FixtureDocument[]):
     })),
   );
   if (events.length > 0) await db.insert(activity).values(events);
+}
+
+// --- Reading a list back ---
+
+export type Params = Record<string, string | number | undefined>;
+
+/** A query string of the parameters that are set. */
+export const query = (params: Params) =>
+  new URLSearchParams(
+    Object.entries(params).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]])),
+  ).toString();
+
+/** Every page of a list, followed by its cursors: the rows, their uids and the list's total. */
+export async function walkList(server: TestServer, path: string, params: Params, token: string, limit: number) {
+  const rows: Record<string, unknown>[] = [];
+  let cursor: string | undefined;
+  let total = -1;
+  do {
+    const res = await server.call(`${path}?${query({ ...params, limit, cursor })}`, { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    rows.push(...res.body.data);
+    total = res.body.total;
+    cursor = res.body.nextCursor ?? undefined;
+  } while (cursor);
+  return { rows, total, uids: rows.map((r) => r.uid as string) };
 }
 
 // --- Oracle: the filter semantics of the issue, in JavaScript ---

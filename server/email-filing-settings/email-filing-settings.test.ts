@@ -1,20 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { ctx, f, server } from '../../test/fixture-server.js';
 import { emailFilingSettings } from '../db/schema.js';
 import { createUser } from '../users/service.js';
-
-let server: TestServer;
-let f: Fixtures;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
-});
-afterAll(async () => {
-  await server.close();
-});
 
 const adminPath = (orgId = f.orgA.id) => `/v1/admin/organizations/${orgId}/email-filing-settings`;
 const staffToken = () => f.userToken(f.staff.id);
@@ -28,17 +17,17 @@ const settingsActivity = async (orgId: string) => {
   return res.body.data as { actor: { uid: string; email: string }; title: string; details: unknown }[];
 };
 
-describeAuthMatrix('org email-filing settings', () => ({ server, fixtures: f }), {
+describeAuthMatrix('org email-filing settings', ctx, {
   method: 'GET',
   path: '/v1/organization/{orgId}/email-filing-settings',
 });
 
-describeAuthMatrix('admin email-filing settings (read)', () => ({ server, fixtures: f }), {
+describeAuthMatrix('admin email-filing settings (read)', ctx, {
   method: 'GET',
   path: '/v1/admin/organizations/{orgId}/email-filing-settings',
 });
 
-describeAuthMatrix('admin email-filing settings (update)', () => ({ server, fixtures: f }), {
+describeAuthMatrix('admin email-filing settings (update)', ctx, {
   method: 'PATCH',
   path: '/v1/admin/organizations/{orgId}/email-filing-settings',
   json: { aiSuggest: false },
@@ -118,7 +107,7 @@ describe('e-mail filing settings', () => {
   });
 });
 
-describeAuthMatrix('organization email-filing settings (update by its admins)', () => ({ server, fixtures: f }), {
+describeAuthMatrix('organization email-filing settings (update by its admins)', ctx, {
   method: 'PATCH',
   path: '/v1/organization/{orgId}/email-filing-settings',
   json: { aiSuggest: false },

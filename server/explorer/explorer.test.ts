@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExplorerQuery } from '../../shared/explorer.js';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import type { Fixtures, TestServer } from '../../test/harness.js';
 import { encodeCursor } from '../cursor.js';
-import { insertMcpTestData } from '../mcp/mcp.fixtures.js';
+import { startMcpTestServer } from '../mcp/mcp.fixtures.js';
 import { cursorBinding } from './compile.js';
 
 let server: TestServer;
@@ -11,14 +11,7 @@ let f: Fixtures;
 let token: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
-  await insertMcpTestData(server.database.db, {
-    orgA: f.orgA.id,
-    projectA1: f.projectA1.id,
-    orgB: f.orgB.id,
-    projectB1: f.projectB1.id,
-  });
+  ({ server, f } = await startMcpTestServer());
   token = (await f.client(['explorer:query'], { orgs: [f.orgA.id] })).token;
 });
 afterAll(() => server?.close());

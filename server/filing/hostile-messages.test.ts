@@ -1,28 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
-
-let server: TestServer;
-let f: Fixtures;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
-});
-afterAll(async () => {
-  await server.close();
-});
-
-const emailsPath = () => `/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/emails`;
-
-const fileRaw = (raw: Buffer) =>
-  server.call(emailsPath(), {
-    method: 'POST',
-    token: f.member.token,
-    headers: { 'content-type': 'message/rfc822' },
-    body: raw,
-  });
-
-const detailOf = (id: string) => server.call(`${emailsPath()}/${id}`, { token: f.member.token });
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { detailOf, download, emailsPath, f, fileRaw, server } from './filing.fixtures.js';
+import { mime } from './messages.fixtures.js';
 
 const message = (headers: string[], body: Buffer) =>
   Buffer.concat([
@@ -55,9 +34,8 @@ describe('messages whose decoded text holds NUL characters', () => {
     expect(res.body.subject).toBe('Binary body');
     const detail = await detailOf(res.body.id);
     expect(detail.body.bodyText).toBe('Pilecap7');
-    const original = new URL(detail.body.original.url);
-    const download = await server.request(original.pathname + original.search);
-    expect(Buffer.from(await download.arrayBuffer()).equals(raw)).toBe(true);
+    const original = await download(detail.body.original.url);
+    expect(original.bytes.equals(raw)).toBe(true);
   });
 
   it('files raw NUL bytes under an unusual transfer encoding, and a text attachment holding NULs', async () => {
@@ -101,5 +79,124 @@ describe('a folded Message-ID header', () => {
     });
     expect(lookup.status).toBe(200);
     expect(lookup.body.filings).toHaveLength(1);
+  });
+});
+
+describe('hostile and broken input', () => {
+  it('rejects bytes that are not a message (400)', async () => {
+    const res = await fileRaw(Buffer.from([0, 1, 2, 3, 255, 254, 10, 13, 0]));
+    expect(res.status).toBe(400);
+    expect(res.body.errorCode).toBe('bad_request');
+  });
+
+  it('rejects a message without From (400)', async () => {
+    const res = await fileRaw(mime({ from: null, messageId: '<nofrom@x.test>' }));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/From/);
+  });
+
+  it('rejects an empty body (400)', async () => {
+    const res = await fileRaw(Buffer.alloc(0));
+    expect(res.status).toBe(400);
+  });
+
+  it('generates a stable Message-ID when there is none, and says so', async () => {
+    const raw = mime({ messageId: null, subject: 'No id here' });
+    const first = await fileRaw(raw);
+    expect(first.status).toBe(201);
+    expect(first.body.messageIdGenerated).toBe(true);
+    expect(first.body.internetMessageId).toMatch(/@generated\.sitefile\.invalid$/);
+    const again = await fileRaw(raw);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ duplicate: true, internetMessageId: first.body.internetMessageId });
+  });
+
+  it('stores a message in an unknown charset as a safe copy', async () => {
+    const raw = Buffer.from(
+      'From: a@b.test\r\nMessage-ID: <charset@x.test>\r\nSubject: =?x-klingon?Q?caf=E9?=\r\nContent-Type: text/plain; charset=x-klingon\r\n\r\ncaf\xe9 au lait',
+      'latin1',
+    );
+    const res = await fileRaw(raw);
+    expect(res.status).toBe(201);
+    expect(res.body.subject).toMatch(/^caf/);
+  });
+
+  it('rejects enormous headers (400)', async () => {
+    const res = await fileRaw(mime({ messageId: '<huge@x.test>', extraHeaders: [`X-Junk: ${'x'.repeat(3_000_000)}`] }));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/header/i);
+  });
+
+  it('rejects absurdly deep MIME nesting (400)', async () => {
+    let head = 'From: a@b.test\r\nMessage-ID: <deep@x.test>\r\n';
+    let tail = '';
+    for (let i = 0; i < 3000; i++) {
+      head += `Content-Type: multipart/mixed; boundary="b${i}"\r\n\r\n--b${i}\r\n`;
+      tail = `\r\n--b${i}--\r\n${tail}`;
+    }
+    const res = await fileRaw(Buffer.from(`${head}Content-Type: text/plain\r\n\r\ndeep${tail}`));
+    expect(res.status).toBe(400);
+  });
+
+  it('answers 413 for a message over 25 MB, and for a gzip bomb that inflates past it', async () => {
+    const tooBig = await fileRaw(Buffer.alloc(25 * 1024 * 1024 + 1, 'a'));
+    expect(tooBig.status).toBe(413);
+    const bomb = gzipSync(Buffer.alloc(60 * 1024 * 1024, 0));
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const inflated = await fileRaw(bomb, { headers: { 'content-encoding': 'gzip' } });
+    expect(inflated.status).toBe(413);
+  });
+
+  it('rejects more than 100 attachments (400)', async () => {
+    const attachments = Array.from({ length: 101 }, (_, i) => ({
+      name: `part-${i}.txt`,
+      type: 'text/plain',
+      content: Buffer.from(`part ${i}`),
+    }));
+    const res = await fileRaw(mime({ messageId: '<many-parts@x.test>', attachments }));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/101 attachments/);
+  });
+
+  it('stores a zip attachment as it is, never unpacking it', async () => {
+    const zip = Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(1000, 0)]);
+    const res = await fileRaw(
+      mime({
+        messageId: '<zip@x.test>',
+        attachments: [{ name: 'bomb.zip', type: 'application/zip', content: zip }],
+      }),
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.attachments).toEqual([expect.objectContaining({ name: 'bomb.zip', size: zip.length })]);
+  });
+
+  it('keeps HTML with scripts only as a download, never as a page', async () => {
+    const html = '<p>Hello</p><script>alert(document.cookie)</script>';
+    const res = await fileRaw(
+      mime({
+        messageId: '<script@x.test>',
+        html,
+        attachments: [{ name: 'page.html', type: 'text/html', content: Buffer.from(html) }],
+      }),
+    );
+    expect(res.status).toBe(201);
+    const detail = await detailOf(res.body.id);
+    expect(detail.body.bodyText).not.toContain('alert');
+    for (const url of [detail.body.html.url, detail.body.attachments[0].download.url]) {
+      const file = await download(url);
+      expect(file.res.status).toBe(200);
+      expect(file.res.headers.get('content-type')).not.toMatch(/html/);
+      expect(file.res.headers.get('content-disposition')).toMatch(/^attachment/);
+    }
+  });
+
+  it('answers 415 for another content type', async () => {
+    const res = await server.call(emailsPath(), {
+      method: 'POST',
+      token: f.member.token,
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    });
+    expect(res.status).toBe(415);
   });
 });

@@ -7,7 +7,7 @@ import { createFixtures, type Fixtures, startTestServer, type TestServer } from 
 import { documents, projectMembers, projects } from '../db/schema.js';
 import { createProject } from '../organizations/service.js';
 import { createUser } from '../users/service.js';
-import { mime } from './test-messages.js';
+import { mime } from './messages.fixtures.js';
 
 /** A fake OpenAI-compatible provider on a real local port that counts what it receives. */
 type Mode = 'reverse' | 'slow' | 'garbage' | 'error' | 'pier';

@@ -1,14 +1,49 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'vitest';
+import {
+  createFixtures,
+  type Fixtures,
+  startTestServer,
+  type TestServer,
+  type TestServerOptions,
+} from '../../test/harness.js';
 import type { Db } from '../db/connection.js';
 import { dispatches, documents, emailMessages } from '../db/schema.js';
+import type { AgentOAuth } from '../oauth/agent.fixtures.js';
+import { signInAndConsent, viaServer } from '../oauth/browser.fixtures.js';
+
+type McpTestIds = { orgA: string; projectA1: string; orgB: string; projectB1: string };
+
+/** A test server with the standard fixtures and the MCP data set below: the MCP and explorer tests' setup. */
+export async function startMcpTestServer(
+  options: TestServerOptions = {},
+): Promise<{ server: TestServer; f: Fixtures }> {
+  const server = await startTestServer(options);
+  const f = await createFixtures(server);
+  await insertMcpTestData(server.database.db, {
+    orgA: f.orgA.id,
+    projectA1: f.projectA1.id,
+    orgB: f.orgB.id,
+    projectB1: f.projectB1.id,
+  });
+  return { server, f };
+}
 
 /**
  * A small, known data set for the MCP and explorer tests: documents and e-mail records in project A1
  * (organization A) and project B1 (organization B), with every delivery status represented in A1.
  */
-export async function insertMcpTestData(
-  db: Db,
-  ids: { orgA: string; projectA1: string; orgB: string; projectB1: string },
-) {
+async function insertMcpTestData(db: Db, ids: McpTestIds) {
+  await insertDocuments(db, ids);
+  await insertDispatches(db, ids);
+  await insertEmailMessages(db, ids);
+}
+
+/** Three documents in A1 (created 1–3 May 2025) and one in B1. */
+async function insertDocuments(db: Db, ids: McpTestIds) {
   const docs = [
     { id: 'doc_a1_rfi1', number: 'RFI-001', format: 'rfi', type: 'RFI', title: 'Beam pocket depth', status: 'pending' },
     { id: 'doc_a1_rfi2', number: 'RFI-002', format: 'rfi', type: 'RFI', title: 'Door hardware', status: 'closed' },
@@ -42,7 +77,10 @@ export async function insertMcpTestData(
     dueDate: '2025-06-09',
   });
   await db.insert(documents).values(docs);
+}
 
+/** One dispatch of RFI-001 in A1, one of B1's RFI. */
+async function insertDispatches(db: Db, ids: McpTestIds) {
   await db.insert(dispatches).values([
     {
       id: 'dsp_a1',
@@ -69,6 +107,10 @@ export async function insertMcpTestData(
       recipientCount: 1,
     },
   ]);
+}
+
+/** A1's recipients, one for each delivery status, and B1's one recipient. */
+async function insertEmailMessages(db: Db, ids: McpTestIds) {
   const sent = new Date('2025-05-10T09:00:00Z');
   const at = (minutes: number) => new Date(sent.getTime() + minutes * 60_000);
   const a1 = {
@@ -133,3 +175,56 @@ export async function insertMcpTestData(
     },
   ]);
 }
+
+export const mcpUrl = (server: TestServer) => new URL(`${server.config.publicUrl}/mcp`);
+
+/** The MCP SDK client, connected with an agent's OAuth provider. */
+export async function connectAgent(server: TestServer, provider: AgentOAuth): Promise<Client> {
+  const client = new Client({ name: 'test-agent', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(mcpUrl(server), { authProvider: provider, fetch: viaServer(server) }),
+  );
+  return client;
+}
+
+/** The MCP SDK client, connected with a bearer token (a key's). */
+export async function connectWithToken(server: TestServer, token: string): Promise<Client> {
+  const client = new Client({ name: 'key-agent', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(mcpUrl(server), {
+      fetch: viaServer(server),
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  return client;
+}
+
+/** The agent's whole sign-in as Mia Member: refused, registered, signed in and consented with PKCE, connected. */
+export async function signInAgent(server: TestServer, oauth: AgentOAuth): Promise<Client> {
+  const first = new Client({ name: 'test-agent', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(mcpUrl(server), {
+    authProvider: oauth,
+    fetch: viaServer(server),
+  });
+  await expect(first.connect(transport)).rejects.toThrow(UnauthorizedError);
+  const credentials = { email: 'member@harbor.test', password: 'member-pass-1' };
+  const redirect = await signInAndConsent(server, oauth.authorizationUrl!, credentials);
+  await transport.finishAuth(redirect.get('code')!);
+  return connectAgent(server, oauth);
+}
+
+export const call = (client: Client, name: string, args: Record<string, unknown>) =>
+  client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+
+/** A tool's error text; fails unless the result is an error. */
+export const errorText = (result: CallToolResult) => {
+  expect(result.isError).toBe(true);
+  return (result.content[0] as { text: string }).text;
+};
+
+/** A tool's structured result; fails if the result is an error. */
+// biome-ignore lint/suspicious/noExplicitAny: structured results are asserted field by field
+export const structured = (result: CallToolResult): any => {
+  expect(result.isError ?? false).toBe(false);
+  return result.structuredContent;
+};

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
 import { encodeCursor } from '../cursor.js';
-import { insertMcpTestData } from './mcp.fixtures.js';
+import { startMcpTestServer } from './mcp.fixtures.js';
 
 // The Streamable HTTP transport as a client on the wire sees it: bare HTTP requests, no SDK client.
 
@@ -14,14 +14,7 @@ let f: Fixtures;
 let token: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { MCP_ALLOWED_ORIGINS: INSPECTOR_ORIGIN } });
-  f = await createFixtures(server);
-  await insertMcpTestData(server.database.db, {
-    orgA: f.orgA.id,
-    projectA1: f.projectA1.id,
-    orgB: f.orgB.id,
-    projectB1: f.projectB1.id,
-  });
+  ({ server, f } = await startMcpTestServer({ env: { MCP_ALLOWED_ORIGINS: INSPECTOR_ORIGIN } }));
   token = (await f.client(['mcp:access', 'project:read', 'document:read', 'email:read'], { orgs: [f.orgA.id] })).token;
 });
 afterAll(() => server?.close());

@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { ctx, f, server } from '../../test/fixture-server.js';
 import { createOrganization } from '../organizations/service.js';
 import { createUser } from '../users/service.js';
-
-let server: TestServer;
-let f: Fixtures;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
-});
-afterAll(() => server.close());
 
 describe('GET /v1/me', () => {
   it('refuses a request without a token or with a malformed one (401)', async () => {
@@ -95,9 +86,9 @@ describe('GET /v1/admin/organizations/{orgId}/projects', () => {
   });
 });
 
-describeAuthMatrix('me', () => ({ server, fixtures: f }), { method: 'GET', path: '/v1/me' });
+describeAuthMatrix('me', ctx, { method: 'GET', path: '/v1/me' });
 
-describeAuthMatrix('organization projects for staff', () => ({ server, fixtures: f }), {
+describeAuthMatrix('organization projects for staff', ctx, {
   method: 'GET',
   path: '/v1/admin/organizations/{orgId}/projects',
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtures, startTestServer, type TestServer } from '../../test/harness.js';
-import { authorizeUrl, createBrowser, oauthForm, pkce } from './test-browser.js';
+import { authorizeUrl, createBrowser, oauthForm, pkce } from './browser.fixtures.js';
 
 let server: TestServer;
 const redirect = 'http://127.0.0.1:33418/callback';

@@ -1,62 +1,18 @@
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { describe, expect, it } from 'vitest';
+import { f, server } from '../../test/fixture-server.js';
 import { createUser, disableUser, removeMembership } from '../users/service.js';
+import { AgentOAuth } from './agent.fixtures.js';
+import { addinSignIn, oauthForm, signInAndConsent, viaServer } from './browser.fixtures.js';
 import { ADDIN_CLIENT_ID } from './first-party.js';
-import { addinSignIn, oauthForm, signInAndConsent, viaServer } from './test-browser.js';
 
-/** The MCP SDK's client side of OAuth, in memory, as an agent keeps it. */
-class Agent implements OAuthClientProvider {
-  readonly redirectUrl = 'http://127.0.0.1:33418/callback';
-  information: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'Revocation Agent',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'client_secret_post',
-    };
-  }
-  state = () => 'agent-state';
-  clientInformation = () => this.information;
-  saveClientInformation = (info: OAuthClientInformationMixed) => {
-    this.information = info;
-  };
-  tokens = () => this.saved;
-  saveTokens = (tokens: OAuthTokens) => {
-    this.saved = tokens;
-  };
-  redirectToAuthorization = (url: URL) => {
-    this.authorizationUrl = url;
-  };
-  saveCodeVerifier = (verifier: string) => {
-    this.verifier = verifier;
-  };
-  codeVerifier = () => this.verifier;
-}
-
-let server: TestServer;
-let f: Fixtures;
 const mcpUrl = () => `${server.config.publicUrl}/mcp`;
 const member = { email: 'member@harbor.test', password: 'member-pass-1' };
-
-beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
-});
-afterAll(() => server?.close());
+const newAgent = () => new AgentOAuth('Revocation Agent', 'agent-state');
 
 /** Registration (first time), PKCE, sign-in and consent, code exchange: all through the SDK's auth(). */
-async function signIn(agent: Agent, credentials = member): Promise<{ tokens: OAuthTokens; code: string }> {
+async function signIn(agent: AgentOAuth, credentials = member): Promise<{ tokens: OAuthTokens; code: string }> {
   agent.saved = undefined;
   const options = { serverUrl: mcpUrl(), fetchFn: viaServer(server) };
   expect(await auth(agent, options)).toBe('REDIRECT');
@@ -68,7 +24,7 @@ async function signIn(agent: Agent, credentials = member): Promise<{ tokens: OAu
 }
 
 /** The SDK's auth() with a saved refresh token refreshes. */
-async function refresh(agent: Agent): Promise<OAuthTokens> {
+async function refresh(agent: AgentOAuth): Promise<OAuthTokens> {
   expect(await auth(agent, { serverUrl: mcpUrl(), fetchFn: viaServer(server) })).toBe('AUTHORIZED');
   return agent.saved!;
 }
@@ -84,12 +40,12 @@ const mcpStatus = async (token: string) => {
   return res.status;
 };
 
-const credentialsOf = (agent: Agent) => ({
+const credentialsOf = (agent: AgentOAuth) => ({
   client_id: agent.information!.client_id,
   client_secret: (agent.information as { client_secret: string }).client_secret,
 });
 
-const revoke = (agent: Agent, token: string, hint?: string) =>
+const revoke = (agent: AgentOAuth, token: string, hint?: string) =>
   oauthForm(server, '/oauth/revoke', {
     token,
     ...(hint ? { token_type_hint: hint } : {}),
@@ -98,7 +54,7 @@ const revoke = (agent: Agent, token: string, hint?: string) =>
 
 describe('revoking a sign-in refuses its access tokens on the next request (SDK client flow)', () => {
   it('revoking the refresh token: every access token of the sign-in is refused on /mcp', async () => {
-    const agent = new Agent();
+    const agent = newAgent();
     const { tokens: first } = await signIn(agent);
     expect(await mcpStatus(first.access_token)).toBe(200);
     const second = await refresh(agent);
@@ -116,7 +72,7 @@ describe('revoking a sign-in refuses its access tokens on the next request (SDK 
   });
 
   it('refresh-token reuse ends the sign-in: its access tokens are refused', async () => {
-    const agent = new Agent();
+    const agent = newAgent();
     const { tokens: first } = await signIn(agent);
     const second = await refresh(agent);
     const reuse = await oauthForm(server, '/oauth/token', {
@@ -130,7 +86,7 @@ describe('revoking a sign-in refuses its access tokens on the next request (SDK 
   });
 
   it('an authorization code presented twice ends the sign-in it started', async () => {
-    const agent = new Agent();
+    const agent = newAgent();
     const { tokens, code } = await signIn(agent);
     expect(await mcpStatus(tokens.access_token)).toBe(200);
     const again = await oauthForm(server, '/oauth/token', {
@@ -147,7 +103,7 @@ describe('revoking a sign-in refuses its access tokens on the next request (SDK 
 
   it('revoking an access token (token_type_hint=access_token, or none) ends its sign-in', async () => {
     for (const hint of ['access_token', undefined]) {
-      const agent = new Agent();
+      const agent = newAgent();
       const { tokens } = await signIn(agent);
       expect((await revoke(agent, tokens.access_token, hint)).status).toBe(200);
       expect(await mcpStatus(tokens.access_token)).toBe(401);
@@ -161,9 +117,9 @@ describe('revoking a sign-in refuses its access tokens on the next request (SDK 
   });
 
   it('another client cannot revoke a sign-in that is not its own', async () => {
-    const owner = new Agent();
+    const owner = newAgent();
     const { tokens } = await signIn(owner);
-    const intruder = new Agent();
+    const intruder = newAgent();
     await signIn(intruder);
     expect((await revoke(intruder, tokens.access_token, 'access_token')).status).toBe(200);
     expect((await revoke(intruder, tokens.refresh_token!)).status).toBe(200);
@@ -193,7 +149,7 @@ describe('the add-in on /v1, disabled people and removed memberships', () => {
       memberships: [{ orgId: f.orgA.id, role: 'member' }],
     });
     const v1 = await addinSignIn(server, person);
-    const agent = new Agent();
+    const agent = newAgent();
     const { tokens: mcp } = await signIn(agent, person);
     expect((await server.call('/v1/me', { token: v1.access_token })).status).toBe(200);
     expect(await mcpStatus(mcp.access_token)).toBe(200);
@@ -207,7 +163,7 @@ describe('the add-in on /v1, disabled people and removed memberships', () => {
       ...credentialsOf(agent),
     });
     expect(refreshed.body.error).toBe('invalid_grant');
-    await expect(signIn(new Agent(), person)).rejects.toThrow(/sign-in: 401/);
+    await expect(signIn(newAgent(), person)).rejects.toThrow(/sign-in: 401/);
   });
 
   it('a removed membership: the organization is out of reach from the next request', async () => {

@@ -1,19 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { ctx, f, server } from '../../test/fixture-server.js';
 import { encodeCursor } from '../cursor.js';
 import { createOrganization, createProject } from './service.js';
-
-let server: TestServer;
-let f: Fixtures;
-beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
-});
-afterAll(async () => {
-  await server.close();
-});
-const ctx = () => ({ server, fixtures: f });
 
 describeAuthMatrix('organizations', ctx, {
   method: 'GET',

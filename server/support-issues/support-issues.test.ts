@@ -1,19 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer, testRedisUrl } from '../../test/harness.js';
+import { ctx, f, server } from '../../test/fixture-server.js';
+import { createFixtures, startTestServer, type TestServer, testRedisUrl } from '../../test/harness.js';
 import { supportIssues } from '../db/schema.js';
 import { newId } from '../ids.js';
-
-let server: TestServer;
-let f: Fixtures;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
-});
-afterAll(async () => {
-  await server.close();
-});
 
 const staffToken = () => f.userToken(f.staff.id);
 const issue = (title: string) => ({
@@ -35,14 +25,14 @@ const insertDirectly = (on: TestServer, title: string) =>
     createdBy: 'dba@sitefile.test',
   });
 
-describeAuthMatrix('create support issue', () => ({ server, fixtures: f }), {
+describeAuthMatrix('create support issue', ctx, {
   method: 'POST',
   path: '/v1/admin/support-issues',
   json: issue('Matrix issue'),
   expectOk: (res) => expect(res.status).toBe(201),
 });
 
-describeAuthMatrix('runbook', () => ({ server, fixtures: f }), {
+describeAuthMatrix('runbook', ctx, {
   method: 'GET',
   path: '/v1/admin/runbook',
 });
