@@ -77,7 +77,12 @@ describe('start banner', () => {
           FROM users u LEFT JOIN organization_members m ON m.user_id = u.id
           LEFT JOIN organizations o ON o.id = m.organization_id
           WHERE lower(u.email) = lower(${account.email})`,
-          z.object({ hash: z.string(), staff: z.boolean(), role: z.string().nullable(), orgName: z.string().nullable() }),
+          z.object({
+            hash: z.string(),
+            staff: z.boolean(),
+            role: z.string().nullable(),
+            orgName: z.string().nullable(),
+          }),
         );
         expect(row, account.email).toBeDefined();
         expect(await verifySecret(row!.hash, account.password), `${role} password`).toBe(true);

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { Cursor, commaList, csvCapableLimit, Id, listEnvelope, pageLimit, queryFlag, strictQuery, Timestamp } from './common.js';
+import {
+  Cursor,
+  commaList,
+  csvCapableLimit,
+  Id,
+  listEnvelope,
+  pageLimit,
+  queryFlag,
+  strictQuery,
+  Timestamp,
+} from './common.js';
 import { EmailRecord } from './emails.js';
 
 /**

@@ -30,6 +30,13 @@ interface FlagOptions {
 }
 
 const readFlag = (text: string) => text === 'true';
+const flagText = ({ trueOnly, error }: FlagOptions) =>
+  z.enum(trueOnly ? ['true'] : ['true', 'false'], error === undefined ? undefined : { error });
+const optionalFlag = (options: FlagOptions) => flagText(options).transform(readFlag).optional();
+const defaultedFlag = (options: FlagOptions & { absent: boolean }) =>
+  flagText(options)
+    .default(options.absent ? 'true' : 'false')
+    .transform(readFlag);
 
 /**
  * A boolean query flag: the text `true` or `false` (or `true` alone, `trueOnly`), read as a boolean. Absent, it
@@ -40,14 +47,6 @@ export function queryFlag(options?: FlagOptions): ReturnType<typeof optionalFlag
 export function queryFlag(options: FlagOptions & { absent?: boolean } = {}) {
   return options.absent === undefined ? optionalFlag(options) : defaultedFlag({ ...options, absent: options.absent });
 }
-
-const flagText = ({ trueOnly, error }: FlagOptions) =>
-  z.enum(trueOnly ? ['true'] : ['true', 'false'], error === undefined ? undefined : { error });
-const optionalFlag = (options: FlagOptions) => flagText(options).transform(readFlag).optional();
-const defaultedFlag = (options: FlagOptions & { absent: boolean }) =>
-  flagText(options)
-    .default(options.absent ? 'true' : 'false')
-    .transform(readFlag);
 
 /** A comma-separated OR list of at most `max` characters, split and trimmed. */
 export const commaList = (max = 500) =>

@@ -1,11 +1,11 @@
 import { and, count, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { KeysetPosition } from '../cursor.js';
+import type { DateWindow } from '../date-window.js';
 import type { Db, Tx } from '../db/connection.js';
 import type { CsvColumn } from '../db/csv-cells.js';
 import { keysetOrder } from '../db/keyset.js';
 import { activity, activityCounts, documents, projects } from '../db/schema.js';
 import { newId } from '../ids.js';
-import type { DateWindow } from '../date-window.js';
 
 export interface OrgActivityFilters extends DateWindow {
   organizationId: string;
@@ -15,7 +15,6 @@ export interface OrgActivityFilters extends DateWindow {
   actorId?: string;
   actions?: readonly string[];
 }
-
 
 function orgFeedConditions(f: OrgActivityFilters): SQL | undefined {
   return and(

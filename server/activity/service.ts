@@ -8,13 +8,13 @@ import type {
 } from '../../shared/activity.js';
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
 import { createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
+import { dateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
 import { csvChunks } from '../db/csv-export.js';
 import { emailsOfDispatches, groupBy, toEmailRecord } from '../emails/queries.js';
 import { ApiError } from '../errors.js';
 import { csvRowCap, jsonPageSize, type Listing } from '../listing.js';
 import { findProjectOrg } from '../organizations/service.js';
-import { dateWindow } from '../date-window.js';
 import {
   type ActivityRow,
   countOrgActivity,

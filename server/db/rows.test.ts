@@ -2,13 +2,13 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DocumentItem } from '../../shared/documents.js';
-import { openTestDatabase } from '../../test/harness.js';
-import type { Database } from './connection.js';
+import { type Database, openDatabase } from './connection.js';
 import { selectRows } from './rows.js';
 
 let database: Database;
+// Literal selects only: no tables, so no migrations and no database of its own.
 beforeAll(async () => {
-  database = await openTestDatabase();
+  database = await openDatabase({ databaseUrl: process.env.DATABASE_URL });
 });
 afterAll(() => database.close());
 

@@ -63,12 +63,7 @@ export function directoryPage(db: Db, f: DirectoryFilters, position: KeysetPosit
     })
     .from(organizationMembers)
     .innerJoin(users, eq(users.id, organizationMembers.userId))
-    .where(
-      and(
-        directoryConditions(db, f),
-        byName.after(position),
-      ),
-    )
+    .where(and(directoryConditions(db, f), byName.after(position)))
     .orderBy(...byName.orderBy)
     .limit(limit + 1);
 }

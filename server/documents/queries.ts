@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import {
   type DateRange,
   documentFormats,
@@ -8,7 +9,6 @@ import {
   type SubmittalSortField,
   terminalStatuses,
 } from '../../shared/documents.js';
-import { z } from 'zod';
 import { inclusiveWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
 import { selectRows } from '../db/rows.js';

@@ -45,7 +45,7 @@ export interface EmailSearch {
   sender?: string;
   recipient?: string;
   /** Bounds on sentAt. */
-  sent: DateWindow;
+  sent?: DateWindow;
   statuses?: readonly string[];
   limit: number;
   /** Keyset of the last row: sentAt (null when unsent) and id. */
@@ -71,8 +71,8 @@ export async function searchEmails(db: Db, search: EmailSearch) {
     const like = likeContains(search.recipient);
     conditions.push(sql`(${e.recipientEmail} ilike ${like} or ${e.recipientName} ilike ${like})`);
   }
-  if (search.sent.from) conditions.push(gte(e.sentAt, search.sent.from));
-  if (search.sent.before) conditions.push(lt(e.sentAt, search.sent.before));
+  if (search.sent?.from) conditions.push(gte(e.sentAt, search.sent.from));
+  if (search.sent?.before) conditions.push(lt(e.sentAt, search.sent.before));
   if (search.statuses?.length) {
     conditions.push(
       sql`${emailStatus} in (${sql.join(
@@ -81,26 +81,26 @@ export async function searchEmails(db: Db, search: EmailSearch) {
       )})`,
     );
   }
-  const select = (where: SQL[], after?: SQL) =>
+  const select = (where: (SQL | undefined)[]) =>
     db
       .select(emailColumns)
       .from(e)
       .leftJoin(projects, eq(projects.id, e.projectId))
-      .where(and(...where, after));
+      .where(and(...where));
   const wanted = search.limit + 1;
   const after = search.after;
   const rows: Awaited<ReturnType<typeof select>> = [];
   if (!after || after.key !== null) {
     const sentAfter = after && after.key !== null ? { key: after.key, id: after.id } : undefined;
-    const sent = [...conditions, isNotNull(e.sentAt)];
+    const sent = [...conditions, isNotNull(e.sentAt), newestSentFirst.after(sentAfter)];
     rows.push(
-      ...(await select(sent, newestSentFirst.after(sentAfter))
+      ...(await select(sent)
         .orderBy(...newestSentFirst.orderBy)
         .limit(wanted)),
     );
   }
   // Date filters only match sent records; the unsent range is read only when the sent one ran out.
-  if (rows.length < wanted && !search.sent.from && !search.sent.before) {
+  if (rows.length < wanted && !search.sent?.from && !search.sent?.before) {
     const unsent = [...conditions, isNull(e.sentAt)];
     if (after?.key === null) unsent.push(sql`${e.id} < ${after.id}`);
     rows.push(

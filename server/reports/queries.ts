@@ -48,19 +48,9 @@ export async function findReport(db: Db, projectId: string, reportId: string) {
 const newestFirst = keysetOrder(reports.createdAt, reports.id, 'desc', 'timestamptz');
 
 /** One page (plus one row) of a project's reports, newest first. */
-export function reportPage(
-  db: Db,
-  projectId: string,
-  position: KeysetPosition | undefined,
-  limit: number,
-) {
+export function reportPage(db: Db, projectId: string, position: KeysetPosition | undefined, limit: number) {
   return selectReports(db)
-    .where(
-      and(
-        eq(reports.projectId, projectId),
-        newestFirst.after(position),
-      ),
-    )
+    .where(and(eq(reports.projectId, projectId), newestFirst.after(position)))
     .orderBy(...newestFirst.orderBy)
     .limit(limit + 1);
 }
