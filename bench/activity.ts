@@ -86,7 +86,7 @@ const binding = (JSON.parse(Buffer.from(firstCursor, 'base64url').toString('utf8
 const deepCursor = Buffer.from(JSON.stringify({ k: [deepRow!.createdAt], id: deepRow!.id, f: binding })).toString(
   'base64url',
 );
-const deepPosition = { createdAt: deepRow!.createdAt, id: deepRow!.id };
+const deepPosition = { key: deepRow!.createdAt, id: deepRow!.id };
 
 const COMMS_PAGE = 20;
 const commsPath = `/v1/organization/${org.organizationId}/project/${busiest.projectId}/comms?sort=largest&limit=${COMMS_PAGE}`;

@@ -21,6 +21,7 @@ import {
 } from '../server/documents/queries.js';
 import { startServer } from '../server/server.js';
 import { createUser } from '../server/users/service.js';
+import { DocumentItem, Submittal } from '../shared/documents.js';
 import { csvAgainstCopy, timeIt } from './measure.js';
 
 const { values } = parseArgs({
@@ -111,8 +112,8 @@ interface Case {
 }
 
 const createdDesc: DocumentSort = { field: 'createdAt', order: 'desc' };
-const direct = (query: SQL, filter: DocumentFilter) => () =>
-  Promise.all([fetchPage(db, query, PAGE + 1), countDocuments(db, filter)]);
+const direct = (query: SQL, filter: DocumentFilter, item: typeof Submittal | typeof DocumentItem) => () =>
+  Promise.all([fetchPage(db, query, PAGE + 1, item), countDocuments(db, filter)]);
 
 const adminSubmittals: DocumentFilter = { formats: ['submittal'] };
 const adminSubmittalsQuery = (after?: AfterKey) =>
@@ -152,35 +153,39 @@ const cases: Case[] = [
   {
     name: 'admin submittals, page 1',
     api: () => api(`/v1/admin/documents/submittals?limit=${PAGE}`, staffToken),
-    direct: direct(adminSubmittalsQuery(), adminSubmittals),
+    direct: direct(adminSubmittalsQuery(), adminSubmittals, Submittal),
   },
   ...(deepSubmittals
     ? [
         {
           name: deepSubmittalsName,
           api: () => api(`/v1/admin/documents/submittals?limit=${PAGE}&cursor=${deepSubmittals.cursor}`, staffToken),
-          direct: direct(adminSubmittalsQuery(deepSubmittals.after), adminSubmittals),
+          direct: direct(adminSubmittalsQuery(deepSubmittals.after), adminSubmittals, Submittal),
         },
       ]
     : []),
   {
     name: 'admin documents, page 1',
     api: () => api(`/v1/admin/documents?limit=${PAGE}`, staffToken),
-    direct: direct(adminDocumentsQuery(), adminDocuments),
+    direct: direct(adminDocumentsQuery(), adminDocuments, DocumentItem),
   },
   ...(deepDocuments
     ? [
         {
           name: deepDocumentsName,
           api: () => api(`/v1/admin/documents?limit=${PAGE}&cursor=${deepDocuments.cursor}`, staffToken),
-          direct: direct(adminDocumentsQuery(deepDocuments.after), adminDocuments),
+          direct: direct(adminDocumentsQuery(deepDocuments.after), adminDocuments, DocumentItem),
         },
       ]
     : []),
   {
     name: `project submittals (${largest.n.toLocaleString('en-US')}), page 1`,
     api: () => api(`${projectPath}?limit=${PAGE}`, memberToken),
-    direct: direct(submittalQuery({ filter: projectScope, sort: createdDesc, withReviewHints: false }), projectScope),
+    direct: direct(
+      submittalQuery({ filter: projectScope, sort: createdDesc, withReviewHints: false }),
+      projectScope,
+      Submittal,
+    ),
   },
   {
     name: 'project submittals, open + search "concrete"',
@@ -188,6 +193,7 @@ const cases: Case[] = [
     direct: direct(
       submittalQuery({ filter: searchedProject, sort: createdDesc, withReviewHints: false }),
       searchedProject,
+      Submittal,
     ),
   },
   {
@@ -195,7 +201,12 @@ const cases: Case[] = [
     api: () => api(`${projectPath}?limit=${PAGE}&includeMeta=true&include=reviewHints`, memberToken),
     direct: () =>
       Promise.all([
-        fetchPage(db, submittalQuery({ filter: projectScope, sort: createdDesc, withReviewHints: true }), PAGE + 1),
+        fetchPage(
+          db,
+          submittalQuery({ filter: projectScope, sort: createdDesc, withReviewHints: true }),
+          PAGE + 1,
+          Submittal,
+        ),
         countDocuments(db, projectScope),
         filterValues(db, ['status', 'reviewStatus', 'priority', 'type'], projectScope),
       ]),
@@ -204,7 +215,11 @@ const cases: Case[] = [
     name: 'admin documents, format + status + search "fire"',
     api: () =>
       api(`/v1/admin/documents?limit=${PAGE}&format=submittal,rfi&status=pending,submitted&search=fire`, staffToken),
-    direct: direct(documentQuery({ filter: searchedDocuments, sort: createdDesc, include: [] }), searchedDocuments),
+    direct: direct(
+      documentQuery({ filter: searchedDocuments, sort: createdDesc, include: [] }),
+      searchedDocuments,
+      DocumentItem,
+    ),
   },
 ];
 

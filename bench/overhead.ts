@@ -28,6 +28,7 @@ import {
 } from '../server/documents/queries.js';
 import { emailsOfDispatches } from '../server/emails/queries.js';
 import { startServer } from '../server/server.js';
+import { Submittal } from '../shared/documents.js';
 import { median } from './measure.js';
 
 const { values } = parseArgs({
@@ -86,7 +87,7 @@ const searched: DocumentFilter = { ...scope, open: true, search: 'concrete' };
 const createdDesc = { field: 'createdAt', order: 'desc' } as const;
 const submittalsPage = (filter: DocumentFilter, withReviewHints = false) =>
   Promise.all([
-    fetchPage(db, submittalQuery({ filter, sort: createdDesc, withReviewHints }), PAGE + 1),
+    fetchPage(db, submittalQuery({ filter, sort: createdDesc, withReviewHints }), PAGE + 1, Submittal),
     countDocuments(db, filter),
   ]);
 const submittalsPath = `/v1/organization/${submittals.organizationId}/project/${submittals.projectId}/document/submittals`;

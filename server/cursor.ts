@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from './errors.js';
+import { isIsoTimestamp } from './iso-dates.js';
 
 /**
  * Opaque keyset cursors: base64url JSON of the last row's sort key and id, plus a short hash of the
@@ -37,4 +38,73 @@ export function decodeCursor(cursor: string, binding: unknown): CursorPayload {
     throw ApiError.badRequest('Cursor does not match the current sort and filters; start again without a cursor');
   }
   return { k: value.k as CursorPayload['k'], id: value.id };
+}
+
+/** Where a keyset page starts: the sort key and id of the last row before it. */
+export interface KeysetPosition<Key extends CursorPayload['k'][number] = string> {
+  key: Key;
+  id: string;
+}
+
+/** The sort keys a keyset cursor may carry, by what they are. */
+interface SortKeys {
+  text: string;
+  /** ISO 8601, as `Date.toISOString()` writes it into the cursor. */
+  timestamp: string;
+  /** A timestamp, or null for rows without one (sorted after every row with one). */
+  'timestamp or null': string | null;
+}
+
+const keyFits: { [K in keyof SortKeys]: (value: unknown) => value is SortKeys[K] } = {
+  text: (value) => typeof value === 'string',
+  timestamp: isIsoTimestamp,
+  'timestamp or null': (value) => value === null || isIsoTimestamp(value),
+};
+
+/**
+ * The position a cursor of this binding holds (undefined without a cursor): exactly one sort key of `kind`,
+ * checked before any SQL, so a forged key is a 400 and never a failed cast.
+ */
+export function cursorPosition<K extends keyof SortKeys>(
+  cursor: string | undefined,
+  binding: unknown,
+  kind: K,
+): KeysetPosition<SortKeys[K]> | undefined {
+  if (cursor === undefined) return undefined;
+  const { k, id } = decodeCursor(cursor, binding);
+  const [key] = k;
+  if (k.length !== 1 || !keyFits[kind](key)) throw ApiError.badRequest('Invalid cursor');
+  return { key, id };
+}
+
+/** Makes the cursor after a row from its keyset position. */
+export const keysetCursor =
+  <Row>(binding: unknown, positionOf: (row: Row) => KeysetPosition<CursorPayload['k'][number]>) =>
+  (row: Row): string => {
+    const { key, id } = positionOf(row);
+    return encodeCursor({ k: [key], id }, binding);
+  };
+
+/** The position of a row of a list newest first (created_at, id). */
+export const createdAtPosition = (row: { createdAt: Date; id: string }): KeysetPosition => ({
+  key: row.createdAt.toISOString(),
+  id: row.id,
+});
+
+/** The position of a row of a list by name (name, id). */
+export const namePosition = (row: { name: string; id: string }): KeysetPosition => ({ key: row.name, id: row.id });
+
+/**
+ * Splits the `limit + 1` rows a page query read into the page and, when the extra row says there is more,
+ * the cursor after the page's last row (`cursorAfter` may answer null: a list that cannot continue).
+ */
+export function cutPage<Row>(
+  rows: readonly Row[],
+  limit: number,
+  cursorAfter: (last: Row) => string | null,
+): { page: Row[]; hasMore: boolean; nextCursor: string | null } {
+  const hasMore = rows.length > limit;
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { page, hasMore, nextCursor: hasMore && last !== undefined ? cursorAfter(last) : null };
 }

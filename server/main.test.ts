@@ -8,8 +8,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { verifySecret } from './auth/secrets.js';
 import { openDatabase } from './db/connection.js';
+import { selectRows } from './db/rows.js';
 import { createOrganization } from './organizations/service.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -92,14 +94,20 @@ describe('start banner', () => {
     const database = await openDatabase({ dataDir });
     try {
       for (const [role, account] of Object.entries(accounts)) {
-        const result = (await database.db.execute(sql`
+        const [row] = await selectRows(
+          database.db,
+          sql`
           SELECT u.password_hash AS "hash", u.staff, m.role, o.name AS "orgName"
           FROM users u LEFT JOIN organization_members m ON m.user_id = u.id
           LEFT JOIN organizations o ON o.id = m.organization_id
-          WHERE lower(u.email) = lower(${account.email})`)) as unknown as {
-          rows: { hash: string; staff: boolean; role: string | null; orgName: string | null }[];
-        };
-        const [row] = result.rows;
+          WHERE lower(u.email) = lower(${account.email})`,
+          z.object({
+            hash: z.string(),
+            staff: z.boolean(),
+            role: z.string().nullable(),
+            orgName: z.string().nullable(),
+          }),
+        );
         expect(row, account.email).toBeDefined();
         expect(await verifySecret(row!.hash, account.password), `${role} password`).toBe(true);
         expect(row!.staff).toBe(role === 'staff');

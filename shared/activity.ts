@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { Cursor, commaList, csvCapableLimit, Id, listEnvelope, pageLimit, strictQuery, Timestamp } from './common.js';
+import {
+  Cursor,
+  commaList,
+  csvCapableLimit,
+  Id,
+  listEnvelope,
+  pageLimit,
+  queryFlag,
+  strictQuery,
+  Timestamp,
+} from './common.js';
 import { EmailRecord } from './emails.js';
 
 /**
@@ -54,10 +64,7 @@ export const DocumentActivityPath = z.object({ documentId: Id });
 export const DocumentActivityQuery = strictQuery({
   cursor: Cursor,
   limit: pageLimit(25),
-  includeEmails: z
-    .enum(['true', 'false'], { error: 'includeEmails must be true or false' })
-    .default('false')
-    .transform((value) => value === 'true'),
+  includeEmails: queryFlag({ absent: false, error: 'includeEmails must be true or false' }),
 });
 
 export const DocumentActivityEntry = z

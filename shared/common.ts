@@ -22,15 +22,31 @@ export const strictQuery = <T extends z.core.$ZodLooseShape>(shape: T) =>
 
 export const Cursor = z.string().min(1).max(2000).optional().meta({ description: 'Opaque cursor from `nextCursor`' });
 
-/** A query flag that accepts only the literal `true`. */
-export const trueFlag = z.enum(['true']).optional();
+interface FlagOptions {
+  /** Accept the text `true` alone: a flag that is given or absent, never `false`. */
+  trueOnly?: boolean;
+  /** The message of a 400 for any other text (default: zod's, naming the accepted texts). */
+  error?: string;
+}
 
-/** `true` or `false`, nothing else. */
-export const booleanFlag = (defaultValue: boolean) =>
-  z
-    .enum(['true', 'false'])
-    .default(defaultValue ? 'true' : 'false')
-    .transform((v) => v === 'true');
+const readFlag = (text: string) => text === 'true';
+const flagText = ({ trueOnly, error }: FlagOptions) =>
+  z.enum(trueOnly ? ['true'] : ['true', 'false'], error === undefined ? undefined : { error });
+const optionalFlag = (options: FlagOptions) => flagText(options).transform(readFlag).optional();
+const defaultedFlag = (options: FlagOptions & { absent: boolean }) =>
+  flagText(options)
+    .default(options.absent ? 'true' : 'false')
+    .transform(readFlag);
+
+/**
+ * A boolean query flag: the text `true` or `false` (or `true` alone, `trueOnly`), read as a boolean. Absent, it
+ * is `absent` when that is given (the document shows it as the default), else undefined.
+ */
+export function queryFlag(options: FlagOptions & { absent: boolean }): ReturnType<typeof defaultedFlag>;
+export function queryFlag(options?: FlagOptions): ReturnType<typeof optionalFlag>;
+export function queryFlag(options: FlagOptions & { absent?: boolean } = {}) {
+  return options.absent === undefined ? optionalFlag(options) : defaultedFlag({ ...options, absent: options.absent });
+}
 
 /** A comma-separated OR list of at most `max` characters, split and trimmed. */
 export const commaList = (max = 500) =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cursor, commaList, csvCapableLimit, DateOnly, Id, strictQuery, Timestamp, trueFlag } from './common.js';
+import { Cursor, commaList, csvCapableLimit, DateOnly, Id, queryFlag, strictQuery, Timestamp } from './common.js';
 
 /** Value sets of the spec (States and transitions, Document resource). */
 export const documentFormats = [
@@ -122,6 +122,8 @@ export const dateRange = z
 export type DateRange = { from?: string; to?: string };
 
 const sortOrder = z.enum(['asc', 'desc']).default('desc');
+/** A filter or option that is on when given as `true` (never `false`). */
+const givenFlag = queryFlag({ trueOnly: true });
 const search = z.string().max(500).optional().meta({ description: 'Full-text search (≤500 characters)' });
 const reviewHintLens = z.enum(['high', 'any']).optional();
 
@@ -133,13 +135,13 @@ const submittalFilters = {
   search,
   'filter.status': oneOfList(documentStatuses).optional(),
   'filter.reviewStatus': oneOfList(reviewStatuses).optional(),
-  'filter.open': trueFlag,
-  'filter.overdue': trueFlag,
+  'filter.open': givenFlag,
+  'filter.overdue': givenFlag,
   'filter.reviewHint': reviewHintLens,
   'filter.dueDate': dateRange.optional(),
   'filter.closedAt': dateRange.optional(),
   include: oneOfList(['reviewHints']).optional(),
-  includeMeta: trueFlag,
+  includeMeta: givenFlag,
 };
 
 export const SubmittalListQuery = strictQuery(submittalFilters);
@@ -190,7 +192,7 @@ const documentFilters = {
   'filter.dueDate': dateRange.optional(),
   'filter.createdAt': dateRange.optional(),
   include: oneOfList(['activityCount', 'assignees', 'consultants']).optional(),
-  includeMeta: trueFlag,
+  includeMeta: givenFlag,
 };
 
 /** The generic list of one project (no projectId/organizationId: the path gives them). */

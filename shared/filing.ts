@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cursor, Id, listEnvelope, pageLimit, strictQuery, Timestamp } from './common.js';
+import { Cursor, Id, listEnvelope, pageLimit, queryFlag, strictQuery, Timestamp } from './common.js';
 
 /** E-mail filing: request and response schemas of the filing, lookup, search, detail and suggestion routes. */
 
@@ -183,10 +183,7 @@ export const FiledEmailListQuery = strictQuery({
   from: z.string().trim().toLowerCase().min(1).max(320).optional().meta({ description: 'Sender address (exact)' }),
   to: z.string().trim().toLowerCase().min(1).max(320).optional().meta({ description: 'A To or Cc address (exact)' }),
   documentId: Id.optional(),
-  hasAttachments: z
-    .enum(['true', 'false'])
-    .transform((v) => v === 'true')
-    .optional(),
+  hasAttachments: queryFlag(),
   sentAt: DateRange.optional().meta({ description: 'Sent-date range `from,to` (YYYY-MM-DD, inclusive)' }),
 });
 

@@ -1,9 +1,11 @@
-import { and, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import type { KeysetPosition } from '../cursor.js';
+import type { DateWindow } from '../date-window.js';
 import type { Db, Tx } from '../db/connection.js';
 import type { CsvColumn } from '../db/csv-cells.js';
+import { keysetOrder } from '../db/keyset.js';
 import { activity, activityCounts, documents, projects } from '../db/schema.js';
 import { newId } from '../ids.js';
-import type { DateWindow } from './date-window.js';
 
 export interface OrgActivityFilters extends DateWindow {
   organizationId: string;
@@ -12,12 +14,6 @@ export interface OrgActivityFilters extends DateWindow {
   projectId?: string;
   actorId?: string;
   actions?: readonly string[];
-}
-
-/** Position after the last row of a page, newest-first order. */
-export interface FeedPosition {
-  createdAt: string;
-  id: string;
 }
 
 function orgFeedConditions(f: OrgActivityFilters): SQL | undefined {
@@ -32,10 +28,7 @@ function orgFeedConditions(f: OrgActivityFilters): SQL | undefined {
   );
 }
 
-const after = (position: FeedPosition | undefined) =>
-  position && sql`(${activity.createdAt}, ${activity.id}) < (${position.createdAt}::timestamptz, ${position.id})`;
-
-const newestFirst = [desc(activity.createdAt), desc(activity.id)] as const;
+const newestFirst = keysetOrder(activity.createdAt, activity.id, 'desc', 'timestamptz');
 
 const entryColumns = {
   id: activity.id,
@@ -56,13 +49,13 @@ const entryColumns = {
 export type ActivityRow = Awaited<ReturnType<typeof orgActivityPage>>[number];
 
 /** One page (plus one row to tell whether there is more) of the organization feed, newest first. */
-export function orgActivityPage(db: Db, f: OrgActivityFilters, position: FeedPosition | undefined, limit: number) {
+export function orgActivityPage(db: Db, f: OrgActivityFilters, position: KeysetPosition | undefined, limit: number) {
   return db
     .select(entryColumns)
     .from(activity)
     .leftJoin(projects, eq(projects.id, activity.projectId))
-    .where(and(orgFeedConditions(f), after(position)))
-    .orderBy(...newestFirst)
+    .where(and(orgFeedConditions(f), newestFirst.after(position)))
+    .orderBy(...newestFirst.orderBy)
     .limit(limit + 1);
 }
 
@@ -106,20 +99,20 @@ export const orgActivityCsvColumns: CsvColumn[] = [
 ];
 
 /** The organization feed for the CSV export: the query after its select list, ordered, without LIMIT. */
-export function orgActivityCsvFrom(f: OrgActivityFilters, position: FeedPosition | undefined): SQL {
+export function orgActivityCsvFrom(f: OrgActivityFilters, position: KeysetPosition | undefined): SQL {
   return sql`from ${activity} left join ${projects} on ${projects.id} = ${activity.projectId}
-    where ${and(orgFeedConditions(f), after(position))}
-    order by ${activity.createdAt} desc, ${activity.id} desc`;
+    where ${and(orgFeedConditions(f), newestFirst.after(position))}
+    order by ${sql.join(newestFirst.orderBy, sql`, `)}`;
 }
 
 /** One page (plus one) of a document's history, newest first. */
-export function documentActivityPage(db: Db, documentId: string, position: FeedPosition | undefined, limit: number) {
+export function documentActivityPage(db: Db, documentId: string, position: KeysetPosition | undefined, limit: number) {
   return db
     .select(entryColumns)
     .from(activity)
     .leftJoin(projects, eq(projects.id, activity.projectId))
-    .where(and(eq(activity.documentId, documentId), after(position)))
-    .orderBy(...newestFirst)
+    .where(and(eq(activity.documentId, documentId), newestFirst.after(position)))
+    .orderBy(...newestFirst.orderBy)
     .limit(limit + 1);
 }
 

@@ -7,20 +7,19 @@ import type {
   OrgActivityQuery,
 } from '../../shared/activity.js';
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
-import { decodeCursor, encodeCursor } from '../cursor.js';
+import { createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
+import { dateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
 import { csvChunks } from '../db/csv-export.js';
 import { emailsOfDispatches, groupBy, toEmailRecord } from '../emails/queries.js';
 import { ApiError } from '../errors.js';
 import { csvRowCap, jsonPageSize, type Listing } from '../listing.js';
 import { findProjectOrg } from '../organizations/service.js';
-import { dateWindow } from './date-window.js';
 import {
   type ActivityRow,
   countOrgActivity,
   documentActivityPage,
   documentExists,
-  type FeedPosition,
   type OrgActivityFilters,
   orgActivityCsvColumns,
   orgActivityCsvFrom,
@@ -57,24 +56,8 @@ const bindingOf = (orgId: string, query: OrgQuery) => ({
   to: query.to,
 });
 
-const positionOf = (cursor: string | undefined, binding: unknown): FeedPosition | undefined => {
-  if (cursor === undefined) return undefined;
-  const { k, id } = decodeCursor(cursor, binding);
-  const createdAt = k[0];
-  if (k.length !== 1 || typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt))) {
-    throw ApiError.badRequest('Invalid cursor');
-  }
-  return { createdAt, id };
-};
-
-/** Splits the `limit + 1` rows of a page query into the page and its continuation. */
-function pageOf<Row extends { createdAt: Date; id: string }>(rows: Row[], limit: number, binding: unknown) {
-  const hasMore = rows.length > limit;
-  const page = hasMore ? rows.slice(0, limit) : rows;
-  const last = page.at(-1);
-  const nextCursor = hasMore && last ? encodeCursor({ k: [last.createdAt.toISOString()], id: last.id }, binding) : null;
-  return { page, nextCursor, hasMore };
-}
+/** The cursor after a row of either feed (newest first). */
+const cursorAfter = (binding: unknown) => keysetCursor(binding, createdAtPosition);
 
 const actorOf = (row: ActivityRow) => ({ uid: row.actorId, name: row.actorName, email: row.actorEmail });
 
@@ -103,17 +86,17 @@ export function listOrgActivity(
     async page() {
       const limit = jsonPageSize(query.limit);
       const filters = await orgFilters(db, caller, orgId, query);
-      const position = positionOf(query.cursor, binding);
+      const position = cursorPosition(query.cursor, binding, 'timestamp');
       const [rows, total] = await Promise.all([
         orgActivityPage(db, filters, position, limit),
         countOrgActivity(db, filters),
       ]);
-      const { page, nextCursor, hasMore } = pageOf(rows, limit, binding);
+      const { page, nextCursor, hasMore } = cutPage(rows, limit, cursorAfter(binding));
       return { data: page.map(toOrgEntry), total, nextCursor, hasMore };
     },
     async csv() {
       const filters = await orgFilters(db, caller, orgId, query);
-      const position = positionOf(query.cursor, binding);
+      const position = cursorPosition(query.cursor, binding, 'timestamp');
       return {
         fileName: `activity-${orgId}.csv`,
         chunks: csvChunks({
@@ -133,8 +116,9 @@ type DocumentQuery = z.output<typeof DocumentActivityQuery>;
 export async function listDocumentActivity(db: Db, documentId: string, query: DocumentQuery) {
   if (!(await documentExists(db, documentId))) throw ApiError.notFound('Document');
   const binding = { feed: 'document-activity', documentId };
-  const rows = await documentActivityPage(db, documentId, positionOf(query.cursor, binding), query.limit);
-  const { page, nextCursor, hasMore } = pageOf(rows, query.limit, binding);
+  const position = cursorPosition(query.cursor, binding, 'timestamp');
+  const rows = await documentActivityPage(db, documentId, position, query.limit);
+  const { page, nextCursor, hasMore } = cutPage(rows, query.limit, cursorAfter(binding));
   const sends = page.filter((row) => row.action === 'email_sent' && row.dispatchId);
   const emailsByDispatch = query.includeEmails
     ? groupBy(

@@ -1,7 +1,9 @@
-import { and, desc, eq, inArray, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { OAuthClient } from '../../shared/clients.js';
 import { permissionKeys } from '../../shared/permissions.js';
+import type { KeysetPosition } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
+import { keysetOrder } from '../db/keyset.js';
 import {
   oauthClientOrgScopes,
   oauthClientProjectScopes,
@@ -132,6 +134,8 @@ export async function findOrgClientRow(db: Db | Tx, id: string, orgId: string): 
   return row;
 }
 
+const newestFirst = keysetOrder(oauthClients.createdAt, oauthClients.id, 'desc', 'timestamptz');
+
 /**
  * One page of live clients, newest first, optionally only those a key created or those confined to one
  * organization; `after` is the last row seen.
@@ -141,23 +145,18 @@ export async function listClientRows(
   options: {
     createdByClientId?: string;
     confinedToOrgId?: string;
-    after?: { createdAt: string; id: string };
+    after?: KeysetPosition;
     limit: number;
   },
 ): Promise<ClientRow[]> {
   const conditions: SQL[] = [isNull(oauthClients.deletedAt)];
   if (options.createdByClientId) conditions.push(eq(oauthClients.createdByClientId, options.createdByClientId));
   if (options.confinedToOrgId) conditions.push(confinedToOrg(options.confinedToOrgId));
-  if (options.after) {
-    conditions.push(
-      sql`(${oauthClients.createdAt}, ${oauthClients.id}) < (${options.after.createdAt}::timestamptz, ${options.after.id})`,
-    );
-  }
   return db
     .select()
     .from(oauthClients)
-    .where(and(...conditions))
-    .orderBy(desc(oauthClients.createdAt), desc(oauthClients.id))
+    .where(and(...conditions, newestFirst.after(options.after)))
+    .orderBy(...newestFirst.orderBy)
     .limit(options.limit);
 }
 

@@ -3,7 +3,7 @@ import { isPermission, type Permission } from '../../shared/permissions.js';
 import { type Caller, canAccessProject } from '../auth/caller.js';
 import { hashSecret, newClientSecret, verifySecret } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
-import { type CursorPayload, decodeCursor, encodeCursor } from '../cursor.js';
+import { createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { newId, newUuid } from '../ids.js';
@@ -256,13 +256,6 @@ async function withUsage(app: AppContext, rows: ClientRow[]): Promise<OAuthClien
   return resources.map((resource) => ({ ...resource, usageSummary: usage.get(resource.id) ?? noUsage() }));
 }
 
-/** The keyset position of a client-list cursor; a well-formed cursor with a bad timestamp is still a 400. */
-function afterCreatedAt(cursor: CursorPayload): { createdAt: string; id: string } {
-  const [createdAt] = cursor.k;
-  if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt))) throw ApiError.badRequest('Invalid cursor');
-  return { createdAt, id: cursor.id };
-}
-
 /** A page of live clients, newest first: all of them (staff), those one key created, or one organization's. */
 export async function listClients(
   app: AppContext,
@@ -273,21 +266,14 @@ export async function listClients(
     createdBy: options.createdByClientId ?? null,
     ...(options.confinedToOrgId ? { orgId: options.confinedToOrgId } : {}),
   };
-  const after = options.cursor ? afterCreatedAt(decodeCursor(options.cursor, binding)) : undefined;
   const rows = await listClientRows(app.db, {
     createdByClientId: options.createdByClientId,
     confinedToOrgId: options.confinedToOrgId,
-    after,
+    after: cursorPosition(options.cursor, binding, 'timestamp'),
     limit: options.limit + 1,
   });
-  const hasMore = rows.length > options.limit;
-  const page = rows.slice(0, options.limit);
-  const last = page.at(-1);
-  return {
-    data: await withUsage(app, page),
-    nextCursor: hasMore && last ? encodeCursor({ k: [last.createdAt.toISOString()], id: last.id }, binding) : null,
-    hasMore,
-  };
+  const { page, nextCursor, hasMore } = cutPage(rows, options.limit, keysetCursor(binding, createdAtPosition));
+  return { data: await withUsage(app, page), nextCursor, hasMore };
 }
 
 async function liveClient(app: AppContext, id: string): Promise<ClientRow> {

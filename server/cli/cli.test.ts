@@ -5,11 +5,13 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getTableName, isTable, type SQL, sql } from 'drizzle-orm';
+import { getTableName, isTable, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { startTestServer } from '../../test/harness.js';
 import { type Database, openDatabase } from '../db/connection.js';
+import { selectRows } from '../db/rows.js';
 import * as schema from '../db/schema.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -291,10 +293,12 @@ describe('cli', () => {
         .filter((value) => isTable(value))
         .map((table) => getTableName(table));
       const existing = (
-        (await database.db.execute(
-          sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'` as SQL,
-        )) as unknown as { rows: { table_name: string }[] }
-      ).rows.map((r) => r.table_name);
+        await selectRows(
+          database.db,
+          sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
+          z.object({ table_name: z.string() }),
+        )
+      ).map((r) => r.table_name);
       expect(existing).toEqual(expect.arrayContaining(tables));
 
       const server = await startTestServer({ database, env: { DATA_DIR: main.dataDir } });

@@ -1,6 +1,7 @@
-import { and, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
-import type { DateWindow } from '../activity/date-window.js';
+import { and, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import type { DateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
+import { keysetOrder } from '../db/keyset.js';
 import { dispatches, projects } from '../db/schema.js';
 import type { CommsPosition } from './cursor.js';
 
@@ -23,12 +24,16 @@ function commsConditions(f: CommsFilters): SQL | undefined {
   );
 }
 
-const afterPosition = (position: CommsPosition | undefined) => {
-  if (!position) return undefined;
-  return position.sort === 'recent'
-    ? sql`(${dispatches.dispatchedAt}, ${dispatches.id}) < (${position.d}::timestamptz, ${position.id})`
-    : sql`(${dispatches.recipientCount}, ${dispatches.id}) < (${position.n}, ${position.id})`;
+const orders = {
+  recent: keysetOrder(dispatches.dispatchedAt, dispatches.id, 'desc', 'timestamptz'),
+  largest: keysetOrder(dispatches.recipientCount, dispatches.id, 'desc'),
 };
+
+/** The keyset position a comms cursor holds (its sort is the list's: decoding checked that). */
+const keysetOf = (position: CommsPosition) => ({
+  key: position.sort === 'recent' ? position.d : position.n,
+  id: position.id,
+});
 
 export type DispatchRow = Awaited<ReturnType<typeof dispatchPage>>[number];
 
@@ -40,7 +45,7 @@ export function dispatchPage(
   position: CommsPosition | undefined,
   limit: number,
 ) {
-  const primary = sort === 'recent' ? dispatches.dispatchedAt : dispatches.recipientCount;
+  const order = orders[sort];
   return db
     .select({
       id: dispatches.id,
@@ -59,7 +64,7 @@ export function dispatchPage(
     })
     .from(dispatches)
     .innerJoin(projects, eq(projects.id, dispatches.projectId))
-    .where(and(commsConditions(f), afterPosition(position)))
-    .orderBy(desc(primary), desc(dispatches.id))
+    .where(and(commsConditions(f), order.after(position && keysetOf(position))))
+    .orderBy(...order.orderBy)
     .limit(limit + 1);
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { CommsQuery, Dispatch, DispatchRecipient } from '../../shared/comms.js';
-import { dateWindow } from '../activity/date-window.js';
+import { cutPage } from '../cursor.js';
+import { dateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
 import { type EmailRow, emailsOfDispatches, groupBy } from '../emails/queries.js';
 import { type CommsPosition, decodeCommsCursor, encodeCommsCursor } from './cursor.js';
@@ -79,8 +80,9 @@ export async function listComms(db: Db, projectId: string, query: Query) {
   };
   const position = query.cursor === undefined ? undefined : decodeCommsCursor(query.cursor, query.sort);
   const rows = await dispatchPage(db, filters, query.sort, position, query.limit);
-  const hasMore = rows.length > query.limit;
-  const page = hasMore ? rows.slice(0, query.limit) : rows;
+  const { page, nextCursor, hasMore } = cutPage(rows, query.limit, (last) =>
+    encodeCommsCursor(positionAfter(last, query.sort)),
+  );
   const emails = groupBy(
     await emailsOfDispatches(
       db,
@@ -88,10 +90,5 @@ export async function listComms(db: Db, projectId: string, query: Query) {
     ),
     (email) => email.dispatchId,
   );
-  const last = page.at(-1);
-  return {
-    data: page.map((row) => toDispatch(row, emails.get(row.id) ?? [])),
-    nextCursor: hasMore && last ? encodeCommsCursor(positionAfter(last, query.sort)) : null,
-    hasMore,
-  };
+  return { data: page.map((row) => toDispatch(row, emails.get(row.id) ?? [])), nextCursor, hasMore };
 }

@@ -4,7 +4,9 @@ import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
+import { z } from 'zod';
 import { repoRoot } from '../paths.js';
+import { selectRows } from './rows.js';
 import * as schema from './schema.js';
 
 /** The one database type the code is written against: PGlite and node-postgres both satisfy it. */
@@ -55,11 +57,18 @@ async function hasPendingMigrations(db: Db): Promise<boolean> {
     entries: { when: number }[];
   };
   const newest = Math.max(...journal.entries.map((entry) => entry.when));
-  const rowsOf = async (query: ReturnType<typeof sql>) =>
-    ((await db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
-  const [table] = await rowsOf(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`);
+  const [table] = await selectRows(
+    db,
+    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
+    z.object({ present: z.boolean() }),
+  );
   if (!table?.present) return true;
-  const [last] = await rowsOf(sql`select max(created_at) as applied from drizzle.__drizzle_migrations`);
+  // created_at is a bigint: text on node-postgres, a number or a bigint on PGlite.
+  const [last] = await selectRows(
+    db,
+    sql`select max(created_at) as applied from drizzle.__drizzle_migrations`,
+    z.object({ applied: z.union([z.string(), z.number(), z.bigint(), z.null()]) }),
+  );
   return Number(last?.applied ?? 0) < newest;
 }
 

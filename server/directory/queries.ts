@@ -1,5 +1,7 @@
-import { and, asc, eq, exists, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, exists, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import type { KeysetPosition } from '../cursor.js';
 import type { Db } from '../db/connection.js';
+import { keysetOrder } from '../db/keyset.js';
 import { organizationMembers, projectMembers, users } from '../db/schema.js';
 
 export interface DirectoryFilters {
@@ -9,12 +11,8 @@ export interface DirectoryFilters {
   search?: string;
 }
 
-export interface DirectoryPosition {
-  sortName: string;
-  id: string;
-}
-
 const sortName = sql<string>`lower(${users.name})`;
+const byName = keysetOrder(sortName, organizationMembers.id, 'asc');
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -48,7 +46,7 @@ function directoryConditions(db: Db, f: DirectoryFilters): SQL | undefined {
 export type DirectoryRow = Awaited<ReturnType<typeof directoryPage>>[number];
 
 /** One page (plus one row) of an organization's directory by name (case-insensitive), then entry id. */
-export function directoryPage(db: Db, f: DirectoryFilters, position: DirectoryPosition | undefined, limit: number) {
+export function directoryPage(db: Db, f: DirectoryFilters, position: KeysetPosition | undefined, limit: number) {
   return db
     .select({
       id: organizationMembers.id,
@@ -65,12 +63,7 @@ export function directoryPage(db: Db, f: DirectoryFilters, position: DirectoryPo
     })
     .from(organizationMembers)
     .innerJoin(users, eq(users.id, organizationMembers.userId))
-    .where(
-      and(
-        directoryConditions(db, f),
-        position && sql`(${sortName}, ${organizationMembers.id}) > (${position.sortName}, ${position.id})`,
-      ),
-    )
-    .orderBy(asc(sortName), asc(organizationMembers.id))
+    .where(and(directoryConditions(db, f), byName.after(position)))
+    .orderBy(...byName.orderBy)
     .limit(limit + 1);
 }

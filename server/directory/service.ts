@@ -1,9 +1,8 @@
 import type { z } from 'zod';
 import type { DirectoryEntry, DirectoryQuery } from '../../shared/directory.js';
 import { type Caller, projectsInOrg } from '../auth/caller.js';
-import { decodeCursor, encodeCursor } from '../cursor.js';
+import { cursorPosition, cutPage, type KeysetPosition, keysetCursor } from '../cursor.js';
 import type { Db } from '../db/connection.js';
-import { ApiError } from '../errors.js';
 import { type DirectoryRow, directoryPage } from './queries.js';
 
 type Query = z.output<typeof DirectoryQuery>;
@@ -20,23 +19,14 @@ const toEntry = (row: DirectoryRow): DirectoryEntry => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
+const sortNamePosition = (row: DirectoryRow): KeysetPosition => ({ key: row.sortName, id: row.id });
+
 /** A page of the organization's people, by name. A project-scoped key sees only its projects' members. */
 export async function listDirectory(db: Db, caller: Caller, orgId: string, query: Query) {
   const binding = { list: 'directory', orgId, search: query.search };
-  let position: { sortName: string; id: string } | undefined;
-  if (query.cursor !== undefined) {
-    const { k, id } = decodeCursor(query.cursor, binding);
-    if (k.length !== 1 || typeof k[0] !== 'string') throw ApiError.badRequest('Invalid cursor');
-    position = { sortName: k[0], id };
-  }
+  const position = cursorPosition(query.cursor, binding, 'text');
   const filters = { organizationId: orgId, visibleProjects: projectsInOrg(caller.scope, orgId), search: query.search };
   const rows = await directoryPage(db, filters, position, query.limit);
-  const hasMore = rows.length > query.limit;
-  const page = hasMore ? rows.slice(0, query.limit) : rows;
-  const last = page.at(-1);
-  return {
-    data: page.map(toEntry),
-    nextCursor: hasMore && last ? encodeCursor({ k: [last.sortName], id: last.id }, binding) : null,
-    hasMore,
-  };
+  const { page, nextCursor, hasMore } = cutPage(rows, query.limit, keysetCursor(binding, sortNamePosition));
+  return { data: page.map(toEntry), nextCursor, hasMore };
 }

@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import {
   type DateRange,
   documentFormats,
@@ -8,7 +9,9 @@ import {
   type SubmittalSortField,
   terminalStatuses,
 } from '../../shared/documents.js';
+import { inclusiveWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
+import { selectRows } from '../db/rows.js';
 import { isIsoDate, isIsoTimestamp } from '../iso-dates.js';
 
 /**
@@ -67,19 +70,13 @@ export const iso = (column: string) =>
 
 const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-const dayStart = (day: string) => `${day}T00:00:00Z`;
-const nextDayStart = (day: string) => {
-  const next = new Date(`${day}T00:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return next.toISOString();
-};
-
 function timestampRange(column: string, range: DateRange | undefined): SQL[] {
   if (!range) return [];
   const col = sql.raw(column);
+  const { from, before } = inclusiveWindow(range.from, range.to);
   return [
-    ...(range.from ? [sql`${col} >= ${dayStart(range.from)}::timestamptz`] : []),
-    ...(range.to ? [sql`${col} < ${nextDayStart(range.to)}::timestamptz`] : []),
+    ...(from ? [sql`${col} >= ${from.toISOString()}::timestamptz`] : []),
+    ...(before ? [sql`${col} < ${before.toISOString()}::timestamptz`] : []),
   ];
 }
 
@@ -260,18 +257,17 @@ export function documentQuery(select: DocumentSelect, after?: AfterKey): SQL {
     order by ${orderOf(select.sort)}`;
 }
 
-type Rows<T> = { rows: T[] };
-
-export async function fetchPage<T>(db: Db, query: SQL, limit: number): Promise<T[]> {
-  const result = (await db.execute(sql`${query} limit ${limit}`)) as unknown as Rows<T>;
-  return result.rows;
-}
+/** One page of a document list (`query` from submittalQuery or documentQuery), each row checked as `item`. */
+export const fetchPage = <S extends z.ZodType>(db: Db, query: SQL, limit: number, item: S) =>
+  selectRows(db, sql`${query} limit ${limit}`, item);
 
 export async function countDocuments(db: Db, filter: DocumentFilter): Promise<number> {
-  const result = (await db.execute(
+  const [row] = await selectRows(
+    db,
     sql`select count(*)::int as total from documents d where ${whereOf(filter)}`,
-  )) as unknown as Rows<{ total: number }>;
-  return result.rows[0]?.total ?? 0;
+    z.object({ total: z.number() }),
+  );
+  return row?.total ?? 0;
 }
 
 export type FilterColumn = 'status' | 'reviewStatus' | 'format' | 'type' | 'priority';
@@ -282,6 +278,9 @@ const knownValues: Record<Exclude<FilterColumn, 'priority'>, readonly string[]> 
   format: documentFormats,
   type: documentTypes,
 };
+
+/** A row of the grouping sets: each column's value (null outside its set), `g_<column>`, and the count `n`. */
+const groupingRow = z.record(z.string(), z.union([z.string(), z.number(), z.null()]));
 
 /** Known values of each filterable column; with `scope`, counts of every value within it (one scan). */
 export async function filterValues(
@@ -306,13 +305,15 @@ export async function filterValues(
   const sets = sql.raw(columns.map((column) => `(${sqlName[column]})`).join(', '));
   const picks = sql.raw(columns.map((column) => `${sqlName[column]} as "${column}"`).join(', '));
   const groupings = sql.raw(columns.map((column) => `grouping(${sqlName[column]}) as "g_${column}"`).join(', '));
-  const result = (await db.execute(
+  const rows = await selectRows(
+    db,
     sql`select ${picks}, ${groupings}, count(*)::int as n from documents d where ${whereOf(scope)}
       group by grouping sets (${sets})`,
-  )) as unknown as Rows<Record<string, string | number | null>>;
+    groupingRow,
+  );
   for (const column of columns) {
     const counted = new Map<string, number>();
-    for (const row of result.rows) {
+    for (const row of rows) {
       const value = row[column];
       if (row[`g_${column}`] === 0 && typeof value === 'string') counted.set(value, Number(row.n));
     }

@@ -1,16 +1,17 @@
 import type { SQL } from 'drizzle-orm';
-import type {
-  AdminDocumentListQuery,
-  AdminSubmittalListQuery,
+import type { z } from 'zod';
+import {
+  type AdminDocumentListQuery,
+  type AdminSubmittalListQuery,
   DocumentItem,
-  ListMeta,
-  ProjectDocumentListQuery,
+  type ListMeta,
+  type ProjectDocumentListQuery,
   Submittal,
-  SubmittalListQuery,
+  type SubmittalListQuery,
 } from '../../shared/documents.js';
 import { todayUtc } from '../clock.js';
 import type { AppContext } from '../context.js';
-import { decodeCursor, encodeCursor } from '../cursor.js';
+import { cutPage, decodeCursor, keysetCursor } from '../cursor.js';
 import { type CsvColumn, type CsvDownload, csvChunks } from '../db/csv-export.js';
 import { ApiError } from '../errors.js';
 import { csvRowCap, jsonPageSize, type Listing } from '../listing.js';
@@ -68,20 +69,18 @@ async function page<T extends { uid: string }>(
   app: AppContext,
   request: ListRequest,
   queryOf: (after?: AfterKey) => SQL,
+  item: z.ZodType<T>,
 ): Promise<Page<T>> {
   const limit = jsonPageSize(request.limit);
   const after = afterKeyOf(request);
   // The page, the exact total and the meta counts are independent: on PostgreSQL they run side by side.
   const [rows, total, filters] = await Promise.all([
-    fetchPage<T>(app.db, queryOf(after), limit + 1),
+    fetchPage(app.db, queryOf(after), limit + 1, item),
     countDocuments(app.db, request.filter),
     request.includeMeta ? filterValues(app.db, request.metaColumns, request.metaScope) : undefined,
   ]);
-  const hasMore = rows.length > limit;
-  const data = hasMore ? rows.slice(0, limit) : rows;
-  const last = data.at(-1);
-  const nextCursor =
-    hasMore && last ? encodeCursor({ k: [sortValueOf(request.sort, last)], id: last.uid }, bindingOf(request)) : null;
+  const position = (row: T) => ({ key: sortValueOf(request.sort, row), id: row.uid });
+  const { page: data, nextCursor, hasMore } = cutPage(rows, limit, keysetCursor(bindingOf(request), position));
   return { data, total, nextCursor, hasMore, meta: filters ? { filters } : {} };
 }
 
@@ -91,12 +90,12 @@ const pagingOf = (query: {
   sortOrder: DocumentSort['order'];
   cursor?: string;
   limit?: number;
-  includeMeta?: 'true';
+  includeMeta?: boolean;
 }) => ({
   sort: { field: query.sortBy, order: query.sortOrder },
   cursor: query.cursor,
   limit: query.limit,
-  includeMeta: query.includeMeta === 'true',
+  includeMeta: query.includeMeta === true,
 });
 
 /** The list's rows from its cursor on, as CSV: `limit` is the row cap. */
@@ -114,8 +113,8 @@ const submittalFilter = (query: SubmittalListQuery, today: string): DocumentFilt
   formats: ['submittal'],
   statuses: query['filter.status'],
   reviewStatuses: query['filter.reviewStatus'],
-  open: query['filter.open'] === 'true' || undefined,
-  overdueBefore: query['filter.overdue'] === 'true' ? today : undefined,
+  open: query['filter.open'],
+  overdueBefore: query['filter.overdue'] ? today : undefined,
   reviewHint: query['filter.reviewHint'],
   search: query.search?.trim() || undefined,
   dueDate: query['filter.dueDate'],
@@ -133,7 +132,7 @@ function listSubmittals(
   const queryOf = (after?: AfterKey) =>
     submittalQuery({ filter: request.filter, sort: request.sort, withReviewHints }, after);
   return {
-    page: () => page<Submittal>(app, request, queryOf),
+    page: () => page(app, request, queryOf, Submittal),
     csv: async () =>
       csvOf(
         app,
@@ -230,7 +229,7 @@ function listDocuments(
 ): Listing<Page<DocumentItem>> {
   const queryOf = (after?: AfterKey) => documentQuery({ filter: request.filter, sort: request.sort, include }, after);
   return {
-    page: () => page<DocumentItem>(app, request, queryOf),
+    page: () => page(app, request, queryOf, DocumentItem),
     csv: async () =>
       csvOf(app, request, fileName, documentCsvFrom(request, afterKeyOf(request)), documentCsvColumns(include)),
   };

@@ -1,7 +1,13 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { ExplorerValue } from '../../shared/explorer.js';
 import { type Db, isPglite } from '../db/connection.js';
+import { selectRows } from '../db/rows.js';
 
-export type ExplorerRow = Record<string, string | number | boolean | null>;
+/** A row of a compiled statement: its output columns (cells of the wire's values), plus `__id` and `__sort` of
+ *  ungrouped queries. */
+const ExplorerRow = z.record(z.string(), ExplorerValue);
+export type ExplorerRow = z.output<typeof ExplorerRow>;
 
 /**
  * PostgreSQL stops a statement with statement_timeout. PGlite ignores that setting, and while its
@@ -20,8 +26,7 @@ export async function runExplorerStatement(
 ): Promise<ExplorerRow[]> {
   return db.transaction(async (tx) => {
     if (!guarded) await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${timeoutMs}`));
-    const result = await tx.execute(statement);
-    return (result as unknown as { rows: ExplorerRow[] }).rows;
+    return selectRows(tx, statement, ExplorerRow);
   });
 }
 

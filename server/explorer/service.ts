@@ -2,7 +2,7 @@ import type { SQL } from 'drizzle-orm';
 import type { ExplorerQuery, ExplorerResult } from '../../shared/explorer.js';
 import { type Caller, canAccessOrg, projectsInOrg } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
-import { decodeCursor, encodeCursor } from '../cursor.js';
+import { cutPage, decodeCursor, encodeCursor } from '../cursor.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { findProjectOrg } from '../organizations/service.js';
@@ -44,7 +44,8 @@ export async function runExplorerQuery(
   scope: ScopeEntry[],
 ): Promise<ExplorerResult> {
   const { db, config } = app;
-  const after = query.cursor ? decodeCursor(query.cursor, cursorBinding(query)) : undefined;
+  const binding = cursorBinding(query);
+  const after = query.cursor ? decodeCursor(query.cursor, binding) : undefined;
   const guard = deadlineGuard(db, config.explorerTimeoutMs);
   const plan = compileExplorerQuery(query, scope, { after, guard });
   for (const projectId of plan.projectIds) {
@@ -55,13 +56,10 @@ export async function runExplorerQuery(
     }
   }
   const rows = await runWithin(db, config.explorerTimeoutMs, plan.sql, guard !== undefined);
-  const hasMore = rows.length > plan.limit;
-  const page = rows.slice(0, plan.limit);
-  const last = page.at(-1);
-  const nextCursor =
-    hasMore && !plan.grouped && last
-      ? encodeCursor({ k: [last.__sort as string | number], id: String(last.__id) }, cursorBinding(query))
-      : null;
+  // A grouped result is not paged (a cursor on it is refused): it answers one page.
+  const { page, hasMore, nextCursor } = cutPage(rows, plan.limit, (last) =>
+    plan.grouped ? null : encodeCursor({ k: [last.__sort as string | number], id: String(last.__id) }, binding),
+  );
   return {
     entity: query.entity,
     columns: plan.columns,

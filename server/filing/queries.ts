@@ -1,5 +1,9 @@
-import { and, asc, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { KeysetPosition } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
+import { keysetOrder } from '../db/keyset.js';
+import { selectRows } from '../db/rows.js';
 import {
   documents,
   filedEmailAttachments,
@@ -116,9 +120,11 @@ export interface ListFilters {
   sentFrom?: Date;
   sentBefore?: Date;
   /** Keyset position: rows filed before this (filedAt desc, id desc). */
-  after?: { filedAt: Date; id: string };
+  after?: KeysetPosition;
   limit: number;
 }
+
+const newestFiledFirst = keysetOrder(filedEmails.filedAt, filedEmails.id, 'desc', 'timestamptz');
 
 /** One page of a project's filed e-mails, newest filing first (index filed_emails_project_filed_idx). */
 export async function listFiledEmails(db: Db, f: ListFilters): Promise<FiledEmailWithFiler[]> {
@@ -133,20 +139,13 @@ export async function listFiledEmails(db: Db, f: ListFilters): Promise<FiledEmai
   if (f.hasAttachments !== undefined) conditions.push(eq(filedEmails.hasAttachments, f.hasAttachments));
   if (f.sentFrom) conditions.push(gte(filedEmails.sentAt, f.sentFrom));
   if (f.sentBefore) conditions.push(lt(filedEmails.sentAt, f.sentBefore));
-  if (f.after) {
-    conditions.push(
-      or(
-        lt(filedEmails.filedAt, f.after.filedAt),
-        and(eq(filedEmails.filedAt, f.after.filedAt), lt(filedEmails.id, f.after.id)),
-      ),
-    );
-  }
+  conditions.push(newestFiledFirst.after(f.after));
   return db
     .select(summaryColumns)
     .from(filedEmails)
     .leftJoin(users, eq(users.id, filedEmails.filedById))
     .where(and(...conditions))
-    .orderBy(desc(filedEmails.filedAt), desc(filedEmails.id))
+    .orderBy(...newestFiledFirst.orderBy)
     .limit(f.limit);
 }
 
@@ -247,6 +246,13 @@ export async function projectsOfThread(
     .limit(50);
 }
 
+const participantHistoryRow = z.object({
+  term: z.string(),
+  projectId: z.string(),
+  filings: z.number(),
+  weight: z.number(),
+});
+
 /**
  * Filing history of participants: per address (as sender, To or Cc) and per sender domain, and per
  * project, how many filings involve it and a recency weight (half-life 180 days). Reads structured
@@ -261,12 +267,13 @@ export async function participantHistory(
   perTerm = 400,
 ) {
   if (orgIds.length === 0 || terms.addresses.length + terms.domains.length === 0) return [];
-  type Row = { term: string; project_id: string; filings: number; weight: number };
   const orgs = textArray(orgIds);
   const weight = sql`sum(power(0.5, extract(epoch from (${now.toISOString()}::timestamptz - h.filed_at)) / 15552000.0))::float8`;
   const addressMatch = (column: SQL) => sql`${column} @> jsonb_build_array(jsonb_build_object('address', t.term))`;
-  const result = (await db.execute(sql`
-    select t.term, h.project_id, count(*)::int as filings, ${weight} as weight
+  return selectRows(
+    db,
+    sql`
+    select t.term, h.project_id as "projectId", count(*)::int as filings, ${weight} as weight
     from unnest(${textArray(terms.addresses)}) as t(term)
     cross join lateral (
       select fe.project_id, fe.filed_at from filed_emails fe
@@ -276,20 +283,16 @@ export async function participantHistory(
     ) h
     group by t.term, h.project_id
     union all
-    select t.term, h.project_id, count(*)::int as filings, ${weight} as weight
+    select t.term, h.project_id as "projectId", count(*)::int as filings, ${weight} as weight
     from unnest(${textArray(terms.domains)}) as t(term)
     cross join lateral (
       select fe.project_id, fe.filed_at from filed_emails fe
       where fe.organization_id = any(${orgs}) and split_part(lower(fe.from_address), '@', 2) = t.term
       limit ${perTerm}
     ) h
-    group by t.term, h.project_id`)) as unknown as { rows: Row[] };
-  return result.rows.map((r) => ({
-    term: r.term,
-    projectId: r.project_id,
-    filings: Number(r.filings),
-    weight: Number(r.weight),
-  }));
+    group by t.term, h.project_id`,
+    participantHistoryRow,
+  );
 }
 
 /** Documents of these organizations with one of these numbers (RFI-012, SUB-045 …). */

@@ -11,7 +11,8 @@ import type {
 import { recordActivity } from '../activity/queries.js';
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
-import { decodeCursor, encodeCursor } from '../cursor.js';
+import { cursorPosition, cutPage, type KeysetPosition, keysetCursor } from '../cursor.js';
+import { inclusiveWindow } from '../date-window.js';
 import type { Tx } from '../db/connection.js';
 import { signDownload } from '../downloads/signing.js';
 import { readEmailFilingSettings } from '../email-filing-settings/queries.js';
@@ -224,6 +225,12 @@ export async function lookupFilings(app: AppContext, caller: Caller, internetMes
   return result;
 }
 
+/** A filed e-mail's place in a project's list, newest filing first. */
+const filedAtPosition = ({ email }: FiledEmailWithFiler): KeysetPosition => ({
+  key: email.filedAt.toISOString(),
+  id: email.id,
+});
+
 export async function listProjectEmails(
   app: AppContext,
   projectId: string,
@@ -231,9 +238,8 @@ export async function listProjectEmails(
 ) {
   const { cursor, limit, ...filters } = query;
   const binding = { projectId, ...filters };
-  const after = cursor ? decodeCursor(cursor, binding) : undefined;
-  const afterDate = after ? new Date(String(after.k[0])) : undefined;
-  if (after && (!afterDate || Number.isNaN(afterDate.getTime()))) throw ApiError.badRequest('Invalid cursor');
+  const after = cursorPosition(cursor, binding, 'timestamp');
+  const sent = inclusiveWindow(filters.sentAt?.from, filters.sentAt?.to);
   const rows = await listFiledEmails(app.db, {
     projectId,
     search: filters.search,
@@ -241,19 +247,13 @@ export async function listProjectEmails(
     to: filters.to,
     documentId: filters.documentId,
     hasAttachments: filters.hasAttachments,
-    sentFrom: filters.sentAt?.from ? new Date(`${filters.sentAt.from}T00:00:00Z`) : undefined,
-    sentBefore: filters.sentAt?.to ? new Date(Date.parse(`${filters.sentAt.to}T00:00:00Z`) + 86_400_000) : undefined,
-    after: after && afterDate ? { filedAt: afterDate, id: after.id } : undefined,
+    sentFrom: sent.from,
+    sentBefore: sent.before,
+    after,
     limit: limit + 1,
   });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const hasMore = rows.length > limit && last !== undefined;
-  return {
-    data: page.map(summaryOf),
-    nextCursor: hasMore ? encodeCursor({ k: [last.email.filedAt.toISOString()], id: last.email.id }, binding) : null,
-    hasMore,
-  };
+  const { page, nextCursor, hasMore } = cutPage(rows, limit, keysetCursor(binding, filedAtPosition));
+  return { data: page.map(summaryOf), nextCursor, hasMore };
 }
 
 /** Content types a browser could run (HTML, SVG, XML, scripts) are only ever handed out as opaque bytes. */

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../../shared/common.js';
 import { EmailRecord } from '../../shared/emails.js';
-import { type CursorPayload, decodeCursor, encodeCursor } from '../cursor.js';
+import { createdAtPosition, cursorPosition, cutPage, type KeysetPosition, keysetCursor } from '../cursor.js';
+import { inclusiveWindow } from '../date-window.js';
 import { toEmailRecord } from '../emails/queries.js';
 import { ApiError } from '../errors.js';
 import { emailDeliveryStatuses } from '../explorer/entities.js';
 import { explorerScope } from '../explorer/service.js';
-import { isIsoTimestamp } from '../iso-dates.js';
 import { type EmailSearchRow, emailsForTimeline, searchEmails } from './queries.js';
 import { documentScope, messageScope, projectScope } from './scope.js';
 import type { ToolSpec } from './tools.js';
@@ -37,22 +37,11 @@ const EmailsSearchOutput = z.object({
   nextCursor: z.string().nullable(),
 });
 
-/** Where a search page starts: the last record's sentAt (null: unsent) and id, checked before any SQL. */
-function searchPosition({ k, id }: CursorPayload): { sentAt: string | null; id: string } {
-  const [sentAt] = k;
-  if (k.length !== 1 || (sentAt !== null && !isIsoTimestamp(sentAt))) throw ApiError.badRequest('Invalid cursor');
-  return { sentAt: sentAt ?? null, id };
-}
-
-/** Where a timeline page starts: the last record's createdAt and id. */
-function timelinePosition({ k, id }: CursorPayload): { createdAt: string; id: string } {
-  const [createdAt] = k;
-  if (k.length !== 1 || !isIsoTimestamp(createdAt)) throw ApiError.badRequest('Invalid cursor');
-  return { createdAt, id };
-}
-
-const startOf = (value: string) => (value.length === 10 ? `${value}T00:00:00.000Z` : value);
-const endOf = (value: string) => (value.length === 10 ? `${value}T23:59:59.999Z` : value);
+/** A search record's place: its sentAt (null: unsent, after every sent one) and id. */
+const sentAtPosition = (row: EmailSearchRow): KeysetPosition<string | null> => ({
+  key: row.sentAt?.toISOString() ?? null,
+  id: row.id,
+});
 
 const toHit = (row: EmailSearchRow) => ({
   ...toEmailRecord(row),
@@ -79,7 +68,8 @@ GET /v1/email/{mailerMessageId} and with emails_timeline. Up to 50 per call; pas
       throw ApiError.badRequest('The project or document is not in organizationId');
     }
     const { cursor, limit, ...filters } = args;
-    const after = cursor ? searchPosition(decodeCursor(cursor, { tool: 'emails_search', filters })) : undefined;
+    const binding = { tool: 'emails_search', filters };
+    const after = cursorPosition(cursor, binding, 'timestamp or null');
     const rows = await searchEmails(app.db, {
       scope,
       projectId: args.projectId,
@@ -87,23 +77,13 @@ GET /v1/email/{mailerMessageId} and with emails_timeline. Up to 50 per call; pas
       text: args.text,
       sender: args.sender,
       recipient: args.recipient,
-      from: args.from && startOf(args.from),
-      to: args.to && endOf(args.to),
+      sent: inclusiveWindow(args.from, args.to),
       statuses: args.status,
       limit,
       after,
     });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    const hasMore = rows.length > limit;
-    return {
-      data: page.map(toHit),
-      hasMore,
-      nextCursor:
-        hasMore && last
-          ? encodeCursor({ k: [last.sentAt?.toISOString() ?? null], id: last.id }, { tool: 'emails_search', filters })
-          : null,
-    };
+    const { page, hasMore, nextCursor } = cutPage(rows, limit, keysetCursor(binding, sentAtPosition));
+    return { data: page.map(toHit), hasMore, nextCursor };
   },
 };
 
@@ -179,15 +159,9 @@ pages hold up to 100 e-mail records — pass nextCursor back as cursor for the n
         : await messageScope(app.db, caller, args.mailerMessageId!);
     const { cursor, limit, ...subject } = args;
     const binding = { tool: 'emails_timeline', subject };
-    const after = cursor ? timelinePosition(decodeCursor(cursor, binding)) : undefined;
+    const after = cursorPosition(cursor, binding, 'timestamp');
     const rows = await emailsForTimeline(app.db, { scope, ...subject, limit, after });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    const hasMore = rows.length > limit;
-    return {
-      events: page.flatMap(eventsOf).sort((a, b) => a.at.localeCompare(b.at)),
-      hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ k: [last.createdAt.toISOString()], id: last.id }, binding) : null,
-    };
+    const { page, hasMore, nextCursor } = cutPage(rows, limit, keysetCursor(binding, createdAtPosition));
+    return { events: page.flatMap(eventsOf).sort((a, b) => a.at.localeCompare(b.at)), hasMore, nextCursor };
   },
 };

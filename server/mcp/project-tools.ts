@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { Id } from '../../shared/common.js';
-import { type CursorPayload, decodeCursor, encodeCursor } from '../cursor.js';
-import { ApiError } from '../errors.js';
+import { cursorPosition, cutPage, keysetCursor, namePosition } from '../cursor.js';
 import { explorerScope } from '../explorer/service.js';
 import { findProjects } from './queries.js';
 import type { ToolSpec } from './tools.js';
@@ -29,12 +28,6 @@ const ProjectsFindOutput = z.object({
   nextCursor: z.string().nullable(),
 });
 
-function namePosition({ k, id }: CursorPayload): { name: string; id: string } {
-  const [name] = k;
-  if (k.length !== 1 || typeof name !== 'string') throw ApiError.badRequest('Invalid cursor');
-  return { name, id };
-}
-
 export const projectsFindTool: ToolSpec<typeof ProjectsFindInput, typeof ProjectsFindOutput> = {
   name: 'projects_find',
   title: 'Find projects',
@@ -47,20 +40,14 @@ Up to 50 per call; pass nextCursor back as cursor for more.`,
   async run(args, { app, caller }) {
     const { cursor, limit, ...filters } = args;
     const binding = { tool: 'projects_find', filters };
-    const after = cursor ? namePosition(decodeCursor(cursor, binding)) : undefined;
+    const after = cursorPosition(cursor, binding, 'text');
     const rows = await findProjects(app.db, {
       scope: explorerScope(caller, args.organizationId),
       text: args.query,
       limit,
       after,
     });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    const hasMore = rows.length > limit;
-    return {
-      data: page,
-      hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ k: [last.name], id: last.id }, binding) : null,
-    };
+    const { page, hasMore, nextCursor } = cutPage(rows, limit, keysetCursor(binding, namePosition));
+    return { data: page, hasMore, nextCursor };
   },
 };

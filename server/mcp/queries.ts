@@ -1,5 +1,8 @@
-import { and, asc, desc, eq, getTableColumns, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gte, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import type { KeysetPosition } from '../cursor.js';
+import type { DateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
+import { keysetOrder } from '../db/keyset.js';
 import { documents, emailMessages, organizations, projects } from '../db/schema.js';
 import type { ScopeEntry } from '../explorer/compile.js';
 import { emailDeliveryStatusSql } from '../explorer/entities.js';
@@ -30,6 +33,10 @@ const emailColumns = {
   deliveryStatus: sql<string>`${emailStatus}`,
 };
 
+const newestSentFirst = keysetOrder(emailMessages.sentAt, emailMessages.id, 'desc', 'timestamptz');
+const oldestFirst = keysetOrder(emailMessages.createdAt, emailMessages.id, 'asc', 'timestamptz');
+const projectsByName = keysetOrder(projects.name, projects.id, 'asc');
+
 export interface EmailSearch {
   scope: readonly ScopeEntry[];
   projectId?: string;
@@ -37,13 +44,12 @@ export interface EmailSearch {
   text?: string;
   sender?: string;
   recipient?: string;
-  /** Inclusive bounds on sentAt, ISO 8601. */
-  from?: string;
-  to?: string;
+  /** Bounds on sentAt. */
+  sent?: DateWindow;
   statuses?: readonly string[];
   limit: number;
   /** Keyset of the last row: sentAt (null when unsent) and id. */
-  after?: { sentAt: string | null; id: string };
+  after?: KeysetPosition<string | null>;
 }
 
 /**
@@ -65,8 +71,8 @@ export async function searchEmails(db: Db, search: EmailSearch) {
     const like = likeContains(search.recipient);
     conditions.push(sql`(${e.recipientEmail} ilike ${like} or ${e.recipientName} ilike ${like})`);
   }
-  if (search.from) conditions.push(sql`${e.sentAt} >= ${search.from}::timestamptz`);
-  if (search.to) conditions.push(sql`${e.sentAt} <= ${search.to}::timestamptz`);
+  if (search.sent?.from) conditions.push(gte(e.sentAt, search.sent.from));
+  if (search.sent?.before) conditions.push(lt(e.sentAt, search.sent.before));
   if (search.statuses?.length) {
     conditions.push(
       sql`${emailStatus} in (${sql.join(
@@ -75,7 +81,7 @@ export async function searchEmails(db: Db, search: EmailSearch) {
       )})`,
     );
   }
-  const select = (where: SQL[]) =>
+  const select = (where: (SQL | undefined)[]) =>
     db
       .select(emailColumns)
       .from(e)
@@ -84,15 +90,19 @@ export async function searchEmails(db: Db, search: EmailSearch) {
   const wanted = search.limit + 1;
   const after = search.after;
   const rows: Awaited<ReturnType<typeof select>> = [];
-  if (!after || after.sentAt !== null) {
-    const sent = [...conditions, isNotNull(e.sentAt)];
-    if (after) sent.push(sql`(${e.sentAt}, ${e.id}) < (${after.sentAt}::timestamptz, ${after.id})`);
-    rows.push(...(await select(sent).orderBy(desc(e.sentAt), desc(e.id)).limit(wanted)));
+  if (!after || after.key !== null) {
+    const sentAfter = after && after.key !== null ? { key: after.key, id: after.id } : undefined;
+    const sent = [...conditions, isNotNull(e.sentAt), newestSentFirst.after(sentAfter)];
+    rows.push(
+      ...(await select(sent)
+        .orderBy(...newestSentFirst.orderBy)
+        .limit(wanted)),
+    );
   }
   // Date filters only match sent records; the unsent range is read only when the sent one ran out.
-  if (rows.length < wanted && !search.from && !search.to) {
+  if (rows.length < wanted && !search.sent?.from && !search.sent?.before) {
     const unsent = [...conditions, isNull(e.sentAt)];
-    if (after?.sentAt === null) unsent.push(sql`${e.id} < ${after.id}`);
+    if (after?.key === null) unsent.push(sql`${e.id} < ${after.id}`);
     rows.push(
       ...(await select(unsent)
         .orderBy(desc(e.id))
@@ -110,7 +120,7 @@ export interface EmailTimelineQuery {
   projectId?: string;
   mailerMessageId?: string;
   limit: number;
-  after?: { createdAt: string; id: string };
+  after?: KeysetPosition;
 }
 
 /** The e-mail records of one document, project or mailer message, oldest first, one page. */
@@ -120,15 +130,12 @@ export function emailsForTimeline(db: Db, query: EmailTimelineQuery) {
   if (query.documentId) conditions.push(eq(e.documentId, query.documentId));
   if (query.projectId) conditions.push(eq(e.projectId, query.projectId));
   if (query.mailerMessageId) conditions.push(eq(e.mailerMessageId, query.mailerMessageId));
-  if (query.after) {
-    conditions.push(sql`(${e.createdAt}, ${e.id}) > (${query.after.createdAt}::timestamptz, ${query.after.id})`);
-  }
   return db
     .select(emailColumns)
     .from(e)
     .leftJoin(projects, eq(projects.id, e.projectId))
-    .where(and(...conditions))
-    .orderBy(asc(e.createdAt), asc(e.id))
+    .where(and(...conditions, oldestFirst.after(query.after)))
+    .orderBy(...oldestFirst.orderBy)
     .limit(query.limit + 1);
 }
 
@@ -152,7 +159,7 @@ export interface ProjectSearch {
   scope: readonly ScopeEntry[];
   text?: string;
   limit: number;
-  after?: { name: string; id: string };
+  after?: KeysetPosition;
 }
 
 /** Projects the caller reaches, by name, optionally matching a name or code fragment. */
@@ -162,8 +169,6 @@ export function findProjects(db: Db, search: ProjectSearch) {
     const like = likeContains(search.text);
     conditions.push(sql`(${projects.name} ilike ${like} or ${projects.code} ilike ${like})`);
   }
-  if (search.after)
-    conditions.push(sql`(${projects.name}, ${projects.id}) > (${search.after.name}, ${search.after.id})`);
   return db
     .select({
       id: projects.id,
@@ -174,7 +179,7 @@ export function findProjects(db: Db, search: ProjectSearch) {
     })
     .from(projects)
     .innerJoin(organizations, eq(organizations.id, projects.organizationId))
-    .where(and(...conditions))
-    .orderBy(asc(projects.name), asc(projects.id))
+    .where(and(...conditions, projectsByName.after(search.after)))
+    .orderBy(...projectsByName.orderBy)
     .limit(search.limit + 1);
 }

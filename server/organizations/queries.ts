@@ -1,5 +1,7 @@
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import type { KeysetPosition } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
+import { keysetOrder } from '../db/keyset.js';
 import { organizations, projects } from '../db/schema.js';
 
 export async function insertOrganization(tx: Db | Tx, row: { id: string; name: string }): Promise<void> {
@@ -11,37 +13,36 @@ export async function findOrganization(db: Db | Tx, orgId: string) {
   return row;
 }
 
+const organizationsByName = keysetOrder(organizations.name, organizations.id, 'asc');
+const projectsByName = keysetOrder(projects.name, projects.id, 'asc');
+
 /** One page of organizations by name (every one, or only some ids). */
 export async function listOrganizationRows(
   db: Db | Tx,
-  options: { only?: readonly string[]; after?: { name: string; id: string }; limit: number },
+  options: { only?: readonly string[]; after?: KeysetPosition; limit: number },
 ) {
   const conditions: SQL[] = [];
   if (options.only) conditions.push(inArray(organizations.id, [...options.only]));
-  if (options.after)
-    conditions.push(sql`(${organizations.name}, ${organizations.id}) > (${options.after.name}, ${options.after.id})`);
   return db
     .select()
     .from(organizations)
-    .where(and(...conditions))
-    .orderBy(asc(organizations.name), asc(organizations.id))
+    .where(and(...conditions, organizationsByName.after(options.after)))
+    .orderBy(...organizationsByName.orderBy)
     .limit(options.limit);
 }
 
 /** One page of an organization's projects by name (index projects_org_name_idx), optionally only some ids. */
 export async function listProjectRows(
   db: Db | Tx,
-  options: { orgId: string; only?: readonly string[]; after?: { name: string; id: string }; limit: number },
+  options: { orgId: string; only?: readonly string[]; after?: KeysetPosition; limit: number },
 ) {
   const conditions: SQL[] = [eq(projects.organizationId, options.orgId)];
   if (options.only) conditions.push(inArray(projects.id, [...options.only]));
-  if (options.after)
-    conditions.push(sql`(${projects.name}, ${projects.id}) > (${options.after.name}, ${options.after.id})`);
   return db
     .select()
     .from(projects)
-    .where(and(...conditions))
-    .orderBy(asc(projects.name), asc(projects.id))
+    .where(and(...conditions, projectsByName.after(options.after)))
+    .orderBy(...projectsByName.orderBy)
     .limit(options.limit);
 }
 

@@ -1,6 +1,6 @@
 import type { Organization, Project } from '../../shared/organizations.js';
 import { type Caller, projectsInOrg, reachableOrgIds } from '../auth/caller.js';
-import { decodeCursor, encodeCursor } from '../cursor.js';
+import { cursorPosition, cutPage, keysetCursor, namePosition } from '../cursor.js';
 import type { Db } from '../db/connection.js';
 import { insertDefaultEmailFilingSettings } from '../email-filing-settings/queries.js';
 import { ApiError } from '../errors.js';
@@ -106,24 +106,17 @@ export async function listOrganizations(
 ): Promise<{ data: Organization[]; nextCursor: string | null; hasMore: boolean }> {
   const reachable = reachableOrgIds(caller.scope);
   const binding = { list: 'organizations' };
-  const after = page.cursor ? decodeCursor(page.cursor, binding) : undefined;
-  if (after && typeof after.k[0] !== 'string') throw ApiError.badRequest('Invalid cursor');
+  const after = cursorPosition(page.cursor, binding, 'text');
   const rows =
     reachable !== 'all' && reachable.length === 0
       ? []
       : await listOrganizationRows(db, {
           only: reachable === 'all' ? undefined : reachable,
-          after: after ? { name: String(after.k[0]), id: after.id } : undefined,
+          after,
           limit: page.limit + 1,
         });
-  const hasMore = rows.length > page.limit;
-  const data = rows.slice(0, page.limit);
-  const last = data.at(-1);
-  return {
-    data: data.map(organizationOf),
-    nextCursor: hasMore && last ? encodeCursor({ k: [last.name], id: last.id }, binding) : null,
-    hasMore,
-  };
+  const { page: data, nextCursor, hasMore } = cutPage(rows, page.limit, keysetCursor(binding, namePosition));
+  return { data: data.map(organizationOf), nextCursor, hasMore };
 }
 
 /** The organization's projects the caller may reach (all of them, or the ones granted one by one), by name. */
@@ -135,25 +128,18 @@ export async function listProjects(
 ): Promise<{ data: Project[]; nextCursor: string | null; hasMore: boolean }> {
   const reachable = projectsInOrg(caller.scope, orgId);
   const binding = { list: 'projects', orgId };
-  const after = page.cursor ? decodeCursor(page.cursor, binding) : undefined;
-  if (after && typeof after.k[0] !== 'string') throw ApiError.badRequest('Invalid cursor');
+  const after = cursorPosition(page.cursor, binding, 'text');
   const rows =
     reachable !== 'all' && reachable.length === 0
       ? []
       : await listProjectRows(db, {
           orgId,
           only: reachable === 'all' ? undefined : reachable,
-          after: after ? { name: String(after.k[0]), id: after.id } : undefined,
+          after,
           limit: page.limit + 1,
         });
-  const hasMore = rows.length > page.limit;
-  const data = rows.slice(0, page.limit);
-  const last = data.at(-1);
-  return {
-    data: data.map(projectOf),
-    nextCursor: hasMore && last ? encodeCursor({ k: [last.name], id: last.id }, binding) : null,
-    hasMore,
-  };
+  const { page: data, nextCursor, hasMore } = cutPage(rows, page.limit, keysetCursor(binding, namePosition));
+  return { data: data.map(projectOf), nextCursor, hasMore };
 }
 
 /** Every project of an organization, whatever the caller's scope: for staff tools, which reach organizations

@@ -1,5 +1,7 @@
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import type { KeysetPosition } from '../cursor.js';
 import type { Db } from '../db/connection.js';
+import { keysetOrder } from '../db/keyset.js';
 import { organizations, projects, reportAttendees, reportDistribution, reportSections, reports } from '../db/schema.js';
 
 const reportColumns = {
@@ -43,21 +45,13 @@ export async function findReport(db: Db, projectId: string, reportId: string) {
   return row;
 }
 
+const newestFirst = keysetOrder(reports.createdAt, reports.id, 'desc', 'timestamptz');
+
 /** One page (plus one row) of a project's reports, newest first. */
-export function reportPage(
-  db: Db,
-  projectId: string,
-  position: { createdAt: string; id: string } | undefined,
-  limit: number,
-) {
+export function reportPage(db: Db, projectId: string, position: KeysetPosition | undefined, limit: number) {
   return selectReports(db)
-    .where(
-      and(
-        eq(reports.projectId, projectId),
-        position && sql`(${reports.createdAt}, ${reports.id}) < (${position.createdAt}::timestamptz, ${position.id})`,
-      ),
-    )
-    .orderBy(desc(reports.createdAt), desc(reports.id))
+    .where(and(eq(reports.projectId, projectId), newestFirst.after(position)))
+    .orderBy(...newestFirst.orderBy)
     .limit(limit + 1);
 }
 

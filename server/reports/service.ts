@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Report, ReportListItem, ReportListQuery, ReportSummary } from '../../shared/reports.js';
 import type { AppContext } from '../context.js';
-import { decodeCursor, encodeCursor } from '../cursor.js';
+import { createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
 import type { Db } from '../db/connection.js';
 import { signDownload } from '../downloads/signing.js';
 import { ApiError } from '../errors.js';
@@ -89,27 +89,14 @@ export async function getReport(app: AppContext, projectId: string, reportId: st
 
 export async function listReports(app: AppContext, projectId: string, query: z.output<typeof ReportListQuery>) {
   const binding = { list: 'reports', projectId };
-  let position: { createdAt: string; id: string } | undefined;
-  if (query.cursor !== undefined) {
-    const { k, id } = decodeCursor(query.cursor, binding);
-    if (k.length !== 1 || typeof k[0] !== 'string' || Number.isNaN(Date.parse(k[0]))) {
-      throw ApiError.badRequest('Invalid cursor');
-    }
-    position = { createdAt: k[0], id };
-  }
+  const position = cursorPosition(query.cursor, binding, 'timestamp');
   const rows = await reportPage(app.db, projectId, position, query.limit);
-  const hasMore = rows.length > query.limit;
-  const page = hasMore ? rows.slice(0, query.limit) : rows;
+  const { page, nextCursor, hasMore } = cutPage(rows, query.limit, keysetCursor(binding, createdAtPosition));
   const counts = await sectionCounts(
     app.db,
     page.map((row) => row.id),
   );
-  const last = page.at(-1);
-  return {
-    data: page.map((row) => toListItem(app, row, counts.get(row.id))),
-    nextCursor: hasMore && last ? encodeCursor({ k: [last.createdAt.toISOString()], id: last.id }, binding) : null,
-    hasMore,
-  };
+  return { data: page.map((row) => toListItem(app, row, counts.get(row.id))), nextCursor, hasMore };
 }
 
 const byCountThenName =

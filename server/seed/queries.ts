@@ -1,5 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db, Tx } from '../db/connection.js';
+import { selectRows } from '../db/rows.js';
 import {
   oauthClientOrgScopes,
   oauthClients,
@@ -94,19 +96,20 @@ export async function passwordMembers(db: Db, orgIds: string[]) {
     .limit(orgIds.length * 10);
 }
 
-export interface IndexDefinition {
-  name: string;
-  definition: string;
-}
+const IndexDefinition = z.object({ name: z.string(), definition: z.string() });
+export type IndexDefinition = z.output<typeof IndexDefinition>;
 
 /** The non-unique indexes of these tables (unique ones stay: they guard the data while it loads). */
 export async function secondaryIndexes(db: Db, tables: string[]): Promise<IndexDefinition[]> {
-  const result = (await db.execute(sql`
+  return selectRows(
+    db,
+    sql`
     SELECT indexname AS name, indexdef AS definition FROM pg_indexes
     WHERE schemaname = current_schema() AND tablename = ANY(${sql.param(tables)}::text[])
       AND indexdef NOT LIKE 'CREATE UNIQUE INDEX%'
-    ORDER BY tablename, indexname`)) as unknown as { rows: IndexDefinition[] };
-  return result.rows;
+    ORDER BY tablename, indexname`,
+    IndexDefinition,
+  );
 }
 
 export async function dropIndexes(db: Db, indexes: IndexDefinition[]): Promise<void> {

@@ -6,10 +6,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SQL } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
+import { z } from 'zod';
 import { openTestDatabase, startTestServer, type TestServer } from '../../test/harness.js';
 import { createFsBlobStore } from '../blobs/store.js';
 import { loadConfig } from '../config.js';
 import type { Database, Db } from '../db/connection.js';
+import { selectRows } from '../db/rows.js';
 import { type DemoData, ensureDemoData } from './demo.js';
 
 export const now = new Date('2026-06-15T09:30:00.000Z');
@@ -22,9 +24,8 @@ export let db: Db;
 export let demo: DemoData;
 export let server: TestServer;
 
-/** Rows of a raw query (node-postgres and PGlite both answer with `rows`). */
-export const rowsOf = async <T>(target: Db, query: SQL): Promise<T[]> =>
-  ((await target.execute(query)) as unknown as { rows: T[] }).rows;
+/** Rows of a raw query, typed as the test expects them (the test's assertions check them). */
+export const rowsOf = <T>(target: Db, query: SQL): Promise<T[]> => selectRows(target, query, z.custom<T>());
 export const rows = <T = Record<string, unknown>>(query: SQL) => rowsOf<T>(db, query);
 export const count = async (query: SQL): Promise<number> => Number((await rows<{ n: string | number }>(query))[0]!.n);
 

@@ -1,7 +1,7 @@
 import type { CreateSupportIssueBody, SupportIssue } from '../../shared/support-issues.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
-import { decodeCursor, encodeCursor } from '../cursor.js';
+import { cursorPosition, cutPage, type KeysetPosition, keysetCursor } from '../cursor.js';
 import { newId } from '../ids.js';
 import { insertSupportIssue } from './queries.js';
 import { foldForSearch, invalidateRunbook, runbookCache } from './runbook.js';
@@ -18,6 +18,11 @@ export async function createSupportIssue(
   return { ...row, createdAt: row.createdAt.toISOString() };
 }
 
+const runbookPosition = (entry: { createdAt: string; id: string }): KeysetPosition => ({
+  key: entry.createdAt,
+  id: entry.id,
+});
+
 /** One page of the runbook (newest first), searched in memory on the cached compilation. */
 export async function readRunbook(app: AppContext, query: { search?: string; cursor?: string; limit: number }) {
   const terms = foldForSearch(query.search ?? '')
@@ -26,23 +31,12 @@ export async function readRunbook(app: AppContext, query: { search?: string; cur
   const entries = await runbookCache(app).entries();
   const matching = terms.length ? entries.filter((e) => terms.every((t) => e.haystack.includes(t))) : entries;
   const binding = { runbook: terms };
-  let start = 0;
-  if (query.cursor) {
-    const after = decodeCursor(query.cursor, binding);
-    const [createdAt] = after.k;
-    // Newest first, ties by id descending: resume after the last entry returned.
-    start = matching.findIndex(
-      (e) => e.createdAt < String(createdAt) || (e.createdAt === createdAt && e.id < after.id),
-    );
-    if (start < 0) start = matching.length;
-  }
-  const page = matching.slice(start, start + query.limit);
-  const hasMore = start + page.length < matching.length;
-  const last = page[page.length - 1];
-  return {
-    data: page.map(({ haystack: _, ...issue }) => issue),
-    total: matching.length,
-    nextCursor: hasMore && last ? encodeCursor({ k: [last.createdAt], id: last.id }, binding) : null,
-    hasMore,
-  };
+  const after = cursorPosition(query.cursor, binding, 'timestamp');
+  // Newest first, ties by id descending: resume after the last entry returned.
+  const start = after
+    ? matching.findIndex((e) => e.createdAt < after.key || (e.createdAt === after.key && e.id < after.id))
+    : 0;
+  const rest = start < 0 ? [] : matching.slice(start, start + query.limit + 1);
+  const { page, nextCursor, hasMore } = cutPage(rest, query.limit, keysetCursor(binding, runbookPosition));
+  return { data: page.map(({ haystack: _, ...issue }) => issue), total: matching.length, nextCursor, hasMore };
 }
