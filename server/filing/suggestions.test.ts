@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
@@ -7,64 +5,8 @@ import { createFixtures, type Fixtures, startTestServer, type TestServer } from 
 import { documents, projectMembers, projects } from '../db/schema.js';
 import { createProject } from '../organizations/service.js';
 import { createUser } from '../users/service.js';
+import { provider, startProvider } from './ai-provider.fixtures.js';
 import { mime } from './messages.fixtures.js';
-
-/** A fake OpenAI-compatible provider on a real local port that counts what it receives. */
-type Mode = 'reverse' | 'slow' | 'garbage' | 'error' | 'pier';
-const provider = {
-  mode: 'reverse' as Mode,
-  requests: [] as { path: string; authorization?: string; body: Record<string, unknown> }[],
-  server: undefined as Server | undefined,
-};
-
-const readJson = async (req: IncomingMessage) => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-};
-
-async function startProvider(): Promise<string> {
-  provider.server = createServer(async (req, res) => {
-    const body = await readJson(req);
-    provider.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
-    if (provider.mode === 'error') {
-      res.writeHead(500).end('{"error":"boom"}');
-      return;
-    }
-    if (provider.mode === 'slow') await new Promise((resolve) => setTimeout(resolve, 3500));
-    if (provider.mode === 'garbage') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ message: { content: 'I think the first one, probably.' } }] }));
-      return;
-    }
-    const messages = body.messages as { role: string; content: string }[];
-    const payload = JSON.parse(messages.at(-1)!.content) as {
-      candidates: { ref: string }[];
-      projects?: { ref: string; projectName: string }[];
-    };
-    if (provider.mode === 'pier') {
-      // Knows what local cannot: a ferry berth is at the pier. Picks it from the project list it was shown.
-      const pier = payload.projects?.find((p) => p.projectName.startsWith('Pier'));
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          choices: [{ message: { content: JSON.stringify({ ranking: [{ ref: pier?.ref ?? 'x', score: 0.8 }] }) } }],
-        }),
-      );
-      return;
-    }
-    // Reverse the local order: proves the provider's ranking is the one returned.
-    const ranking = payload.candidates
-      .map((c) => c.ref)
-      .reverse()
-      .map((ref, i) => ({ ref, score: 0.9 - i * 0.1 }));
-    if (res.destroyed) return;
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ ranking }) } }] }));
-  });
-  await new Promise<void>((resolve) => provider.server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(provider.server!.address() as AddressInfo).port}/v1`;
-}
 
 let server: TestServer;
 let f: Fixtures;

@@ -35,28 +35,7 @@ export function createMcpRouter(app: AppContext, oauth: OAuthServer): Router {
     next(new ApiError('unauthorized', 'Sign in to use the MCP server', { headers: { 'WWW-Authenticate': challenge } }));
   };
 
-  const authorize: RequestHandler = async (req, res, next) => {
-    const kind = req.auth?.extra?.kind === 'client' ? 'client' : 'user';
-    const caller = await app.guard.callerOf(kind, String(req.auth?.extra?.subject));
-    if (!caller) {
-      const challenge = `Bearer error="invalid_token", error_description="Token no longer valid", resource_metadata="${metadataUrl}"`;
-      next(new ApiError('unauthorized', 'Token no longer valid', { headers: { 'WWW-Authenticate': challenge } }));
-      return;
-    }
-    // Counted like /v1: one budget per caller, refusals included.
-    await enforceRateLimit(app.rateLimiter, res, ['api', caller.callerKey]);
-    if (!caller.permissions.has('mcp:access')) {
-      const challenge = `Bearer error="insufficient_scope", error_description="The mcp:access permission is required", resource_metadata="${metadataUrl}"`;
-      next(
-        new ApiError('forbidden', 'Insufficient permissions: mcp:access is required', {
-          headers: { 'WWW-Authenticate': challenge },
-        }),
-      );
-      return;
-    }
-    req.caller = caller;
-    next();
-  };
+  const authorize = authorizeMcpCaller(app, metadataUrl);
 
   const postOnly: RequestHandler = (req, res, next) => {
     if (req.method === 'POST') {
@@ -101,4 +80,30 @@ export function createMcpRouter(app: AppContext, oauth: OAuthServer): Router {
     handle,
   );
   return router;
+}
+
+/** The token's caller, still valid, counted against its rate limit and holding `mcp:access`. */
+function authorizeMcpCaller(app: AppContext, metadataUrl: string): RequestHandler {
+  return async (req, res, next) => {
+    const kind = req.auth?.extra?.kind === 'client' ? 'client' : 'user';
+    const caller = await app.guard.callerOf(kind, String(req.auth?.extra?.subject));
+    if (!caller) {
+      const challenge = `Bearer error="invalid_token", error_description="Token no longer valid", resource_metadata="${metadataUrl}"`;
+      next(new ApiError('unauthorized', 'Token no longer valid', { headers: { 'WWW-Authenticate': challenge } }));
+      return;
+    }
+    // Counted like /v1: one budget per caller, refusals included.
+    await enforceRateLimit(app.rateLimiter, res, ['api', caller.callerKey]);
+    if (!caller.permissions.has('mcp:access')) {
+      const challenge = `Bearer error="insufficient_scope", error_description="The mcp:access permission is required", resource_metadata="${metadataUrl}"`;
+      next(
+        new ApiError('forbidden', 'Insufficient permissions: mcp:access is required', {
+          headers: { 'WWW-Authenticate': challenge },
+        }),
+      );
+      return;
+    }
+    req.caller = caller;
+    next();
+  };
 }
