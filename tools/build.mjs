@@ -5,13 +5,13 @@
 //   TypeScript loader's per-module round trips, about half of a start (docs/performance.md, "Start-up").
 //   The same sources run under tsx (CLI) and vitest (tests); esbuild only strips types and joins modules.
 // Each part records a SHA-256 of the files its build reads (paths and contents, ~50 ms) beside its output.
-// Plain JavaScript, so it starts without the TypeScript loader.
+// Plain JavaScript, so it starts without the TypeScript loader. `npm start` runs it through tools/start.mjs.
 //
 //   node tools/build.mjs [addin] [server] [--if-changed]     (no part named: both)
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const inRepo = (...parts) => path.join(repoRoot, ...parts);
@@ -72,17 +72,23 @@ const parts = {
   },
 };
 
-const ifChanged = process.argv.includes('--if-changed');
-const named = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
-for (const name of named.length > 0 ? named : Object.keys(parts)) {
-  const part = parts[name];
-  if (!part) throw new Error(`Unknown part "${name}": addin or server`);
-  const hash = sourceHash(part.sources());
-  const upToDate =
-    existsSync(inRepo(part.stamp)) &&
-    readFileSync(inRepo(part.stamp), 'utf8').trim() === hash &&
-    part.outputs.every((file) => existsSync(inRepo(file)));
-  if (ifChanged && upToDate) continue;
-  await part.build();
-  writeFileSync(inRepo(part.stamp), `${hash}\n`);
+/** Builds the named parts (every part when none is named); with `ifChanged`, only those whose sources changed. */
+export async function buildParts(names, { ifChanged }) {
+  for (const name of names.length > 0 ? names : Object.keys(parts)) {
+    const part = parts[name];
+    if (!part) throw new Error(`Unknown part "${name}": addin or server`);
+    const hash = sourceHash(part.sources());
+    const upToDate =
+      existsSync(inRepo(part.stamp)) &&
+      readFileSync(inRepo(part.stamp), 'utf8').trim() === hash &&
+      part.outputs.every((file) => existsSync(inRepo(file)));
+    if (ifChanged && upToDate) continue;
+    await part.build();
+    writeFileSync(inRepo(part.stamp), `${hash}\n`);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const names = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+  await buildParts(names, { ifChanged: process.argv.includes('--if-changed') });
 }
