@@ -148,7 +148,7 @@ async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
       organizationId: target.organizationId,
       projectId: target.projectId,
       documentId: document.id,
-      actor: { id: caller.id, name: caller.name, email: caller.email },
+      actor: caller,
       action: 'email_filed',
       title: `E-mail filed on ${document.number}: ${email.subject || '(no subject)'}`.slice(0, 500),
       details: { filedEmailId: id, internetMessageId: email.messageId, from: email.from.address },

@@ -1,6 +1,6 @@
 import type { Organization, Project } from '../../shared/organizations.js';
 import { type Caller, projectsInOrg, reachableOrgIds } from '../auth/caller.js';
-import { cursorPosition, cutPage, keysetCursor, namePosition } from '../cursor.js';
+import { cursorPosition, cutPage, type KeysetPosition, keysetCursor, namePosition } from '../cursor.js';
 import type { Db } from '../db/connection.js';
 import { insertDefaultEmailFilingSettings } from '../email-filing-settings/queries.js';
 import { ApiError } from '../errors.js';
@@ -98,48 +98,57 @@ const organizationOf = (row: { id: string; name: string; createdAt: Date }): Org
   createdAt: row.createdAt.toISOString(),
 });
 
-/** The organizations the caller may reach, by name, one page at a time. */
-export async function listOrganizations(
-  db: Db,
-  caller: Caller,
+type NamePage<T> = { data: T[]; nextCursor: string | null; hasMore: boolean };
+
+/**
+ * One page, by name, of the rows the caller may reach: `reachable` is 'all' or the ids granted one by one (none:
+ * an empty page without a query). The cursor is bound to `binding`, so a cursor of another list is a 400.
+ */
+async function pageByName<Row extends { name: string; id: string }, T>(
   page: { cursor?: string; limit: number },
-): Promise<{ data: Organization[]; nextCursor: string | null; hasMore: boolean }> {
-  const reachable = reachableOrgIds(caller.scope);
-  const binding = { list: 'organizations' };
+  binding: Record<string, string>,
+  reachable: 'all' | readonly string[],
+  rowsAfter: (only: readonly string[] | undefined, after: KeysetPosition | undefined, limit: number) => Promise<Row[]>,
+  present: (row: Row) => T,
+): Promise<NamePage<T>> {
   const after = cursorPosition(page.cursor, binding, 'text');
   const rows =
     reachable !== 'all' && reachable.length === 0
       ? []
-      : await listOrganizationRows(db, {
-          only: reachable === 'all' ? undefined : reachable,
-          after,
-          limit: page.limit + 1,
-        });
+      : await rowsAfter(reachable === 'all' ? undefined : reachable, after, page.limit + 1);
   const { page: data, nextCursor, hasMore } = cutPage(rows, page.limit, keysetCursor(binding, namePosition));
-  return { data: data.map(organizationOf), nextCursor, hasMore };
+  return { data: data.map(present), nextCursor, hasMore };
+}
+
+/** The organizations the caller may reach, by name, one page at a time. */
+export function listOrganizations(
+  db: Db,
+  caller: Caller,
+  page: { cursor?: string; limit: number },
+): Promise<NamePage<Organization>> {
+  return pageByName(
+    page,
+    { list: 'organizations' },
+    reachableOrgIds(caller.scope),
+    (only, after, limit) => listOrganizationRows(db, { only, after, limit }),
+    organizationOf,
+  );
 }
 
 /** The organization's projects the caller may reach (all of them, or the ones granted one by one), by name. */
-export async function listProjects(
+export function listProjects(
   db: Db,
   caller: Caller,
   orgId: string,
   page: { cursor?: string; limit: number },
-): Promise<{ data: Project[]; nextCursor: string | null; hasMore: boolean }> {
-  const reachable = projectsInOrg(caller.scope, orgId);
-  const binding = { list: 'projects', orgId };
-  const after = cursorPosition(page.cursor, binding, 'text');
-  const rows =
-    reachable !== 'all' && reachable.length === 0
-      ? []
-      : await listProjectRows(db, {
-          orgId,
-          only: reachable === 'all' ? undefined : reachable,
-          after,
-          limit: page.limit + 1,
-        });
-  const { page: data, nextCursor, hasMore } = cutPage(rows, page.limit, keysetCursor(binding, namePosition));
-  return { data: data.map(projectOf), nextCursor, hasMore };
+): Promise<NamePage<Project>> {
+  return pageByName(
+    page,
+    { list: 'projects', orgId },
+    projectsInOrg(caller.scope, orgId),
+    (only, after, limit) => listProjectRows(db, { orgId, only, after, limit }),
+    projectOf,
+  );
 }
 
 /** Every project of an organization, whatever the caller's scope: for staff tools, which reach organizations
