@@ -1,39 +1,26 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { freePort } from '../test/harness.js';
 import { verifySecret } from './auth/secrets.js';
 import { openDatabase } from './db/connection.js';
 import { selectRows } from './db/rows.js';
 import { createOrganization } from './organizations/service.js';
+import { repoRoot } from './paths.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-start-'));
-
-/** A port nothing listens on now (the banner shows the configured address, so port 0 will not do). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
 
 /**
  * Starts the server as `npm start` does (from the bundle `tools/build.mjs` makes, without the add-in build) on
  * `dir`, waits for its banner, asks `paths` while it runs, stops it, and returns what it printed and answered.
  */
 async function startAndStop(dir = dataDir, paths: string[] = []): Promise<{ banner: string; statuses: number[] }> {
-  const port = await freePort();
+  const port = await freePort(); // the banner shows the configured address, so port 0 will not do
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.mjs'], {
       cwd: repoRoot,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -13,6 +14,18 @@ import { type RunningServer, startServer } from '../server/server.js';
 import { createUser } from '../server/users/service.js';
 import type { Permission } from '../shared/permissions.js';
 import { permissionKeys } from '../shared/permissions.js';
+
+/** A port nothing listens on now: for a process of the test's own that must be told its port up front. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 /** The Redis that multi-instance tests share (CI starts one on the default port). */
 export const testRedisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

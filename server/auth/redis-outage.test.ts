@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createFixtures,
   type Fixtures,
+  freePort,
   openTestDatabase,
   startTestServer,
   type TestServer,
@@ -16,16 +16,6 @@ import { ADDIN_CLIENT_ID } from '../oauth/first-party.js';
 // Two instances sharing one database and a Redis of this test's own (own port, own process), which the
 // test kills with SIGKILL and starts again: invalidations published while it is down are lost.
 const TTL_SECONDS = 5;
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn(
