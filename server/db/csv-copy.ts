@@ -2,20 +2,41 @@
 // - PostgreSQL: `COPY (cells) TO STDOUT (FORMAT csv)` through pg-copy-streams, on a connection of its own;
 // - PGlite: `COPY (cells) TO '/dev/blob' (FORMAT csv)`, PGlite's way of handing COPY output to JavaScript: the
 //   whole output (at most CSV_MAX_ROWS + 1 records) as one Blob, sent on in pieces.
-// COPY quotes exactly as csvField does and ends records with LF; CsvRecords turns those ends into CRLF and
-// cuts the stream after `limit` records (the query asks for one more, which says whether the export was cut).
+// COPY quotes a field when it holds `"`, `,`, CR or LF and ends records with LF; CsvRecords turns those ends
+// into CRLF and cuts the stream after `limit` records (the query asks for one more, which says whether the
+// export was cut). The header row and the truncation notice are written here, by the same quoting rule.
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import type { PGlite } from '@electric-sql/pglite';
+import type { SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import { csvCellsQuery } from './csv-cells.js';
-import { type CsvExport, headerRow, truncationRow } from './csv-format.js';
+import type { Db } from './connection.js';
+import { type CsvColumn, csvCellsQuery } from './csv-cells.js';
 import { withInlineParams } from './sql-text.js';
+
+export interface CsvExport {
+  db: Db;
+  /** The rest of the query after its select list: `from … where … order by …`, without LIMIT. */
+  from: SQL;
+  columns: readonly CsvColumn[];
+  /** Row cap, already passed through `csvRowCap`. */
+  limit: number;
+}
+
+const CRLF = '\r\n';
+
+/** One CSV field by COPY's rule (for the header row, which COPY does not write). */
+function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const headerRow = (columns: readonly CsvColumn[]) => columns.map((column) => csvField(column.header)).join(',') + CRLF;
+const truncationRow = (limit: number) => `# WARNING: truncated at ${limit} rows${CRLF}`;
 
 const QUOTE = 0x22;
 const LF = 0x0a;
-const CRLF_BYTES = Buffer.from('\r\n');
+const CRLF_BYTES = Buffer.from(CRLF);
 
 /**
  * COPY's CSV output, chunk by chunk, as the export's bytes. An LF is a record end exactly when an even number

@@ -30,10 +30,10 @@
  * error before it (bad SQL, lost connection) rejects the first `next()`; later ones reject a later one.
  */
 import { pgliteOf, poolOf } from './connection.js';
-import type { CsvExport } from './csv-format.js';
+import type { CsvExport } from './csv-copy.js';
 
 export type { CsvColumn } from './csv-cells.js';
-export type { CsvExport } from './csv-format.js';
+export type { CsvExport } from './csv-copy.js';
 
 /** An export as a service hands it to whoever sends it: its download name and its bytes. */
 export interface CsvDownload {

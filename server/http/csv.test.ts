@@ -9,8 +9,8 @@ import { openInLibreOffice } from '../../test/libreoffice.js';
 import { type Database, pgliteOf, poolOf } from '../db/connection.js';
 import type { CsvColumn } from '../db/csv-cells.js';
 import { blobCsvChunks, copyCsvChunks } from '../db/csv-copy.js';
+import type { CsvExport } from '../db/csv-export.js';
 import { csvChunks } from '../db/csv-export.js';
-import type { CsvExport } from '../db/csv-format.js';
 import { CSV_MAX_ROWS, csvRowCap } from '../listing.js';
 import { sendCsv } from './csv.js';
 
