@@ -1,18 +1,12 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClientFixture, createFixtures, type Fixtures, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { f, server } from './fixture-server.js';
+import type { ClientFixture, TestServer } from './harness.js';
 
-let server: TestServer;
-let f: Fixtures;
 let key: ClientFixture;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
   key = await f.client('all', { orgs: [f.orgA.id] });
-});
-afterAll(async () => {
-  await server.close();
 });
 
 const errorShape = { error: expect.any(String), errorCode: expect.any(String), requestId: expect.any(String) };

@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ClientFixture,
-  createFixtures,
-  type Fixtures,
-  startTestServer,
-  type TestServer,
-} from '../../test/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { f, server } from '../../test/fixture-server.js';
+import type { ClientFixture } from '../../test/harness.js';
 
-let server: TestServer;
-let f: Fixtures;
 let key: ClientFixture;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
   key = await f.client(['client:read'], { orgs: [f.orgA.id] });
 });
-afterAll(() => server?.close());
 
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
