@@ -1,13 +1,15 @@
-// Per-request overhead: three cheap lists through the API, beside the same queries through the driver and
-// beside a bare Express route that runs those queries and answers `res.json` (no auth, no logging, no
-// validation: the floor any pipeline on Express pays for HTTP and JSON). All in one process, interleaved.
+// Per-request overhead: three cheap lists through the API, beside the same queries through the driver, beside
+// a bare Express route that runs those queries and answers `res.json` (no auth, no logging, no validation: the
+// floor any pipeline on Express pays for HTTP and JSON), and beside a bare `node:http` server doing the same
+// (the floor of HTTP in Node itself). The client is `requestJson` (node:http, one kept-alive connection); the
+// API is also timed through `fetch`, the client most integrators' code uses. All in one process, interleaved.
 //
 //   npx tsx bench/overhead.ts [--database-url postgres://postgres@127.0.0.1:5432/sitefile_large] [--runs 50]
 //   npx tsx bench/overhead.ts --pglite <dataDir>
 //   LOG_LEVEL=info npx tsx bench/overhead.ts …   (the server logs each request as in production, to /dev/null)
 //   node --cpu-prof --import tsx bench/overhead.ts --only api …   (profile the API requests alone)
 import { mkdtempSync, openSync } from 'node:fs';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { type SQL, sql } from 'drizzle-orm';
 import express from 'express';
 import pino from 'pino';
-import { dispatchPage } from '../server/comms/queries.js';
+import { dispatchPage, recipientsOfDispatches } from '../server/comms/queries.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/connection.js';
 import {
@@ -26,10 +28,9 @@ import {
   filterValues,
   submittalQuery,
 } from '../server/documents/queries.js';
-import { emailsOfDispatches } from '../server/emails/queries.js';
 import { startServer } from '../server/server.js';
 import { Submittal } from '../shared/documents.js';
-import { median } from './measure.js';
+import { median, requestJson } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -131,7 +132,7 @@ const cases: Case[] = [
       const page = await dispatchPage(db, { projectId: comms.projectId }, 'largest', undefined, COMMS_PAGE);
       return {
         page,
-        recipients: await emailsOfDispatches(
+        recipients: await recipientsOfDispatches(
           db,
           page.slice(0, COMMS_PAGE).map((d) => d.id),
         ),
@@ -150,8 +151,25 @@ await new Promise((resolve) => floorServer.once('listening', resolve));
 floorServer.keepAliveTimeout = 120_000;
 const floorUrl = `http://127.0.0.1:${(floorServer.address() as AddressInfo).port}`;
 
+// --- The floor under that: the same in `node:http` alone (no router, no Express response helpers).
+const nodeFloor = http.createServer(async (req, res) => {
+  const body = JSON.stringify(await (cases[Number(req.url?.split('/').at(-1))] as Case).direct());
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+});
+nodeFloor.keepAliveTimeout = 120_000;
+nodeFloor.listen(0, '127.0.0.1');
+await new Promise((resolve) => nodeFloor.once('listening', resolve));
+const nodeFloorUrl = `http://127.0.0.1:${(nodeFloor.address() as AddressInfo).port}`;
+
 async function get(url: string, token?: string) {
-  const res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const res = await requestJson(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+async function getByFetch(url: string, token: string) {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
   const body = await res.json();
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
   return body;
@@ -160,15 +178,19 @@ async function get(url: string, token?: string) {
 const lines = [
   `database: ${database.kind}; log level ${logLevel}; ${runs} sequential runs per case after one warm-up`,
   '',
-  '| case | API p50 ms | bare Express p50 ms | driver p50 ms | API ÷ driver | bare ÷ driver | API ÷ bare | CPU ms p50: API / bare / driver |',
-  '|---|---|---|---|---|---|---|---|',
+  '| case | API p50 ms | API by fetch | bare Express | bare node:http | driver | API ÷ driver | bare Express ÷ driver | node:http ÷ driver | API ÷ bare Express | CPU ms p50: API / bare Express / node:http / driver |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 /**
  * p50 wall time and p50 CPU time (user + system of this process, which holds client, server and driver) of
  * each variant, timed in turns (API, floor, driver, API, …) so a change in load hits all three. CPU time
  * leaves out waiting for PostgreSQL and for the machine: on a shared machine it is the steadier measure.
  */
-async function interleaved(variants: (() => Promise<unknown>)[]): Promise<{ wall: number; cpu: number }[]> {
+interface Timing {
+  wall: number;
+  cpu: number;
+}
+async function interleaved(variants: (() => Promise<unknown>)[]): Promise<Timing[]> {
   const wall = variants.map(() => [] as number[]);
   const cpu = variants.map(() => [] as number[]);
   for (const variant of variants) await variant(); // warm-up
@@ -191,19 +213,24 @@ for (const [index, c] of cases.entries()) {
     await interleaved([viaApi]);
     continue;
   }
-  const [api, floor, driver] = (await interleaved([viaApi, () => get(`${floorUrl}/case/${index}`), c.direct])) as {
-    wall: number;
-    cpu: number;
-  }[] as [{ wall: number; cpu: number }, { wall: number; cpu: number }, { wall: number; cpu: number }];
+  const [api, byFetch, floor, nodeHttp, driver] = (await interleaved([
+    viaApi,
+    () => getByFetch(server.url + c.path, c.token),
+    () => get(`${floorUrl}/case/${index}`),
+    () => get(`${nodeFloorUrl}/case/${index}`),
+    c.direct,
+  ])) as [Timing, Timing, Timing, Timing, Timing];
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
   lines.push(
-    `| ${c.name} | ${api.wall.toFixed(2)} | ${floor.wall.toFixed(2)} | ${driver.wall.toFixed(2)} | ` +
-      `${ratio(api.wall, driver.wall)} | ${ratio(floor.wall, driver.wall)} | ${ratio(api.wall, floor.wall)} | ` +
-      `${api.cpu.toFixed(2)} / ${floor.cpu.toFixed(2)} / ${driver.cpu.toFixed(2)} |`,
+    `| ${c.name} | ${api.wall.toFixed(2)} | ${byFetch.wall.toFixed(2)} | ${floor.wall.toFixed(2)} | ` +
+      `${nodeHttp.wall.toFixed(2)} | ${driver.wall.toFixed(2)} | ${ratio(api.wall, driver.wall)} | ` +
+      `${ratio(floor.wall, driver.wall)} | ${ratio(nodeHttp.wall, driver.wall)} | ${ratio(api.wall, floor.wall)} | ` +
+      `${[api, floor, nodeHttp, driver].map((t) => t.cpu.toFixed(2)).join(' / ')} |`,
   );
   console.error(lines.at(-1));
 }
 console.log(lines.join('\n'));
 floorServer.close();
+nodeFloor.close();
 await server.close();
 await database.close();

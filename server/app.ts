@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import express, { type Express } from 'express';
 import pino, { type Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { createUsageRecorder } from './api-keys/usage.js';
 import { createBearerGuard } from './auth/guard.js';
 import { type KeyRing, loadKeyRing } from './auth/keys.js';
@@ -18,6 +16,7 @@ import { parsesOwnJsonBody } from './filing/routes.js';
 import { errorHandler, notFoundHandler, oauthErrorHandler } from './http/errors.js';
 import { refuseNulInForm, refuseNulInJson, refuseNulInUrl } from './http/nul.js';
 import { buildOpenApiDocument } from './http/openapi.js';
+import { requestLog } from './http/request-log.js';
 import { mountRoutes, refuseOtherMethods } from './http/route.js';
 import { recordUsage } from './http/usage.js';
 import { createMcpRouter, MCP_PATH } from './mcp/routes.js';
@@ -76,24 +75,7 @@ export function createApp(options: AppOptions): App {
   // static files keep theirs (serve-static computes them from size and mtime).
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
-  app.use(
-    pinoHttp({
-      logger: log,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // One short line per request: no headers (they hold credentials, and serializing them is most of the
-      // logging cost), no bodies.
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      customProps: (req) => ({ route: req.routeTemplate }),
-    }),
-  );
+  app.use(requestLog(log));
   app.use(recordUsage(context.usage));
   app.use(refuseNulInUrl);
   // E-mail filing takes base64 attachments in JSON and /mcp answers bad JSON in JSON-RPC: both read their

@@ -5,6 +5,7 @@ import type { Db, Tx } from '../db/connection.js';
 import type { CsvColumn } from '../db/csv-cells.js';
 import { keysetOrder } from '../db/keyset.js';
 import { activity, activityCounts, documents, projects } from '../db/schema.js';
+import { isoUtc } from '../db/sql-text.js';
 import { newId } from '../ids.js';
 
 export interface OrgActivityFilters extends DateWindow {
@@ -80,9 +81,6 @@ export async function countOrgActivity(db: Db, f: OrgActivityFilters): Promise<n
     );
   return Number(row?.total ?? 0);
 }
-
-const isoUtc = (column: SQL | typeof activity.createdAt) =>
-  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** The columns of the organization feed's CSV export. */
 export const orgActivityCsvColumns: CsvColumn[] = [

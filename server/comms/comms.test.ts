@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
@@ -230,6 +230,45 @@ describe('project comms', () => {
         expect(dispatch.recipients.filter((r: { status: string }) => r.status === status).length).toBe(s[key]);
       }
     }
+  });
+
+  it('decides each status in its documented precedence, whatever else the row holds', async () => {
+    const db = server.database.db;
+    await insertDispatch(db, {
+      id: 'dsp_a2_precedence',
+      organizationId: fixtures.orgA.id,
+      projectId: fixtures.projectA2.id,
+      dispatchedAt: new Date('2026-04-01T10:00:00.000Z'),
+      recipients: ['a', 'b', 'c', 'd'].map((name) => ({ email: `${name}@example.test`, state: 'opened' as const })),
+    });
+    const set = (email: string, values: Partial<typeof emailMessages.$inferInsert>) =>
+      db.update(emailMessages).set(values).where(eq(emailMessages.recipientEmail, email));
+    // Not sent without a reason is still a failure; a bounce after an open is a bounce; a JSON null in
+    // not_sent is no failure; an open is an open.
+    await set('a@example.test', { notSent: { code: 'blocked' }, notSentReason: null });
+    await set('b@example.test', { bounce: new Date('2026-04-01T10:05:00.000Z'), bounceType: 'Transient' });
+    await set('c@example.test', { notSent: sql`'null'::jsonb` as never });
+    const res = await server.call(
+      `/v1/organization/${fixtures.orgA.id}/project/${fixtures.projectA2.id}/comms?limit=1`,
+      { token },
+    );
+    expect(res.status).toBe(200);
+    const [dispatch] = res.body.data;
+    expect(dispatch.id).toBe('dsp_a2_precedence');
+    expect(dispatch.recipients.map((r: { email: string; status: string }) => [r.email, r.status])).toEqual([
+      ['a@example.test', 'Failed'],
+      ['b@example.test', 'Bounced'],
+      ['c@example.test', 'Opened'],
+      ['d@example.test', 'Opened'],
+    ]);
+    expect(dispatch.recipients[1]).toMatchObject({
+      bouncedAt: '2026-04-01T10:05:00.000Z',
+      bounceType: 'Transient',
+      openedAt: '2026-04-01T10:30:00.000Z',
+      deliveredAt: '2026-04-01T10:02:00.000Z',
+      sentAt: '2026-04-01T10:00:00.000Z',
+    });
+    expect(dispatch.summary).toEqual({ total: 4, delivered: 0, bounced: 1, opened: 2, pending: 0, failed: 1 });
   });
 
   it('filters by action type, sender (case-insensitive), and document', async () => {

@@ -1,8 +1,12 @@
 import { and, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { DispatchRecipient } from '../../shared/comms.js';
 import type { DateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
 import { keysetOrder } from '../db/keyset.js';
-import { dispatches, projects } from '../db/schema.js';
+import { selectRows } from '../db/rows.js';
+import { dispatches, emailMessages, projects } from '../db/schema.js';
+import { isoUtc } from '../db/sql-text.js';
 import type { CommsPosition } from './cursor.js';
 
 export interface CommsFilters extends DateWindow {
@@ -67,4 +71,34 @@ export function dispatchPage(
     .where(and(commsConditions(f), order.after(position && keysetOf(position))))
     .orderBy(...order.orderBy)
     .limit(limit + 1);
+}
+
+const RecipientRow = DispatchRecipient.extend({ dispatchId: z.string() });
+export type RecipientRow = z.output<typeof RecipientRow>;
+
+const m = emailMessages;
+/** A recipient's furthest state, in the precedence the wire documents (a JSON `null` in not_sent is not a failure). */
+const recipientStatus = sql`case
+  when ${m.notSentReason} is not null or coalesce(jsonb_typeof(${m.notSent}), 'null') <> 'null' then 'Failed'
+  when ${m.bounce} is not null then 'Bounced'
+  when ${m.firstOpened} is not null then 'Opened'
+  when ${m.delivery} is not null then 'Delivered'
+  else 'Pending' end`;
+
+/**
+ * Every recipient of these dispatches in the API's shape, by dispatch then address: the database writes the
+ * dates and the status, so no row becomes Date objects only to be written back as text (a page of the largest
+ * dispatches has hundreds of recipients).
+ */
+export function recipientsOfDispatches(db: Db, dispatchIds: readonly string[]): Promise<RecipientRow[]> {
+  return selectRows(
+    db,
+    sql`select ${m.dispatchId} as "dispatchId", ${m.recipientUid} as "uid", ${m.recipientName} as "name",
+      ${m.recipientEmail} as "email", ${recipientStatus} as "status", ${isoUtc(m.sentAt)} as "sentAt",
+      ${isoUtc(m.delivery)} as "deliveredAt", ${isoUtc(m.firstOpened)} as "openedAt",
+      ${isoUtc(m.bounce)} as "bouncedAt", ${m.bounceType} as "bounceType", ${m.bounceSubtype} as "bounceSubtype"
+    from ${m} where ${inArray(m.dispatchId, [...dispatchIds])}
+    order by ${m.dispatchId}, ${m.recipientEmail}, ${m.id}`,
+    RecipientRow,
+  );
 }

@@ -3,35 +3,11 @@ import type { CommsQuery, Dispatch, DispatchRecipient } from '../../shared/comms
 import { cutPage } from '../cursor.js';
 import { dateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
-import { type EmailRow, emailsOfDispatches, groupBy } from '../emails/queries.js';
+import { groupBy } from '../emails/queries.js';
 import { type CommsPosition, decodeCommsCursor, encodeCommsCursor } from './cursor.js';
-import { type DispatchRow, dispatchPage } from './queries.js';
+import { type DispatchRow, dispatchPage, type RecipientRow, recipientsOfDispatches } from './queries.js';
 
 type Query = z.output<typeof CommsQuery>;
-
-const iso = (value: Date | null) => value?.toISOString() ?? null;
-
-/** The furthest state a recipient reached; one status each, so the summary counters add up to total. */
-function statusOf(email: EmailRow): DispatchRecipient['status'] {
-  if (email.notSentReason !== null || (email.notSent !== null && email.notSent !== undefined)) return 'Failed';
-  if (email.bounce) return 'Bounced';
-  if (email.firstOpened) return 'Opened';
-  if (email.delivery) return 'Delivered';
-  return 'Pending';
-}
-
-const toRecipient = (email: EmailRow): DispatchRecipient => ({
-  uid: email.recipientUid,
-  name: email.recipientName,
-  email: email.recipientEmail,
-  status: statusOf(email),
-  sentAt: iso(email.sentAt),
-  deliveredAt: iso(email.delivery),
-  openedAt: iso(email.firstOpened),
-  bouncedAt: iso(email.bounce),
-  bounceType: email.bounceType,
-  bounceSubtype: email.bounceSubtype,
-});
 
 const summaryKey = {
   Failed: 'failed',
@@ -47,8 +23,8 @@ function summaryOf(recipients: readonly DispatchRecipient[]): Dispatch['summary'
   return summary;
 }
 
-function toDispatch(row: DispatchRow, emails: readonly EmailRow[]): Dispatch {
-  const recipients = emails.map(toRecipient);
+function toDispatch(row: DispatchRow, rows: readonly RecipientRow[]): Dispatch {
+  const recipients = rows.map(({ dispatchId: _, ...recipient }) => recipient);
   return {
     id: row.id,
     activityId: row.activityId,
@@ -83,12 +59,12 @@ export async function listComms(db: Db, projectId: string, query: Query) {
   const { page, nextCursor, hasMore } = cutPage(rows, query.limit, (last) =>
     encodeCommsCursor(positionAfter(last, query.sort)),
   );
-  const emails = groupBy(
-    await emailsOfDispatches(
+  const recipients = groupBy(
+    await recipientsOfDispatches(
       db,
       page.map((row) => row.id),
     ),
-    (email) => email.dispatchId,
+    (recipient) => recipient.dispatchId,
   );
-  return { data: page.map((row) => toDispatch(row, emails.get(row.id) ?? [])), nextCursor, hasMore };
+  return { data: page.map((row) => toDispatch(row, recipients.get(row.id) ?? [])), nextCursor, hasMore };
 }

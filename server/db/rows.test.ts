@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DocumentItem } from '../../shared/documents.js';
 import { type Database, openDatabase } from './connection.js';
-import { selectRows } from './rows.js';
+import { rowChecker, selectRows } from './rows.js';
 
 let database: Database;
 // Literal selects only: no tables, so no migrations and no database of its own.
@@ -55,5 +55,33 @@ describe('selectRows', () => {
   it('answers no rows with an empty list', async () => {
     const query = sql`select 1 as n where false`;
     expect(await selectRows(database.db, query, z.object({ n: z.number() }))).toEqual([]);
+  });
+});
+
+describe('rowChecker outside the tests (the first row of each new column set, once per process)', () => {
+  const Item = z.object({ n: z.number(), label: z.string() });
+
+  it('refuses a misnamed column on every request until it is fixed, not only the first', () => {
+    const check = rowChecker(false);
+    const misnamed = [{ n: 1, lable: 'a' }];
+    expect(() => check(Item, misnamed)).toThrow(/label/);
+    expect(() => check(Item, misnamed)).toThrow(/label/);
+  });
+
+  it('checks a column set it has not seen for the schema, and not again once it was good', () => {
+    const check = rowChecker(false);
+    check(Item, [{ n: 1, label: 'a' }]);
+    // The same columns: not checked again, so a later row of the wrong type passes (the tests catch those).
+    expect(() => check(Item, [{ n: 2, label: null }])).not.toThrow();
+    // Another column set (an extra column) is new, so it is checked and refused.
+    expect(() => check(Item, [{ n: 3, label: 'c', extra: true }])).toThrow(/extra/);
+    // An empty page has nothing to check.
+    expect(() => check(Item, [])).not.toThrow();
+  });
+
+  it('keeps column sets per schema: a set good for one schema is still checked against another', () => {
+    const check = rowChecker(false);
+    check(Item, [{ n: 1, label: 'a' }]);
+    expect(() => check(z.object({ n: z.string(), label: z.string() }), [{ n: 1, label: 'a' }])).toThrow(/n/);
   });
 });

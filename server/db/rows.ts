@@ -1,14 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
 
-/**
- * Under the test runner (vitest sets NODE_ENV=test) every row is checked; elsewhere only the first. A renamed,
- * missing or extra column is wrong on every row alike, so the first row finds it for the price of one parse per
- * query, where checking each row of a page of submittals (nested arrays of approvers, recipients, findings) would
- * be paid on every request. The tests, which run every query, also catch a value of the wrong type on any row.
- */
-const checksEveryRow = process.env.NODE_ENV === 'test';
-
 /** An object schema refuses columns it does not name: a column renamed in SQL but not in the schema fails. */
 const strictForms = new WeakMap<z.ZodObject, z.ZodType>();
 function strictFormOf(schema: z.ZodType): z.ZodType {
@@ -20,6 +12,39 @@ function strictFormOf(schema: z.ZodType): z.ZodType {
   }
   return strict;
 }
+
+/**
+ * Checks rows against their schema. `everyRow` (under the test runner, which sets NODE_ENV=test) checks each
+ * row; otherwise the first row of each column set a schema meets, once per process. A renamed, missing or
+ * extra column is wrong on every row of every request alike, so one check finds it, where checking rows on each
+ * request (a page of submittals: nested arrays of approvers, recipients, findings) would be paid every time.
+ * The tests, which run every query, also catch a value of the wrong type on any row.
+ */
+export function rowChecker(everyRow: boolean): (schema: z.ZodType, rows: readonly unknown[]) => void {
+  // The column sets (the first row's keys, in order) already found good for each schema.
+  const checkedColumns = new WeakMap<z.ZodType, Set<string>>();
+  return (schema, rows) => {
+    if (everyRow) {
+      for (const row of rows) checkRow(schema, row);
+      return;
+    }
+    const first = rows[0] as object | undefined;
+    if (first === undefined) return;
+    const columns = Object.keys(first).join(',');
+    const checked = checkedColumns.get(schema) ?? new Set<string>();
+    if (checked.has(columns)) return;
+    checkRow(schema, first);
+    checkedColumns.set(schema, checked.add(columns));
+  };
+}
+
+function checkRow(schema: z.ZodType, row: unknown): void {
+  const checked = strictFormOf(schema).safeParse(row);
+  // A bug in the query or the schema, not in the request: the error middleware answers it as a 500.
+  if (!checked.success) throw new Error(`A row does not match its schema:\n${z.prettifyError(checked.error)}`);
+}
+
+const checkRows = rowChecker(process.env.NODE_ENV === 'test');
 
 /** What runs a statement: a `Db` or a `Tx` (typed here by shape, since connection.ts itself reads rows). */
 interface Executor {
@@ -33,13 +58,6 @@ interface Executor {
  */
 export async function selectRows<S extends z.ZodType>(db: Executor, query: SQL, schema: S): Promise<z.output<S>[]> {
   const { rows } = (await db.execute(query)) as { rows: unknown[] };
-  const strict = strictFormOf(schema);
-  for (const row of checksEveryRow ? rows : rows.slice(0, 1)) {
-    const checked = strict.safeParse(row);
-    if (!checked.success) {
-      // A bug in the query or the schema, not in the request: the error middleware answers it as a 500.
-      throw new Error(`A row does not match its schema:\n${z.prettifyError(checked.error)}`);
-    }
-  }
+  checkRows(schema, rows);
   return rows as z.output<S>[];
 }

@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 
@@ -18,3 +18,7 @@ export function withInlineParams(query: SQL): string {
     throw new TypeError(`Cannot inline a parameter of type ${typeof value}`);
   });
 }
+
+/** A `timestamptz(3)` as the API's ISO 8601 text in UTC, written by the database, identical on every driver. */
+export const isoUtc = (column: SQLWrapper): SQL =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

@@ -12,6 +12,7 @@ import {
 import { inclusiveWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
 import { selectRows } from '../db/rows.js';
+import { isoUtc } from '../db/sql-text.js';
 import { isIsoDate, isIsoTimestamp } from '../iso-dates.js';
 
 /**
@@ -64,9 +65,8 @@ const sortColumns: Record<SubmittalSortField, SortColumn> = {
   referenceNumber: { column: 'd.reference_number', nullable: true, cast: 'text' },
 };
 
-/** `timestamptz(3)` as the API's ISO 8601 text, identical on every driver. */
-export const iso = (column: string) =>
-  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+/** A `timestamptz(3)` column of `d` by name, as the API's ISO 8601 text. */
+export const iso = (column: string) => isoUtc(sql.raw(column));
 
 const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -261,11 +261,13 @@ export function documentQuery(select: DocumentSelect, after?: AfterKey): SQL {
 export const fetchPage = <S extends z.ZodType>(db: Db, query: SQL, limit: number, item: S) =>
   selectRows(db, sql`${query} limit ${limit}`, item);
 
+const CountRow = z.object({ total: z.number() });
+
 export async function countDocuments(db: Db, filter: DocumentFilter): Promise<number> {
   const [row] = await selectRows(
     db,
     sql`select count(*)::int as total from documents d where ${whereOf(filter)}`,
-    z.object({ total: z.number() }),
+    CountRow,
   );
   return row?.total ?? 0;
 }

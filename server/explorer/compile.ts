@@ -8,6 +8,7 @@ import {
   type ExplorerResult,
 } from '../../shared/explorer.js';
 import type { CursorPayload } from '../cursor.js';
+import { isoUtc } from '../db/sql-text.js';
 import { ApiError } from '../errors.js';
 import { isIsoDate, isIsoTimestamp } from '../iso-dates.js';
 import { type EntityDef, explorerEntityDefs, type FieldDef, type FieldType } from './entities.js';
@@ -66,7 +67,7 @@ const columnOf = (def: FieldDef) => sql.raw(def.sql);
 
 /** The value as the API shows it: timestamps as ISO strings in UTC, dates as YYYY-MM-DD. */
 function output(def: FieldDef, expr: SQL = columnOf(def)): SQL {
-  if (def.type === 'timestamp') return sql`to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  if (def.type === 'timestamp') return isoUtc(expr);
   if (def.type === 'date') return sql`to_char(${expr}, 'YYYY-MM-DD')`;
   if (def.type === 'number') return sql`(${expr})::float8`;
   return expr;

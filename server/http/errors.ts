@@ -62,11 +62,11 @@ const errorHandlerWith =
     const apiError = apiErrorOf(err);
     if (res.headersSent) {
       // A streamed response already started: all we can do is cut it and log.
-      req.log?.error({ err }, 'error after response started');
+      req.log.error({ err }, 'error after response started');
       res.destroy();
       return;
     }
-    if (!apiError) req.log?.error({ err }, 'unhandled error');
+    if (!apiError) req.log.error({ err }, 'unhandled error');
     for (const [name, value] of Object.entries(apiError?.options.headers ?? {})) res.setHeader(name, value);
     res.status(apiError ? statusOf[apiError.code] : 500).json(toBody(apiError, requestIdOf(res)));
   };
