@@ -13,7 +13,6 @@
 //   revoked-grant set of 1,000 entries: the difference is the revocation check (goal: under 5 %);
 // - POST /v1/oauth/token: argon2id verification dominates by design.
 // The goal ratio is p50(/v1/client/me) / p50(bare lookup) < 1.15: auth adds under 15%.
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,11 +22,11 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import express, { type Request } from 'express';
 import pino from 'pino';
-import { pinoHttp } from 'pino-http';
 import { createClient, getClient } from '../server/api-keys/service.js';
 import { canAccessOrg } from '../server/auth/caller.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/connection.js';
+import { requestLog } from '../server/http/request-log.js';
 import { createOrganization, createProject } from '../server/organizations/service.js';
 import { startServer } from '../server/server.js';
 
@@ -111,7 +110,7 @@ async function startBenchServer() {
 /** The bare app has the real app's request-id logging and body parsing, so only auth differs. */
 async function startBareApp(server: RunningServer, keyId: string): Promise<{ bare: Server; bareUrl: string }> {
   const bareApp = express();
-  bareApp.use(pinoHttp({ logger: pino({ level: 'silent' }), genReqId: () => randomUUID() }));
+  bareApp.use(requestLog(pino({ level: 'silent' })));
   bareApp.use(express.json({ limit: '1mb' }));
   bareApp.use(express.urlencoded({ extended: false, limit: '64kb' }));
   const staticBody = await getClient(server.app.context, keyId);
