@@ -9,13 +9,16 @@
 // - emails_search, first page, no filters (newest 20 of the member's organizations).
 // - explorer_query grouped: documents of the member's organizations by format and status with count and
 //   max(updatedAt); direct: the hand-written GROUP BY over the same organizations.
-// "bare POST" is the same tools/call as one JSON-RPC request without the SDK client (the server's share).
+// "bare POST" is the same tools/call as one JSON-RPC request without the SDK client (the server's share), sent
+// with `requestJson` (node:http, one kept-alive connection), as are the two floors; the SDK client uses fetch.
 // The MCP figures include HTTP, bearer verification, a fresh per-request MCP server, Zod validation of the
 // input and of the structured output, and JSON encoding.
 // "bare Express" is the floor any HTTP answer pays on Express: a POST route on its own Express app (same
 // process, no auth, no logging, no validation) that parses the JSON-RPC body, runs the same direct query and
 // answers a JSON-RPC result with the rows as JSON text and as structured content, as the tool does.
+// "node:http" is the same answer from a bare `node:http` server: the floor of HTTP in Node itself.
 import { mkdtempSync } from 'node:fs';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,7 +34,7 @@ import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/connection.js';
 import { searchEmails } from '../server/mcp/queries.js';
 import { startServer } from '../server/server.js';
-import { percentile } from './measure.js';
+import { percentile, requestJson } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -101,8 +104,11 @@ async function tool(name: string, args: Record<string, unknown>) {
 }
 
 /** The same call as a bare JSON-RPC POST: the server's share of the cost without the SDK client's. */
+const jsonRpcCall = (name: string, args: Record<string, unknown>) =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+
 async function rawTool(name: string, args: Record<string, unknown>) {
-  const res = await fetch(`${server.url}/mcp`, {
+  const res = await requestJson(`${server.url}/mcp`, {
     method: 'POST',
     headers: {
       authorization: `Bearer ${token}`,
@@ -110,38 +116,58 @@ async function rawTool(name: string, args: Record<string, unknown>) {
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2025-06-18',
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+    body: jsonRpcCall(name, args),
   });
-  const body = (await res.json()) as { result?: CallToolResult };
+  const body = res.body as { result?: CallToolResult };
   if (res.status !== 200 || body.result?.isError) throw new Error(`${name}: ${res.status} ${JSON.stringify(body)}`);
   return body;
 }
 
-/** The floor: the same JSON-RPC request answered by a bare Express route that runs the direct query. */
-const floorApp = express();
+/** The floors: the same JSON-RPC request answered from the direct query by bare Express, and by node:http. */
 const floorQueries = new Map<string, () => Promise<unknown>>();
-floorApp.post('/floor', express.json(), async (req, res) => {
-  const { id, params } = req.body as { id: number; params: { name: string } };
-  const data = await floorQueries.get(params.name)!();
-  res.json({
+const jsonRpcResult = async (request: { id: number; params: { name: string } }) => {
+  const data = await floorQueries.get(request.params.name)!();
+  return {
     jsonrpc: '2.0',
-    id,
+    id: request.id,
     result: { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: { data } },
-  });
+  };
+};
+const floorApp = express();
+floorApp.post('/floor', express.json(), async (req, res) => {
+  res.json(await jsonRpcResult(req.body));
 });
-const floorServer = floorApp.listen(0, '127.0.0.1');
-await new Promise((resolve) => floorServer.once('listening', resolve));
-const floorUrl = `http://127.0.0.1:${(floorServer.address() as AddressInfo).port}/floor`;
+const nodeFloor = http.createServer(async (req, res) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const body = JSON.stringify(await jsonRpcResult(JSON.parse(Buffer.concat(chunks).toString())));
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+});
+const listening = async (app: { listen(port: number, host: string): http.Server }) => {
+  const listener = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => listener.once('listening', resolve));
+  listener.keepAliveTimeout = 120_000;
+  return listener;
+};
+const floorServer = await listening(floorApp);
+const nodeFloorServer = await listening(nodeFloor);
+const urlOf = (listener: http.Server, path: string) =>
+  `http://127.0.0.1:${(listener.address() as AddressInfo).port}${path}`;
 
-async function floorTool(name: string, args: Record<string, unknown>, direct: () => Promise<unknown>) {
+async function floorTool(url: string, name: string, direct: () => Promise<unknown>) {
   floorQueries.set(name, direct);
-  const res = await fetch(floorUrl, {
+  const res = await requestJson(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+    body: jsonRpcCall(name, {}),
   });
-  await res.json();
+  if (res.status !== 200) throw new Error(`floor: ${res.status}`);
 }
+const expressFloor = (name: string, direct: () => Promise<unknown>) =>
+  floorTool(urlOf(floorServer, '/floor'), name, direct);
+const nodeHttpFloor = (name: string, direct: () => Promise<unknown>) =>
+  floorTool(urlOf(nodeFloorServer, '/'), name, direct);
 
 const orgList = sql.join(
   orgIds.map((id) => sql`${id}`),
@@ -158,30 +184,36 @@ const grouped = {
   aggregates: [{ fn: 'count' }, { fn: 'max', field: 'updatedAt' }],
   limit: 500,
 };
-const cases = [
+const cases: {
+  name: string;
+  mcp: () => Promise<unknown>;
+  raw: () => Promise<unknown>;
+  direct: () => Promise<unknown>;
+  floors: [string, () => Promise<unknown>];
+}[] = [
   {
     name: 'emails_search text+status',
     mcp: () => tool('emails_search', { text: 'RFI', status: ['opened', 'delivered'], limit: 20 }),
     raw: () => rawTool('emails_search', { text: 'RFI', status: ['opened', 'delivered'], limit: 20 }),
     direct: () => searchEmails(db, { scope, text: 'RFI', statuses: ['opened', 'delivered'], limit: 20 }),
-    floor: () =>
-      floorTool('emails_search', {}, () =>
-        searchEmails(db, { scope, text: 'RFI', statuses: ['opened', 'delivered'], limit: 20 }),
-      ),
+    floors: [
+      'emails_search',
+      () => searchEmails(db, { scope, text: 'RFI', statuses: ['opened', 'delivered'], limit: 20 }),
+    ],
   },
   {
     name: 'emails_search newest page',
     mcp: () => tool('emails_search', { limit: 20 }),
     raw: () => rawTool('emails_search', { limit: 20 }),
     direct: () => searchEmails(db, { scope, limit: 20 }),
-    floor: () => floorTool('emails_search', {}, () => searchEmails(db, { scope, limit: 20 })),
+    floors: ['emails_search', () => searchEmails(db, { scope, limit: 20 })],
   },
   {
     name: 'explorer_query grouped',
     mcp: () => tool('explorer_query', grouped),
     raw: () => rawTool('explorer_query', grouped),
     direct: () => groupedQuery(),
-    floor: () => floorTool('explorer_query', {}, groupedQuery),
+    floors: ['explorer_query', groupedQuery],
   },
 ];
 
@@ -192,20 +224,23 @@ const ms = (t: { p50: number; p99: number }) => `${t.p50.toFixed(1)} / ${t.p99.t
 const ratio = (a: { p50: number; p99: number }, b: { p50: number; p99: number }) =>
   `${(a.p50 / b.p50).toFixed(1)}x / ${(a.p99 / b.p99).toFixed(1)}x`;
 console.log(
-  'case | SDK client p50 / p99 (ms) | bare POST p50 / p99 | bare Express p50 / p99 | direct SQL p50 / p99 | SDK/SQL | POST/SQL | bare Express/SQL | POST/bare Express',
+  'case | SDK client p50 / p99 (ms) | bare POST p50 / p99 | bare Express | node:http | direct SQL | SDK/SQL | POST/SQL | bare Express/SQL | node:http/SQL | POST/bare Express',
 );
 for (const c of cases) {
-  const [viaMcp, viaPost, viaFloor, viaSql] = (await timeInterleaved([c.mcp, c.raw, c.floor, c.direct])) as [
-    Timing,
-    Timing,
-    Timing,
-    Timing,
-  ];
+  const [viaMcp, viaPost, viaFloor, viaNode, viaSql] = (await timeInterleaved([
+    c.mcp,
+    c.raw,
+    () => expressFloor(...c.floors),
+    () => nodeHttpFloor(...c.floors),
+    c.direct,
+  ])) as [Timing, Timing, Timing, Timing, Timing];
   console.log(
-    `${c.name} | ${ms(viaMcp)} | ${ms(viaPost)} | ${ms(viaFloor)} | ${ms(viaSql)} | ${ratio(viaMcp, viaSql)} | ${ratio(viaPost, viaSql)} | ${ratio(viaFloor, viaSql)} | ${ratio(viaPost, viaFloor)}`,
+    `${c.name} | ${[viaMcp, viaPost, viaFloor, viaNode, viaSql].map(ms).join(' | ')} | ` +
+      `${[viaMcp, viaPost, viaFloor, viaNode].map((t) => ratio(t, viaSql)).join(' | ')} | ${ratio(viaPost, viaFloor)}`,
   );
 }
 floorServer.close();
+nodeFloorServer.close();
 await client.close();
 await server.close();
 await database.close();
