@@ -18,7 +18,7 @@ import { openDatabase } from '../server/db/connection.js';
 import { csvCellsQuery, csvValuesQuery } from '../server/db/csv-cells.js';
 import { emailsOfDispatches } from '../server/emails/queries.js';
 import { startServer } from '../server/server.js';
-import { csvAgainstCopy, timeIt } from './measure.js';
+import { csvAgainstCopy, getJson, timeIt } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -62,12 +62,8 @@ const config = loadConfig({
 const server = await startServer({ config, db, log: pino({ level: 'silent' }), port: 0 });
 const token = server.app.context.tokens.sign(member.userId, 'user').token;
 
-async function api(pathAndQuery: string) {
-  const res = await fetch(server.url + pathAndQuery, { headers: { authorization: `Bearer ${token}` } });
-  const body = (await res.json()) as { nextCursor: string | null; total?: number; data: unknown[] };
-  if (res.status !== 200) throw new Error(`${pathAndQuery}: ${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
+const api = (pathAndQuery: string) =>
+  getJson<{ nextCursor: string | null; total?: number; data: unknown[] }>(server.url + pathAndQuery, token);
 
 const PAGE = 25;
 const DEEP_PAGE = 2000;

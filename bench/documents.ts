@@ -22,7 +22,7 @@ import {
 import { startServer } from '../server/server.js';
 import { createUser } from '../server/users/service.js';
 import { DocumentItem, Submittal } from '../shared/documents.js';
-import { csvAgainstCopy, timeIt } from './measure.js';
+import { csvAgainstCopy, getJson, timeIt } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -74,12 +74,8 @@ server.http.keepAliveTimeout = 120_000;
 const staffToken = server.app.context.tokens.sign(staffId, 'user').token;
 const memberToken = member ? server.app.context.tokens.sign(member.userId, 'user').token : staffToken;
 
-async function api(pathAndQuery: string, token: string) {
-  const res = await fetch(server.url + pathAndQuery, { headers: { authorization: `Bearer ${token}` } });
-  const body = (await res.json()) as { nextCursor: string | null; total: number; data: { uid: string }[] };
-  if (res.status !== 200) throw new Error(`${pathAndQuery}: ${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
+const api = (pathAndQuery: string, token: string) =>
+  getJson<{ nextCursor: string | null; total: number; data: { uid: string }[] }>(server.url + pathAndQuery, token);
 
 const PAGE = 25;
 const DEEP_PAGE = 2000;

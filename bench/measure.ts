@@ -37,6 +37,13 @@ export function requestJson(
   });
 }
 
+/** GET `url` with a bearer token (when given) through `requestJson`; the body, or an error naming the status. */
+export async function getJson<T = unknown>(url: string, token?: string): Promise<T> {
+  const res = await requestJson(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as T;
+}
+
 /** p50/p99 of `times` runs after one warm-up run. */
 export async function timeIt(times: number, run: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
   await run();

@@ -30,7 +30,7 @@ import {
 } from '../server/documents/queries.js';
 import { startServer } from '../server/server.js';
 import { Submittal } from '../shared/documents.js';
-import { median, requestJson } from './measure.js';
+import { getJson, median } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -162,12 +162,6 @@ nodeFloor.listen(0, '127.0.0.1');
 await new Promise((resolve) => nodeFloor.once('listening', resolve));
 const nodeFloorUrl = `http://127.0.0.1:${(nodeFloor.address() as AddressInfo).port}`;
 
-async function get(url: string, token?: string) {
-  const res = await requestJson(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
 async function getByFetch(url: string, token: string) {
   const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
   const body = await res.json();
@@ -208,7 +202,7 @@ async function interleaved(variants: (() => Promise<unknown>)[]): Promise<Timing
 }
 
 for (const [index, c] of cases.entries()) {
-  const viaApi = () => get(server.url + c.path, c.token);
+  const viaApi = () => getJson(server.url + c.path, c.token);
   if (values.only === 'api') {
     await interleaved([viaApi]);
     continue;
@@ -216,8 +210,8 @@ for (const [index, c] of cases.entries()) {
   const [api, byFetch, floor, nodeHttp, driver] = (await interleaved([
     viaApi,
     () => getByFetch(server.url + c.path, c.token),
-    () => get(`${floorUrl}/case/${index}`),
-    () => get(`${nodeFloorUrl}/case/${index}`),
+    () => getJson(`${floorUrl}/case/${index}`),
+    () => getJson(`${nodeFloorUrl}/case/${index}`),
     c.direct,
   ])) as [Timing, Timing, Timing, Timing, Timing];
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
