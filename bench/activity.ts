@@ -12,11 +12,10 @@ import {
   orgActivityPage,
 } from '../server/activity/queries.js';
 import { encodeCommsCursor } from '../server/comms/cursor.js';
-import { type CommsFilters, dispatchPage } from '../server/comms/queries.js';
+import { type CommsFilters, dispatchPage, recipientsOfDispatches, recipientsQuery } from '../server/comms/queries.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/connection.js';
 import { csvCellsQuery, csvValuesQuery } from '../server/db/csv-cells.js';
-import { emailsOfDispatches } from '../server/emails/queries.js';
 import { startServer } from '../server/server.js';
 import { csvAgainstCopy, getJson, timeIt } from './measure.js';
 
@@ -94,7 +93,7 @@ const [midDispatch] = await rows<{ id: string; n: number }>(
 const midPosition = { sort: 'largest' as const, n: midDispatch!.n, id: midDispatch!.id };
 const commsDirect = (position?: typeof midPosition) => async () => {
   const page = await dispatchPage(db, comms, 'largest', position, COMMS_PAGE);
-  return emailsOfDispatches(
+  return recipientsOfDispatches(
     db,
     page.slice(0, COMMS_PAGE).map((d) => d.id),
   );
@@ -139,15 +138,7 @@ if (values.explain) {
     ['comms largest halfway', sqlOf(dispatchPage(db, comms, 'largest', midPosition, COMMS_PAGE))],
   ];
   const firstPage = await dispatchPage(db, comms, 'largest', undefined, COMMS_PAGE);
-  plans.push([
-    'comms recipients of a page',
-    sqlOf(
-      emailsOfDispatches(
-        db,
-        firstPage.map((d) => d.id),
-      ),
-    ),
-  ]);
+  plans.push(['comms recipients of a page', recipientsQuery(firstPage.map((d) => d.id))]);
   for (const [name, query] of plans) {
     const plan = await rows<{ 'QUERY PLAN': string }>(sql`explain (analyze, buffers, costs off) ${query}`);
     console.log(`### ${name}\n\n\`\`\`\n${plan.map((r) => r['QUERY PLAN']).join('\n')}\n\`\`\`\n`);

@@ -85,20 +85,19 @@ const recipientStatus = sql`case
   when ${m.delivery} is not null then 'Delivered'
   else 'Pending' end`;
 
+/** The SQL of `recipientsOfDispatches` (for its plan in bench/activity.ts). */
+export const recipientsQuery = (dispatchIds: readonly string[]): SQL =>
+  sql`select ${m.dispatchId} as "dispatchId", ${m.recipientUid} as "uid", ${m.recipientName} as "name",
+    ${m.recipientEmail} as "email", ${recipientStatus} as "status", ${isoUtc(m.sentAt)} as "sentAt",
+    ${isoUtc(m.delivery)} as "deliveredAt", ${isoUtc(m.firstOpened)} as "openedAt",
+    ${isoUtc(m.bounce)} as "bouncedAt", ${m.bounceType} as "bounceType", ${m.bounceSubtype} as "bounceSubtype"
+  from ${m} where ${inArray(m.dispatchId, [...dispatchIds])}
+  order by ${m.dispatchId}, ${m.recipientEmail}, ${m.id}`;
+
 /**
  * Every recipient of these dispatches in the API's shape, by dispatch then address: the database writes the
  * dates and the status, so no row becomes Date objects only to be written back as text (a page of the largest
  * dispatches has hundreds of recipients).
  */
-export function recipientsOfDispatches(db: Db, dispatchIds: readonly string[]): Promise<RecipientRow[]> {
-  return selectRows(
-    db,
-    sql`select ${m.dispatchId} as "dispatchId", ${m.recipientUid} as "uid", ${m.recipientName} as "name",
-      ${m.recipientEmail} as "email", ${recipientStatus} as "status", ${isoUtc(m.sentAt)} as "sentAt",
-      ${isoUtc(m.delivery)} as "deliveredAt", ${isoUtc(m.firstOpened)} as "openedAt",
-      ${isoUtc(m.bounce)} as "bouncedAt", ${m.bounceType} as "bounceType", ${m.bounceSubtype} as "bounceSubtype"
-    from ${m} where ${inArray(m.dispatchId, [...dispatchIds])}
-    order by ${m.dispatchId}, ${m.recipientEmail}, ${m.id}`,
-    RecipientRow,
-  );
-}
+export const recipientsOfDispatches = (db: Db, dispatchIds: readonly string[]): Promise<RecipientRow[]> =>
+  selectRows(db, recipientsQuery(dispatchIds), RecipientRow);
