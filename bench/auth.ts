@@ -15,7 +15,6 @@
 // The goal ratio is p50(/v1/client/me) / p50(bare lookup) < 1.15: auth adds under 15%.
 import { mkdtempSync } from 'node:fs';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -29,6 +28,7 @@ import { openDatabase } from '../server/db/connection.js';
 import { requestLog } from '../server/http/request-log.js';
 import { createOrganization, createProject } from '../server/organizations/service.js';
 import { startServer } from '../server/server.js';
+import { listenLocally, median } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -67,8 +67,6 @@ async function load(total: number, send: () => Promise<Response>): Promise<Resul
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
   return { p50: at(0.5), p99: at(0.99), rps: total / elapsed };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 type RunningServer = Awaited<ReturnType<typeof startServer>>;
 type Target = { total: number; send: () => Promise<Response> };
@@ -120,10 +118,7 @@ async function startBareApp(server: RunningServer, keyId: string): Promise<{ bar
   bareApp.get('/bare/lookup', async (_req, res) => {
     res.json(await getClient(server.app.context, keyId));
   });
-  const bare: Server = bareApp.listen(0, '127.0.0.1');
-  await new Promise((resolve) => bare.once('listening', resolve));
-  bare.keepAliveTimeout = 120_000;
-  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+  const { server: bare, url: bareUrl } = await listenLocally(bareApp);
   return { bare, bareUrl };
 }
 

@@ -19,7 +19,6 @@
 // "node:http" is the same answer from a bare `node:http` server: the floor of HTTP in Node itself.
 import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -34,7 +33,7 @@ import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/connection.js';
 import { searchEmails } from '../server/mcp/queries.js';
 import { startServer } from '../server/server.js';
-import { percentile, requestJson } from './measure.js';
+import { listenLocally, percentile, requestJson, sendJson } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -140,20 +139,10 @@ floorApp.post('/floor', express.json(), async (req, res) => {
 const nodeFloor = http.createServer(async (req, res) => {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const body = JSON.stringify(await jsonRpcResult(JSON.parse(Buffer.concat(chunks).toString())));
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+  sendJson(res, await jsonRpcResult(JSON.parse(Buffer.concat(chunks).toString())));
 });
-const listening = async (app: { listen(port: number, host: string): http.Server }) => {
-  const listener = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => listener.once('listening', resolve));
-  listener.keepAliveTimeout = 120_000;
-  return listener;
-};
-const floorServer = await listening(floorApp);
-const nodeFloorServer = await listening(nodeFloor);
-const urlOf = (listener: http.Server, path: string) =>
-  `http://127.0.0.1:${(listener.address() as AddressInfo).port}${path}`;
+const { server: floorServer, url: floorUrl } = await listenLocally(floorApp);
+const { server: nodeFloorServer, url: nodeFloorUrl } = await listenLocally(nodeFloor);
 
 async function floorTool(url: string, name: string, direct: () => Promise<unknown>) {
   floorQueries.set(name, direct);
@@ -164,10 +153,8 @@ async function floorTool(url: string, name: string, direct: () => Promise<unknow
   });
   if (res.status !== 200) throw new Error(`floor: ${res.status}`);
 }
-const expressFloor = (name: string, direct: () => Promise<unknown>) =>
-  floorTool(urlOf(floorServer, '/floor'), name, direct);
-const nodeHttpFloor = (name: string, direct: () => Promise<unknown>) =>
-  floorTool(urlOf(nodeFloorServer, '/'), name, direct);
+const expressFloor = (name: string, direct: () => Promise<unknown>) => floorTool(`${floorUrl}/floor`, name, direct);
+const nodeHttpFloor = (name: string, direct: () => Promise<unknown>) => floorTool(`${nodeFloorUrl}/`, name, direct);
 
 const orgList = sql.join(
   orgIds.map((id) => sql`${id}`),

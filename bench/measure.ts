@@ -1,7 +1,9 @@
 // Measurement helpers the benches share: percentiles, timed repetitions, a streamed CSV download with its
 // memory growth, and a CSV export beside PostgreSQL's own COPY of the same query.
 import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../server/db/connection.js';
@@ -13,6 +15,26 @@ export const percentile = (xs: number[], q: number): number => {
 };
 
 export const median = (xs: number[]): number => percentile(xs, 0.5);
+
+/**
+ * Listens on a free loopback port (an Express app or a node:http server), keeping idle connections for the whole
+ * run: a bench's driver-only turns can leave the client's socket idle past Node's 5 s default.
+ */
+export async function listenLocally(app: {
+  listen(port: number, host: string): http.Server;
+}): Promise<{ server: http.Server; url: string }> {
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  server.keepAliveTimeout = 120_000;
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** A 200 JSON answer written by node:http alone: the floors' way of answering, with no framework. */
+export function sendJson(res: http.ServerResponse, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
 
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
 

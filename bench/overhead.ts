@@ -10,8 +10,7 @@
 //   npx tsx bench/overhead.ts --only api --runs 3000   (the API requests alone: p50 wall and CPU per request)
 //   node --cpu-prof --import tsx bench/overhead.ts --only api …   (profile the API requests alone)
 import { mkdtempSync, openSync } from 'node:fs';
-import http, { type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -31,7 +30,7 @@ import {
 } from '../server/documents/queries.js';
 import { startServer } from '../server/server.js';
 import { Submittal } from '../shared/documents.js';
-import { getJson, median } from './measure.js';
+import { getJson, listenLocally, median, sendJson } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -147,21 +146,14 @@ const bare = express();
 bare.get('/case/:index', async (req, res) => {
   res.json(await (cases[Number(req.params.index)] as Case).direct());
 });
-const floorServer: Server = bare.listen(0, '127.0.0.1');
-await new Promise((resolve) => floorServer.once('listening', resolve));
-floorServer.keepAliveTimeout = 120_000;
-const floorUrl = `http://127.0.0.1:${(floorServer.address() as AddressInfo).port}`;
+const { server: floorServer, url: floorUrl } = await listenLocally(bare);
 
 // --- The floor under that: the same in `node:http` alone (no router, no Express response helpers).
-const nodeFloor = http.createServer(async (req, res) => {
-  const body = JSON.stringify(await (cases[Number(req.url?.split('/').at(-1))] as Case).direct());
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-});
-nodeFloor.keepAliveTimeout = 120_000;
-nodeFloor.listen(0, '127.0.0.1');
-await new Promise((resolve) => nodeFloor.once('listening', resolve));
-const nodeFloorUrl = `http://127.0.0.1:${(nodeFloor.address() as AddressInfo).port}`;
+const { server: nodeFloor, url: nodeFloorUrl } = await listenLocally(
+  http.createServer(async (req, res) => {
+    sendJson(res, await (cases[Number(req.url?.split('/').at(-1))] as Case).direct());
+  }),
+);
 
 async function getByFetch(url: string, token: string) {
   const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
