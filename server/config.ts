@@ -50,6 +50,7 @@ const envSchema = z.object({
   AI_BASE_URL: optionalUrl(/^https?$/),
   AI_API_KEY: optionalString,
   AI_MODEL: optionalString,
+  SITEFILE_DEMO: z.preprocess(emptyAsUndefined, z.enum(['0', '1'], { error: 'must be 1 or 0' }).optional()),
 });
 
 export type Config = {
@@ -72,6 +73,9 @@ export type Config = {
   /** Longest an explorer query (REST and MCP) may run before it is stopped with a 503. */
   explorerTimeoutMs: number;
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
+  /** `SITEFILE_DEMO`: `on` (1) seeds and shows the demo, `off` (0) never; `auto` (unset) only on an embedded
+   *  database that is empty or holds the demo. */
+  demo: 'auto' | 'on' | 'off';
 };
 
 export class ConfigError extends Error {}
@@ -103,5 +107,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS,
     explorerTimeoutMs: e.EXPLORER_TIMEOUT_MS,
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL } : undefined,
+    demo: e.SITEFILE_DEMO === undefined ? 'auto' : e.SITEFILE_DEMO === '1' ? 'on' : 'off',
   };
 }
