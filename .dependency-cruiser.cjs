@@ -80,6 +80,24 @@ module.exports = {
       to: { path: '^server/http/' },
     },
     {
+      name: 'floors-below-resources',
+      severity: 'error',
+      comment:
+        'The cross-cutting floors (auth, db, http, cache, blobs, ratelimit, usage and the ground-floor files) ' +
+        'serve every resource folder, so none imports one: what two resources and a floor share moves down.',
+      from: {
+        path: [
+          '^server/(auth|db|http|cache|blobs|ratelimit|usage)/',
+          '^server/(context|errors|cursor|listing|date-window|paths|config|clock|ids|iso-dates)\\.ts$',
+        ],
+        pathNot: testsAndFixtures,
+      },
+      to: {
+        path: '^server/[^/]+/',
+        pathNot: '^server/(auth|db|http|cache|blobs|ratelimit|usage)/',
+      },
+    },
+    {
       name: 'shared-is-the-contract',
       severity: 'error',
       comment: 'shared/ is imported by the server and the add-in: it may import only zod and itself.',

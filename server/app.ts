@@ -1,7 +1,7 @@
 import path from 'node:path';
 import express, { type Express } from 'express';
 import pino, { type Logger } from 'pino';
-import { createUsageRecorder } from './api-keys/usage.js';
+import { addUsage } from './api-keys/queries.js';
 import { createBearerGuard } from './auth/guard.js';
 import { type KeyRing, loadKeyRing } from './auth/keys.js';
 import { createTokenService } from './auth/tokens.js';
@@ -23,6 +23,7 @@ import { createMcpRouter, MCP_PATH } from './mcp/routes.js';
 import { createOAuthServer } from './oauth/router.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
 import { allRoutes } from './routes.js';
+import { createUsageRecorder } from './usage/recorder.js';
 
 export interface AppOptions {
   config: Config;
@@ -64,7 +65,7 @@ export function createApp(options: AppOptions): App {
       keyPrefix: config.rateLimitKeyPrefix,
       log,
     }),
-    usage: createUsageRecorder({ db, log }),
+    usage: createUsageRecorder({ write: (deltas) => addUsage(db, deltas), log }),
   };
   // Usage counts are written before the limiter's connection closes; both before the bus.
   const shutdownHooks: Array<() => Promise<void>> = [() => context.usage.close(), () => context.rateLimiter.close()];

@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import type { UsageRecorder } from './api-keys/usage.js';
 import type { BearerGuard } from './auth/guard.js';
 import type { TokenService } from './auth/tokens.js';
 import type { BlobStore } from './blobs/store.js';
@@ -8,6 +7,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
+import type { UsageRecorder } from './usage/recorder.js';
 
 /** Everything a handler may use, built once by createApp: no module-level globals. */
 export interface AppContext {

@@ -1,8 +1,8 @@
 import { ProjectPath } from '../../shared/common.js';
 import { AdminProjectPath, BundleBody, DrawingBundle } from '../../shared/drawings.js';
+import { findProjectOrg } from '../auth/project-owner.js';
 import { ApiError } from '../errors.js';
 import { access, defineRoute } from '../http/route.js';
-import { findProjectOrg } from '../organizations/service.js';
 import { bundleDrawings } from './service.js';
 
 const description =

@@ -1,11 +1,11 @@
 import type { SQL } from 'drizzle-orm';
 import type { ExplorerQuery, ExplorerResult } from '../../shared/explorer.js';
 import { type Caller, canAccessOrg, projectsInOrg } from '../auth/caller.js';
+import { findProjectOrg } from '../auth/project-owner.js';
 import type { AppContext } from '../context.js';
 import { cutPage, decodeCursor, encodeCursor } from '../cursor.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
-import { findProjectOrg } from '../organizations/service.js';
 import { compileExplorerQuery, cursorBinding, type ScopeEntry } from './compile.js';
 import { deadlineGuard, runExplorerStatement, stoppedByTimeout } from './queries.js';
 

@@ -11,10 +11,10 @@ import {
   isOwnerOrOrgAdmin,
   type RecordOwner,
 } from '../auth/caller.js';
+import { findProjectOrg } from '../auth/project-owner.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
-import { findProjectOrg } from '../organizations/service.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import { validationError } from './errors.js';
 

@@ -66,12 +66,3 @@ export async function updateProjectRow(
     .returning();
   return row;
 }
-
-/** The organization that owns a project, or undefined when there is no such project. */
-export async function findProjectOwner(db: Db | Tx, projectId: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ organizationId: projects.organizationId })
-    .from(projects)
-    .where(eq(projects.id, projectId));
-  return row?.organizationId;
-}

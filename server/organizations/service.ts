@@ -7,7 +7,6 @@ import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import {
   findOrganization,
-  findProjectOwner,
   insertOrganization,
   insertProject,
   listOrganizationRows,
@@ -64,26 +63,6 @@ const projectOf = (r: ProjectRow): Project => ({
   aliases: r.aliases,
   createdAt: r.createdAt.toISOString(),
 });
-
-// A project never changes organization, so its owner can be cached for the life of the process.
-const owners = new WeakMap<Db, Map<string, string>>();
-
-/** The organization that owns a project, or undefined when there is no such project. */
-export async function findProjectOrg(db: Db, projectId: string): Promise<string | undefined> {
-  let cache = owners.get(db);
-  if (!cache) {
-    cache = new Map();
-    owners.set(db, cache);
-  }
-  const hit = cache.get(projectId);
-  if (hit) return hit;
-  const owner = await findProjectOwner(db, projectId);
-  if (owner) {
-    if (cache.size > 100_000) cache.clear();
-    cache.set(projectId, owner);
-  }
-  return owner;
-}
 
 export async function getOrganization(db: Db, orgId: string): Promise<Organization> {
   const row = await findOrganization(db, orgId);
