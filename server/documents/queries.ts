@@ -40,6 +40,8 @@ export interface DocumentFilter {
   createdAt?: DateRange;
   receivedAt?: DateRange;
   closedAt?: DateRange;
+  /** filter.updatedAt: bounds may be date-times (a sync's last run). */
+  updatedAt?: DateRange;
 }
 
 export interface DocumentSort {
@@ -145,6 +147,7 @@ export function whereOf(filter: DocumentFilter): SQL {
     ...timestampRange('d.created_at', filter.createdAt),
     ...timestampRange('d.received_at', filter.receivedAt),
     ...timestampRange('d.closed_at', filter.closedAt),
+    ...timestampRange('d.updated_at', filter.updatedAt),
   ];
   return conditions.length > 0 ? sql.join(conditions, sql` and `) : sql`true`;
 }

@@ -119,6 +119,7 @@ const submittalFilter = (query: SubmittalListQuery, today: string): DocumentFilt
   search: query.search?.trim() || undefined,
   dueDate: query['filter.dueDate'],
   closedAt: query['filter.closedAt'],
+  updatedAt: query['filter.updatedAt'],
 });
 
 const submittalMetaColumns: FilterColumn[] = ['status', 'reviewStatus', 'priority', 'type'];
@@ -217,6 +218,7 @@ const documentFilter = (query: ProjectDocumentListQuery): DocumentFilter => ({
   assigneeName: query.assigneeName || undefined,
   dueDate: query['filter.dueDate'],
   createdAt: query['filter.createdAt'],
+  updatedAt: query['filter.updatedAt'],
 });
 
 const documentMetaColumns: FilterColumn[] = ['format', 'type', 'status', 'priority'];
