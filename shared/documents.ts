@@ -210,6 +210,10 @@ export const AdminSubmittalListQuery = strictQuery({
 });
 export type AdminSubmittalListQuery = z.output<typeof AdminSubmittalListQuery>;
 
+const documentIncludes = oneOfList(['activityCount', 'assignees', 'consultants']).optional().meta({
+  description: 'Extra fields of each document, comma-separated: activityCount, assignees, consultants',
+});
+
 const documentFilters = {
   cursor: Cursor,
   limit: csvCapableLimit,
@@ -227,9 +231,18 @@ const documentFilters = {
   'filter.dueDate': dateRange.optional(),
   'filter.createdAt': dateRange.optional(),
   'filter.updatedAt': instantRange.optional(),
-  include: oneOfList(['activityCount', 'assignees', 'consultants']).optional(),
+  include: documentIncludes,
   includeMeta: givenFlag,
 };
+
+/** One document of a project: any format, with the generic list's `include` options. */
+export const DocumentPath = z.object({
+  orgId: Id,
+  projectId: Id,
+  documentUid: Id.meta({ description: 'The document UID (`uid` of a list row)' }),
+});
+export const DocumentQuery = strictQuery({ include: documentIncludes });
+export type DocumentQuery = z.output<typeof DocumentQuery>;
 
 /** The generic list of one project (no projectId/organizationId: the path gives them). */
 export const ProjectDocumentListQuery = strictQuery(documentFilters);

@@ -21,6 +21,8 @@ import { isIsoDate, isIsoTimestamp } from '../iso-dates.js';
  * and the streamed CSV share one query and both drivers (PGlite, node-postgres) give identical values.
  */
 export interface DocumentFilter {
+  /** One document by its uid. */
+  uid?: string;
   projectId?: string;
   organizationId?: string;
   formats?: string[];
@@ -120,6 +122,7 @@ const searchMatch = (text: string) => sql`(
 
 export function whereOf(filter: DocumentFilter): SQL {
   const conditions: SQL[] = [
+    ...(filter.uid ? [sql`d.id = ${filter.uid}`] : []),
     ...(filter.projectId ? [sql`d.project_id = ${filter.projectId}`] : []),
     ...(filter.organizationId ? [sql`d.organization_id = ${filter.organizationId}`] : []),
     ...(filter.formats?.length ? [inList('d.format', filter.formats)] : []),
