@@ -21,6 +21,8 @@ import { isIsoDate, isIsoTimestamp } from '../iso-dates.js';
  * and the streamed CSV share one query and both drivers (PGlite, node-postgres) give identical values.
  */
 export interface DocumentFilter {
+  /** One document by its uid. */
+  uid?: string;
   projectId?: string;
   organizationId?: string;
   formats?: string[];
@@ -40,6 +42,8 @@ export interface DocumentFilter {
   createdAt?: DateRange;
   receivedAt?: DateRange;
   closedAt?: DateRange;
+  /** filter.updatedAt: bounds may be date-times (a sync's last run). */
+  updatedAt?: DateRange;
 }
 
 export interface DocumentSort {
@@ -118,6 +122,7 @@ const searchMatch = (text: string) => sql`(
 
 export function whereOf(filter: DocumentFilter): SQL {
   const conditions: SQL[] = [
+    ...(filter.uid ? [sql`d.id = ${filter.uid}`] : []),
     ...(filter.projectId ? [sql`d.project_id = ${filter.projectId}`] : []),
     ...(filter.organizationId ? [sql`d.organization_id = ${filter.organizationId}`] : []),
     ...(filter.formats?.length ? [inList('d.format', filter.formats)] : []),
@@ -145,6 +150,7 @@ export function whereOf(filter: DocumentFilter): SQL {
     ...timestampRange('d.created_at', filter.createdAt),
     ...timestampRange('d.received_at', filter.receivedAt),
     ...timestampRange('d.closed_at', filter.closedAt),
+    ...timestampRange('d.updated_at', filter.updatedAt),
   ];
   return conditions.length > 0 ? sql.join(conditions, sql` and `) : sql`true`;
 }

@@ -228,8 +228,25 @@ function parsePart<T extends z.ZodType>(
   return result.data;
 }
 
+/** Whether `pattern` matches the declared path `other` only through a `:param` standing where `other` has a word. */
+function shadows(pattern: string, other: string): boolean {
+  const [mine, theirs] = [pattern.split('/'), other.split('/')];
+  if (pattern === other || mine.length !== theirs.length) return false;
+  return mine.every((part, i) => part === theirs[i] || (part.startsWith(':') && !theirs[i]?.startsWith(':')));
+}
+
 export function mountRoutes(router: Router, app: AppContext, routes: readonly Route[]): void {
   const methodsByPath = new Map<string, string[]>();
+  const declared = routes.flatMap((route) =>
+    [route.path, pluralAlias(route.path)].filter((p): p is string => Boolean(p)).map((path) => ({ path, route })),
+  );
+  // GET …/drawings/bundle is the bundle's path with a method it does not serve (405), not the drawing "bundle".
+  const refuseShadowed = (path: string, method: Route['method']) => {
+    for (const other of new Set(declared.filter((d) => shadows(path, d.path)).map((d) => d.path))) {
+      const methods = declared.filter((d) => d.path === other).map((d) => d.route.method.toUpperCase());
+      if (!methods.includes(method.toUpperCase())) refuseOtherMethods(router, other, methods, method);
+    }
+  };
   for (const route of routes) {
     const template = `${route.method.toUpperCase()} ${route.path}`;
     const authorizeStep: RequestHandler = async (req, res, next) => {
@@ -253,17 +270,25 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
       else res.status(status).json(result);
     };
     for (const path of [route.path, pluralAlias(route.path)].filter((p): p is string => Boolean(p))) {
+      refuseShadowed(path, route.method);
       router[route.method](path, authorizeStep, ...(route.before ?? []), runStep);
       methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);
     }
   }
-  for (const [path, methods] of methodsByPath) refuseOtherMethods(router, path, methods);
+  // Paths with fewer parameters first: a path answers for itself before a pattern that also matches it.
+  const byParameters = [...methodsByPath].sort(([a], [b]) => a.split(':').length - b.split(':').length);
+  for (const [path, methods] of byParameters) refuseOtherMethods(router, path, methods);
 }
 
 /** A known path with a method it does not serve: 405 with Allow, not a 404. Mount after the path's handlers. */
-export function refuseOtherMethods(router: Pick<Router, 'all'>, path: string, methods: readonly string[]): void {
+export function refuseOtherMethods(
+  router: Pick<Router, 'all' | Route['method']>,
+  path: string,
+  methods: readonly string[],
+  only: Route['method'] | 'all' = 'all',
+): void {
   const allow = methods.join(', ');
-  router.all(path, (_req, res, next) => {
+  router[only](path, (_req, res, next) => {
     res.setHeader('Allow', allow);
     next(new ApiError('method_not_allowed', `Method not allowed; use ${allow}`));
   });
