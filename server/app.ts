@@ -21,6 +21,7 @@ import { mountRoutes, refuseOtherMethods } from './http/route.js';
 import { recordUsage } from './http/usage.js';
 import { createMcpRouter, MCP_PATH } from './mcp/routes.js';
 import { createOAuthServer } from './oauth/router.js';
+import { createConcurrencyGates } from './ratelimit/concurrency.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
 import { allRoutes } from './routes.js';
 
@@ -64,6 +65,7 @@ export function createApp(options: AppOptions): App {
       keyPrefix: config.rateLimitKeyPrefix,
       log,
     }),
+    gates: createConcurrencyGates(config.concurrency),
     usage: createUsageRecorder({ db, log }),
   };
   // Usage counts are written before the limiter's connection closes; both before the bus.
