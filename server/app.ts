@@ -21,6 +21,7 @@ import { mountRoutes, refuseOtherMethods } from './http/route.js';
 import { recordUsage } from './http/usage.js';
 import { createMcpRouter, MCP_PATH } from './mcp/routes.js';
 import { createOAuthServer } from './oauth/router.js';
+import { createConcurrencyGates } from './ratelimit/concurrency.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
 import { allRoutes } from './routes.js';
 import { createUsageRecorder } from './usage/recorder.js';
@@ -65,6 +66,7 @@ export function createApp(options: AppOptions): App {
       keyPrefix: config.rateLimitKeyPrefix,
       log,
     }),
+    gates: createConcurrencyGates(config.concurrency),
     usage: createUsageRecorder({ write: (deltas) => addUsage(db, deltas), log }),
   };
   // Usage counts are written before the limiter's connection closes; both before the bus.

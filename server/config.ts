@@ -32,6 +32,11 @@ const originList = z.preprocess(
   ),
 );
 
+const count = (fallback: number, max: number) =>
+  z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(max).default(fallback));
+const millis = (fallback: number, min: number, max: number) =>
+  z.preprocess(emptyAsUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
+
 const envSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
   PUBLIC_URL: optionalUrl(/^https?$/),
@@ -47,11 +52,45 @@ const envSchema = z.object({
   JWT_SIGNING_KEY_ID: optionalString,
   MCP_ALLOWED_ORIGINS: originList,
   EXPLORER_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(300_000).default(5000)),
+  EXPLORER_QUERIES_PER_CLIENT: count(2, 100),
+  EXPLORER_QUERIES_MAX: count(4, 1000),
+  DATABASE_POOL_MAX: count(10, 1000),
+  DATABASE_POOL_WAIT_MS: millis(5000, 100, 300_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: millis(30_000, 100, 3_600_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: millis(60_000, 100, 3_600_000),
+  EXPORTS_PER_CLIENT: count(2, 100),
+  EXPORT_STALL_TIMEOUT_MS: millis(30_000, 100, 3_600_000),
+  FILINGS_PER_CLIENT: count(2, 100),
+  FILINGS_MAX: count(4, 1000),
+  FILING_QUEUE_WAIT_MS: millis(30_000, 0, 300_000),
+  HTTP_HEADERS_TIMEOUT_MS: millis(10_000, 100, 300_000),
+  HTTP_REQUEST_TIMEOUT_MS: millis(120_000, 100, 3_600_000),
+  HTTP_MAX_CONNECTIONS: count(1000, 1_000_000),
   AI_BASE_URL: optionalUrl(/^https?$/),
   AI_API_KEY: optionalString,
   AI_MODEL: optionalString,
   SITEFILE_DEMO: z.preprocess(emptyAsUndefined, z.enum(['0', '1'], { error: 'must be 1 or 0' }).optional()),
 });
+
+/** The work a caller may only do so many of at once (server/ratelimit/concurrency.ts). */
+export type ConcurrencyKind = 'export' | 'explorer' | 'filing';
+
+/** A PostgreSQL pool's budget: connections, the wait for one, and how long a statement or an idle
+ *  transaction may hold one. */
+export interface PoolLimits {
+  max: number;
+  waitMs: number;
+  statementTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+}
+
+/** `perClient` (by client key or person) and `total` (all callers; unset: only the per-client cap) at once;
+ *  a request over either waits up to `waitMs` (unset: none) for a slot, then is refused. */
+export interface ConcurrencyLimit {
+  perClient: number;
+  total?: number;
+  waitMs?: number;
+}
 
 export type Config = {
   port: number;
@@ -72,6 +111,15 @@ export type Config = {
   mcpAllowedOrigins: string[];
   /** Longest an explorer query (REST and MCP) may run before it is stopped with a 503. */
   explorerTimeoutMs: number;
+  /** What one caller — and all callers together — may run at once on this instance (issue 28). */
+  concurrency: Record<ConcurrencyKind, ConcurrencyLimit>;
+  /** A CSV export whose client reads nothing for this long is cut. */
+  exportStallTimeoutMs: number;
+  /** The PostgreSQL pool (ignored on PGlite). */
+  pool: PoolLimits;
+  /** Node's HTTP server: whole headers within `headersTimeout`, the whole request within `requestTimeout`,
+   *  at most `maxConnections` open sockets. */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number };
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   /** `SITEFILE_DEMO`: `on` (1) seeds and shows the demo, `off` (0) never; `auto` (unset) only on an embedded
    *  database that is empty or holds the demo. */
@@ -92,6 +140,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.JWT_SIGNING_KEY && e.JWT_SIGNING_KEY.length < 32) {
     throw new ConfigError('Invalid configuration: JWT_SIGNING_KEY must be at least 32 characters');
   }
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  }
   return {
     port: e.PORT,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
@@ -106,6 +157,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSigningKey: e.JWT_SIGNING_KEY ? { id: e.JWT_SIGNING_KEY_ID ?? 'env', secret: e.JWT_SIGNING_KEY } : undefined,
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS,
     explorerTimeoutMs: e.EXPLORER_TIMEOUT_MS,
+    concurrency: {
+      export: { perClient: e.EXPORTS_PER_CLIENT },
+      explorer: { perClient: e.EXPLORER_QUERIES_PER_CLIENT, total: e.EXPLORER_QUERIES_MAX },
+      filing: { perClient: e.FILINGS_PER_CLIENT, total: e.FILINGS_MAX, waitMs: e.FILING_QUEUE_WAIT_MS },
+    },
+    exportStallTimeoutMs: e.EXPORT_STALL_TIMEOUT_MS,
+    pool: {
+      max: e.DATABASE_POOL_MAX,
+      waitMs: e.DATABASE_POOL_WAIT_MS,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: e.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      maxConnections: e.HTTP_MAX_CONNECTIONS,
+    },
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL } : undefined,
     demo: e.SITEFILE_DEMO === undefined ? 'auto' : e.SITEFILE_DEMO === '1' ? 'on' : 'off',
   };

@@ -6,6 +6,7 @@ import type { InvalidationBus } from './cache/bus.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
+import type { ConcurrencyGates } from './ratelimit/concurrency.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import type { UsageRecorder } from './usage/recorder.js';
 
@@ -21,6 +22,8 @@ export interface AppContext {
   guard: BearerGuard;
   /** Per-caller request limits (shared through Redis when configured). */
   rateLimiter: RateLimiter;
+  /** Per-caller and per-instance caps on exports, explorer queries and filings running at once. */
+  gates: ConcurrencyGates;
   /** Per-client usage counters, flushed in batches. */
   usage: UsageRecorder;
 }

@@ -43,10 +43,12 @@ async function main() {
   const log = pino({ level: config.logLevel });
   // Opening the database (PGlite compiles its WebAssembly off the main thread) and migrating run while the
   // server's modules load: imported here, not at the top, so the two overlap.
-  const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).then(async (database) => {
-    await database.migrate();
-    return database;
-  });
+  const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pool: config.pool }).then(
+    async (database) => {
+      await database.migrate();
+      return database;
+    },
+  );
   const [{ prepareDemo }, { startServer }] = await Promise.all([import('./seed/demo.js'), import('./server.js')]);
   const database = await opening;
   const { demo, warnings } = await prepareDemo(database.db, config, database.kind);

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type App, type AppOptions, createApp } from './app.js';
 import { answerClientError } from './http/client-error.js';
@@ -13,7 +13,19 @@ export interface RunningServer {
 
 export async function startServer(options: AppOptions & { port?: number; host?: string }): Promise<RunningServer> {
   const app = createApp(options);
-  const http = app.express.listen(options.port ?? options.config.port, options.host ?? '127.0.0.1');
+  const limits = options.config.http;
+  // A client that sends its headers or its body too slowly is cut (408) once the limit passes, checked every
+  // second rather than Node's 30 s; past `maxConnections` open sockets, new ones are closed at once.
+  const http = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    },
+    app.express,
+  );
+  http.maxConnections = limits.maxConnections;
+  http.listen(options.port ?? options.config.port, options.host ?? '127.0.0.1');
   http.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     http.once('listening', resolve);

@@ -70,7 +70,7 @@ beforeAll(async () => {
     limit: csvRowCap(req.query.limit === undefined ? undefined : Number(req.query.limit)),
   });
   const send = (res: express.Response, chunks: AsyncIterable<string | Buffer>) =>
-    sendCsv(res, { fileName: 'rows export.csv', chunks });
+    sendCsv(res, { fileName: 'rows export.csv', chunks }, 30_000);
   app.get('/auto', (req, res) => send(res, csvChunks(exportOf(req))));
   app.get('/copy', (req, res) => {
     const pool = poolOf(database.db);

@@ -12,6 +12,7 @@ import {
   type RecordOwner,
 } from '../auth/caller.js';
 import { findProjectOrg } from '../auth/project-owner.js';
+import type { ConcurrencyKind } from '../config.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
@@ -123,6 +124,9 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   errorBody?: 'oauth';
   /** Middleware that runs after access checks and before validation (e.g. a raw-body parser). */
   before?: RequestHandler[];
+  /** Work capped per caller and per instance (`app.gates`): a slot is taken after the access checks, before
+   *  `before` reads the body, and given back when the response is over. */
+  gate?: ConcurrencyKind;
   handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<unknown>;
 }
 
@@ -234,6 +238,16 @@ function shadows(pattern: string, other: string): boolean {
   if (pattern === other || mine.length !== theirs.length) return false;
   return mine.every((part, i) => part === theirs[i] || (part.startsWith(':') && !theirs[i]?.startsWith(':')));
 }
+/** One of the caller's slots of `kind` for as long as the response lasts (finished, failed or abandoned). */
+const gateStep =
+  (app: AppContext, kind: ConcurrencyKind): RequestHandler =>
+  async (req, res, next) => {
+    const release = await app.gates.enter(kind, (req.caller as Caller).callerKey);
+    if (res.closed)
+      release(); // the client left while it waited
+    else res.once('close', release);
+    next();
+  };
 
 export function mountRoutes(router: Router, app: AppContext, routes: readonly Route[]): void {
   const methodsByPath = new Map<string, string[]>();
@@ -271,7 +285,13 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
     };
     for (const path of [route.path, pluralAlias(route.path)].filter((p): p is string => Boolean(p))) {
       refuseShadowed(path, route.method);
-      router[route.method](path, authorizeStep, ...(route.before ?? []), runStep);
+      router[route.method](
+        path,
+        authorizeStep,
+        ...(route.gate ? [gateStep(app, route.gate)] : []),
+        ...(route.before ?? []),
+        runStep,
+      );
       methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);
     }
   }
