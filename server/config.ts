@@ -50,6 +50,13 @@ const envSchema = z.object({
   AI_BASE_URL: optionalUrl(/^https?$/),
   AI_API_KEY: optionalString,
   AI_MODEL: optionalString,
+  S3_BUCKET: optionalString,
+  S3_ENDPOINT: optionalUrl(/^https?$/),
+  S3_REGION: z.preprocess(emptyAsUndefined, z.string().default('us-east-1')),
+  S3_FORCE_PATH_STYLE: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  ),
 });
 
 export type Config = {
@@ -72,7 +79,18 @@ export type Config = {
   /** Longest an explorer query (REST and MCP) may run before it is stopped with a 503. */
   explorerTimeoutMs: number;
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
+  /** Where blobs are kept when not in `DATA_DIR/blobs`: an S3-compatible bucket (credentials by the AWS SDK's
+   *  default chain). */
+  s3: S3Config | undefined;
 };
+
+export interface S3Config {
+  bucket: string;
+  /** Unset for AWS itself; MinIO, Ceph, R2… give theirs. */
+  endpoint: string | undefined;
+  region: string;
+  forcePathStyle: boolean;
+}
 
 export class ConfigError extends Error {}
 
@@ -87,6 +105,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   if (e.JWT_SIGNING_KEY && e.JWT_SIGNING_KEY.length < 32) {
     throw new ConfigError('Invalid configuration: JWT_SIGNING_KEY must be at least 32 characters');
+  }
+  // Instances on one PostgreSQL must verify each other's tokens and signed URLs: a key per DATA_DIR would not do.
+  if (e.DATABASE_URL && !e.JWT_SIGNING_KEY) {
+    throw new ConfigError(
+      'Invalid configuration: JWT_SIGNING_KEY is required with DATABASE_URL (every instance must sign with the same key)',
+    );
   }
   return {
     port: e.PORT,
@@ -103,5 +127,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS,
     explorerTimeoutMs: e.EXPLORER_TIMEOUT_MS,
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL } : undefined,
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+        }
+      : undefined,
   };
 }

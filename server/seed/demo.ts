@@ -4,7 +4,7 @@ import path from 'node:path';
 import { permissionKeys } from '../../shared/permissions.js';
 import { createClient } from '../api-keys/service.js';
 import { hashSecret, newClientSecret, verifySecret } from '../auth/secrets.js';
-import { createFsBlobStore } from '../blobs/store.js';
+import { createBlobStore } from '../blobs/configured.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connection.js';
 import { findUserByEmail } from '../users/queries.js';
@@ -71,7 +71,7 @@ export async function ensureDemoData(db: Db, config: Config, now: Date = new Dat
   if (!(await hasOrganizations(db))) {
     // Loaded only for an empty database: the seed brings the PDF library, which a restart does not need.
     const { seedDatabase } = await import('./seed.js');
-    const summary = await seedDatabase(db, createFsBlobStore(path.join(config.dataDir, 'blobs')), {
+    const summary = await seedDatabase(db, createBlobStore(config), {
       scale: 'demo',
       seed: DEMO_SEED,
       now,
