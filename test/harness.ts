@@ -31,6 +31,24 @@ export function freePort(): Promise<number> {
 export const testRedisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
+ * A new, empty database on the PostgreSQL server named by DATABASE_URL (`url`), dropped again by `drop()`:
+ * for tests that open it more than once (several instances of the server).
+ */
+export async function createPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `sitefile_test_${randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/**
  * A fresh database for one test file: in-memory PGlite, or (when DATABASE_URL is set, as in CI's
  * second run) a new database on that PostgreSQL server, dropped again by `close()`.
  */
@@ -41,23 +59,14 @@ export async function openTestDatabase(): Promise<Database> {
     await database.migrate();
     return database;
   }
-  const name = `sitefile_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString() });
+  const created = await createPostgresDatabase(serverUrl);
+  const database = await openDatabase({ databaseUrl: created.url });
   await database.migrate();
   return {
     ...database,
     async close() {
       await database.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await dropper.end();
+      await created.drop();
     },
   };
 }

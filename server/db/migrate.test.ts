@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createPostgresDatabase } from '../../test/harness.js';
 import { repoRoot } from '../paths.js';
 import { openDatabase } from './connection.js';
 import { selectRows } from './rows.js';
@@ -14,22 +13,12 @@ const journal = JSON.parse(readFileSync(path.join(repoRoot, 'server/db/migration
   entries: unknown[];
 };
 
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(statement);
-  await client.end();
-}
-
 describe.skipIf(!serverUrl)(
   'migrations on PostgreSQL (skipped on PGlite: one process owns an embedded database)',
   () => {
     it('are applied once when several instances start on an empty database at the same moment', async () => {
-      const name = `sitefile_migrate_${randomBytes(6).toString('hex')}`;
-      await admin(`CREATE DATABASE ${name}`);
-      const url = new URL(serverUrl!);
-      url.pathname = `/${name}`;
-      const instances = await Promise.all([1, 2, 3].map(() => openDatabase({ databaseUrl: url.toString() })));
+      const created = await createPostgresDatabase(serverUrl!);
+      const instances = await Promise.all([1, 2, 3].map(() => openDatabase({ databaseUrl: created.url })));
       try {
         await Promise.all(instances.map((instance) => instance.migrate()));
         const [applied] = await selectRows(
@@ -49,7 +38,7 @@ describe.skipIf(!serverUrl)(
         }
       } finally {
         await Promise.all(instances.map((instance) => instance.close()));
-        await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await created.drop();
       }
     });
   },
