@@ -1,11 +1,11 @@
-import path from 'node:path';
 import express, { type Express } from 'express';
 import pino, { type Logger } from 'pino';
 import { addUsage } from './api-keys/queries.js';
 import { createBearerGuard } from './auth/guard.js';
 import { type KeyRing, loadKeyRing } from './auth/keys.js';
 import { createTokenService } from './auth/tokens.js';
-import { type BlobStore, createFsBlobStore } from './blobs/store.js';
+import { createBlobStore } from './blobs/configured.js';
+import type { BlobStore } from './blobs/store.js';
 import { createLocalBus, createRedisBus, type InvalidationBus } from './cache/bus.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -58,7 +58,7 @@ export function createApp(options: AppOptions): App {
     log,
     bus,
     tokens,
-    blobs: options.blobs ?? createFsBlobStore(path.join(config.dataDir, 'blobs')),
+    blobs: options.blobs ?? createBlobStore(config),
     guard: createBearerGuard({ db, tokens, bus, clock, cacheTtlSeconds: config.authCacheTtlSeconds }),
     rateLimiter: createRateLimiter({
       perMinute: config.rateLimitPerMinute,

@@ -70,6 +70,13 @@ const envSchema = z.object({
   AI_API_KEY: optionalString,
   AI_MODEL: optionalString,
   SITEFILE_DEMO: z.preprocess(emptyAsUndefined, z.enum(['0', '1'], { error: 'must be 1 or 0' }).optional()),
+  S3_BUCKET: optionalString,
+  S3_ENDPOINT: optionalUrl(/^https?$/),
+  S3_REGION: z.preprocess(emptyAsUndefined, z.string().default('us-east-1')),
+  S3_FORCE_PATH_STYLE: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  ),
 });
 
 /** The work a caller may only do so many of at once (server/ratelimit/concurrency.ts). */
@@ -124,7 +131,18 @@ export type Config = {
   /** `SITEFILE_DEMO`: `on` (1) seeds and shows the demo, `off` (0) never; `auto` (unset) only on an embedded
    *  database that is empty or holds the demo. */
   demo: 'auto' | 'on' | 'off';
+  /** Where blobs are kept when not in `DATA_DIR/blobs`: an S3-compatible bucket (credentials by the AWS SDK's
+   *  default chain). */
+  s3: S3Config | undefined;
 };
+
+export interface S3Config {
+  bucket: string;
+  /** Unset for AWS itself; MinIO, Ceph, R2… give theirs. */
+  endpoint: string | undefined;
+  region: string;
+  forcePathStyle: boolean;
+}
 
 export class ConfigError extends Error {}
 
@@ -142,6 +160,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
     throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  }
+  // Instances on one PostgreSQL must verify each other's tokens and signed URLs: a key per DATA_DIR would not do.
+  if (e.DATABASE_URL && !e.JWT_SIGNING_KEY) {
+    throw new ConfigError(
+      'Invalid configuration: JWT_SIGNING_KEY is required with DATABASE_URL (every instance must sign with the same key)',
+    );
   }
   return {
     port: e.PORT,
@@ -176,5 +200,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL } : undefined,
     demo: e.SITEFILE_DEMO === undefined ? 'auto' : e.SITEFILE_DEMO === '1' ? 'on' : 'off',
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+        }
+      : undefined,
   };
 }

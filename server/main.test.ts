@@ -6,7 +6,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createScratchDatabase, freePort } from '../test/harness.js';
+import { createPostgresDatabase, freePort } from '../test/harness.js';
 import { verifySecret } from './auth/secrets.js';
 import { type Database, openDatabase } from './db/connection.js';
 import { selectRows } from './db/rows.js';
@@ -81,9 +81,12 @@ const credentialLines = (banner: string) =>
 /** The database a start in `dir` uses: the embedded one there, or (PostgreSQL runs) a scratch one. */
 async function databaseFor(dir: string): Promise<{ env: Record<string, string>; open(): Promise<Database> }> {
   if (!serverUrl) return { env: {}, open: () => openDatabase({ dataDir: dir }) };
-  const scratch = await createScratchDatabase(serverUrl);
+  const scratch = await createPostgresDatabase(serverUrl);
   scratchDatabases.push(scratch);
-  return { env: { DATABASE_URL: scratch.url }, open: () => openDatabase({ databaseUrl: scratch.url }) };
+  return {
+    env: { DATABASE_URL: scratch.url, JWT_SIGNING_KEY: 'main-test-signing-key-0123456789abcdefghij' },
+    open: () => openDatabase({ databaseUrl: scratch.url }),
+  };
 }
 
 const counts = (database: Database) =>

@@ -31,30 +31,10 @@ export function freePort(): Promise<number> {
 export const testRedisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
- * A fresh database for one test file: in-memory PGlite, or (when DATABASE_URL is set, as in CI's
- * second run) a new database on that PostgreSQL server, dropped again by `close()`.
+ * A new, empty database on the PostgreSQL server named by DATABASE_URL (`url`), dropped again by `drop()`:
+ * for tests that open it more than once (several instances of the server).
  */
-export async function openTestDatabase(pool?: PoolLimits): Promise<Database> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    const database = await openDatabase({ dataDir: 'memory' });
-    await database.migrate();
-    return database;
-  }
-  const scratch = await createScratchDatabase(serverUrl);
-  const database = await openDatabase({ databaseUrl: scratch.url, pool });
-  await database.migrate();
-  return {
-    ...database,
-    async close() {
-      await database.close();
-      await scratch.drop();
-    },
-  };
-}
-
-/** A new, empty database on the PostgreSQL server of `serverUrl`: its URL, and a way to drop it. */
-export async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `sitefile_test_${randomBytes(6).toString('hex')}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: serverUrl });
@@ -69,6 +49,29 @@ export async function createScratchDatabase(serverUrl: string): Promise<{ url: s
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/**
+ * A fresh database for one test file: in-memory PGlite, or (when DATABASE_URL is set, as in CI's
+ * second run) a new database on that PostgreSQL server, dropped again by `close()`.
+ */
+export async function openTestDatabase(pool?: PoolLimits): Promise<Database> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const database = await openDatabase({ dataDir: 'memory' });
+    await database.migrate();
+    return database;
+  }
+  const created = await createPostgresDatabase(serverUrl);
+  const database = await openDatabase({ databaseUrl: created.url, pool });
+  await database.migrate();
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await created.drop();
+    },
+  };
 }
 
 export interface TestServer extends RunningServer {

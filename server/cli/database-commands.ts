@@ -1,5 +1,6 @@
 // Commands that manage the database as a whole: migrations, the seed and the demo data.
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { createBlobStore } from '../blobs/configured.js';
 import { ensureDemoData } from '../seed/demo.js';
 import type { SeedScale } from '../seed/seed.js';
 import { CliError, runSeed } from './seed.js';
@@ -29,7 +30,7 @@ export function addDatabaseCommands(program: Command): void {
     .option('--json', 'print the summary as JSON')
     .action(async (opts: { scale: SeedScale; seed: number; json?: boolean }) => {
       const summary = await withDatabase(({ db, config }) =>
-        runSeed(db, config.dataDir, { scale: opts.scale, seed: opts.seed }),
+        runSeed(db, createBlobStore(config), { scale: opts.scale, seed: opts.seed }),
       );
       output(opts.json, summary, `Seeded ${summary.totalRows} rows`);
     });

@@ -48,6 +48,9 @@ export const isPglite = (db: Db): boolean => poolOf(db) === undefined;
 
 const migrationsFolder = path.join(repoRoot, 'server/db/migrations');
 
+/** Key of the session-level advisory lock held around migrations on PostgreSQL: "sitefile" in ASCII, as a bigint. */
+const MIGRATION_LOCK = '8316306165775035493';
+
 /**
  * Whether the database lacks a migration of this build. drizzle applies every migration newer than the last
  * one it recorded; when the newest in the journal is already recorded, two small queries say so, where the
@@ -108,10 +111,16 @@ export async function openDatabase(options: {
       kind: 'postgres',
       migrate: async () => {
         if (!(await hasPendingMigrations(db))) return;
-        const migrator = new pg.Pool({ connectionString: options.databaseUrl, max: 1 });
+        // Migrations run on connections of their own without the server's timeouts; instances starting together:
+        // one migrates while the others wait on the lock, then find nothing to do.
+        const migrator = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
+        const session = await migrator.connect();
         try {
-          await migrateNodePg(drizzleNodePg(migrator), { migrationsFolder });
+          await session.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+          if (await hasPendingMigrations(db)) await migrateNodePg(drizzleNodePg(migrator), { migrationsFolder });
         } finally {
+          await session.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+          session.release();
           await migrator.end();
         }
       },

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { permissionKeys } from '../../shared/permissions.js';
 import { createClient } from '../api-keys/service.js';
 import { verifySecret } from '../auth/secrets.js';
-import { createFsBlobStore } from '../blobs/store.js';
+import { createBlobStore } from '../blobs/configured.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connection.js';
 import { createUser } from '../users/service.js';
@@ -108,7 +108,7 @@ export async function ensureDemoData(db: Db, config: Config, now: Date = new Dat
 async function seedDemo(db: Db, config: Config, now: Date): Promise<DemoData> {
   // Loaded only for an empty database: the seed brings the PDF library, which a restart does not need.
   const { newSeedPasswords, seedDatabase } = await import('./seed.js');
-  const summary = await seedDatabase(db, createFsBlobStore(path.join(config.dataDir, 'blobs')), {
+  const summary = await seedDatabase(db, createBlobStore(config), {
     scale: 'demo',
     seed: DEMO_SEED,
     now,
