@@ -75,8 +75,8 @@ module.exports = {
     {
       name: 'ground-floor-stays-down',
       severity: 'error',
-      comment: 'auth, rate limits, cache, blobs and db sit below the HTTP layer.',
-      from: { path: '^server/(auth|ratelimit|cache|blobs|db)/' },
+      comment: 'auth, rate limits, cache, blobs, db and metrics sit below the HTTP layer.',
+      from: { path: '^server/(auth|ratelimit|cache|blobs|db|metrics)/' },
       to: { path: '^server/http/' },
     },
     {

@@ -50,6 +50,9 @@ const envSchema = z.object({
   AI_BASE_URL: optionalUrl(/^https?$/),
   AI_API_KEY: optionalString,
   AI_MODEL: optionalString,
+  METRICS_TOKEN: optionalString,
+  METRICS_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).optional()),
+  DATABASE_WAIT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(3600).default(60)),
 });
 
 export type Config = {
@@ -72,6 +75,12 @@ export type Config = {
   /** Longest an explorer query (REST and MCP) may run before it is stopped with a 503. */
   explorerTimeoutMs: number;
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
+  /** `/metrics` on the API port to `Authorization: Bearer <metricsToken>`; on `metricsPort` (a listener of its
+   *  own, for the operator's network only) to anyone, or to the token when both are set. Neither: not served. */
+  metricsToken: string | undefined;
+  metricsPort: number | undefined;
+  /** How long start-up keeps retrying a database it cannot reach before it gives up (`/readyz` is 503 meanwhile). */
+  databaseWaitSeconds: number;
 };
 
 export class ConfigError extends Error {}
@@ -88,6 +97,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.JWT_SIGNING_KEY && e.JWT_SIGNING_KEY.length < 32) {
     throw new ConfigError('Invalid configuration: JWT_SIGNING_KEY must be at least 32 characters');
   }
+  if (e.METRICS_TOKEN && e.METRICS_TOKEN.length < 16) {
+    throw new ConfigError('Invalid configuration: METRICS_TOKEN must be at least 16 characters');
+  }
   return {
     port: e.PORT,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
@@ -103,5 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS,
     explorerTimeoutMs: e.EXPLORER_TIMEOUT_MS,
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL } : undefined,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
   };
 }

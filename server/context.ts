@@ -7,6 +7,7 @@ import type { InvalidationBus } from './cache/bus.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
+import type { Metrics } from './metrics/metrics.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 
 /** Everything a handler may use, built once by createApp: no module-level globals. */
@@ -23,4 +24,6 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   /** Per-client usage counters, flushed in batches. */
   usage: UsageRecorder;
+  /** Prometheus metrics of this app (`/metrics`). */
+  metrics: Metrics;
 }
