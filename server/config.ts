@@ -77,6 +77,9 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   ),
+  METRICS_TOKEN: optionalString,
+  METRICS_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).optional()),
+  DATABASE_WAIT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(3600).default(60)),
 });
 
 /** The work a caller may only do so many of at once (server/ratelimit/concurrency.ts). */
@@ -134,6 +137,12 @@ export type Config = {
   /** Where blobs are kept when not in `DATA_DIR/blobs`: an S3-compatible bucket (credentials by the AWS SDK's
    *  default chain). */
   s3: S3Config | undefined;
+  /** `/metrics` on the API port to `Authorization: Bearer <metricsToken>`; on `metricsPort` (a listener of its
+   *  own, for the operator's network only) to anyone, or to the token when both are set. Neither: not served. */
+  metricsToken: string | undefined;
+  metricsPort: number | undefined;
+  /** How long start-up keeps retrying a database it cannot reach before it gives up (`/readyz` is 503 meanwhile). */
+  databaseWaitSeconds: number;
 };
 
 export interface S3Config {
@@ -166,6 +175,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'Invalid configuration: JWT_SIGNING_KEY is required with DATABASE_URL (every instance must sign with the same key)',
     );
+  }
+  if (e.METRICS_TOKEN && e.METRICS_TOKEN.length < 16) {
+    throw new ConfigError('Invalid configuration: METRICS_TOKEN must be at least 16 characters');
   }
   return {
     port: e.PORT,
@@ -208,5 +220,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
         }
       : undefined,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
   };
 }

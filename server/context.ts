@@ -6,6 +6,7 @@ import type { InvalidationBus } from './cache/bus.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
+import type { Metrics } from './metrics/metrics.js';
 import type { ConcurrencyGates } from './ratelimit/concurrency.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import type { UsageRecorder } from './usage/recorder.js';
@@ -26,4 +27,6 @@ export interface AppContext {
   gates: ConcurrencyGates;
   /** Per-client usage counters, flushed in batches. */
   usage: UsageRecorder;
+  /** Prometheus metrics of this app (`/metrics`). */
+  metrics: Metrics;
 }

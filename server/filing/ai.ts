@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { SuggestionRequest } from '../../shared/filing.js';
 import type { Config } from '../config.js';
+import type { AiOutcome } from '../metrics/metrics.js';
 import type { RankedProject } from './ranker.js';
 
 export const AI_TIMEOUT_MS = 2000;
@@ -81,13 +82,14 @@ const instructions =
 /**
  * Re-ranks the local candidates with an OpenAI-compatible chat-completions endpoint. Returns undefined
  * (the caller keeps the local order) on any failure: timeout, HTTP error, or an answer that is not the
- * JSON asked for.
+ * JSON asked for. Each call ends in one `onOutcome` (the metrics' AI counter).
  */
 export async function rerankWithProvider(
   ai: NonNullable<Config['ai']>,
   request: SuggestionRequest,
   candidates: RankedProject[],
   log: Logger,
+  onOutcome: (outcome: AiOutcome) => void,
   projectList: readonly ListedProject[] = [],
 ): Promise<RankedProject[] | undefined> {
   const signal = AbortSignal.timeout(AI_TIMEOUT_MS);
@@ -111,6 +113,7 @@ export async function rerankWithProvider(
     });
     if (!response.ok) {
       log.warn({ status: response.status }, 'AI provider answered with an error; using the local ranking');
+      onOutcome('http_error');
       return undefined;
     }
     const completion = ChatCompletion.parse(await response.json());
@@ -130,11 +133,23 @@ export async function rerankWithProvider(
         reasons: ['Ranked by the AI assistant', ...candidate.reasons],
       });
     }
-    if (ordered.length === 0) return undefined;
+    if (ordered.length === 0) {
+      onOutcome('no_ranking');
+      return undefined;
+    }
+    onOutcome('reranked');
     // Candidates the provider left out keep their local order after the ones it ranked.
     return [...ordered, ...candidates.filter((c) => !ordered.some((o) => o.projectId === c.projectId))];
   } catch (err) {
     log.warn({ err: (err as Error).message }, 'AI re-ranking failed; using the local ranking');
+    const name = (err as Error).name;
+    onOutcome(
+      name === 'TimeoutError'
+        ? 'timeout'
+        : err instanceof z.ZodError || err instanceof SyntaxError
+          ? 'invalid_answer'
+          : 'network_error',
+    );
     return undefined;
   }
 }

@@ -61,13 +61,17 @@ export async function fileEmail(
   if (target.documentId && !document) throw ApiError.notFound('Document');
 
   const existing = await findFiledEmailByMessage(app.db, target.projectId, email.messageId);
-  if (existing) return { status: 200, body: await filingResult(app, caller, existing, true) };
+  if (existing) {
+    app.metrics.filings.inc({ result: 'duplicate' });
+    return { status: 200, body: await filingResult(app, caller, existing, true) };
+  }
 
   const blobs = await storeBlobs(app, email);
   const filing: NewFiling = { id: newId('fem'), filedAt: app.clock.now(), caller, target, document, email, blobs };
   const inserted = await app.db.transaction((tx) => insertFiling(tx, filing));
   const stored = await findFiledEmailByMessage(app.db, target.projectId, email.messageId);
   if (!stored) throw new Error(`Filed e-mail ${email.messageId} vanished after insert`);
+  app.metrics.filings.inc({ result: inserted ? 'filed' : 'duplicate' });
   return { status: inserted ? 201 : 200, body: await filingResult(app, caller, stored, !inserted) };
 }
 
@@ -341,6 +345,8 @@ export async function suggestProjects(
   caller: Caller,
   request: SuggestionRequest,
 ): Promise<z.output<typeof SuggestionResult>> {
+  // Wall time for the operator (metrics), not business time: not from app.clock.
+  const stopTimer = app.metrics.suggestionDuration.startTimer();
   const orgIds = [...caller.scope.orgs];
   const projectIndexes = projectIndexCache(app);
   const ranked = await rankProjects(app.db, projectIndexes, {
@@ -364,13 +370,21 @@ export async function suggestProjects(
       const projectList = weak
         ? (await projectIndexes.of(concerned)).flatMap((o) => o.projects).slice(0, MAX_PROJECTS_SENT)
         : [];
-      const reranked = await rerankWithProvider(app.config.ai, request, ranked, app.log, projectList);
+      const reranked = await rerankWithProvider(
+        app.config.ai,
+        request,
+        ranked,
+        app.log,
+        (outcome) => app.metrics.aiRequests.inc({ outcome }),
+        projectList,
+      );
       if (reranked) {
         suggestions = reranked.slice(0, SUGGESTIONS_RETURNED);
         aiUsed = true;
       }
     }
   }
+  stopTimer({ source: aiUsed ? 'local+ai' : 'local' });
   return {
     suggestions: suggestions.map(({ evidence: _evidence, projectCode: _code, ...s }) => s),
     source: aiUsed ? 'local+ai' : 'local',
