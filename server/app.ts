@@ -23,6 +23,7 @@ import { createMcpRouter, MCP_PATH } from './mcp/routes.js';
 import { createOAuthServer } from './oauth/router.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
 import { allRoutes } from './routes.js';
+import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 
 export interface AppOptions {
   config: Config;
@@ -65,9 +66,15 @@ export function createApp(options: AppOptions): App {
       log,
     }),
     usage: createUsageRecorder({ db, log }),
+    webhooks: createWebhookDispatcher({ db, clock, log, settings: config.webhooks }),
   };
-  // Usage counts are written before the limiter's connection closes; both before the bus.
-  const shutdownHooks: Array<() => Promise<void>> = [() => context.usage.close(), () => context.rateLimiter.close()];
+  // Webhook attempts under way finish first; usage counts are written before the limiter's connection closes;
+  // all before the bus.
+  const shutdownHooks: Array<() => Promise<void>> = [
+    () => context.webhooks.close(),
+    () => context.usage.close(),
+    () => context.rateLimiter.close(),
+  ];
 
   const app = express();
   app.disable('x-powered-by');

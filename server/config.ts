@@ -50,6 +50,18 @@ const envSchema = z.object({
   AI_BASE_URL: optionalUrl(/^https?$/),
   AI_API_KEY: optionalString,
   AI_MODEL: optionalString,
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.preprocess(emptyAsUndefined, z.enum(['0', '1']).default('0')),
+  WEBHOOK_TIMEOUT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().min(1).max(60).default(15)),
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default('5,300,1800,7200,18000,36000,36000')
+      .transform((value) => value.split(',').map((part) => Number(part.trim())))
+      .refine((delays) => delays.length <= 20 && delays.every((d) => Number.isFinite(d) && d >= 0 && d <= 86_400), {
+        error: 'must be at most 20 comma-separated delays in seconds, each from 0 to 86400',
+      }),
+  ),
 });
 
 export type Config = {
@@ -72,6 +84,14 @@ export type Config = {
   /** Longest an explorer query (REST and MCP) may run before it is stopped with a 503. */
   explorerTimeoutMs: number;
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
+  webhooks: {
+    /** Deliver to loopback, private and link-local addresses too (development and tests only). */
+    allowPrivateNetworks: boolean;
+    /** How long one delivery attempt may wait for the receiver's answer. */
+    timeoutMs: number;
+    /** The wait before each retry after a failed attempt; the delivery fails when they are used up. */
+    retryDelaysMs: number[];
+  };
 };
 
 export class ConfigError extends Error {}
@@ -103,5 +123,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS,
     explorerTimeoutMs: e.EXPLORER_TIMEOUT_MS,
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL } : undefined,
+    webhooks: {
+      allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === '1',
+      timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      retryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE_SECONDS.map((seconds) => seconds * 1000),
+    },
   };
 }

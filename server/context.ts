@@ -8,6 +8,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
+import type { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 /** Everything a handler may use, built once by createApp: no module-level globals. */
 export interface AppContext {
@@ -23,4 +24,6 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   /** Per-client usage counters, flushed in batches. */
   usage: UsageRecorder;
+  /** Sends the webhook outbox (graphile-worker on PostgreSQL, in-process on PGlite). */
+  webhooks: WebhookDispatcher;
 }
