@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
 import { loadConfig } from '../config.js';
+import { selectRows } from '../db/rows.js';
 import { mime } from '../filing/messages.fixtures.js';
 import { insertWebhook } from './queries.js';
 import { type Receiver, startReceiver, verified } from './webhooks.fixtures.js';
@@ -197,10 +199,12 @@ describe('webhook delivery', () => {
     expect(delivery.attempts).toMatchObject([{ attempt: 1, responseStatus: 200, succeeded: true }]);
     if (server.database.kind === 'postgres') {
       // On PostgreSQL the attempt ran as a graphile-worker job.
-      const tasks = await server.database.db.execute(
+      const tasks = await selectRows(
+        server.database.db,
         sql`select identifier from graphile_worker._private_tasks where identifier = 'webhook_deliver'`,
+        z.object({ identifier: z.string() }),
       );
-      expect(tasks.rows).toHaveLength(1);
+      expect(tasks).toHaveLength(1);
     }
     // Organization B's endpoint got nothing of organization A's.
     expect(
