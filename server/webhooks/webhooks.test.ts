@@ -150,6 +150,23 @@ describe('webhook endpoints', () => {
     }
   });
 
+  it('allows 20 endpoints per organization, then answers 409', async () => {
+    const token = f.staff.token;
+    const json = { url: receiver.url, events: ['webhook.test'] };
+    const existing = (await server.call(hooksPath(f.orgB.id), { token })).body.data.length;
+    for (let i = existing; i < 20; i++) {
+      expect((await server.call(hooksPath(f.orgB.id), { method: 'POST', token, json })).status).toBe(201);
+    }
+    const over = await server.call(hooksPath(f.orgB.id), { method: 'POST', token, json });
+    expect(over.status).toBe(409);
+    expect(over.body).toMatchObject({ errorCode: 'conflict', error: 'An organization may have at most 20 webhooks' });
+    const listed = await server.call(hooksPath(f.orgB.id), { token });
+    expect(listed.body.data).toHaveLength(20);
+    for (const hook of listed.body.data) {
+      await server.call(`${hooksPath(f.orgB.id)}/${hook.id}`, { method: 'DELETE', token });
+    }
+  });
+
   it('keeps the default retry schedule above 24 hours', () => {
     const delays = loadConfig({}).webhooks.retryDelaysMs;
     expect(delays.reduce((sum, d) => sum + d, 0)).toBeGreaterThanOrEqual(24 * 3600 * 1000);
@@ -355,15 +372,23 @@ describeAuthMatrix('list webhooks', () => ({ server, fixtures: f }), {
   method: 'GET',
   path: '/v1/organization/{orgId}/webhooks',
 });
-for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
-  describeAuthMatrix(`${method} one webhook`, () => ({ server, fixtures: f }), {
-    method,
-    path: '/v1/organization/{orgId}/webhooks/{webhookId}',
-    vars: matrixHook,
-    json: method === 'PATCH' ? { description: 'changed' } : undefined,
-    expectOk: (res) => expect(res.status).toBe(method === 'DELETE' ? 204 : 200),
-  });
-}
+describeAuthMatrix('read one webhook', () => ({ server, fixtures: f }), {
+  method: 'GET',
+  path: '/v1/organization/{orgId}/webhooks/{webhookId}',
+  vars: matrixHook,
+});
+describeAuthMatrix('change a webhook', () => ({ server, fixtures: f }), {
+  method: 'PATCH',
+  path: '/v1/organization/{orgId}/webhooks/{webhookId}',
+  vars: matrixHook,
+  json: { description: 'changed' },
+});
+describeAuthMatrix('delete a webhook', () => ({ server, fixtures: f }), {
+  method: 'DELETE',
+  path: '/v1/organization/{orgId}/webhooks/{webhookId}',
+  vars: matrixHook,
+  expectOk: (res) => expect(res.status).toBe(204),
+});
 describeAuthMatrix('webhook deliveries', () => ({ server, fixtures: f }), {
   method: 'GET',
   path: '/v1/organization/{orgId}/webhooks/{webhookId}/deliveries',
