@@ -27,6 +27,7 @@ import { createConcurrencyGates } from './ratelimit/concurrency.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
 import { allRoutes } from './routes.js';
 import { createUsageRecorder } from './usage/recorder.js';
+import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 
 export interface AppOptions {
   config: Config;
@@ -73,9 +74,15 @@ export function createApp(options: AppOptions): App {
     gates: createConcurrencyGates(config.concurrency),
     usage: createUsageRecorder({ write: (deltas) => addUsage(db, deltas), log }),
     metrics,
+    webhooks: createWebhookDispatcher({ db, clock, log, settings: config.webhooks }),
   };
-  // Usage counts are written before the limiter's connection closes; both before the bus.
-  const shutdownHooks: Array<() => Promise<void>> = [() => context.usage.close(), () => context.rateLimiter.close()];
+  // Webhook attempts under way finish first; usage counts are written before the limiter's connection closes;
+  // all before the bus.
+  const shutdownHooks: Array<() => Promise<void>> = [
+    () => context.webhooks.close(),
+    () => context.usage.close(),
+    () => context.rateLimiter.close(),
+  ];
 
   const app = express();
   app.disable('x-powered-by');

@@ -80,6 +80,18 @@ const envSchema = z.object({
   METRICS_TOKEN: optionalString,
   METRICS_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).optional()),
   DATABASE_WAIT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(3600).default(60)),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.preprocess(emptyAsUndefined, z.enum(['0', '1']).default('0')),
+  WEBHOOK_TIMEOUT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().min(1).max(60).default(15)),
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default('5,300,1800,7200,18000,36000,36000')
+      .transform((value) => value.split(',').map((part) => Number(part.trim())))
+      .refine((delays) => delays.length <= 20 && delays.every((d) => Number.isFinite(d) && d >= 0 && d <= 86_400), {
+        error: 'must be at most 20 comma-separated delays in seconds, each from 0 to 86400',
+      }),
+  ),
 });
 
 /** The work a caller may only do so many of at once (server/ratelimit/concurrency.ts). */
@@ -143,6 +155,14 @@ export type Config = {
   metricsPort: number | undefined;
   /** How long start-up keeps retrying a database it cannot reach before it gives up (`/readyz` is 503 meanwhile). */
   databaseWaitSeconds: number;
+  webhooks: {
+    /** Deliver to loopback, private and link-local addresses too (development and tests only). */
+    allowPrivateNetworks: boolean;
+    /** How long one delivery attempt may wait for the receiver's answer. */
+    timeoutMs: number;
+    /** The wait before each retry after a failed attempt; the delivery fails when they are used up. */
+    retryDelaysMs: number[];
+  };
 };
 
 export interface S3Config {
@@ -223,5 +243,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
     databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
+    webhooks: {
+      allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === '1',
+      timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      retryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE_SECONDS.map((seconds) => seconds * 1000),
+    },
   };
 }

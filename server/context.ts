@@ -29,4 +29,14 @@ export interface AppContext {
   usage: UsageRecorder;
   /** Prometheus metrics of this app (`/metrics`). */
   metrics: Metrics;
+  /** Sends the webhook outbox (graphile-worker on PostgreSQL, in-process on PGlite). */
+  webhooks: WebhookDispatcher;
+}
+
+/** Moves due deliveries from the outbox to whoever sends them; one per app instance. */
+export interface WebhookDispatcher {
+  /** Look for due deliveries now (after a commit that emitted events) rather than at the next tick. */
+  nudge(): void;
+  /** Stops looking, waits for the attempts under way. */
+  close(): Promise<void>;
 }

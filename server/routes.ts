@@ -18,6 +18,7 @@ import { organizationRoutes } from './organizations/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { supportIssueRoutes } from './support-issues/routes.js';
 import { userRoutes } from './users/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 /** Every route of the server, one list per resource: add a resource's list here. */
 export const allRoutes = (): Route[] => [
@@ -40,4 +41,5 @@ export const allRoutes = (): Route[] => [
   ...emailFilingSettingsRoutes,
   ...supportIssueRoutes,
   ...userRoutes,
+  ...webhookRoutes,
 ];

@@ -18,6 +18,7 @@ import { signDownload } from '../downloads/signing.js';
 import { readEmailFilingSettings } from '../email-filing-settings/queries.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
+import { emitEvent } from '../webhooks/queries.js';
 import { MAX_PROJECTS_SENT, rerankWithProvider } from './ai.js';
 import { attachmentText, type IncomingEmail, normaliseMessageId, searchTextOf } from './message.js';
 import { projectIndexCache } from './project-index-cache.js';
@@ -69,6 +70,7 @@ export async function fileEmail(
   const blobs = await storeBlobs(app, email);
   const filing: NewFiling = { id: newId('fem'), filedAt: app.clock.now(), caller, target, document, email, blobs };
   const inserted = await app.db.transaction((tx) => insertFiling(tx, filing));
+  if (inserted) app.webhooks.nudge();
   const stored = await findFiledEmailByMessage(app.db, target.projectId, email.messageId);
   if (!stored) throw new Error(`Filed e-mail ${email.messageId} vanished after insert`);
   app.metrics.filings.inc({ result: inserted ? 'filed' : 'duplicate' });
@@ -104,8 +106,8 @@ interface NewFiling {
   blobs: StoredBlobs;
 }
 
-/** The filed e-mail, its attachments and, when filed on a document, its activity; false if the
- *  same Message-ID was filed in the project meanwhile. */
+/** The filed e-mail, its attachments, its `email.filed` webhook event and, when filed on a document, its
+ *  activity; false if the same Message-ID was filed in the project meanwhile. */
 async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
   const { id, filedAt, caller, target, document, email, blobs } = filing;
   const fresh = await insertFiledEmail(tx, {
@@ -147,6 +149,24 @@ async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
       textContent: a.text,
     })),
   );
+  await emitEvent(tx, {
+    organizationId: target.organizationId,
+    type: 'email.filed',
+    data: {
+      id,
+      organizationId: target.organizationId,
+      projectId: target.projectId,
+      documentId: document?.id ?? null,
+      internetMessageId: email.messageId,
+      subject: email.subject,
+      from: email.from,
+      sentAt: email.sentAt?.toISOString() ?? null,
+      attachmentCount: blobs.attachments.length,
+      filedBy: { id: caller.id, name: caller.name, email: caller.email },
+      filedAt: filedAt.toISOString(),
+    },
+    at: filedAt,
+  });
   if (document) {
     await recordActivity(tx, {
       organizationId: target.organizationId,

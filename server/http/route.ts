@@ -33,6 +33,8 @@ import { validationError } from './errors.js';
  * - `permission` with `staffToo` (`needsOrStaff`): as `permission`, and staff users pass too (key management).
  * - `permission` with `peopleOnly` (`needsPerson`): as `permission`, and only a signed-in person passes: client
  *   keys (which act for no one) get 403, after the scope checks (filing e-mail records who filed it).
+ * - `permission` with `orgAdminsToo` (`needsOrOrgAdmin`, scope `org`): a key holding the permission for `:orgId`,
+ *   or an admin of `:orgId`, or staff (webhooks: integrators' keys and the organization's admins manage them).
  * - `staff`: platform staff users only; every client key, superadmin included, gets 403.
  * - `user`: any signed-in person (staff or not); every client key gets 403.
  * - `orgAdmin`: a signed-in admin of `:orgId` (role admin in its membership), or staff; every client key and
@@ -53,6 +55,7 @@ export type Access =
       scope?: 'org' | 'project';
       staffToo?: boolean;
       peopleOnly?: boolean;
+      orgAdminsToo?: boolean;
     }
   | { kind: 'staff' }
   | { kind: 'user' }
@@ -81,6 +84,12 @@ export const access = {
     permission,
     scope,
     peopleOnly: true,
+  }),
+  needsOrOrgAdmin: (permission: Permission): Access => ({
+    kind: 'permission',
+    permission,
+    scope: 'org',
+    orgAdminsToo: true,
   }),
   ownerOrOrgAdmin: (record: Omit<OwnerRule, 'kind'>): Access => ({ kind: 'ownerOrOrgAdmin', ...record }),
 };
@@ -200,6 +209,7 @@ async function checkPermission(
   orgId?: string,
   projectId?: string,
 ): Promise<void> {
+  if (rule.orgAdminsToo && orgId && isOrgAdmin(caller, orgId)) return;
   if (!caller.permissions.has(rule.permission) && !(rule.staffToo && caller.staff)) throw ApiError.forbidden();
   if (rule.scope) {
     if (!orgId || !canAccessOrg(caller.scope, orgId)) throw ApiError.forbidden();
