@@ -13,23 +13,27 @@ import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js'
 import type { AppContext } from '../context.js';
 import { cursorPosition, cutPage, type KeysetPosition, keysetCursor } from '../cursor.js';
 import { inclusiveWindow } from '../date-window.js';
-import type { Tx } from '../db/connection.js';
+import type { Db, Tx } from '../db/connection.js';
 import { signDownload } from '../downloads/signing.js';
 import { readEmailFilingSettings } from '../email-filing-settings/queries.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { MAX_PROJECTS_SENT, rerankWithProvider } from './ai.js';
-import { attachmentText, type IncomingEmail, normaliseMessageId, searchTextOf } from './message.js';
+import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId, searchTextOf } from './message.js';
+import { learnedFeatures } from './model/features.js';
 import { projectIndexCache } from './project-index-cache.js';
 import {
   attachmentsOf,
   type FiledEmailWithFiler,
+  filedEmailsToLearn,
   filingsOfMessage,
   findDocumentInProject,
   findFiledEmail,
   findFiledEmailByMessage,
+  forgetLearned,
   insertAttachments,
   insertFiledEmail,
+  learnFeatures,
   listFiledEmails,
   type OrgFilter,
   threadOf,
@@ -130,6 +134,19 @@ async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
     searchText: searchTextOf(email, blobs.attachments),
   });
   if (!fresh) return false;
+  await learnFeatures(
+    tx,
+    target.organizationId,
+    target.projectId,
+    learnedFeatures({
+      subject: email.subject,
+      body: email.bodyText,
+      attachmentNames: email.attachments.map((a) => a.name),
+      from: email.from.address,
+      recipients: [...email.to, ...email.cc].map((a) => a.address),
+      ownDomain: domainOf(caller.email.toLowerCase()),
+    }),
+  );
   await insertAttachments(
     tx,
     blobs.attachments.map((a) => ({
@@ -376,4 +393,34 @@ export async function suggestProjects(
     source: aiUsed ? 'local+ai' : 'local',
     aiUsed,
   };
+}
+
+/**
+ * Relearns an organization's suggestion model from every e-mail filed in it (mail filed before the model existed,
+ * or rows written past the API, as the seed does): forgets it, then learns each e-mail as filing would have.
+ */
+export async function relearnOrganization(db: Db, organizationId: string) {
+  await db.transaction(async (tx) => {
+    await forgetLearned(tx, organizationId);
+    for (let after = ''; ; ) {
+      const page = await filedEmailsToLearn(tx, organizationId, after, 500);
+      for (const row of page) {
+        await learnFeatures(
+          tx,
+          organizationId,
+          row.projectId,
+          learnedFeatures({
+            subject: row.subject,
+            body: row.bodyText,
+            attachmentNames: row.attachmentNames,
+            from: row.fromAddress,
+            recipients: [...row.to, ...row.cc].map((a) => a.address),
+            ownDomain: domainOf(row.filerEmail.toLowerCase()),
+          }),
+        );
+      }
+      if (page.length < 500) break;
+      after = page.at(-1)!.id;
+    }
+  });
 }

@@ -73,7 +73,18 @@ function readQuoted(lines: string[], start: number): { message: QuotedMessage; n
 
 const signOff =
   /^\s*(thanks|thank you|many thanks|best|best regards|kind regards|regards|cheers|sincerely)\b[\s,.!]*\w*[,.!]?\s*$/i;
-const disclaimer = /(confidential|intended (solely )?for|intended recipient|unsubscribe|manage preferences)/i;
+/** Lines that are about the sender's firm, not this message: disclaimers, banners, taglines, phone footers. */
+const disclaimer = new RegExp(
+  [
+    String.raw`confidential|intended (solely )?for|intended recipient|unsubscribe|manage preferences`,
+    String.raw`proud (supplier|partner|member|sponsor|subcontractor)|now hiring|we're hiring|follow us|visit us at`,
+    String.raw`sent from my (iphone|ipad|android|phone|mobile)|enviado desde mi|get outlook for`,
+    String.raw`please consider the environment|think before you print|aviso de confidencialidad|este (correo|mensaje)`,
+    String.raw`^\s*(caution|external( email)?|\[external\])\s*[:!-]`,
+    String.raw`recently completed|featured project|our projects include|award[- ]winning`,
+  ].join('|'),
+  'i',
+);
 
 /** Text and signature: from a "-- " line, or from a short sign-off ("Thanks,", "Best regards") near the end. */
 export function splitSignature(text: string): { text: string; signature: string } {
