@@ -339,19 +339,25 @@ export async function filedEmailDetail(
 }
 
 const SUGGESTIONS_RETURNED = 5;
-/** A single local candidate below this score is weak evidence: the provider may look at the project list. */
+/**
+ * The provider is asked only when the top local probability is below this: from 0.6 on, local is right often
+ * enough (bench/suggest, reliability table) that a round trip to the provider would mostly confirm it.
+ */
+export const AI_ASK_BELOW = 0.6;
+/** Below this top probability local evidence is weak: the provider also sees the project list. */
 const WEAK_SCORE = 0.5;
-/** Two candidates whose evidence differs by less than this share are a tie. */
-const TIE_SHARE = 0.05;
+/** Mail among colleagues only goes to the provider when local evidence points at a project at least this much. */
+const INTERNAL_POINTS_AT = 0.15;
 
 /**
  * Project suggestions for an e-mail over the caller's organizations. The AI provider is asked only when a
  * provider is configured, the user did not opt out for this request, EVERY organization concerned (those of
  * the candidates, or the caller's when there is none) has aiSuggest on — read from the table on each request
- * (no cache), so a settings change applies to the next request on every instance — and either there are
- * candidates to order or local evidence is weak. When it is weak (no candidate, a single weak one, or a tie),
- * the provider is also shown the organizations' project list (names, codes, aliases; at most 200) and may
- * propose projects the local step did not find.
+ * (no cache), so a settings change applies to the next request on every instance — and local is unsure (top
+ * probability below AI_ASK_BELOW). Mail whose participants are all at the caller's own domain is sent only when
+ * local evidence points at a project. When local evidence is weak, the provider is also shown the organizations'
+ * project list (names, codes, aliases; at most 200) and may propose projects the local step did not find; an
+ * answer "none of these" drops the weak local suggestions.
  */
 export async function suggestProjects(
   app: AppContext,
@@ -367,23 +373,27 @@ export async function suggestProjects(
     now: app.clock.now(),
     limit: SUGGESTIONS_RETURNED,
   });
-  const weak =
-    ranked.length === 0 ||
-    (ranked.length === 1 && ranked[0]!.score < WEAK_SCORE) ||
-    (ranked.length > 1 && ranked[0]!.evidence - ranked[1]!.evidence < TIE_SHARE * ranked[0]!.evidence);
+  const top = ranked[0]?.score ?? 0;
+  const ownDomain = domainOf(caller.email.toLowerCase());
+  const internal = [request.from, ...request.to, ...request.cc].every(
+    (p) => domainOf(p.address.toLowerCase()) === ownDomain,
+  );
+  const unsure = top < AI_ASK_BELOW && (!internal || top >= INTERNAL_POINTS_AT);
   let suggestions = ranked;
   let aiUsed = false;
-  if (app.config.ai && request.allowAi !== false && (ranked.length > 1 || weak) && orgIds.length > 0) {
+  if (app.config.ai && request.allowAi !== false && unsure && orgIds.length > 0) {
     const concerned = ranked.length > 0 ? [...new Set(ranked.map((r) => r.organizationId))] : orgIds;
     const settings = await readEmailFilingSettings(app.db, concerned);
     const allowed = concerned.every((org) => settings.some((s) => s.organizationId === org && s.aiSuggest));
     if (allowed) {
-      const projectList = weak
-        ? (await projectIndexes.of(concerned)).flatMap((o) => o.projects).slice(0, MAX_PROJECTS_SENT)
-        : [];
+      const projectList =
+        top < WEAK_SCORE
+          ? (await projectIndexes.of(concerned)).flatMap((o) => o.projects).slice(0, MAX_PROJECTS_SENT)
+          : [];
       const reranked = await rerankWithProvider(app.config.ai, request, ranked, app.log, projectList);
       if (reranked) {
-        suggestions = reranked.slice(0, SUGGESTIONS_RETURNED);
+        suggestions =
+          reranked.length > 0 ? reranked.slice(0, SUGGESTIONS_RETURNED) : ranked.filter((r) => r.score >= WEAK_SCORE);
         aiUsed = true;
       }
     }
