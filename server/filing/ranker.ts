@@ -1,5 +1,6 @@
 import type { SuggestionRequest } from '../../shared/filing.js';
 import type { Db } from '../db/connection.js';
+import { isAutomatedMail } from './clues/mail-kind.js';
 import { contentOf } from './content.js';
 import { domainOf, normaliseMessageId } from './message.js';
 import { freemailDomains, weightedFeatures } from './model/features.js';
@@ -75,6 +76,7 @@ export async function rankProjects(
       history,
       learned: learned.filter((r) => !participant(r.feature)),
       asked,
+      automated: isAutomatedMail({ subject: request.subject, from: request.from.address, body: request.bodyPreview }),
       documents,
       members,
     },

@@ -36,16 +36,18 @@ export const W = {
   bodyDomain: 0.8,
   directory: 1,
   /** A learned identifier (PO, permit, bid package …) or word wholly of one project, found in the subject. */
-  learnedIdentifier: 6,
-  learnedWord: 1.2,
+  learnedIdentifier: 8,
+  learnedWord: 2.5,
   /** A learned word seen in one filed e-mail counts 1/(1+wordSupport) of one seen in many. */
   wordSupport: 2,
   identifierSupport: 0.5,
   /** Evidence of project names in a sentence that mentions a project in passing, or lists several. */
   passingMention: 0.3,
+  /** Newsletters, automatic replies and calendar notices (clues/mail-kind.ts): their evidence counts this much. */
+  automatedMail: 0.25,
   /** Temperature and "none" weight of the probability (see above). */
-  temperature: 2.5,
-  none: 8,
+  temperature: 2,
+  none: 6,
 };
 
 export type Role = 'from' | 'other' | 'body';
@@ -99,6 +101,8 @@ export interface Evidence {
   /** Learned counts of the e-mail's words and identifiers (model/), with how they stand in the e-mail. */
   learned: { feature: string; projectId: string; emails: number; total: number }[];
   asked: Map<string, AskedFeature>;
+  /** Bulk mail, an automatic reply or a calendar notice: about no project, whatever it names. */
+  automated: boolean;
   documents: { id: string; projectId: string; number: string }[];
   members: { projectId: string; email: string }[];
 }
@@ -138,7 +142,7 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   }
   scoreLearned(e, content, byId);
   const ranked = [...byId.values()]
-    .map(rankedOf)
+    .map((entry) => rankedOf(entry, e.automated ? W.automatedMail : 1))
     .filter((r) => r.evidence > 0)
     .sort(
       (a, b) =>
@@ -295,13 +299,13 @@ function scoreDocuments(e: Evidence, known: Set<string>, add: AddContent, byId: 
   }
 }
 
-function rankedOf(entry: Entry): RankedProject & { contentWeight: number } {
+function rankedOf(entry: Entry, scale: number): RankedProject & { contentWeight: number } {
   const contentClues = [...entry.content]
     .map(([kind, c]) => ({ kind, ...c }))
     .sort((a, b) => b.weight - a.weight || a.kind.localeCompare(b.kind));
   const contentWeight = contentClues.reduce((s, c) => s + c.weight, 0);
   const clues = [...contentClues, ...entry.other].sort((a, b) => b.weight - a.weight || a.text.localeCompare(b.text));
-  const evidence = clues.reduce((s, c) => s + c.weight, 0);
+  const evidence = scale * clues.reduce((s, c) => s + c.weight, 0);
   // What decided the rank: the strongest clue of all.
   const decisive = clues[0];
   const document = entry.documents.find((d) => d.number) ?? entry.documents[0];

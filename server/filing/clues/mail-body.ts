@@ -76,12 +76,13 @@ const signOff =
 /** Lines that are about the sender's firm, not this message: disclaimers, banners, taglines, phone footers. */
 const disclaimer = new RegExp(
   [
-    String.raw`confidential|intended (solely )?for|intended recipient|unsubscribe|manage preferences`,
-    String.raw`proud (supplier|partner|member|sponsor|subcontractor)|now hiring|we're hiring|follow us|visit us at`,
-    String.raw`sent from my (iphone|ipad|android|phone|mobile)|enviado desde mi|get outlook for`,
-    String.raw`please consider the environment|think before you print|aviso de confidencialidad|este (correo|mensaje)`,
+    'confidential|intended (solely )?for|intended recipient|unsubscribe|manage preferences',
+    String.raw`proud (\w+ )?(supplier|partner|member|sponsor|subcontractor|installer|fabricator)|now (hiring|furnishing)`,
+    "we're hiring|follow us|visit us at",
+    'sent from my (iphone|ipad|android|phone|mobile)|enviado desde mi|get outlook for',
+    'please consider the environment|think before you print|aviso de confidencialidad|este (correo|mensaje)',
     String.raw`^\s*(caution|external( email)?|\[external\])\s*[:!-]`,
-    String.raw`recently completed|featured project|our projects include|award[- ]winning`,
+    'recently completed|featured project|our projects include|award[- ]winning',
   ].join('|'),
   'i',
 );

@@ -35,6 +35,13 @@ export const freemailDomains = new Set(
 
 const stemmer = snowball.newStemmer('english');
 
+const normalise = (text: string) =>
+  text
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase();
+
 const stopwords = new Set(
   // English
   (
@@ -52,16 +59,12 @@ const stopwords = new Set(
     // Spanish
     'que los las del por para con una uno unos unas como pero sus esta este estos estas ese esa eso hay muy ' +
     'mas más ya sin sobre entre cuando donde nos les lo la el en de y o a al su se es son fue ser estar favor ' +
-    'gracias saludos hola buenos buenas días dias usted ustedes tenemos tiene mañana hoy semana'
-  ).split(/\s+/),
+    'gracias saludos hola buenos buenas días dias usted ustedes tenemos tiene mañana hoy semana falta faltan ' +
+    'terminamos queda quedan listo lista necesitamos hacer otra otro todo todos después despues ahora'
+  )
+    .split(/\s+/)
+    .map((w) => normalise(w)),
 );
-
-const normalise = (text: string) =>
-  text
-    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase();
 
 /** Word and identifier features of a piece of text, each with the text it came from (for reasons). */
 export function textFeatures(text: string): Map<string, string> {
