@@ -62,10 +62,7 @@ export const MAX_PROJECTS_SENT = 200;
 const maskAddresses = (text: string) => text.replace(/[a-z0-9._%+-]+@([a-z0-9.-]+\.[a-z]{2,})/gi, '…@$1');
 
 const Ranking = z.object({
-  ranking: z
-    .array(z.object({ ref: z.string(), score: z.number().min(0).max(1).optional() }))
-    .min(1)
-    .max(50),
+  ranking: z.array(z.object({ ref: z.string(), score: z.number().min(0).max(1).optional() })).max(50),
 });
 
 const ChatCompletion = z.object({
@@ -77,12 +74,14 @@ const instructions =
   "local ranker (refs c1, c2 …), and possibly the organization's project list (refs p1, p2 …), order the " +
   'likely homes of the e-mail from most to least likely; you may propose projects from the list that the ' +
   'local ranker did not find. Answer with JSON only: {"ranking":[{"ref":"c1","score":0.9}, ...]} using the ' +
-  'given refs; score is your confidence from 0 to 1. Leave out projects the e-mail does not concern.';
+  'given refs; score is your confidence from 0 to 1. Leave out projects the e-mail does not concern; answer ' +
+  '{"ranking":[]} when it concerns none of them (a newsletter, an out-of-office, internal office mail).';
 
 /**
- * Re-ranks the local candidates with an OpenAI-compatible chat-completions endpoint. Returns undefined
- * (the caller keeps the local order) on any failure: timeout, HTTP error, or an answer that is not the
- * JSON asked for. Each call ends in one `onOutcome` (the metrics' AI counter).
+ * Re-ranks the local candidates with an OpenAI-compatible chat-completions endpoint. Returns [] when the
+ * provider answers that the e-mail concerns none of the projects, and undefined (the caller keeps the local
+ * order) on any failure: timeout, HTTP error, an answer that is not the JSON asked for, or one naming no ref
+ * it was given. Each call ends in one `onOutcome` (the metrics' AI counter).
  */
 export async function rerankWithProvider(
   ai: NonNullable<Config['ai']>,
@@ -118,6 +117,11 @@ export async function rerankWithProvider(
     }
     const completion = ChatCompletion.parse(await response.json());
     const ranking = Ranking.parse(JSON.parse(completion.choices[0]!.message.content)).ranking;
+    // "None of these": the caller drops the weak local suggestions.
+    if (ranking.length === 0) {
+      onOutcome('none');
+      return [];
+    }
     const byRef = new Map<string, RankedProject>([
       ...candidates.map((c, i): [string, RankedProject] => [`c${i + 1}`, c]),
       ...projectList.map((p, i): [string, RankedProject] => [`p${i + 1}`, proposed(p, candidates)]),

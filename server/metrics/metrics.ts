@@ -2,7 +2,14 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { type Db, poolOf } from '../db/connection.js';
 
 /** How one AI re-ranking request ended (`sitefile_ai_requests_total{outcome}`). */
-export type AiOutcome = 'reranked' | 'http_error' | 'timeout' | 'invalid_answer' | 'no_ranking' | 'network_error';
+export type AiOutcome =
+  | 'reranked'
+  | 'none'
+  | 'http_error'
+  | 'timeout'
+  | 'invalid_answer'
+  | 'no_ranking'
+  | 'network_error';
 
 /**
  * The process's Prometheus metrics, one registry per app (made by createApp: two apps in one process, as in the
