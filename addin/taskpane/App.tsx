@@ -80,7 +80,11 @@ function SignedIn({ api, host, signOut, firstLook, drafts }: TaskPaneProps) {
   const { me, projects, aiByOrg } = usePaneData(api);
   const probe = useCallback(() => api.me(), [api]);
 
-  const onItemChanged = useCallback(() => setItemVersion((v) => v + 1), []);
+  const onItemChanged = useCallback(() => {
+    // Choices are kept for an e-mail only while it is open: the next e-mail starts from its own suggestions.
+    drafts.clear();
+    setItemVersion((v) => v + 1);
+  }, [drafts]);
   useEffect(() => {
     // A pinned task pane follows the selected e-mail; hosts without the event just keep the first one.
     host.onItemChanged(onItemChanged).catch(() => undefined);

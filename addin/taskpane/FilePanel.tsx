@@ -15,7 +15,7 @@ import type { OpenMessage } from '../office/mailbox.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
 import { Attachments } from './Attachments.js';
-import type { Drafts } from './drafts.js';
+import { type Drafts, draftKey } from './drafts.js';
 import { dateOf, FilingOutcome } from './FilingOutcome.js';
 import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
@@ -67,7 +67,8 @@ export function FilePanel(props: FilePanelProps) {
   if (!message.data) return null;
   return (
     <div className={styles.root}>
-      <MessageForm key={props.itemVersion} {...props} message={message.data} />
+      {/* A form of its own for each e-mail: nothing chosen for the previous one is carried over. */}
+      <MessageForm key={`${props.itemVersion}:${draftKey(message.data)}`} {...props} message={message.data} />
     </div>
   );
 }
