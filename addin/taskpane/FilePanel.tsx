@@ -19,7 +19,8 @@ import { type Drafts, draftKey } from './drafts.js';
 import { dateOf, FilingOutcome } from './FilingOutcome.js';
 import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
-import { DocumentPicker, type ProjectOption, ProjectPicker } from './pickers.js';
+import { DocumentPicker, ProjectPicker } from './pickers.js';
+import type { ProjectDirectory, ProjectOption } from './project-directory.js';
 import { AiStatus, Suggestions } from './Suggestions.js';
 import { type FilingForm, useFilingForm } from './use-filing-form.js';
 
@@ -40,7 +41,7 @@ export interface FilePanelProps {
   api: ApiClient;
   host: MailHost;
   drafts: Drafts;
-  projects: ProjectOption[] | undefined;
+  projects: ProjectDirectory | undefined;
   projectsError?: unknown;
   /** aiSuggest per organization id (undefined while loading). */
   aiByOrg: ReadonlyMap<string, boolean> | undefined;

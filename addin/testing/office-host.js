@@ -162,6 +162,22 @@
       return Promise.resolve(info);
     },
     context: {
+      // The add-in's per-person settings in the mailbox: host.roaming holds what was saved (set by a test to start
+      // with some), shared by every pane of the test as Outlook shares them across the person's devices.
+      roamingSettings: {
+        pending: { ...(host.roaming ?? {}) },
+        get(name) {
+          return this.pending[name];
+        },
+        set(name, value) {
+          this.pending[name] = value;
+        },
+        saveAsync(callback) {
+          host.roaming = { ...this.pending };
+          host.calls.push('roamingSettings.saveAsync');
+          later(callback, ok(undefined));
+        },
+      },
       officeTheme: host.dark ? { bodyBackgroundColor: '#1f1f1f' } : { bodyBackgroundColor: '#ffffff' },
       requirements: {
         isSetSupported: (name, version) => name === 'Mailbox' && minor(version) <= (host.mailboxMinor ?? 8),
