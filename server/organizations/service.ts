@@ -119,13 +119,15 @@ export function listProjects(
   db: Db,
   caller: Caller,
   orgId: string,
-  page: { cursor?: string; limit: number },
+  page: { cursor?: string; limit: number; search?: string },
 ): Promise<NamePage<Project>> {
+  const { search } = page;
   return pageByName(
     page,
-    { list: 'projects', orgId },
+    // A cursor continues the search it came from: one of another search (or none) is a 400.
+    search ? { list: 'projects', orgId, search } : { list: 'projects', orgId },
     projectsInOrg(caller.scope, orgId),
-    (only, after, limit) => listProjectRows(db, { orgId, only, after, limit }),
+    (only, after, limit) => listProjectRows(db, { orgId, only, search, after, limit }),
     projectOf,
   );
 }
@@ -136,7 +138,7 @@ export async function listEveryProject(
   db: Db,
   caller: Caller,
   orgId: string,
-  page: { cursor?: string; limit: number },
+  page: { cursor?: string; limit: number; search?: string },
 ) {
   if (!(await findOrganization(db, orgId))) throw ApiError.notFound('Organization');
   const everyOrganization = { allOrgs: true, orgs: new Set<string>(), projects: new Map() };
