@@ -99,31 +99,54 @@ describe('MCP tools over the REST routes', () => {
     }
   });
 
-  it('answer what the REST route answers the same caller', async () => {
-    const pairs: [string, Record<string, unknown>, string][] = [
-      ['filed_emails_search', { projectId: f.projectA1.id, search: 'pocket' }, `${inA1()}/emails?search=pocket`],
-      ['filed_email_read', { projectId: f.projectA1.id, emailId: filedEmailId }, `${inA1()}/emails/${filedEmailId}`],
-      ['reports_list', { projectId: f.projectA1.id, limit: 5 }, `${inA1()}/reports?limit=5`],
-      ['report_read', { projectId: f.projectA1.id, reportId: 'rep_site_1' }, `${inA1()}/reports/rep_site_1`],
-      ['directory_search', { organizationId: f.orgA.id }, `/v1/organization/${f.orgA.id}/directory`],
-      [
-        'activity_feed',
-        { organizationId: f.orgA.id, action: ['comment_added'], from: '2025-05-01' },
-        `/v1/organization/${f.orgA.id}/activity?action=comment_added&from=2025-05-01`,
-      ],
-      [
-        'document_read',
-        { projectId: f.projectA1.id, documentUid: 'doc_a1_rfi1', include: ['assignees'] },
-        `${inA1()}/documents/doc_a1_rfi1?include=assignees`,
-      ],
-    ];
-    for (const [tool, args, path] of pairs) {
-      const answer = await rest(path);
-      expect(answer.status, path).toBe(200);
-      const viaMcp = structured(await call(agent, tool, args));
+  const pairs = (): [string, Record<string, unknown>, string][] => [
+    ['filed_emails_search', { projectId: f.projectA1.id, search: 'pocket' }, `${inA1()}/emails?search=pocket`],
+    ['filed_email_read', { projectId: f.projectA1.id, emailId: filedEmailId }, `${inA1()}/emails/${filedEmailId}`],
+    ['reports_list', { projectId: f.projectA1.id, limit: 5 }, `${inA1()}/reports?limit=5`],
+    ['report_read', { projectId: f.projectA1.id, reportId: 'rep_site_1' }, `${inA1()}/reports/rep_site_1`],
+    ['directory_search', { organizationId: f.orgA.id }, `/v1/organization/${f.orgA.id}/directory`],
+    [
+      'activity_feed',
+      { organizationId: f.orgA.id, action: ['comment_added'], from: '2025-05-01' },
+      `/v1/organization/${f.orgA.id}/activity?action=comment_added&from=2025-05-01`,
+    ],
+    [
+      'document_read',
+      { projectId: f.projectA1.id, documentUid: 'doc_a1_rfi1', include: ['assignees'] },
+      `${inA1()}/documents/doc_a1_rfi1?include=assignees`,
+    ],
+  ];
+
+  /** Each tool's answer against its REST route's for one caller: the same data, or the same refusal text. */
+  async function expectSameAsRest(client: Client, as: string, served: boolean) {
+    for (const [tool, args, path] of pairs()) {
+      const answer = await server.call(path, { token: as });
+      const result = await call(client, tool, args);
+      if (answer.status !== 200) {
+        expect(served, `${tool}: REST ${answer.status}`).toBe(false);
+        expect(errorText(result), tool).toBe(answer.body.error);
+        continue;
+      }
       // Signed URLs carry their own expiry and signature: compare the rest.
       const unsigned = (value: unknown) => JSON.stringify(value).replace(/signature=[^"&]+/g, 'signature=…');
-      expect(unsigned(viaMcp), tool).toBe(unsigned(answer.body));
+      expect(unsigned(structured(result)), tool).toBe(unsigned(answer.body));
+    }
+  }
+
+  it('answer what the REST route answers the same caller', async () => {
+    await expectSameAsRest(agent, token, true);
+    // A key of project A2 only: refused project A1's records as REST refuses them; the organization's directory
+    // and feed narrowed to its project as REST narrows them.
+    const scoped = await f.client(['mcp:access', 'email:read', 'document:read', 'organization:read'], {
+      projects: [{ orgId: f.orgA.id, projectId: f.projectA2.id }],
+    });
+    const scopedAgent = await connectWithToken(server, scoped.token);
+    try {
+      await expectSameAsRest(scopedAgent, scoped.token, false);
+      const feed = structured(await call(scopedAgent, 'activity_feed', { organizationId: f.orgA.id }));
+      expect(feed.data).toEqual([]);
+    } finally {
+      await scopedAgent.close();
     }
     const feed = structured(await call(agent, 'activity_feed', { organizationId: f.orgA.id, limit: 1 }));
     expect(feed.data).toHaveLength(1);
