@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { z } from 'zod';
+import type { PoolLimits } from '../config.js';
 import { repoRoot } from '../paths.js';
 import { selectRows } from './rows.js';
 import * as schema from './schema.js';
@@ -47,6 +48,9 @@ export const isPglite = (db: Db): boolean => poolOf(db) === undefined;
 
 const migrationsFolder = path.join(repoRoot, 'server/db/migrations');
 
+/** Key of the session-level advisory lock held around migrations on PostgreSQL: "sitefile" in ASCII, as a bigint. */
+const MIGRATION_LOCK = '8316306165775035493';
+
 /**
  * Whether the database lacks a migration of this build. drizzle applies every migration newer than the last
  * one it recorded; when the newest in the journal is already recorded, two small queries say so, where the
@@ -73,14 +77,30 @@ async function hasPendingMigrations(db: Db): Promise<boolean> {
 }
 
 /** `databaseUrl` set: a PostgreSQL server; otherwise embedded PGlite in `dataDir/pg` (or in memory). */
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string | 'memory' }): Promise<Database> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir?: string | 'memory';
+  pool?: PoolLimits;
+}): Promise<Database> {
   if (options.databaseUrl) {
     const [{ default: pg }, { drizzle: drizzleNodePg }, { migrate: migrateNodePg }] = await Promise.all([
       import('pg'),
       import('drizzle-orm/node-postgres'),
       import('drizzle-orm/node-postgres/migrator'),
     ]);
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // The server's budget on the shared pool (`pool`): a bounded wait for a connection, and statements and
+    // idle transactions that cannot hold one for ever. Without it (the CLI: bulk loads, index builds) only
+    // the size. Migrations run on a connection of their own without timeouts.
+    const limits = options.pool;
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: limits?.max ?? 10,
+      ...(limits && {
+        connectionTimeoutMillis: limits.waitMs,
+        statement_timeout: limits.statementTimeoutMs,
+        idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs,
+      }),
+    });
     // An idle client that loses its connection (server restart, database dropped) emits 'error'; without a
     // listener that would crash the process. The next query gets a fresh client.
     pool.on('error', () => {});
@@ -90,7 +110,19 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
       db,
       kind: 'postgres',
       migrate: async () => {
-        if (await hasPendingMigrations(db)) await migrateNodePg(drizzleNodePg(pool), { migrationsFolder });
+        if (!(await hasPendingMigrations(db))) return;
+        // Migrations run on connections of their own without the server's timeouts; instances starting together:
+        // one migrates while the others wait on the lock, then find nothing to do.
+        const migrator = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
+        const session = await migrator.connect();
+        try {
+          await session.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+          if (await hasPendingMigrations(db)) await migrateNodePg(drizzleNodePg(migrator), { migrationsFolder });
+        } finally {
+          await session.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+          session.release();
+          await migrator.end();
+        }
       },
       close: () => pool.end(),
     };

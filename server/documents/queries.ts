@@ -11,6 +11,7 @@ import {
 } from '../../shared/documents.js';
 import { inclusiveWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
+import { likeContains } from '../db/like.js';
 import { selectRows } from '../db/rows.js';
 import { isoUtc } from '../db/sql-text.js';
 import { isIsoDate, isIsoTimestamp } from '../iso-dates.js';
@@ -71,8 +72,6 @@ const sortColumns: Record<SubmittalSortField, SortColumn> = {
 
 /** A `timestamptz(3)` column of `d` by name, as the API's ISO 8601 text. */
 export const iso = (column: string) => isoUtc(sql.raw(column));
-
-const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function timestampRange(column: string, range: DateRange | undefined): SQL[] {
   if (!range) return [];

@@ -45,7 +45,7 @@ export const documentRoutes = [
     summary: 'List submittals in a project',
     query: SubmittalListQuery,
     handler: ({ app, req, res, params, query }) =>
-      pageOrCsv(req, res, listProjectSubmittals(app, params.projectId, query)),
+      pageOrCsv({ app, req, res }, listProjectSubmittals(app, params.projectId, query)),
   }),
   defineRoute({
     ...csvList('documents', DocumentList),
@@ -55,7 +55,7 @@ export const documentRoutes = [
     summary: 'List documents in a project',
     query: ProjectDocumentListQuery,
     handler: ({ app, req, res, params, query }) =>
-      pageOrCsv(req, res, listProjectDocuments(app, params.projectId, query)),
+      pageOrCsv({ app, req, res }, listProjectDocuments(app, params.projectId, query)),
   }),
   defineRoute({
     ...inProject,
@@ -77,7 +77,7 @@ export const documentRoutes = [
     operationId: 'listAdminSubmittals',
     summary: 'List submittals platform-wide (staff)',
     query: AdminSubmittalListQuery,
-    handler: ({ app, req, res, query }) => pageOrCsv(req, res, listAdminSubmittals(app, query)),
+    handler: ({ app, req, res, query }) => pageOrCsv({ app, req, res }, listAdminSubmittals(app, query)),
   }),
   defineRoute({
     ...csvList('documents', DocumentList),
@@ -86,6 +86,6 @@ export const documentRoutes = [
     operationId: 'listAdminDocuments',
     summary: 'List documents platform-wide (staff)',
     query: AdminDocumentListQuery,
-    handler: ({ app, req, res, query }) => pageOrCsv(req, res, listAdminDocuments(app, query)),
+    handler: ({ app, req, res, query }) => pageOrCsv({ app, req, res }, listAdminDocuments(app, query)),
   }),
 ];

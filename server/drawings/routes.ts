@@ -8,9 +8,9 @@ import {
   DrawingListQuery,
   DrawingPath,
 } from '../../shared/drawings.js';
+import { findProjectOrg } from '../auth/project-owner.js';
 import { ApiError } from '../errors.js';
 import { access, defineRoute } from '../http/route.js';
-import { findProjectOrg } from '../organizations/service.js';
 import { bundleDrawings, getDrawing, listDrawings } from './service.js';
 
 const description =
