@@ -184,10 +184,28 @@ async function authorize(app: AppContext, route: Route, req: Request, res: Respo
   req.caller = caller;
   // Counted once the caller is known, before the permission checks, so refusals count too.
   await enforceRateLimit(app.rateLimiter, res, ['api', caller.callerKey]);
-  const { orgId, projectId } = req.params as { orgId?: string; projectId?: string };
+  await checkAccess(app, rule, caller, req.params as AccessPath);
+  return caller;
+}
+
+/** The path parameters an access rule looks at. */
+export interface AccessPath {
+  orgId?: string;
+  projectId?: string;
+}
+
+/**
+ * A rule's checks of a known caller (403, and 404 for a project of another organization), without the token and
+ * rate limit: a REST request and an MCP tool over the same route are refused alike.
+ */
+export async function checkAccess(
+  app: AppContext,
+  rule: Exclude<Access, { kind: 'public' }>,
+  caller: Caller,
+  { orgId, projectId }: AccessPath,
+): Promise<void> {
   if (rule.kind === 'permission') await checkPermission(app, rule, caller, orgId, projectId);
   else checkCaller(rule, caller, orgId);
-  return caller;
 }
 
 /** The caller check of every rule but `permission`: who the caller is, and for `orgAdmin` their role in `:orgId`. */
