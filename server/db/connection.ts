@@ -42,13 +42,32 @@ export async function pingDatabase(db: Db): Promise<void> {
   await db.execute(sql`select 1`);
 }
 
+/**
+ * Runs `work` holding the PostgreSQL advisory lock `name` (session-level, on a pooled connection of its own), so
+ * that instances starting together do one-time work (migrations, the demo data) one after another. PGlite serves
+ * one process: `work` just runs.
+ */
+export async function withAdvisoryLock<T>(db: Db, name: string, work: () => Promise<T>): Promise<T> {
+  const pool = poolOf(db);
+  if (!pool) return work();
+  const session = await pool.connect();
+  let broken = false;
+  try {
+    await session.query('select pg_advisory_lock(hashtext($1))', [name]);
+    return await work();
+  } finally {
+    // A connection that cannot unlock is closed, which releases the lock too.
+    await session.query('select pg_advisory_unlock(hashtext($1))', [name]).catch(() => {
+      broken = true;
+    });
+    session.release(broken);
+  }
+}
+
 /** Embedded PGlite: single-threaded WebAssembly, where timer-driven settings such as statement_timeout do nothing. */
 export const isPglite = (db: Db): boolean => poolOf(db) === undefined;
 
 const migrationsFolder = path.join(repoRoot, 'server/db/migrations');
-
-/** Key of the session-level advisory lock held around migrations on PostgreSQL: "sitefile" in ASCII, as a bigint. */
-const MIGRATION_LOCK = '8316306165775035493';
 
 /**
  * Whether the database lacks a migration of this build. drizzle applies every migration newer than the last
@@ -95,14 +114,9 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
       migrate: async () => {
         if (!(await hasPendingMigrations(db))) return;
         // Instances starting together: one migrates while the others wait on the lock, then find nothing to do.
-        const session = await pool.connect();
-        try {
-          await session.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        await withAdvisoryLock(db, 'sitefile:migrate', async () => {
           if (await hasPendingMigrations(db)) await migrateNodePg(drizzleNodePg(pool), { migrationsFolder });
-        } finally {
-          await session.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
-          session.release();
-        }
+        });
       },
       close: () => pool.end(),
     };

@@ -6,7 +6,7 @@ import { createClient } from '../api-keys/service.js';
 import { hashSecret, newClientSecret, verifySecret } from '../auth/secrets.js';
 import { createBlobStore } from '../blobs/configured.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db/connection.js';
+import { type Db, withAdvisoryLock } from '../db/connection.js';
 import { findUserByEmail } from '../users/queries.js';
 import { createUser } from '../users/service.js';
 import {
@@ -67,7 +67,12 @@ const newStaffPassword = () => `staff-${randomBytes(9).toString('base64url')}`;
  * `DATA_DIR/demo-credentials.json`. When that file is missing or belongs to another database, the
  * demo key's secret and the staff password are rotated and the file is rewritten.
  */
-export async function ensureDemoData(db: Db, config: Config, now: Date = new Date()): Promise<DemoData> {
+export function ensureDemoData(db: Db, config: Config, now: Date = new Date()): Promise<DemoData> {
+  // Instances starting together on an empty PostgreSQL database: one seeds, the others then find the data.
+  return withAdvisoryLock(db, 'sitefile:demo-data', () => ensureDemoDataNow(db, config, now));
+}
+
+async function ensureDemoDataNow(db: Db, config: Config, now: Date): Promise<DemoData> {
   if (!(await hasOrganizations(db))) {
     // Loaded only for an empty database: the seed brings the PDF library, which a restart does not need.
     const { seedDatabase } = await import('./seed.js');
