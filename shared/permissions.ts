@@ -8,6 +8,7 @@ export const permissionKeys = [
   'client:read',
   'client:create',
   'explorer:query',
+  'webhook:manage',
 ] as const;
 
 export type Permission = (typeof permissionKeys)[number];

@@ -205,8 +205,21 @@ function describePermissionCases(probe: Probe, rule: Extract<Access, { kind: 'pe
   });
   if (rule.scope) describeScopeCases(probe, rule.scope);
   if (rule.staffToo) serves(probe, 'staff');
+  if (rule.orgAdminsToo) describeOrgAdminsTooCases(probe);
   if (rule.peopleOnly) describePeopleOnlyCases(probe, rule.permission);
   else servesTheKey(probe);
+}
+
+/** A key holding the permission or an admin of the organization: members and other organizations' admins are not. */
+function describeOrgAdminsTooCases(probe: Probe): void {
+  const { ctx, send } = probe;
+  it('refuses a member of the organization who is not its admin (403)', async () => {
+    expectForbidden(await send(ctx().fixtures.member.token));
+  });
+  it('refuses an admin of another organization (403)', async () => {
+    expectForbidden(await send(await personIn(ctx, ctx().fixtures.orgB.id, 'admin')));
+  });
+  serves(probe, 'admin', 'staff');
 }
 
 function describePeopleOnlyCases({ ctx, send, fullKey, expectOk }: Probe, permission: string): void {

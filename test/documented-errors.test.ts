@@ -39,6 +39,8 @@ const notProvokedHere: Record<string, string> = {
   'GET /v1/downloads/{blobKey}/{fileName} 404': 'a valid signed link to a missing blob: server/downloads tests',
   'POST /v1/organization/{orgId}/project/{projectId}/emails 413':
     'a message over 25 MB (a 40 MB upload races the close of the connection on a loaded machine): server/filing tests',
+  'POST /v1/organization/{orgId}/webhooks 409': 'an organization with 20 webhooks: server/webhooks tests',
+  'POST /v1/organization/{orgId}/webhooks/{webhookId}/test 409': 'a disabled webhook: server/webhooks tests',
 };
 
 const key = (op: Operation) => `${op.method} ${op.template}`;
@@ -60,6 +62,7 @@ const validBodies: Record<string, unknown> = {
   'PATCH /v1/organization/{orgId}/project/{projectId}': { name: 'Renamed project' },
   'PATCH /v1/organization/{orgId}/email-filing-settings': { aiSuggest: true },
   'PATCH /v1/admin/organizations/{orgId}/email-filing-settings': { aiSuggest: true },
+  'PATCH /v1/organization/{orgId}/webhooks/{webhookId}': { description: 'renamed' },
 };
 
 /** Path values: the fixtures' organization and project, a fresh UUID for every other identifier. */

@@ -7,7 +7,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { createClient } from '../server/api-keys/service.js';
 import { ManualClock } from '../server/clock.js';
-import { type Config, loadConfig } from '../server/config.js';
+import { type Config, loadConfig, type PoolLimits } from '../server/config.js';
 import { type Database, openDatabase } from '../server/db/connection.js';
 import { createOrganization, createProject } from '../server/organizations/service.js';
 import { type RunningServer, startServer } from '../server/server.js';
@@ -39,8 +39,11 @@ export async function createPostgresDatabase(serverUrl: string): Promise<{ url: 
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
-    await client.query(statement);
-    await client.end();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
   };
   await admin(`CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);
@@ -52,7 +55,7 @@ export async function createPostgresDatabase(serverUrl: string): Promise<{ url: 
  * A fresh database for one test file: in-memory PGlite, or (when DATABASE_URL is set, as in CI's
  * second run) a new database on that PostgreSQL server, dropped again by `close()`.
  */
-export async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(pool?: PoolLimits): Promise<Database> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const database = await openDatabase({ dataDir: 'memory' });
@@ -60,7 +63,7 @@ export async function openTestDatabase(): Promise<Database> {
     return database;
   }
   const created = await createPostgresDatabase(serverUrl);
-  const database = await openDatabase({ databaseUrl: created.url });
+  const database = await openDatabase({ databaseUrl: created.url, pool });
   await database.migrate();
   return {
     ...database,
@@ -96,7 +99,6 @@ export interface TestServerOptions {
 
 /** A real server on a real port over a real database, with a controllable clock. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = options.database ?? (await openTestDatabase());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -109,6 +111,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     RATE_LIMIT_PER_MINUTE: '1000000',
     ...options.env,
   });
+  const database = options.database ?? (await openTestDatabase(config.pool));
   const clock = options.clock ?? new ManualClock();
   const server = await startServer({ config, db: database.db, clock, log: pino({ level: 'silent' }), port: 0 });
   const ownsDatabase = !options.database;

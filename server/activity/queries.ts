@@ -7,6 +7,7 @@ import { keysetOrder } from '../db/keyset.js';
 import { activity, activityCounts, documents, projects } from '../db/schema.js';
 import { isoUtc } from '../db/sql-text.js';
 import { newId } from '../ids.js';
+import { emitEvent } from '../webhooks/queries.js';
 
 export interface OrgActivityFilters extends DateWindow {
   organizationId: string;
@@ -148,9 +149,29 @@ export const activityRow = (id: string, input: ActivityInput) => ({
   createdAt: input.at,
 });
 
-/** Records one activity row; call it inside the transaction of the change it describes. */
+/**
+ * Records one activity row, and its `activity.created` webhook event in the outbox; call it inside the
+ * transaction of the change it describes.
+ */
 export async function recordActivity(tx: Db | Tx, input: ActivityInput): Promise<string> {
   const id = newId('act');
-  await tx.insert(activity).values(activityRow(id, input));
+  const row = activityRow(id, input);
+  await tx.insert(activity).values(row);
+  await emitEvent(tx, {
+    organizationId: input.organizationId,
+    type: 'activity.created',
+    data: {
+      uid: id,
+      organizationId: row.organizationId,
+      projectId: row.projectId,
+      documentId: row.documentId,
+      actor: { uid: row.actorId, name: row.actorName, email: row.actorEmail },
+      action: row.action,
+      title: row.title,
+      details: row.details,
+      createdAt: input.at.toISOString(),
+    },
+    at: input.at,
+  });
   return id;
 }

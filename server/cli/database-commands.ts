@@ -3,7 +3,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { createBlobStore } from '../blobs/configured.js';
 import { ensureDemoData } from '../seed/demo.js';
 import type { SeedScale } from '../seed/seed.js';
-import { runSeed } from './seed.js';
+import { CliError, runSeed } from './seed.js';
 import { output, withDatabase } from './session.js';
 
 function parseSeed(value: string): number {
@@ -39,10 +39,11 @@ export function addDatabaseCommands(program: Command): void {
 export function addDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('seed the demo data when the database is empty and print its IDs and credentials')
+    .description('seed the demo data into an empty database (or find it) and print its IDs and credentials')
     .option('--json', 'print the result as JSON')
     .action(async (opts: { json?: boolean }) => {
       const demo = await withDatabase(({ db, config }) => ensureDemoData(db, config));
+      if (!demo) throw new CliError('The database holds organizations that are not the demo data: no demo was added');
       const lines = [
         ...demo.organizations.flatMap((o) => [`${o.id}  ${o.name}`, ...o.projects.map((p) => `  ${p.id}  ${p.name}`)]),
         `Demo API key  client_id=${demo.client.clientId} client_secret=${demo.client.clientSecret}`,

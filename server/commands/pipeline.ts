@@ -7,6 +7,7 @@ import type { AppContext } from '../context.js';
 import type { Tx } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { defineRoute, type ResponseSpec, type Route, type RouteSpec } from '../http/route.js';
+import { emitEvent } from '../webhooks/queries.js';
 import { completeAttempt, deleteAttempt, findRecord, insertInProgress, purgeExpiredRecords } from './queries.js';
 
 /**
@@ -88,6 +89,16 @@ export function defineCommand<P extends AnyObject, B extends z.ZodType>(spec: Co
       try {
         stored = await app.db.transaction(async (tx) => {
           const result = await handler({ req, app, caller, params, body, tx });
+          // Pushed to the organization's webhooks when the command belongs to one (`:orgId`).
+          if (organizationId) {
+            const at = app.clock.now();
+            await emitEvent(tx, {
+              organizationId,
+              type: 'command.applied',
+              data: { command: route.operationId, organizationId, params, result, appliedAt: at.toISOString() },
+              at,
+            });
+          }
           const bytes = Buffer.from(JSON.stringify(result));
           const completed = await completeAttempt(tx, key, {
             startedAt: claim.startedAt,

@@ -3,6 +3,7 @@ import type { Caller, RecordOwner } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
+import { emitEvent } from '../webhooks/queries.js';
 import { findLiveComment, lockDocumentSearchText, setDocumentSearchText, softDeleteComment } from './queries.js';
 
 /** Who wrote a live comment, in which organization: what the delete route's access rule decides on. */
@@ -35,6 +36,19 @@ export async function deleteComment(app: AppContext, caller: Caller, commentId: 
       action: 'comment_deleted',
       title: isAuthor ? 'Comment deleted by its author' : 'Comment deleted by an administrator',
       details: { commentId: comment.id },
+      at: now,
+    });
+    await emitEvent(tx, {
+      organizationId: comment.organizationId,
+      type: 'comment.deleted',
+      data: {
+        commentId: comment.id,
+        organizationId: comment.organizationId,
+        projectId: comment.projectId,
+        documentId: comment.documentId,
+        deletedBy: { id: caller.id, name: caller.name, email: caller.email },
+        deletedAt: now.toISOString(),
+      },
       at: now,
     });
   });

@@ -11,3 +11,4 @@ export * from './schema/organizations.js';
 export * from './schema/platform.js';
 export * from './schema/reports.js';
 export * from './schema/sign-in.js';
+export * from './schema/webhooks.js';

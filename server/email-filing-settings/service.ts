@@ -3,6 +3,7 @@ import { recordActivity } from '../activity/queries.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
+import { emitEvent } from '../webhooks/queries.js';
 import { readEmailFilingSettings, type SettingsRow, writeEmailFilingSettings } from './queries.js';
 
 const present = (row: SettingsRow): EmailFilingSettings => ({
@@ -43,6 +44,19 @@ export async function updateEmailFilingSettings(
       action: 'settings_changed',
       title: `E-mail filing AI suggestions turned ${input.aiSuggest ? 'on' : 'off'}`,
       details: { setting: 'emailFiling.aiSuggest', from: current.aiSuggest, to: input.aiSuggest },
+      at: now,
+    });
+    await emitEvent(tx, {
+      organizationId: input.organizationId,
+      type: 'settings.updated',
+      data: {
+        organizationId: input.organizationId,
+        setting: 'emailFiling.aiSuggest',
+        from: current.aiSuggest,
+        to: input.aiSuggest,
+        updatedBy: { id: caller.id, name: caller.name, email: caller.email },
+        updatedAt: now.toISOString(),
+      },
       at: now,
     });
     return present({ organizationId: input.organizationId, aiSuggest: input.aiSuggest, updatedAt: now });

@@ -11,10 +11,11 @@ import {
   isOwnerOrOrgAdmin,
   type RecordOwner,
 } from '../auth/caller.js';
+import { findProjectOrg } from '../auth/project-owner.js';
+import type { ConcurrencyKind } from '../config.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
-import { findProjectOrg } from '../organizations/service.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import { validationError } from './errors.js';
 
@@ -32,6 +33,8 @@ import { validationError } from './errors.js';
  * - `permission` with `staffToo` (`needsOrStaff`): as `permission`, and staff users pass too (key management).
  * - `permission` with `peopleOnly` (`needsPerson`): as `permission`, and only a signed-in person passes: client
  *   keys (which act for no one) get 403, after the scope checks (filing e-mail records who filed it).
+ * - `permission` with `orgAdminsToo` (`needsOrOrgAdmin`, scope `org`): a key holding the permission for `:orgId`,
+ *   or an admin of `:orgId`, or staff (webhooks: integrators' keys and the organization's admins manage them).
  * - `staff`: platform staff users only; every client key, superadmin included, gets 403.
  * - `user`: any signed-in person (staff or not); every client key gets 403.
  * - `orgAdmin`: a signed-in admin of `:orgId` (role admin in its membership), or staff; every client key and
@@ -52,6 +55,7 @@ export type Access =
       scope?: 'org' | 'project';
       staffToo?: boolean;
       peopleOnly?: boolean;
+      orgAdminsToo?: boolean;
     }
   | { kind: 'staff' }
   | { kind: 'user' }
@@ -80,6 +84,12 @@ export const access = {
     permission,
     scope,
     peopleOnly: true,
+  }),
+  needsOrOrgAdmin: (permission: Permission): Access => ({
+    kind: 'permission',
+    permission,
+    scope: 'org',
+    orgAdminsToo: true,
   }),
   ownerOrOrgAdmin: (record: Omit<OwnerRule, 'kind'>): Access => ({ kind: 'ownerOrOrgAdmin', ...record }),
 };
@@ -123,6 +133,9 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   errorBody?: 'oauth';
   /** Middleware that runs after access checks and before validation (e.g. a raw-body parser). */
   before?: RequestHandler[];
+  /** Work capped per caller and per instance (`app.gates`): a slot is taken after the access checks, before
+   *  `before` reads the body, and given back when the response is over. */
+  gate?: ConcurrencyKind;
   handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<unknown>;
 }
 
@@ -196,6 +209,7 @@ async function checkPermission(
   orgId?: string,
   projectId?: string,
 ): Promise<void> {
+  if (rule.orgAdminsToo && orgId && isOrgAdmin(caller, orgId)) return;
   if (!caller.permissions.has(rule.permission) && !(rule.staffToo && caller.staff)) throw ApiError.forbidden();
   if (rule.scope) {
     if (!orgId || !canAccessOrg(caller.scope, orgId)) throw ApiError.forbidden();
@@ -228,8 +242,35 @@ function parsePart<T extends z.ZodType>(
   return result.data;
 }
 
+/** Whether `pattern` matches the declared path `other` only through a `:param` standing where `other` has a word. */
+function shadows(pattern: string, other: string): boolean {
+  const [mine, theirs] = [pattern.split('/'), other.split('/')];
+  if (pattern === other || mine.length !== theirs.length) return false;
+  return mine.every((part, i) => part === theirs[i] || (part.startsWith(':') && !theirs[i]?.startsWith(':')));
+}
+/** One of the caller's slots of `kind` for as long as the response lasts (finished, failed or abandoned). */
+const gateStep =
+  (app: AppContext, kind: ConcurrencyKind): RequestHandler =>
+  async (req, res, next) => {
+    const release = await app.gates.enter(kind, (req.caller as Caller).callerKey);
+    if (res.closed)
+      release(); // the client left while it waited
+    else res.once('close', release);
+    next();
+  };
+
 export function mountRoutes(router: Router, app: AppContext, routes: readonly Route[]): void {
   const methodsByPath = new Map<string, string[]>();
+  const declared = routes.flatMap((route) =>
+    [route.path, pluralAlias(route.path)].filter((p): p is string => Boolean(p)).map((path) => ({ path, route })),
+  );
+  // GET …/drawings/bundle is the bundle's path with a method it does not serve (405), not the drawing "bundle".
+  const refuseShadowed = (path: string, method: Route['method']) => {
+    for (const other of new Set(declared.filter((d) => shadows(path, d.path)).map((d) => d.path))) {
+      const methods = declared.filter((d) => d.path === other).map((d) => d.route.method.toUpperCase());
+      if (!methods.includes(method.toUpperCase())) refuseOtherMethods(router, other, methods, method);
+    }
+  };
   for (const route of routes) {
     const template = `${route.method.toUpperCase()} ${route.path}`;
     const authorizeStep: RequestHandler = async (req, res, next) => {
@@ -253,17 +294,31 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
       else res.status(status).json(result);
     };
     for (const path of [route.path, pluralAlias(route.path)].filter((p): p is string => Boolean(p))) {
-      router[route.method](path, authorizeStep, ...(route.before ?? []), runStep);
+      refuseShadowed(path, route.method);
+      router[route.method](
+        path,
+        authorizeStep,
+        ...(route.gate ? [gateStep(app, route.gate)] : []),
+        ...(route.before ?? []),
+        runStep,
+      );
       methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);
     }
   }
-  for (const [path, methods] of methodsByPath) refuseOtherMethods(router, path, methods);
+  // Paths with fewer parameters first: a path answers for itself before a pattern that also matches it.
+  const byParameters = [...methodsByPath].sort(([a], [b]) => a.split(':').length - b.split(':').length);
+  for (const [path, methods] of byParameters) refuseOtherMethods(router, path, methods);
 }
 
 /** A known path with a method it does not serve: 405 with Allow, not a 404. Mount after the path's handlers. */
-export function refuseOtherMethods(router: Pick<Router, 'all'>, path: string, methods: readonly string[]): void {
+export function refuseOtherMethods(
+  router: Pick<Router, 'all' | Route['method']>,
+  path: string,
+  methods: readonly string[],
+  only: Route['method'] | 'all' = 'all',
+): void {
   const allow = methods.join(', ');
-  router.all(path, (_req, res, next) => {
+  router[only](path, (_req, res, next) => {
     res.setHeader('Allow', allow);
     next(new ApiError('method_not_allowed', `Method not allowed; use ${allow}`));
   });

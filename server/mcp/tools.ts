@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Permission } from '../../shared/permissions.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
+import { databaseBudgetError } from '../db/budget.js';
 import { ApiError } from '../errors.js';
 
 export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
@@ -52,7 +53,8 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject>(
         const data = await spec.run(args, ctx);
         return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
       } catch (err) {
-        if (err instanceof ApiError) return toolError(err.message);
+        const apiError = err instanceof ApiError ? err : databaseBudgetError(err);
+        if (apiError) return toolError(apiError.message);
         ctx.app.log.error({ err, tool: spec.name }, 'MCP tool failed');
         return toolError(`${spec.name} failed because of a server error; try again later`);
       }

@@ -1,0 +1,133 @@
+import { type Runner, run, Logger as WorkerLogger } from 'graphile-worker';
+import type pg from 'pg';
+import type { WebhookDispatcher } from '../context.js';
+import { poolOf, type Tx } from '../db/connection.js';
+import { attemptDelivery, type DeliveryDeps } from './delivery.js';
+import { anyDeliveryDue, claimDueDeliveries, enqueueDeliveryJobs } from './queries.js';
+
+/** Who performs the attempts: graphile-worker on PostgreSQL, this process on PGlite. */
+interface Executor {
+  /** Called before the first hand-off only (so an instance without webhooks never starts a worker). */
+  start(): Promise<void>;
+  /** In the claim's transaction. */
+  enqueue(tx: Tx, deliveryIds: readonly string[]): Promise<void>;
+  /** After the claim committed. */
+  afterCommit(deliveryIds: readonly string[]): void;
+  stop(): Promise<void>;
+}
+
+const TICK_MS = 1000;
+const BATCH = 20;
+
+/**
+ * The outbox relay. Every second (and when nudged) it claims the deliveries that are due by the app's clock —
+ * pending ones whose time came, and claimed ones whose worker died (claimed longer ago than an attempt can take)
+ * — and hands them to the executor in the claim's transaction. A kill at any point leaves each delivery either
+ * pending or claimed, and both come round again: at least once.
+ */
+export function createWebhookDispatcher(deps: DeliveryDeps): WebhookDispatcher {
+  const pool = poolOf(deps.db);
+  const executor = pool ? graphileExecutor(pool, deps) : inProcessExecutor(deps);
+  const leaseMs = 2 * deps.settings.timeoutMs + 1000;
+  let closed = false;
+  let again = false;
+  let running: Promise<void> | undefined;
+
+  const relay = async () => {
+    const now = deps.clock.now();
+    const staleClaim = new Date(now.getTime() - leaseMs);
+    if (!(await anyDeliveryDue(deps.db, now, staleClaim))) return;
+    await executor.start();
+    const claimed = await deps.db.transaction(async (tx) => {
+      const ids = await claimDueDeliveries(tx, now, staleClaim, BATCH);
+      await executor.enqueue(tx, ids);
+      return ids;
+    });
+    executor.afterCommit(claimed);
+    if (claimed.length === BATCH) again = true;
+  };
+
+  const nudge = () => {
+    if (closed) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await relay().catch((err) => deps.log.warn({ err }, 'webhook relay failed'));
+      } while (again && !closed);
+    })().finally(() => {
+      running = undefined;
+    });
+  };
+
+  const timer = setInterval(nudge, TICK_MS);
+  timer.unref();
+  return {
+    nudge,
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await running;
+      await executor.stop();
+    },
+  };
+}
+
+/** PGlite: the attempts run here, right after the claim commits. */
+function inProcessExecutor(deps: DeliveryDeps): Executor {
+  const underWay = new Set<Promise<void>>();
+  return {
+    start: async () => {},
+    enqueue: async () => {},
+    afterCommit(deliveryIds) {
+      for (const id of deliveryIds) {
+        const attempt = attemptDelivery(deps, id)
+          .catch((err) => deps.log.warn({ err, deliveryId: id }, 'webhook attempt failed to record'))
+          .finally(() => underWay.delete(attempt));
+        underWay.add(attempt);
+      }
+    },
+    stop: async () => {
+      await Promise.all(underWay);
+    },
+  };
+}
+
+/**
+ * PostgreSQL: graphile-worker runs the attempts (concurrency, LISTEN/NOTIFY pick-up, retry of a task that threw),
+ * on the app's own pool; its jobs are added in the claim's transaction.
+ */
+function graphileExecutor(pool: pg.Pool, deps: DeliveryDeps): Executor {
+  let runner: Promise<Runner> | undefined;
+  const logger = new WorkerLogger(() => (level, message, meta) => {
+    if (level === 'error') deps.log.error(meta ?? {}, message);
+    else if (level === 'warning') deps.log.warn(meta ?? {}, message);
+    else deps.log.debug(meta ?? {}, message);
+  });
+  return {
+    async start() {
+      runner ??= run({
+        pgPool: pool,
+        concurrency: 8,
+        noHandleSignals: true,
+        pollInterval: 2000,
+        logger,
+        taskList: {
+          webhook_deliver: (payload) => attemptDelivery(deps, (payload as { deliveryId: string }).deliveryId),
+        },
+      }).catch((err) => {
+        runner = undefined; // the next relay tries again
+        throw err;
+      });
+      await runner;
+    },
+    enqueue: enqueueDeliveryJobs,
+    afterCommit: () => {},
+    async stop() {
+      if (runner) await (await runner).stop();
+    },
+  };
+}

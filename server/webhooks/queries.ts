@@ -1,0 +1,257 @@
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { KeysetPosition } from '../cursor.js';
+import type { Db, Tx } from '../db/connection.js';
+import { keysetOrder } from '../db/keyset.js';
+import { selectRows } from '../db/rows.js';
+import { webhookAttempts, webhookDeliveries, webhookEvents, webhooks } from '../db/schema.js';
+import { newId } from '../ids.js';
+
+export type WebhookRow = typeof webhooks.$inferSelect;
+
+export interface NewEvent {
+  organizationId: string;
+  type: string;
+  data: unknown;
+  at: Date;
+  /** Only to this endpoint, whatever it subscribed to (the test event). */
+  webhookId?: string;
+}
+
+/**
+ * Writes an event to the outbox with one pending delivery per enabled endpoint of the organization that
+ * subscribed to its type, in one statement of the caller's transaction: the event commits, or rolls back, with
+ * the change it describes. Nothing is written when no endpoint wants it. Answers the deliveries' ids.
+ */
+export async function emitEvent(tx: Db | Tx, event: NewEvent): Promise<string[]> {
+  const wanted = event.webhookId ? sql`w.id = ${event.webhookId}` : sql`w.enabled and ${event.type} = any(w.events)`;
+  const rows = await selectRows(
+    tx,
+    sql`with event as (
+        insert into ${webhookEvents} (id, organization_id, type, data, created_at)
+        select ${newId('msg')}, ${event.organizationId}, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${event.at}
+        where exists (select 1 from ${webhooks} w where w.organization_id = ${event.organizationId} and ${wanted})
+        returning id, organization_id, created_at
+      )
+      insert into ${webhookDeliveries} (id, organization_id, webhook_id, event_id, next_attempt_at, created_at)
+      select 'whd_' || replace(gen_random_uuid()::text, '-', ''), event.organization_id, w.id, event.id,
+        event.created_at, event.created_at
+      from event join ${webhooks} w on w.organization_id = event.organization_id and ${wanted}
+      returning id`,
+    z.object({ id: z.string() }),
+  );
+  return rows.map((row) => row.id);
+}
+
+export async function countWebhooks(db: Db | Tx, organizationId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(webhooks).where(eq(webhooks.organizationId, organizationId));
+  return row?.n ?? 0;
+}
+
+export async function insertWebhook(db: Db | Tx, row: typeof webhooks.$inferInsert): Promise<WebhookRow> {
+  const [inserted] = await db.insert(webhooks).values(row).returning();
+  return inserted!;
+}
+
+export function listWebhookRows(db: Db, organizationId: string): Promise<WebhookRow[]> {
+  return db
+    .select()
+    .from(webhooks)
+    .where(eq(webhooks.organizationId, organizationId))
+    .orderBy(asc(webhooks.createdAt), asc(webhooks.id));
+}
+
+export async function findWebhook(
+  db: Db | Tx,
+  organizationId: string,
+  webhookId: string,
+): Promise<WebhookRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.organizationId, organizationId), eq(webhooks.id, webhookId)));
+  return row;
+}
+
+export async function updateWebhookRow(
+  db: Db | Tx,
+  webhookId: string,
+  change: Partial<typeof webhooks.$inferInsert>,
+): Promise<WebhookRow | undefined> {
+  const [row] = await db.update(webhooks).set(change).where(eq(webhooks.id, webhookId)).returning();
+  return row;
+}
+
+export async function deleteWebhookRow(db: Db, organizationId: string, webhookId: string): Promise<boolean> {
+  const rows = await db
+    .delete(webhooks)
+    .where(and(eq(webhooks.organizationId, organizationId), eq(webhooks.id, webhookId)))
+    .returning({ id: webhooks.id });
+  return rows.length > 0;
+}
+
+const newestFirst = keysetOrder(webhookDeliveries.createdAt, webhookDeliveries.id, 'desc', 'timestamptz');
+
+const deliveryColumns = {
+  id: webhookDeliveries.id,
+  webhookId: webhookDeliveries.webhookId,
+  eventId: webhookDeliveries.eventId,
+  eventType: webhookEvents.type,
+  state: webhookDeliveries.state,
+  nextAttemptAt: webhookDeliveries.nextAttemptAt,
+  createdAt: webhookDeliveries.createdAt,
+};
+
+/** One page (plus one) of an endpoint's deliveries, newest first. */
+export function deliveryPage(db: Db, webhookId: string, position: KeysetPosition | undefined, limit: number) {
+  return db
+    .select(deliveryColumns)
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(and(eq(webhookDeliveries.webhookId, webhookId), newestFirst.after(position)))
+    .orderBy(...newestFirst.orderBy)
+    .limit(limit + 1);
+}
+
+export async function findDelivery(db: Db, deliveryId: string) {
+  const [row] = await db
+    .select(deliveryColumns)
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(eq(webhookDeliveries.id, deliveryId));
+  return row;
+}
+
+export type DeliveryRow = NonNullable<Awaited<ReturnType<typeof findDelivery>>>;
+
+/** The attempts of these deliveries, in order (at most one retry schedule's worth each). */
+export function attemptsOf(db: Db, deliveryIds: readonly string[]) {
+  if (deliveryIds.length === 0) return Promise.resolve([]);
+  return db
+    .select()
+    .from(webhookAttempts)
+    .where(inArray(webhookAttempts.deliveryId, [...deliveryIds]))
+    .orderBy(asc(webhookAttempts.deliveryId), asc(webhookAttempts.attempt));
+}
+
+/** Whether any delivery is due: pending and time for its attempt, or handed to a worker that died. */
+export async function anyDeliveryDue(db: Db, now: Date, staleClaim: Date): Promise<boolean> {
+  const rows = await selectRows(
+    db,
+    sql`select 1 as due from ${webhookDeliveries} where ${dueCondition(now, staleClaim)} limit 1`,
+    z.object({ due: z.number() }),
+  );
+  return rows.length > 0;
+}
+
+const dueCondition = (now: Date, staleClaim: Date) =>
+  sql`state in ('pending', 'queued') and next_attempt_at <= ${now}
+    and (state = 'pending' or claimed_at < ${staleClaim})`;
+
+/**
+ * Claims up to `limit` due deliveries for a worker (state `queued`, `claimed_at` now). Rows another instance is
+ * claiming at the same time are skipped, so each goes to one worker.
+ */
+export async function claimDueDeliveries(tx: Tx, now: Date, staleClaim: Date, limit: number): Promise<string[]> {
+  const rows = await selectRows(
+    tx,
+    sql`update ${webhookDeliveries} set state = 'queued', claimed_at = ${now}
+      where id in (
+        select id from ${webhookDeliveries} where ${dueCondition(now, staleClaim)}
+        order by next_attempt_at limit ${limit} for update skip locked
+      )
+      returning id`,
+    z.object({ id: z.string() }),
+  );
+  return rows.map((row) => row.id);
+}
+
+/** What one attempt needs: the delivery, its event and its endpoint. */
+export async function findDeliveryTarget(db: Db, deliveryId: string) {
+  const [row] = await db
+    .select({
+      id: webhookDeliveries.id,
+      organizationId: webhookDeliveries.organizationId,
+      state: webhookDeliveries.state,
+      attempts: webhookDeliveries.attempts,
+      createdAt: webhookDeliveries.createdAt,
+      eventId: webhookEvents.id,
+      eventType: webhookEvents.type,
+      eventData: webhookEvents.data,
+      eventAt: webhookEvents.createdAt,
+      webhookId: webhooks.id,
+      url: webhooks.url,
+      secret: webhooks.secret,
+      enabled: webhooks.enabled,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+    .where(eq(webhookDeliveries.id, deliveryId));
+  return row;
+}
+
+export type DeliveryTarget = NonNullable<Awaited<ReturnType<typeof findDeliveryTarget>>>;
+
+export interface AttemptOutcome {
+  attempt: number;
+  attemptedAt: Date;
+  durationMs: number;
+  responseStatus: number | null;
+  error: string | null;
+  succeeded: boolean;
+}
+
+/**
+ * Records an attempt and moves its delivery on: to `succeeded`, back to `pending` at `retryAt`, or to `failed`
+ * (no `retryAt`). Only a delivery still `queued` moves (a stale worker's late answer changes nothing); answers
+ * whether it did.
+ */
+export async function recordAttempt(
+  tx: Tx,
+  target: DeliveryTarget,
+  outcome: AttemptOutcome,
+  retryAt: Date | undefined,
+): Promise<boolean> {
+  const state = outcome.succeeded ? 'succeeded' : retryAt ? 'pending' : 'failed';
+  const moved = await tx
+    .update(webhookDeliveries)
+    .set({
+      state,
+      attempts: outcome.attempt,
+      nextAttemptAt: retryAt ?? outcome.attemptedAt,
+      claimedAt: null,
+      completedAt: state === 'pending' ? null : outcome.attemptedAt,
+    })
+    .where(and(eq(webhookDeliveries.id, target.id), eq(webhookDeliveries.state, 'queued')))
+    .returning({ id: webhookDeliveries.id });
+  if (moved.length === 0) return false;
+  await tx.insert(webhookAttempts).values({
+    id: newId('wha'),
+    organizationId: target.organizationId,
+    deliveryId: target.id,
+    ...outcome,
+  });
+  return true;
+}
+
+/** A final state without an attempt (the endpoint was disabled or deleted meanwhile). */
+export async function abandonDelivery(db: Db, deliveryId: string, at: Date): Promise<void> {
+  await db
+    .update(webhookDeliveries)
+    .set({ state: 'failed', claimedAt: null, completedAt: at })
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.state, 'queued')));
+}
+
+/**
+ * Hands deliveries to graphile-worker (PostgreSQL) in the caller's transaction: the claim and the jobs commit
+ * together. `job_key` keeps one job per delivery (a reclaimed delivery replaces its lost job).
+ */
+export async function enqueueDeliveryJobs(tx: Tx, deliveryIds: readonly string[]): Promise<void> {
+  for (const id of deliveryIds) {
+    await tx.execute(
+      sql`select graphile_worker.add_job('webhook_deliver', json_build_object('deliveryId', ${id}::text),
+        job_key => ${id}::text, max_attempts => 5)`,
+    );
+  }
+}

@@ -1,0 +1,123 @@
+import { OrgPath } from '../../shared/common.js';
+import {
+  CreatedWebhookResponse,
+  CreateWebhookBody,
+  UpdateWebhookBody,
+  WebhookDeliveriesQuery,
+  WebhookDeliveryPage,
+  WebhookDeliveryResponse,
+  WebhookList,
+  WebhookPath,
+  WebhookResponse,
+} from '../../shared/webhooks.js';
+import { access, defineRoute } from '../http/route.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  sendTestEvent,
+  updateWebhook,
+} from './service.js';
+
+// Keys holding webhook:manage for the organization, its admins and staff.
+const common = { tags: ['Webhooks'], access: access.needsOrOrgAdmin('webhook:manage') };
+const notFound = { 404: 'Webhook not found in this organization' };
+const base = '/v1/organization/:orgId/webhooks';
+
+export const webhookRoutes = [
+  defineRoute({
+    ...common,
+    method: 'post',
+    path: base,
+    operationId: 'createWebhook',
+    summary: 'Register a webhook endpoint',
+    description:
+      'Events of the organization are POSTed to `url` by the Standard Webhooks specification (headers `webhook-id`, ' +
+      '`webhook-timestamp`, `webhook-signature`; body `{type, timestamp, data}`), at least once, retried with ' +
+      'exponential backoff for more than 24 hours. The answer carries the signing secret (`whsec_…`) once. A URL ' +
+      'that resolves to a loopback, private or link-local address is refused (400).',
+    params: OrgPath,
+    body: CreateWebhookBody,
+    responses: { 201: { description: 'The endpoint, with its signing secret', schema: CreatedWebhookResponse } },
+    errors: { 409: 'The organization already has the most webhooks allowed' },
+    handler: async ({ app, caller, params, body }) => ({
+      data: await createWebhook(app, caller, params.orgId, body),
+    }),
+  }),
+  defineRoute({
+    ...common,
+    method: 'get',
+    path: base,
+    operationId: 'listWebhooks',
+    summary: "List the organization's webhook endpoints (at most 20), oldest first",
+    params: OrgPath,
+    responses: { 200: { description: 'The endpoints (without their secrets)', schema: WebhookList } },
+    handler: async ({ app, params }) => ({ data: await listWebhooks(app, params.orgId) }),
+  }),
+  defineRoute({
+    ...common,
+    method: 'get',
+    path: `${base}/:webhookId`,
+    operationId: 'getWebhook',
+    summary: 'Read one webhook endpoint',
+    params: WebhookPath,
+    responses: { 200: { description: 'The endpoint (without its secret)', schema: WebhookResponse } },
+    errors: notFound,
+    handler: async ({ app, params }) => ({ data: await getWebhook(app, params.orgId, params.webhookId) }),
+  }),
+  defineRoute({
+    ...common,
+    method: 'patch',
+    path: `${base}/:webhookId`,
+    operationId: 'updateWebhook',
+    summary: 'Change a webhook endpoint, or re-enable one disabled after failing',
+    params: WebhookPath,
+    body: UpdateWebhookBody,
+    responses: { 200: { description: 'The endpoint as changed', schema: WebhookResponse } },
+    errors: notFound,
+    handler: async ({ app, params, body }) => ({
+      data: await updateWebhook(app, params.orgId, params.webhookId, body),
+    }),
+  }),
+  defineRoute({
+    ...common,
+    method: 'delete',
+    path: `${base}/:webhookId`,
+    operationId: 'deleteWebhook',
+    summary: 'Delete a webhook endpoint and its delivery log',
+    params: WebhookPath,
+    responses: { 204: { description: 'Deleted; empty body' } },
+    errors: notFound,
+    handler: async ({ app, params }) => {
+      await deleteWebhook(app, params.orgId, params.webhookId);
+    },
+  }),
+  defineRoute({
+    ...common,
+    method: 'get',
+    path: `${base}/:webhookId/deliveries`,
+    operationId: 'listWebhookDeliveries',
+    summary: "An endpoint's delivery log, newest first, each delivery with every attempt's status",
+    params: WebhookPath,
+    query: WebhookDeliveriesQuery,
+    responses: { 200: { description: 'One page of deliveries', schema: WebhookDeliveryPage } },
+    errors: notFound,
+    handler: ({ app, params, query }) => listDeliveries(app, params.orgId, params.webhookId, query),
+  }),
+  defineRoute({
+    ...common,
+    method: 'post',
+    path: `${base}/:webhookId/test`,
+    operationId: 'testWebhook',
+    summary: 'Send a `webhook.test` event to this endpoint',
+    description: 'Queued like any event; follow it in the delivery log.',
+    params: WebhookPath,
+    responses: { 202: { description: 'The queued delivery', schema: WebhookDeliveryResponse } },
+    errors: { ...notFound, 409: 'The webhook is disabled' },
+    handler: async ({ app, caller, params }) => ({
+      data: await sendTestEvent(app, caller, params.orgId, params.webhookId),
+    }),
+  }),
+];

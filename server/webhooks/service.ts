@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import {
+  MAX_WEBHOOKS_PER_ORGANIZATION,
+  type Webhook,
+  type WebhookDelivery,
+  type WebhookEventType,
+} from '../../shared/webhooks.js';
+import type { Caller } from '../auth/caller.js';
+import type { AppContext } from '../context.js';
+import { createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
+import { ApiError } from '../errors.js';
+import { newId } from '../ids.js';
+import {
+  attemptsOf,
+  countWebhooks,
+  type DeliveryRow,
+  deleteWebhookRow,
+  deliveryPage,
+  emitEvent,
+  findDelivery,
+  findWebhook,
+  insertWebhook,
+  listWebhookRows,
+  updateWebhookRow,
+  type WebhookRow,
+} from './queries.js';
+import { addressRefusal } from './sender.js';
+
+const present = (row: WebhookRow): Webhook => ({
+  id: row.id,
+  organizationId: row.organizationId,
+  url: row.url,
+  events: row.events as WebhookEventType[],
+  description: row.description,
+  enabled: row.enabled,
+  disabledAt: row.disabledAt?.toISOString() ?? null,
+  disabledReason: row.disabledReason,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** 400 for a URL that resolves to a loopback, private or link-local address (unless the deployment allows it). */
+async function checkUrl(app: AppContext, url: string): Promise<void> {
+  if (app.config.webhooks.allowPrivateNetworks) return;
+  const refusal = await addressRefusal(url);
+  if (refusal) throw ApiError.badRequest(`url is refused: ${refusal}`, [{ path: 'url', message: refusal }]);
+}
+
+async function webhookOf(app: AppContext, organizationId: string, webhookId: string): Promise<WebhookRow> {
+  const row = await findWebhook(app.db, organizationId, webhookId);
+  if (!row) throw ApiError.notFound('Webhook');
+  return row;
+}
+
+/** A new endpoint with its signing secret, which this answer alone carries. */
+export async function createWebhook(
+  app: AppContext,
+  caller: Caller,
+  organizationId: string,
+  input: { url: string; events: WebhookEventType[]; description?: string },
+): Promise<Webhook & { secret: string }> {
+  await checkUrl(app, input.url);
+  if ((await countWebhooks(app.db, organizationId)) >= MAX_WEBHOOKS_PER_ORGANIZATION) {
+    throw new ApiError('conflict', `An organization may have at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks`);
+  }
+  const now = app.clock.now();
+  const row = await insertWebhook(app.db, {
+    id: newId('whk'),
+    organizationId,
+    url: input.url,
+    events: input.events,
+    description: input.description ?? null,
+    secret: `whsec_${randomBytes(32).toString('base64')}`,
+    createdById: caller.id,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { ...present(row), secret: row.secret };
+}
+
+export async function listWebhooks(app: AppContext, organizationId: string): Promise<Webhook[]> {
+  return (await listWebhookRows(app.db, organizationId)).map(present);
+}
+
+export async function getWebhook(app: AppContext, organizationId: string, webhookId: string): Promise<Webhook> {
+  return present(await webhookOf(app, organizationId, webhookId));
+}
+
+/** Changes what is given; `enabled: true` re-enables an endpoint disabled after failures (and clears why). */
+export async function updateWebhook(
+  app: AppContext,
+  organizationId: string,
+  webhookId: string,
+  input: { url?: string; events?: WebhookEventType[]; description?: string | null; enabled?: boolean },
+): Promise<Webhook> {
+  const current = await webhookOf(app, organizationId, webhookId);
+  if (input.url !== undefined) await checkUrl(app, input.url);
+  const now = app.clock.now();
+  const enabling = input.enabled === true && !current.enabled;
+  const disabling = input.enabled === false && current.enabled;
+  const row = await updateWebhookRow(app.db, webhookId, {
+    url: input.url,
+    events: input.events,
+    description: input.description,
+    enabled: input.enabled,
+    ...(enabling ? { disabledAt: null, disabledReason: null } : {}),
+    ...(disabling ? { disabledAt: now, disabledReason: 'Disabled through the API' } : {}),
+    updatedAt: now,
+  });
+  if (!row) throw ApiError.notFound('Webhook');
+  return present(row);
+}
+
+export async function deleteWebhook(app: AppContext, organizationId: string, webhookId: string): Promise<void> {
+  if (!(await deleteWebhookRow(app.db, organizationId, webhookId))) throw ApiError.notFound('Webhook');
+}
+
+async function presentDeliveries(app: AppContext, rows: readonly DeliveryRow[]): Promise<WebhookDelivery[]> {
+  const attempts = await attemptsOf(
+    app.db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    webhookId: row.webhookId,
+    eventId: row.eventId,
+    eventType: row.eventType as WebhookEventType,
+    state: row.state as WebhookDelivery['state'],
+    attempts: attempts
+      .filter((a) => a.deliveryId === row.id)
+      .map((a) => ({
+        attempt: a.attempt,
+        attemptedAt: a.attemptedAt.toISOString(),
+        durationMs: a.durationMs,
+        responseStatus: a.responseStatus,
+        error: a.error,
+        succeeded: a.succeeded,
+      })),
+    nextAttemptAt: row.state === 'pending' ? row.nextAttemptAt.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+  }));
+}
+
+/** The delivery log of an endpoint, newest first, each delivery with its attempts. */
+export async function listDeliveries(
+  app: AppContext,
+  organizationId: string,
+  webhookId: string,
+  query: { limit: number; cursor?: string },
+) {
+  await webhookOf(app, organizationId, webhookId);
+  const binding = { webhookId };
+  const position = cursorPosition(query.cursor, binding, 'timestamp');
+  const rows = await deliveryPage(app.db, webhookId, position, query.limit);
+  const { page, nextCursor, hasMore } = cutPage(rows, query.limit, keysetCursor(binding, createdAtPosition));
+  return { data: await presentDeliveries(app, page), nextCursor, hasMore };
+}
+
+/** Sends a `webhook.test` event to this endpoint alone, through the outbox like any event. */
+export async function sendTestEvent(
+  app: AppContext,
+  caller: Caller,
+  organizationId: string,
+  webhookId: string,
+): Promise<WebhookDelivery> {
+  const webhook = await webhookOf(app, organizationId, webhookId);
+  if (!webhook.enabled) throw new ApiError('conflict', 'The webhook is disabled; enable it before testing it');
+  const at = app.clock.now();
+  const [deliveryId] = await emitEvent(app.db, {
+    organizationId,
+    webhookId,
+    type: 'webhook.test',
+    data: { webhookId, requestedBy: { id: caller.id, name: caller.name, email: caller.email } },
+    at,
+  });
+  app.webhooks.nudge();
+  const row = deliveryId ? await findDelivery(app.db, deliveryId) : undefined;
+  if (!row) throw ApiError.notFound('Webhook');
+  const [delivery] = await presentDeliveries(app, [row]);
+  return delivery!;
+}

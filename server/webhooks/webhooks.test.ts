@@ -1,0 +1,402 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { describeAuthMatrix } from '../../test/auth-matrix.js';
+import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { loadConfig } from '../config.js';
+import { selectRows } from '../db/rows.js';
+import { mime } from '../filing/messages.fixtures.js';
+import { insertWebhook } from './queries.js';
+import { type Receiver, startReceiver, verified } from './webhooks.fixtures.js';
+
+let server: TestServer;
+let f: Fixtures;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  // Receivers listen on 127.0.0.1; three attempts: now, 5 s and 60 s after a failure (on the server's ManualClock).
+  server = await startTestServer({
+    env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEBHOOK_RETRY_SCHEDULE_SECONDS: '5,60' },
+  });
+  f = await createFixtures(server);
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await server?.close();
+  await receiver?.close();
+});
+
+const hooksPath = (orgId = f.orgA.id) => `/v1/organization/${orgId}/webhooks`;
+
+async function createHook(json: Record<string, unknown>, token = f.admin.token) {
+  const res = await server.call(hooksPath(), { method: 'POST', token, json: { url: receiver.url, ...json } });
+  expect(res.status).toBe(201);
+  return res.body.data as { id: string; secret: string };
+}
+
+const deliveriesOf = async (webhookId: string) => {
+  const res = await server.call(`${hooksPath()}/${webhookId}/deliveries`, { token: f.admin.token });
+  expect(res.status).toBe(200);
+  return res.body.data as {
+    eventId: string;
+    eventType: string;
+    state: string;
+    attempts: { attempt: number; responseStatus: number | null; succeeded: boolean }[];
+  }[];
+};
+
+/** Moves the server's clock on and asks the relay to look now (instead of at its next one-second tick). */
+const advance = (ms: number) => {
+  server.clock.advance(ms);
+  server.app.context.webhooks.nudge();
+};
+
+/** Polls the delivery log until `done` holds for the endpoint's newest delivery (the relay works in the background). */
+async function deliveryWhen(webhookId: string, done: (d: Awaited<ReturnType<typeof deliveriesOf>>[number]) => boolean) {
+  for (;;) {
+    const [newest] = await deliveriesOf(webhookId);
+    if (newest && done(newest)) return newest;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('webhook endpoints', () => {
+  it('creates an endpoint whose answer alone carries the whsec_ secret', async () => {
+    const res = await server.call(hooksPath(), {
+      method: 'POST',
+      token: f.admin.token,
+      json: { url: receiver.url, events: ['email.filed', 'email.filed'], description: 'ERP sync' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({
+      organizationId: f.orgA.id,
+      url: receiver.url,
+      events: ['email.filed'],
+      description: 'ERP sync',
+      enabled: true,
+      disabledAt: null,
+    });
+    expect(res.body.data.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const id = res.body.data.id;
+    const one = await server.call(`${hooksPath()}/${id}`, { token: f.admin.token });
+    expect(one.status).toBe(200);
+    expect(one.body.data.secret).toBeUndefined();
+    const list = await server.call(hooksPath(), { token: f.admin.token });
+    expect(list.body.data.map((w: { id: string }) => w.id)).toContain(id);
+    expect(JSON.stringify(list.body)).not.toContain('whsec_');
+
+    const patched = await server.call(`${hooksPath()}/${id}`, {
+      method: 'PATCH',
+      token: f.admin.token,
+      json: { events: ['comment.deleted'], description: null },
+    });
+    expect(patched.body.data).toMatchObject({ events: ['comment.deleted'], description: null, url: receiver.url });
+
+    // Another organization's path does not reach it.
+    const staffElsewhere = await server.call(`${hooksPath(f.orgB.id)}/${id}`, { token: f.staff.token });
+    expect(staffElsewhere.status).toBe(404);
+
+    expect((await server.call(`${hooksPath()}/${id}`, { method: 'DELETE', token: f.admin.token })).status).toBe(204);
+    expect((await server.call(`${hooksPath()}/${id}`, { token: f.admin.token })).status).toBe(404);
+  });
+
+  it('refuses bad bodies with a 400 naming the field', async () => {
+    for (const json of [
+      {},
+      { url: 'ftp://example.com/x', events: ['email.filed'] },
+      { url: receiver.url, events: [] },
+      { url: receiver.url, events: ['email.sent'] },
+      { url: receiver.url, events: ['email.filed'], secret: 'mine' },
+      { url: receiver.url, events: ['email.filed'], description: 'x'.repeat(501) },
+    ]) {
+      const res = await server.call(hooksPath(), { method: 'POST', token: f.admin.token, json });
+      expect(res.status, JSON.stringify(json)).toBe(400);
+      expect(res.body.errorCode).toBe('validation_failed');
+    }
+    const hook = await createHook({ events: ['webhook.test'] });
+    const empty = await server.call(`${hooksPath()}/${hook.id}`, { method: 'PATCH', token: f.admin.token, json: {} });
+    expect(empty.status).toBe(400);
+  });
+
+  it('refuses loopback, private and link-local URLs unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=1', async () => {
+    // A second instance on the same database with the default configuration.
+    const strict = await startTestServer({ database: server.database, clock: server.clock });
+    try {
+      const token = strict.app.context.tokens.sign(f.admin.id, 'user').token;
+      for (const url of [
+        'http://127.0.0.1:8080/x',
+        'http://localhost/x',
+        'http://10.0.0.7/x',
+        'http://192.168.1.2/x',
+        'http://169.254.169.254/latest/meta-data',
+        'http://[::1]/x',
+        'http://[fe80::1]/x',
+        'http://[::ffff:127.0.0.1]/x',
+        'http://0.0.0.0/x',
+      ]) {
+        const res = await strict.call(hooksPath(), { method: 'POST', token, json: { url, events: ['email.filed'] } });
+        expect(res.status, url).toBe(400);
+        expect(res.body.error).toMatch(/^url is refused/);
+      }
+      const hook = await createHook({ events: ['webhook.test'] });
+      const moved = await strict.call(`${hooksPath()}/${hook.id}`, {
+        method: 'PATCH',
+        token,
+        json: { url: 'http://172.16.0.1/x' },
+      });
+      expect(moved.status).toBe(400);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('allows 20 endpoints per organization, then answers 409', async () => {
+    const token = f.staff.token;
+    const json = { url: receiver.url, events: ['webhook.test'] };
+    const existing = (await server.call(hooksPath(f.orgB.id), { token })).body.data.length;
+    for (let i = existing; i < 20; i++) {
+      expect((await server.call(hooksPath(f.orgB.id), { method: 'POST', token, json })).status).toBe(201);
+    }
+    const over = await server.call(hooksPath(f.orgB.id), { method: 'POST', token, json });
+    expect(over.status).toBe(409);
+    expect(over.body).toMatchObject({ errorCode: 'conflict', error: 'An organization may have at most 20 webhooks' });
+    const listed = await server.call(hooksPath(f.orgB.id), { token });
+    expect(listed.body.data).toHaveLength(20);
+    for (const hook of listed.body.data) {
+      await server.call(`${hooksPath(f.orgB.id)}/${hook.id}`, { method: 'DELETE', token });
+    }
+  });
+
+  it('keeps the default retry schedule above 24 hours', () => {
+    const delays = loadConfig({}).webhooks.retryDelaysMs;
+    expect(delays.reduce((sum, d) => sum + d, 0)).toBeGreaterThanOrEqual(24 * 3600 * 1000);
+    expect(delays).toEqual([...delays].sort((a, b) => a - b));
+  });
+});
+
+describe('webhook delivery', () => {
+  it('delivers an email.filed event to a subscribed endpoint, signed by the Standard Webhooks scheme', async () => {
+    const hook = await createHook({ events: ['email.filed'] });
+    const other = await server.call(hooksPath(f.orgB.id), {
+      method: 'POST',
+      token: f.staff.token,
+      json: { url: `${receiver.url}/org-b`, events: ['email.filed'] },
+    });
+    expect(other.status).toBe(201);
+    const before = receiver.received.length;
+    const filed = await server.call(`/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/emails`, {
+      method: 'POST',
+      token: f.member.token,
+      headers: { 'content-type': 'message/rfc822' },
+      body: mime({ messageId: '<webhook-1@acme-eng.test>', subject: 'Pile cap rebar' }),
+    });
+    expect(filed.status).toBe(201);
+
+    const [request] = (await receiver.waitForRequests(before + 1)).slice(before);
+    expect(request!.headers['content-type']).toBe('application/json');
+    expect(request!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+={0,2}$/);
+    const payload = verified(hook.secret, request!);
+    expect(payload).toMatchObject({
+      type: 'email.filed',
+      data: {
+        id: filed.body.id,
+        organizationId: f.orgA.id,
+        projectId: f.projectA1.id,
+        internetMessageId: filed.body.internetMessageId,
+        subject: 'Pile cap rebar',
+        filedBy: { id: f.member.id },
+      },
+    });
+    // Another secret does not verify it.
+    const { secret: otherSecret } = other.body.data;
+    expect(() => verified(otherSecret, request!)).toThrow();
+
+    const delivery = await deliveryWhen(hook.id, (d) => d.state === 'succeeded');
+    expect(delivery).toMatchObject({ eventId: request!.headers['webhook-id'], eventType: 'email.filed' });
+    expect(delivery.attempts).toMatchObject([{ attempt: 1, responseStatus: 200, succeeded: true }]);
+    if (server.database.kind === 'postgres') {
+      // On PostgreSQL the attempt ran as a graphile-worker job.
+      const tasks = await selectRows(
+        server.database.db,
+        sql`select identifier from graphile_worker._private_tasks where identifier = 'webhook_deliver'`,
+        z.object({ identifier: z.string() }),
+      );
+      expect(tasks).toHaveLength(1);
+    }
+    // Organization B's endpoint got nothing of organization A's.
+    expect(
+      await server.call(`${hooksPath(f.orgB.id)}/${other.body.data.id}/deliveries`, { token: f.staff.token }),
+    ).toMatchObject({ status: 200, body: { data: [] } });
+    await server.call(`${hooksPath()}/${hook.id}`, { method: 'DELETE', token: f.admin.token });
+  });
+
+  it('retries a receiver answering 500 twice; the third attempt delivers, and the log shows all three', async () => {
+    const hook = await createHook({ events: ['webhook.test'] });
+    receiver.answer(500, 500);
+    const before = receiver.received.length;
+    const sent = await server.call(`${hooksPath()}/${hook.id}/test`, { method: 'POST', token: f.admin.token });
+    expect(sent.status).toBe(202);
+    expect(sent.body.data).toMatchObject({ eventType: 'webhook.test', state: 'pending', attempts: [] });
+
+    await deliveryWhen(hook.id, (d) => d.attempts.length === 1);
+    const waiting = await deliveryWhen(hook.id, (d) => d.state === 'pending');
+    expect(waiting.attempts).toMatchObject([{ attempt: 1, responseStatus: 500, succeeded: false }]);
+    advance(5_000);
+    await deliveryWhen(hook.id, (d) => d.attempts.length === 2 && d.state === 'pending');
+    advance(60_000);
+    const done = await deliveryWhen(hook.id, (d) => d.state === 'succeeded');
+    expect(done.attempts).toMatchObject([
+      { attempt: 1, responseStatus: 500, succeeded: false },
+      { attempt: 2, responseStatus: 500, succeeded: false },
+      { attempt: 3, responseStatus: 200, succeeded: true },
+    ]);
+    const requests = (await receiver.waitForRequests(before + 3)).slice(before);
+    // The same message each time (same webhook-id), each signature valid for its own timestamp.
+    expect(new Set(requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([sent.body.data.eventId]));
+    for (const request of requests) expect(verified(hook.secret, request).type).toBe('webhook.test');
+    await server.call(`${hooksPath()}/${hook.id}`, { method: 'DELETE', token: f.admin.token });
+  });
+
+  it('disables an endpoint that keeps failing, with a notice in the activity feed', async () => {
+    const hook = await createHook({ events: ['webhook.test'] });
+    const watcher = await createHook({ url: `${receiver.url}/watcher`, events: ['activity.created'] });
+    receiver.answer(503, 503, 503);
+    await server.call(`${hooksPath()}/${hook.id}/test`, { method: 'POST', token: f.admin.token });
+    await deliveryWhen(hook.id, (d) => d.attempts.length === 1 && d.state === 'pending');
+    advance(5_000);
+    await deliveryWhen(hook.id, (d) => d.attempts.length === 2 && d.state === 'pending');
+    advance(60_000);
+    const failed = await deliveryWhen(hook.id, (d) => d.state === 'failed');
+    expect(failed.attempts.map((a) => a.responseStatus)).toEqual([503, 503, 503]);
+
+    const endpoint = await server.call(`${hooksPath()}/${hook.id}`, { token: f.admin.token });
+    expect(endpoint.body.data).toMatchObject({ enabled: false, disabledAt: server.clock.now().toISOString() });
+    expect(endpoint.body.data.disabledReason).toMatch(/^Disabled after 3 failed attempts/);
+    const feed = await server.call(`/v1/organization/${f.orgA.id}/activity?action=webhook_disabled`, {
+      token: f.admin.token,
+    });
+    expect(feed.body.data).toMatchObject([{ action: 'webhook_disabled', details: { webhookId: hook.id } }]);
+    // The notice is itself an activity.created event.
+    const notice = await deliveryWhen(watcher.id, (d) => d.state === 'succeeded');
+    expect(notice.eventType).toBe('activity.created');
+    const noticeRequest = receiver.received.find((r) => r.headers['webhook-id'] === notice.eventId)!;
+    expect(verified(watcher.secret, noticeRequest).data).toMatchObject({ action: 'webhook_disabled' });
+
+    // A disabled endpoint cannot be tested until it is enabled again.
+    const test = await server.call(`${hooksPath()}/${hook.id}/test`, { method: 'POST', token: f.admin.token });
+    expect(test.status).toBe(409);
+    const enabled = await server.call(`${hooksPath()}/${hook.id}`, {
+      method: 'PATCH',
+      token: f.admin.token,
+      json: { enabled: true },
+    });
+    expect(enabled.body.data).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null });
+    for (const id of [hook.id, watcher.id]) {
+      await server.call(`${hooksPath()}/${id}`, { method: 'DELETE', token: f.admin.token });
+    }
+  });
+
+  it('pushes settings.updated and activity.created from the settings change, in its transaction', async () => {
+    const hook = await createHook({ events: ['settings.updated', 'activity.created'] });
+    const before = receiver.received.length;
+    const res = await server.call(`/v1/organization/${f.orgA.id}/email-filing-settings`, {
+      method: 'PATCH',
+      token: f.admin.token,
+      json: { aiSuggest: true },
+    });
+    expect(res.status).toBe(200);
+    const payloads = (await receiver.waitForRequests(before + 2)).slice(before).map((r) => verified(hook.secret, r));
+    expect(payloads.map((p) => p.type).sort()).toEqual(['activity.created', 'settings.updated']);
+    expect(payloads.find((p) => p.type === 'settings.updated')!.data).toMatchObject({
+      setting: 'emailFiling.aiSuggest',
+      from: false,
+      to: true,
+      updatedBy: { id: f.admin.id },
+    });
+    expect(payloads.find((p) => p.type === 'activity.created')!.data).toMatchObject({
+      action: 'settings_changed',
+      actor: { uid: f.admin.id },
+    });
+    await server.call(`${hooksPath()}/${hook.id}`, { method: 'DELETE', token: f.admin.token });
+  });
+
+  it('lists deliveries newest first, a page at a time', async () => {
+    const hook = await createHook({ events: ['webhook.test'] });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      server.clock.advance(1000);
+      const sent = await server.call(`${hooksPath()}/${hook.id}/test`, { method: 'POST', token: f.admin.token });
+      ids.push(sent.body.data.id);
+    }
+    const first = await server.call(`${hooksPath()}/${hook.id}/deliveries?limit=2`, { token: f.admin.token });
+    expect(first.body.data.map((d: { id: string }) => d.id)).toEqual([ids[2], ids[1]]);
+    expect(first.body.hasMore).toBe(true);
+    const second = await server.call(
+      `${hooksPath()}/${hook.id}/deliveries?limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`,
+      { token: f.admin.token },
+    );
+    expect(second.body).toMatchObject({ hasMore: false, nextCursor: null });
+    expect(second.body.data.map((d: { id: string }) => d.id)).toEqual([ids[0]]);
+    expect((await server.call(`${hooksPath()}/${hook.id}/deliveries?limit=51`, { token: f.admin.token })).status).toBe(
+      400,
+    );
+    await server.call(`${hooksPath()}/${hook.id}`, { method: 'DELETE', token: f.admin.token });
+  });
+});
+
+// The matrix's endpoints are inserted directly (the served cases of DELETE remove theirs): unreachable URL, only
+// the test event.
+const matrixHook = async (fixtures: Fixtures) => {
+  const at = server.clock.now();
+  const row = await insertWebhook(server.database.db, {
+    id: `whk_matrix_${Math.random().toString(36).slice(2)}`,
+    organizationId: fixtures.orgA.id,
+    url: 'http://127.0.0.1:9/unreachable',
+    events: ['webhook.test'],
+    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    createdById: fixtures.admin.id,
+    createdAt: at,
+    updatedAt: at,
+  });
+  return { webhookId: row.id };
+};
+const created = (res: { status: number }) => expect(res.status).toBe(201);
+
+describeAuthMatrix('create a webhook', () => ({ server, fixtures: f }), {
+  method: 'POST',
+  path: '/v1/organization/{orgId}/webhooks',
+  json: { url: 'http://127.0.0.1:9/unreachable', events: ['webhook.test'] },
+  expectOk: created,
+});
+describeAuthMatrix('list webhooks', () => ({ server, fixtures: f }), {
+  method: 'GET',
+  path: '/v1/organization/{orgId}/webhooks',
+});
+describeAuthMatrix('read one webhook', () => ({ server, fixtures: f }), {
+  method: 'GET',
+  path: '/v1/organization/{orgId}/webhooks/{webhookId}',
+  vars: matrixHook,
+});
+describeAuthMatrix('change a webhook', () => ({ server, fixtures: f }), {
+  method: 'PATCH',
+  path: '/v1/organization/{orgId}/webhooks/{webhookId}',
+  vars: matrixHook,
+  json: { description: 'changed' },
+});
+describeAuthMatrix('delete a webhook', () => ({ server, fixtures: f }), {
+  method: 'DELETE',
+  path: '/v1/organization/{orgId}/webhooks/{webhookId}',
+  vars: matrixHook,
+  expectOk: (res) => expect(res.status).toBe(204),
+});
+describeAuthMatrix('webhook deliveries', () => ({ server, fixtures: f }), {
+  method: 'GET',
+  path: '/v1/organization/{orgId}/webhooks/{webhookId}/deliveries',
+  vars: matrixHook,
+});
+describeAuthMatrix('test a webhook', () => ({ server, fixtures: f }), {
+  method: 'POST',
+  path: '/v1/organization/{orgId}/webhooks/{webhookId}/test',
+  vars: matrixHook,
+  expectOk: (res) => expect(res.status).toBe(202),
+});

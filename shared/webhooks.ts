@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { Cursor, Id, listEnvelope, pageLimit, strictQuery, Timestamp } from './common.js';
+
+/** The events an endpoint may subscribe to (`webhook.test` is sent only by the test route, to one endpoint). */
+export const webhookEventTypes = [
+  'email.filed',
+  'activity.created',
+  'dispatch.created',
+  'comment.deleted',
+  'settings.updated',
+  'command.applied',
+  'webhook.test',
+] as const;
+
+export type WebhookEventType = (typeof webhookEventTypes)[number];
+
+/** How many endpoints one organization may have: the list answers them all, so it is bounded here. */
+export const MAX_WEBHOOKS_PER_ORGANIZATION = 20;
+
+const WebhookUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .max(2000)
+  .meta({ description: 'Where events are POSTed; must not resolve to a private, loopback or link-local address' });
+const Events = z
+  .array(z.enum(webhookEventTypes))
+  .min(1)
+  .max(webhookEventTypes.length)
+  .transform((events) => [...new Set(events)])
+  .meta({ description: 'Event types to deliver' });
+const Description = z.string().max(500);
+
+export const CreateWebhookBody = z
+  .strictObject({ url: WebhookUrl, events: Events, description: Description.optional() })
+  .meta({ id: 'CreateWebhook' });
+
+export const UpdateWebhookBody = z
+  .strictObject({
+    url: WebhookUrl.optional(),
+    events: Events.optional(),
+    description: Description.nullable().optional(),
+    enabled: z
+      .boolean()
+      .optional()
+      .meta({ description: '`true` re-enables an endpoint disabled after failing deliveries' }),
+  })
+  .refine((body) => Object.keys(body).length > 0, { error: 'Give at least one field to change' })
+  .meta({ id: 'UpdateWebhook' });
+
+export const Webhook = z
+  .object({
+    id: z.string(),
+    organizationId: z.string(),
+    url: z.string(),
+    events: z.array(z.enum(webhookEventTypes)),
+    description: z.string().nullable(),
+    enabled: z.boolean(),
+    disabledAt: Timestamp.nullable(),
+    disabledReason: z
+      .string()
+      .nullable()
+      .meta({ description: 'Why deliveries stopped (set when the endpoint kept failing)' }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Webhook' });
+
+export const CreatedWebhook = Webhook.extend({
+  secret: z.string().meta({
+    description: 'Signing secret (`whsec_…`) of the Standard Webhooks signature; shown only in this answer',
+  }),
+}).meta({ id: 'CreatedWebhook' });
+
+export const WebhookPath = z.object({ orgId: Id, webhookId: Id });
+
+export const WebhookAttempt = z
+  .object({
+    attempt: z.number().int(),
+    attemptedAt: Timestamp,
+    durationMs: z.number().int(),
+    responseStatus: z.number().int().nullable().meta({ description: "The receiver's HTTP status; null: no answer" }),
+    error: z.string().nullable(),
+    succeeded: z.boolean(),
+  })
+  .meta({ id: 'WebhookAttempt' });
+
+export const WebhookDelivery = z
+  .object({
+    id: z.string(),
+    webhookId: z.string(),
+    eventId: z.string().meta({ description: 'The `webhook-id` header: the same on every retry' }),
+    eventType: z.enum(webhookEventTypes),
+    state: z.enum(['pending', 'queued', 'succeeded', 'failed']).meta({
+      description: '`pending` waits for its next attempt, `queued` is being sent; `succeeded` and `failed` are final',
+    }),
+    attempts: z.array(WebhookAttempt),
+    nextAttemptAt: Timestamp.nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const WebhookDeliveriesQuery = strictQuery({ limit: pageLimit(25), cursor: Cursor });
+
+export const WebhookResponse = z.object({ data: Webhook });
+export const CreatedWebhookResponse = z.object({ data: CreatedWebhook });
+export const WebhookList = z.object({ data: z.array(Webhook) });
+export const WebhookDeliveryResponse = z.object({ data: WebhookDelivery });
+export const WebhookDeliveryPage = listEnvelope(WebhookDelivery);
+
+export type Webhook = z.infer<typeof Webhook>;
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
