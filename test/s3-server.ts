@@ -15,11 +15,12 @@ export interface TestS3Server {
 const credentials = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
 
 /**
- * An S3-compatible server (s3rver, from npm) on a free port with one empty bucket, its objects in a temp
- * folder. Credentials reach the SDK through its default chain (the environment), as in production.
+ * An S3-compatible server (s3rver, from npm) on a free port with one bucket, its objects in `directory` (kept) or
+ * in a temp folder (removed on close). Credentials reach the SDK through its default chain (the environment), as
+ * in production.
  */
-export async function startTestS3Server(): Promise<TestS3Server> {
-  const directory = mkdtempSync(path.join(tmpdir(), 'sitefile-s3-'));
+export async function startTestS3Server(options: { directory?: string } = {}): Promise<TestS3Server> {
+  const directory = options.directory ?? mkdtempSync(path.join(tmpdir(), 'sitefile-s3-'));
   const bucket = 'sitefile-test';
   const server = new S3rver({
     address: '127.0.0.1',
@@ -41,7 +42,7 @@ export async function startTestS3Server(): Promise<TestS3Server> {
     config: loadConfig(env).s3!,
     async close() {
       await server.close();
-      await rm(directory, { recursive: true, force: true });
+      if (!options.directory) await rm(directory, { recursive: true, force: true });
     },
   };
 }

@@ -43,13 +43,32 @@ export async function pingDatabase(db: Db): Promise<void> {
   await db.execute(sql`select 1`);
 }
 
+/**
+ * Runs `work` holding the PostgreSQL advisory lock `name`, so that instances starting together do one-time work
+ * (migrations, the demo data) one after another. PGlite serves one process: `work` just runs.
+ */
+export async function withAdvisoryLock<T>(db: Db, name: string, work: () => Promise<T>): Promise<T> {
+  const pool = poolOf(db);
+  return pool ? holdingAdvisoryLock(pool, name, work) : work();
+}
+
+/** The lock is session-level, on a connection of `pool` that waits for it with no statement timeout (another
+ *  instance may take minutes to migrate or seed) and is closed afterwards, which releases it. */
+async function holdingAdvisoryLock<T>(pool: pg.Pool, name: string, work: () => Promise<T>): Promise<T> {
+  const session = await pool.connect();
+  try {
+    await session.query("select set_config('statement_timeout', '0', false)");
+    await session.query('select pg_advisory_lock(hashtext($1))', [name]);
+    return await work();
+  } finally {
+    session.release(true);
+  }
+}
+
 /** Embedded PGlite: single-threaded WebAssembly, where timer-driven settings such as statement_timeout do nothing. */
 export const isPglite = (db: Db): boolean => poolOf(db) === undefined;
 
 const migrationsFolder = path.join(repoRoot, 'server/db/migrations');
-
-/** Key of the session-level advisory lock held around migrations on PostgreSQL: "sitefile" in ASCII, as a bigint. */
-const MIGRATION_LOCK = '8316306165775035493';
 
 /**
  * Whether the database lacks a migration of this build. drizzle applies every migration newer than the last
@@ -114,13 +133,11 @@ export async function openDatabase(options: {
         // Migrations run on connections of their own without the server's timeouts; instances starting together:
         // one migrates while the others wait on the lock, then find nothing to do.
         const migrator = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
-        const session = await migrator.connect();
         try {
-          await session.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-          if (await hasPendingMigrations(db)) await migrateNodePg(drizzleNodePg(migrator), { migrationsFolder });
+          await holdingAdvisoryLock(migrator, 'sitefile:migrate', async () => {
+            if (await hasPendingMigrations(db)) await migrateNodePg(drizzleNodePg(migrator), { migrationsFolder });
+          });
         } finally {
-          await session.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
-          session.release();
           await migrator.end();
         }
       },

@@ -7,7 +7,7 @@ import { createClient } from '../api-keys/service.js';
 import { verifySecret } from '../auth/secrets.js';
 import { createBlobStore } from '../blobs/configured.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db/connection.js';
+import { type Db, withAdvisoryLock } from '../db/connection.js';
 import { createUser } from '../users/service.js';
 import {
   disableClient,
@@ -94,7 +94,12 @@ export async function prepareDemo(
  * database; stores their credentials with the data (so every start and instance shows the same ones, and none
  * rotates them) and in `DATA_DIR/demo-credentials.json`. Answers undefined for a database that holds other data.
  */
-export async function ensureDemoData(db: Db, config: Config, now: Date = new Date()): Promise<DemoData | undefined> {
+export function ensureDemoData(db: Db, config: Config, now: Date = new Date()): Promise<DemoData | undefined> {
+  // Instances starting together on an empty PostgreSQL database: one seeds, the others then find the data.
+  return withAdvisoryLock(db, 'sitefile:demo-data', () => ensureDemoDataNow(db, config, now));
+}
+
+async function ensureDemoDataNow(db: Db, config: Config, now: Date): Promise<DemoData | undefined> {
   const stored = demoCredentialsSchema.optional().parse(await readStoredDemoCredentials(db));
   if (stored) {
     const client = await findClientByClientId(db, stored.client.clientId);
