@@ -18,6 +18,7 @@ import { refuseNulInForm, refuseNulInJson, refuseNulInUrl } from './http/nul.js'
 import { buildOpenApiDocument } from './http/openapi.js';
 import { requestLog } from './http/request-log.js';
 import { mountRoutes, refuseOtherMethods } from './http/route.js';
+import { securityHeaders } from './http/security-headers.js';
 import { recordUsage } from './http/usage.js';
 import { createMcpRouter, MCP_PATH } from './mcp/routes.js';
 import { createOAuthServer } from './oauth/router.js';
@@ -76,6 +77,7 @@ export function createApp(options: AppOptions): App {
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.use(requestLog(log));
+  app.use(securityHeaders);
   app.use(recordUsage(context.usage));
   app.use(refuseNulInUrl);
   // E-mail filing takes base64 attachments in JSON and /mcp answers bad JSON in JSON-RPC: both read their

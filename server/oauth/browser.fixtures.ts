@@ -91,6 +91,14 @@ export const authorizeUrl = (server: TestServer, params: Record<string, string>)
   return url;
 };
 
+/** The add-in's sign-in page (a fresh PKCE challenge), as a path on the server. */
+export const addinSignInPath = (server: TestServer) =>
+  authorizeUrl(server, {
+    client_id: ADDIN_CLIENT_ID,
+    redirect_uri: `${server.config.publicUrl}/addin/auth-callback.html`,
+    code_challenge: pkce().challenge,
+  }).href.replace(server.config.publicUrl, '');
+
 /** A form POST to an OAuth endpoint (`/oauth/token`, `/oauth/revoke`): status and JSON body. */
 export async function oauthForm(
   server: TestServer,
