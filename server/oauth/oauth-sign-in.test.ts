@@ -22,8 +22,10 @@ describe('sign-in page', () => {
       /<label for="password">Password<\/label>\s*<input id="password" name="password" type="password" autocomplete="current-password"/,
     );
     expect(hiddenFields(page.html).csrf).toMatch(/^[\w-]{20,}$/);
-    // The client's self-chosen name is shown escaped.
-    expect(page.html).toContain('Agent &lt;b&gt;X&lt;/b&gt; wants to connect');
+    // The client's self-chosen name is shown escaped, as its own claim.
+    expect(page.html).toContain(
+      'An unverified application calling itself “Agent &lt;b&gt;X&lt;/b&gt;” wants to connect',
+    );
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(page.headers.get('set-cookie')).toMatch(/HttpOnly/i);
@@ -66,7 +68,8 @@ describe('sign-in page', () => {
     const form = await browser.get(agentAuthorizeUrl());
     const consent = await browser.post(form, { email: 'admin@harbor.test', password: 'admin-pass-1' });
     expect(consent.status).toBe(200);
-    expect(consent.html).toContain('Allow Agent &lt;b&gt;X&lt;/b&gt; to access Sitefile?');
+    expect(consent.html).toContain('Allow an unverified application to access Sitefile?');
+    expect(consent.html).toContain('It calls itself “Agent &lt;b&gt;X&lt;/b&gt;”, a name Sitefile has not verified.');
     expect(consent.html).toContain('Ada Admin (admin@harbor.test)');
     expect(consent.html).toContain('Harbor Construction');
     expect(consent.html).toContain('search e-mail dispatches');

@@ -4,7 +4,8 @@ import type { Request, Response } from 'express';
 import { digest, hashSecret, verifySecret } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import { findUserByEmail } from '../users/queries.js';
-import { consentPage, signInPage } from './pages.js';
+import { clientShown, markPersonAnswered } from './authorize-checks.js';
+import { type ClientShown, consentPage, signInPage } from './pages.js';
 import { markTicketUsed, userOrganizationNames } from './queries.js';
 import { createSignInThrottle, type SignInThrottle } from './throttle.js';
 
@@ -80,7 +81,7 @@ interface AuthorizationPages {
   res: Response;
   client: OAuthClientInformationFull;
   request: AuthorizationRequest;
-  clientName: string;
+  shown: ClientShown;
   csrf: string;
   oauthParams: Record<string, string | undefined>;
   render(status: number, html: string): void;
@@ -95,8 +96,7 @@ async function handleAuthorization(
   issueCode: (userId: string) => Promise<string>,
 ): Promise<void> {
   const req = res.req;
-  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
-  res.setHeader('X-Frame-Options', 'DENY');
+  // The page's CSP and framing rule come from http/security-headers.ts, as for every page under /oauth.
   res.setHeader('Referrer-Policy', 'no-referrer');
 
   const csrf = readCookie(req, CSRF_COOKIE);
@@ -122,7 +122,7 @@ function pagesFor(
   res: Response,
   csrf: string,
 ): AuthorizationPages {
-  const clientName = client.client_name?.trim() || client.client_id;
+  const shown = clientShown(client, request.redirectUri);
   const oauthParams = {
     client_id: client.client_id,
     redirect_uri: request.redirectUri,
@@ -141,12 +141,12 @@ function pagesFor(
     res,
     client,
     request,
-    clientName,
+    shown,
     csrf,
     oauthParams,
     render,
     showSignIn: (status, error, email) =>
-      render(status, signInPage({ action: AUTHORIZE_PATH, clientName, csrf, oauthParams, email, error })),
+      render(status, signInPage({ action: AUTHORIZE_PATH, client: shown, csrf, oauthParams, email, error })),
   };
 }
 
@@ -180,7 +180,7 @@ async function signInStep(deps: SignInDeps, pages: AuthorizationPages): Promise<
     200,
     consentPage({
       action: AUTHORIZE_PATH,
-      clientName: pages.clientName,
+      client: pages.shown,
       userName: user.name,
       userEmail: user.email,
       access: accessLines(request.resource, deps.mcpResource),
@@ -218,6 +218,7 @@ async function consentStep(
     target.searchParams.set('error_description', 'The user denied access');
   }
   if (request.state !== undefined) target.searchParams.set('state', request.state);
+  markPersonAnswered(res);
   res.redirect(302, target.href);
 }
 
