@@ -31,11 +31,13 @@ export interface PageResult {
   headers: Headers;
 }
 
-export function createBrowser(server: TestServer) {
+/** `from`: the address the server sees (X-Forwarded-For, which it trusts from loopback as from a proxy). */
+export function createBrowser(server: TestServer, options: { from?: string } = {}) {
   let cookie = '';
   const send = async (url: string, init: RequestInit = {}): Promise<PageResult> => {
     const headers = new Headers(init.headers);
     if (cookie) headers.set('cookie', cookie);
+    if (options.from) headers.set('x-forwarded-for', options.from);
     const res = await viaServer(server)(url, { ...init, headers, redirect: 'manual' });
     const setCookie = res.headers.get('set-cookie');
     if (setCookie) cookie = setCookie.split(';')[0]!;

@@ -7,7 +7,7 @@ import { findUserByEmail } from '../users/queries.js';
 import { clientShown, markPersonAnswered } from './authorize-checks.js';
 import { type ClientShown, consentPage, signInPage } from './pages.js';
 import { markTicketUsed, userOrganizationNames } from './queries.js';
-import { createSignInThrottle, type SignInThrottle } from './throttle.js';
+import { createSignInThrottle, type SignInThrottle, tryAgainIn } from './throttle.js';
 
 export const AUTHORIZE_PATH = '/oauth/authorize';
 const CSRF_COOKIE = 'sitefile_oauth_csrf';
@@ -60,7 +60,10 @@ interface SignInDeps {
   mcpResource: string;
 }
 
-export function createSignInFlow(app: AppContext, throttle: SignInThrottle = createSignInThrottle()): SignInFlow {
+export function createSignInFlow(
+  app: AppContext,
+  throttle: SignInThrottle = createSignInThrottle(app.clock),
+): SignInFlow {
   let dummyHash: Promise<string> | undefined;
   const deps: SignInDeps = {
     app,
@@ -157,21 +160,21 @@ async function signInStep(deps: SignInDeps, pages: AuthorizationPages): Promise<
   const email = field(req.body, 'email', 320).trim();
   const password = field(req.body, 'password', 1024);
   const ip = req.ip ?? 'unknown';
-  const wait = await throttle.retryAfterSeconds(ip, email);
+  const wait = throttle.waitSeconds(ip, email);
   if (wait > 0) {
     res.setHeader('Retry-After', String(wait));
-    pages.showSignIn(429, `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minutes.`, email);
+    pages.showSignIn(429, `Too many sign-in attempts. ${tryAgainIn(wait)}`, email);
     return;
   }
   const user = email ? await findUserByEmail(app.db, email) : undefined;
   const dummyHash = deps.dummyHash();
   const passwordOk = await verifySecret(user?.passwordHash ?? (await dummyHash), password);
   if (!user?.passwordHash || !passwordOk || user.disabledAt) {
-    await throttle.recordFailure(ip, email);
+    throttle.recordFailure(ip, email);
     pages.showSignIn(401, 'The email or password is incorrect.', email);
     return;
   }
-  await throttle.recordSuccess(email);
+  throttle.recordSuccess(ip, email);
   const ticket = app.tokens.sign(user.id, 'user', {
     lifetimeSeconds: TICKET_LIFETIME_SECONDS,
     audience: ticketAudience(app, pages.client, request),
