@@ -1,6 +1,7 @@
 import path from 'node:path';
 import express, { type Express } from 'express';
 import pino, { type Logger } from 'pino';
+import { createKeySecretThrottle } from './api-keys/service.js';
 import { createUsageRecorder } from './api-keys/usage.js';
 import { createBearerGuard } from './auth/guard.js';
 import { type KeyRing, loadKeyRing } from './auth/keys.js';
@@ -65,6 +66,7 @@ export function createApp(options: AppOptions): App {
       keyPrefix: config.rateLimitKeyPrefix,
       log,
     }),
+    keySecrets: createKeySecretThrottle(clock),
     usage: createUsageRecorder({ db, log }),
   };
   // Usage counts are written before the limiter's connection closes; both before the bus.

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { UsageRecorder } from './api-keys/usage.js';
+import type { FailureThrottle } from './auth/failure-throttle.js';
 import type { BearerGuard } from './auth/guard.js';
 import type { TokenService } from './auth/tokens.js';
 import type { BlobStore } from './blobs/store.js';
@@ -21,6 +22,8 @@ export interface AppContext {
   guard: BearerGuard;
   /** Per-caller request limits (shared through Redis when configured). */
   rateLimiter: RateLimiter;
+  /** Wrong API key secrets per (client_id, address), at the token endpoint. */
+  keySecrets: FailureThrottle;
   /** Per-client usage counters, flushed in batches. */
   usage: UsageRecorder;
 }
