@@ -227,6 +227,7 @@ describeInBrowser('the admin console in Chromium', () => {
     suite.page = adminOnly;
     await signInToAdmin(adminOnly, 'admin@harbor.test', 'admin-pass-1');
     // The switch staff turned on: the organization's admin turns it off through the organization route.
+    adminOnly.once('dialog', (dialog) => void dialog.accept());
     await adminOnly.getByRole('switch', { name: 'AI suggestions are on' }).click();
     await adminOnly.getByRole('switch', { name: 'AI suggestions are off' }).waitFor();
     const settings = await server.call(`/v1/organization/${f.orgA.id}/email-filing-settings`, {
