@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import pino, { type Logger } from 'pino';
 import { addUsage } from './api-keys/queries.js';
+import { createKeySecretThrottle } from './api-keys/service.js';
 import { createBearerGuard } from './auth/guard.js';
 import { type KeyRing, loadKeyRing } from './auth/keys.js';
 import { createTokenService } from './auth/tokens.js';
@@ -19,6 +20,7 @@ import { refuseNulInForm, refuseNulInJson, refuseNulInUrl } from './http/nul.js'
 import { buildOpenApiDocument } from './http/openapi.js';
 import { requestLog } from './http/request-log.js';
 import { mountRoutes, refuseOtherMethods } from './http/route.js';
+import { securityHeaders } from './http/security-headers.js';
 import { recordUsage } from './http/usage.js';
 import { createMcpRouter, MCP_PATH } from './mcp/routes.js';
 import { createMetrics } from './metrics/metrics.js';
@@ -72,6 +74,7 @@ export function createApp(options: AppOptions): App {
       onRefusal: (bucket) => metrics.rateLimitRefusals.inc({ bucket }),
     }),
     gates: createConcurrencyGates(config.concurrency),
+    keySecrets: createKeySecretThrottle(clock),
     usage: createUsageRecorder({ write: (deltas) => addUsage(db, deltas), log }),
     metrics,
     webhooks: createWebhookDispatcher({ db, clock, log, settings: config.webhooks }),
@@ -91,6 +94,7 @@ export function createApp(options: AppOptions): App {
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.use(requestLog(log));
+  app.use(securityHeaders);
   app.use(measureRequests(metrics));
   app.use(recordUsage(context.usage));
   app.use(refuseNulInUrl);

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { FailureThrottle } from './auth/failure-throttle.js';
 import type { BearerGuard } from './auth/guard.js';
 import type { TokenService } from './auth/tokens.js';
 import type { BlobStore } from './blobs/store.js';
@@ -25,6 +26,8 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   /** Per-caller and per-instance caps on exports, explorer queries and filings running at once. */
   gates: ConcurrencyGates;
+  /** Wrong API key secrets per (client_id, address), at the token endpoint. */
+  keySecrets: FailureThrottle;
   /** Per-client usage counters, flushed in batches. */
   usage: UsageRecorder;
   /** Prometheus metrics of this app (`/metrics`). */

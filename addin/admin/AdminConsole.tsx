@@ -18,6 +18,7 @@ import type { ApiClient } from '../api/client.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
 import { ApiKeys } from './ApiKeys.js';
+import { People } from './People.js';
 import { RunbookCard } from './Runbook.js';
 
 const useStyles = makeStyles({
@@ -74,6 +75,7 @@ export function AdminConsole({ api, signOut }: { api: ApiClient; signOut: () => 
             </Dropdown>
           </Field>
           <AiSuggestCard key={`ai-${org.id}`} api={api} org={org} staff={me.data.staff} />
+          <People key={`people-${org.id}`} api={api} org={org} staff={me.data.staff} />
           <ApiKeys key={`keys-${org.id}`} api={api} org={org} staff={me.data.staff} />
         </>
       )}
@@ -91,6 +93,11 @@ function AiSuggestCard({ api, org, staff }: { api: ApiClient; org: MyOrganizatio
   const [value, setValue] = useState<boolean>();
   const current = value ?? (settings.status === 'done' ? settings.data.aiSuggest : undefined);
   const toggle = async (next: boolean) => {
+    // Turning it on sends e-mail summaries to an outside service: one click must not do that by accident.
+    const question = next
+      ? `Turn on AI project suggestions for ${org.name}? Summaries of e-mails people open may then be sent to the configured AI service.`
+      : `Turn off AI project suggestions for ${org.name}? Suggestions then come from Sitefile's own ranking only.`;
+    if (!window.confirm(question)) return;
     setSaving(true);
     setError(undefined);
     try {

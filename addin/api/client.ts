@@ -18,6 +18,7 @@ import {
   SuggestionResult,
 } from '../../shared/filing.js';
 import { Me } from '../../shared/me.js';
+import { MemberList, MemberResponse, PersonResponse } from '../../shared/members.js';
 import { type Project, ProjectList } from '../../shared/organizations.js';
 import { type CreateSupportIssueBody, Runbook, SupportIssueResponse } from '../../shared/support-issues.js';
 import { type Connection, createConnection } from './connection.js';
@@ -80,6 +81,7 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
     /** Key management at one desk: staff see every key (`/v1/admin/clients`, created through `POST /v1/client`);
      *  an organization admin the keys confined to that organization (`/v1/organization/{orgId}/clients`). */
     keys: (desk: KeyDesk) => keyCalls(call, desk),
+    ...peopleCalls(call),
     ...supportCalls(call),
   };
 }
@@ -261,6 +263,25 @@ function keyCalls(call: Call, desk: KeyDesk) {
       call(OAuthClient, `${base}/${enc(id)}`, { method: 'PATCH', json: body }),
     rotate: (id: string) => call(CreatedOAuthClient, `${base}/${enc(id)}/rotate-secret`, { method: 'POST' }),
     remove: (id: string) => call(null, `${base}/${enc(id)}`, { method: 'DELETE' }),
+  };
+}
+
+/** An organization's members (its admins and staff), and disabling a person (staff). */
+function peopleCalls(call: Call) {
+  const membersPath = (orgId: string) => `/v1/organization/${enc(orgId)}/members`;
+  return {
+    members: (orgId: string, cursor?: string) =>
+      call(MemberList, `${membersPath(orgId)}?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+    setMemberRole: (orgId: string, userId: string, role: 'admin' | 'member') =>
+      call(MemberResponse, `${membersPath(orgId)}/${enc(userId)}`, { method: 'PATCH', json: { role } }).then(
+        (answer) => answer.data,
+      ),
+    removeMember: (orgId: string, userId: string) =>
+      call(null, `${membersPath(orgId)}/${enc(userId)}`, { method: 'DELETE' }),
+    setPersonDisabled: (userId: string, disabled: boolean) =>
+      call(PersonResponse, `/v1/admin/users/${enc(userId)}`, { method: 'PATCH', json: { disabled } }).then(
+        (answer) => answer.data,
+      ),
   };
 }
 

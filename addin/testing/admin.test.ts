@@ -1,10 +1,11 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../server/users/service.js';
 import type { Fixtures, TestServer } from '../../test/harness.js';
 import { describeInBrowser, expectAccessible, origin, shot, signInToAdmin } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
-/** The admin console in Chromium: the aiSuggest switch, API keys (create, rotate), the runbook, narrow widths. */
+/** The admin console in Chromium: the aiSuggest switch, people, API keys (create, rotate), the runbook, narrow widths. */
 
 /** The element lies wholly inside the window (scrolled into view). */
 const inViewport = (target: Locator) =>
@@ -47,6 +48,21 @@ describeInBrowser('the admin console in Chromium', () => {
     await aiSwitch.waitFor();
     await shot(adminPage, '10-admin-ai-off');
     await expectAccessible(adminPage);
+    // The switch asks first: Cancel changes nothing, OK turns it on.
+    const asked: string[] = [];
+    adminPage.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await aiSwitch.click();
+    await expect.poll(() => asked).toHaveLength(1);
+    expect(asked[0]).toMatch(/^Turn on AI project suggestions for Harbor Construction\? Summaries of e-mails/);
+    expect(await aiSwitch.isChecked()).toBe(false);
+    const unchanged = await server.call(`/v1/organization/${f.orgA.id}/email-filing-settings`, {
+      token: f.admin.token,
+    });
+    expect(unchanged.body.data.aiSuggest).toBe(false);
+    adminPage.once('dialog', (dialog) => void dialog.accept());
     await aiSwitch.click();
     await adminPage.getByRole('switch', { name: 'AI suggestions are on' }).waitFor();
     await shot(adminPage, '11-admin-ai-on');
@@ -65,6 +81,56 @@ describeInBrowser('the admin console in Chromium', () => {
     await expectAccessible(pane);
     await pane.close();
     // A sign-in, four screens checked with axe and a pane opened: allow for a busy machine.
+  }, 60_000);
+
+  it("manages the organization's people: role, disable (asked first) and enable, removal", async () => {
+    const pat = await createUser(server.database.db, {
+      email: 'pat@harbor.test',
+      name: 'Pat People',
+      memberships: [{ orgId: f.orgA.id, role: 'member' }],
+    });
+    const patToken = f.userToken(pat.id);
+    await adminPage.reload();
+    const row = () => adminPage.getByRole('row', { name: /Pat People/ });
+    await row().waitFor();
+    await adminPage.getByText('People of Harbor Construction').waitFor();
+    expect(await row().getByRole('cell').nth(1).textContent()).toBe('member');
+
+    await row().getByRole('button', { name: 'Make admin' }).click();
+    await row().getByRole('button', { name: 'Make member' }).waitFor();
+    expect(await row().getByRole('cell').nth(1).textContent()).toBe('admin');
+    const settings = `/v1/organization/${f.orgA.id}/email-filing-settings`;
+    expect((await server.call(settings, { method: 'PATCH', token: patToken, json: { aiSuggest: true } })).status).toBe(
+      200,
+    );
+    adminPage.once('dialog', (dialog) => void dialog.accept());
+    await row().getByRole('button', { name: 'Make member' }).click();
+    await row().getByRole('button', { name: 'Make admin' }).waitFor();
+
+    const asked: string[] = [];
+    adminPage.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await row().getByRole('button', { name: 'Disable' }).click();
+    await expect
+      .poll(() => asked)
+      .toEqual(['Disable Pat People (pat@harbor.test) everywhere? They are signed out at once and cannot sign in.']);
+    expect((await server.call('/v1/me', { token: patToken })).status).toBe(200);
+    adminPage.once('dialog', (dialog) => void dialog.accept());
+    await row().getByRole('button', { name: 'Disable' }).click();
+    await row().getByText('disabled', { exact: true }).waitFor();
+    expect((await server.call('/v1/me', { token: patToken })).status).toBe(401);
+    await shot(adminPage, '13-admin-people');
+    await expectAccessible(adminPage);
+    await row().getByRole('button', { name: 'Enable' }).click();
+    await row().getByRole('button', { name: 'Disable' }).waitFor();
+    expect((await server.call('/v1/me', { token: patToken })).status).toBe(200);
+
+    adminPage.once('dialog', (dialog) => void dialog.accept());
+    await row().getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => row().count()).toBe(0);
+    expect((await server.call(`/v1/organization/${f.orgA.id}`, { token: patToken })).status).toBe(403);
   }, 60_000);
 
   it('creates an API key, brings its secret into view with the focus, shows it once, and empties the form', async () => {
@@ -161,6 +227,7 @@ describeInBrowser('the admin console in Chromium', () => {
     suite.page = adminOnly;
     await signInToAdmin(adminOnly, 'admin@harbor.test', 'admin-pass-1');
     // The switch staff turned on: the organization's admin turns it off through the organization route.
+    adminOnly.once('dialog', (dialog) => void dialog.accept());
     await adminOnly.getByRole('switch', { name: 'AI suggestions are on' }).click();
     await adminOnly.getByRole('switch', { name: 'AI suggestions are off' }).waitFor();
     const settings = await server.call(`/v1/organization/${f.orgA.id}/email-filing-settings`, {

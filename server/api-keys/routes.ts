@@ -40,7 +40,7 @@ const tokenRoute = defineRoute({
   description:
     'JSON `{client_id, client_secret}`, or the OAuth form body with `grant_type=client_credentials`; the ' +
     'credentials may instead come as HTTP Basic (`client_secret_basic`, RFC 6749 §2.3.1), not both. ' +
-    'Limited per client_id and per source IP. Every failure has OAuth’s shape `{error, error_description}`: ' +
+    'Limited per source IP and per (client_id, source IP); wrong secrets slow down only the address that gives them. Every failure has OAuth’s shape `{error, error_description}`: ' +
     '`invalid_request` (missing or malformed parameter), `unsupported_grant_type`, `invalid_client` (401).',
   tags: ['Authentication'],
   access: access.public,
@@ -50,7 +50,7 @@ const tokenRoute = defineRoute({
   errors: {
     400: 'Missing or malformed parameter, or another grant_type (`invalid_request`, `unsupported_grant_type`)',
     401: 'Unknown client, wrong secret, or disabled client (`invalid_client`)',
-    429: 'Too many token requests for this client_id or from this address (`too_many_requests`); see Retry-After',
+    429: 'Too many token requests or wrong secrets for this client_id from this address, or from this address (`too_many_requests`); see Retry-After',
   },
   handler: async ({ req, res, app }) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -60,8 +60,20 @@ const tokenRoute = defineRoute({
       return undefined;
     };
     if ('error' in request) return fail(request);
-    await enforceRateLimit(app.rateLimiter, res, ['token-ip', req.ip ?? 'unknown'], ['token-client', request.clientId]);
-    const result = await exchangeClientCredentials(app, request.clientId, request.clientSecret);
+    const source = req.ip ?? 'unknown';
+    // Per client_id and address: guesses from elsewhere never use up the key's own budget.
+    await enforceRateLimit(
+      app.rateLimiter,
+      res,
+      ['token-ip', source],
+      ['token-client', `${request.clientId} ${source}`],
+    );
+    const result = await exchangeClientCredentials(app, request.clientId, request.clientSecret, source);
+    if (!result.ok && result.retryAfterSeconds !== undefined) {
+      res.setHeader('Retry-After', String(result.retryAfterSeconds));
+      res.status(429).json({ error: 'too_many_requests', error_description: result.description });
+      return undefined;
+    }
     if (!result.ok) {
       if (request.basic) res.setHeader('WWW-Authenticate', 'Basic realm="sitefile"');
       return fail({ status: 401, error: 'invalid_client', description: result.description });

@@ -1,7 +1,9 @@
 import type { CreateClientBody, CreatedOAuthClient, OAuthClient, UsageSummary } from '../../shared/clients.js';
 import { isPermission, type Permission } from '../../shared/permissions.js';
 import { type Caller, canAccessProject } from '../auth/caller.js';
+import { createFailureThrottle } from '../auth/failure-throttle.js';
 import { hashSecret, newClientSecret, verifySecret } from '../auth/secrets.js';
+import type { Clock } from '../clock.js';
 import type { AppContext } from '../context.js';
 import { createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
@@ -343,18 +345,49 @@ export async function rotateClientSecret(app: AppContext, id: string): Promise<C
 // Verified against when the client_id is unknown, so a miss costs the same argon2 work as a wrong secret.
 let dummyHash: Promise<string> | undefined;
 
-export type TokenExchange = { ok: true; accessToken: string; expiresIn: number } | { ok: false; description: string };
+export type TokenExchange =
+  | { ok: true; accessToken: string; expiresIn: number }
+  | { ok: false; description: string; retryAfterSeconds?: number };
 
-/** Client credentials → access token. Unknown id, wrong secret and deleted key look alike to the caller. */
+/** Wrong secrets one address may give for one client_id before it waits (1 s, 2 s, 4 s … 15 min). */
+export const KEY_PAIR_FREE_FAILURES = 3;
+/** Wrong secrets for one client_id from all addresses before addresses that never got a token for it wait. */
+export const KEY_CEILING = 1000;
+
+/** The token endpoint's throttle of wrong secrets (see `auth/failure-throttle.ts`): per (client_id, address). */
+export const createKeySecretThrottle = (clock: Clock) =>
+  createFailureThrottle({
+    clock,
+    freeFailures: KEY_PAIR_FREE_FAILURES,
+    accountCeiling: KEY_CEILING,
+    maxDelaySeconds: 15 * 60,
+    windowSeconds: 15 * 60,
+  });
+
+/** Client credentials → access token. Unknown id, wrong secret and deleted key look alike to the caller. Wrong
+ *  secrets slow down the address that gives them for that client_id, never the key's right secret elsewhere. */
 export async function exchangeClientCredentials(
   app: AppContext,
   clientId: string,
   secret: string,
+  source: string,
 ): Promise<TokenExchange> {
+  const wait = app.keySecrets.waitSeconds(clientId, source);
+  if (wait > 0) {
+    return {
+      ok: false,
+      description: `Too many wrong secrets for this client_id from this address; retry after ${wait} seconds`,
+      retryAfterSeconds: wait,
+    };
+  }
   const row = await findClientByClientId(app.db, clientId);
   dummyHash ??= hashSecret(newClientSecret());
   const valid = await verifySecret(row?.secretHash ?? (await dummyHash), secret);
-  if (!row || !valid) return { ok: false, description: 'Invalid client credentials' };
+  if (!row || !valid) {
+    app.keySecrets.recordFailure(clientId, source);
+    return { ok: false, description: 'Invalid client credentials' };
+  }
+  app.keySecrets.recordSuccess(clientId, source);
   if (!row.enabled) return { ok: false, description: 'This client is disabled' };
   // Each exchange is a grant of its own, so key tokens pass the same revocation check as people's tokens.
   const { token, expiresIn } = app.tokens.sign(row.clientId, 'client', { grant: newId('kgr') });

@@ -31,11 +31,13 @@ export interface PageResult {
   headers: Headers;
 }
 
-export function createBrowser(server: TestServer) {
+/** `from`: the address the server sees (X-Forwarded-For, which it trusts from loopback as from a proxy). */
+export function createBrowser(server: TestServer, options: { from?: string } = {}) {
   let cookie = '';
   const send = async (url: string, init: RequestInit = {}): Promise<PageResult> => {
     const headers = new Headers(init.headers);
     if (cookie) headers.set('cookie', cookie);
+    if (options.from) headers.set('x-forwarded-for', options.from);
     const res = await viaServer(server)(url, { ...init, headers, redirect: 'manual' });
     const setCookie = res.headers.get('set-cookie');
     if (setCookie) cookie = setCookie.split(';')[0]!;
@@ -90,6 +92,14 @@ export const authorizeUrl = (server: TestServer, params: Record<string, string>)
   }
   return url;
 };
+
+/** The add-in's sign-in page (a fresh PKCE challenge), as a path on the server. */
+export const addinSignInPath = (server: TestServer) =>
+  authorizeUrl(server, {
+    client_id: ADDIN_CLIENT_ID,
+    redirect_uri: `${server.config.publicUrl}/addin/auth-callback.html`,
+    code_challenge: pkce().challenge,
+  }).href.replace(server.config.publicUrl, '');
 
 /** A form POST to an OAuth endpoint (`/oauth/token`, `/oauth/revoke`): status and JSON body. */
 export async function oauthForm(

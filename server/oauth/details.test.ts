@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtures, startTestServer, type TestServer } from '../../test/harness.js';
-import { authorizeUrl, createBrowser, oauthForm, pkce } from './browser.fixtures.js';
+import { authorizeUrl, createBrowser, oauthForm, type PageResult, pkce } from './browser.fixtures.js';
+import { ADDIN_CLIENT_ID } from './first-party.js';
 
 let server: TestServer;
 const redirect = 'http://127.0.0.1:33418/callback';
@@ -15,30 +16,102 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const errorRedirect = async (params: Record<string, string>) => {
-  const page = await createBrowser(server).get(
-    authorizeUrl(server, { client_id: client.client_id, redirect_uri: redirect, ...params }),
-  );
-  expect(page.status).toBe(302);
-  return new URL(page.location!).searchParams;
+const addinRedirect = 'http://sitefile.test/addin/auth-callback.html';
+
+/** What a browser gets for the registered client's authorization request with these parameters. */
+const authorize = (params: Record<string, string>) =>
+  createBrowser(server).get(authorizeUrl(server, { client_id: client.client_id, redirect_uri: redirect, ...params }));
+
+/** A self-registered client's faulty request: an error page naming the redirect host, never a redirect. */
+const expectErrorPage = (page: PageResult, error: string) => {
+  expect(page.status).toBe(400);
+  expect(page.location).toBeNull();
+  expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+  expect(page.html).toContain(`(${error})`);
+  expect(page.html).toContain('asked to be sent back to <strong>127.0.0.1:33418</strong>');
+  expect(page.html).toContain('you were not sent there');
 };
 
-describe('OAuth details (RFC 6749, 7591, 7636, 9728)', () => {
-  it('response_type=token → unsupported_response_type, with state and a one-sentence description', async () => {
-    const params = await errorRedirect({ response_type: 'token', code_challenge: pkce().challenge, state: 'st-1' });
+describe('no automatic redirect to a client nobody vouched for (RFC 9700 §4.11.2)', () => {
+  it('response_type=token of a self-registered client: an error page, not a 302', async () => {
+    expectErrorPage(
+      await authorize({ response_type: 'token', code_challenge: pkce().challenge, state: 'st-1' }),
+      'unsupported_response_type',
+    );
+  });
+
+  it('a code_challenge of the wrong length, or none: an error page', async () => {
+    for (const challenge of ['a'.repeat(42), 'a'.repeat(129)]) {
+      expectErrorPage(await authorize({ code_challenge: challenge, state: 'st-2' }), 'invalid_request');
+    }
+    expectErrorPage(await authorize({ state: 'st-2' }), 'invalid_request');
+  });
+
+  it("errors the SDK's handler would redirect (an unknown scope) are an error page too", async () => {
+    expectErrorPage(await authorize({ code_challenge: pkce().challenge, scope: 'admin' }), 'invalid_scope');
+  });
+
+  it('our own add-in (verified client and redirect URI) gets the error at its redirect URI, with the state', async () => {
+    const page = await createBrowser(server).get(
+      authorizeUrl(server, {
+        client_id: ADDIN_CLIENT_ID,
+        redirect_uri: addinRedirect,
+        response_type: 'token',
+        code_challenge: pkce().challenge,
+        state: 'st-3',
+      }),
+    );
+    expect(page.status).toBe(302);
+    const params = new URL(page.location!).searchParams;
+    expect(page.location!.startsWith(addinRedirect)).toBe(true);
     expect(params.get('error')).toBe('unsupported_response_type');
-    expect(params.get('state')).toBe('st-1');
+    expect(params.get('state')).toBe('st-3');
     expect(params.get('error_description')).toMatch(/^[^"\n{[]+\.$/);
   });
 
-  it('code_challenge must be 43 to 128 characters (invalid_request, with state)', async () => {
-    for (const challenge of ['a'.repeat(42), 'a'.repeat(129)]) {
-      const params = await errorRedirect({ code_challenge: challenge, state: 'st-2' });
-      expect(params.get('error')).toBe('invalid_request');
-      expect(params.get('state')).toBe('st-2');
-    }
-  });
+  it('the consent page marks a self-registered client unverified and names the redirect host; the add-in by name', async () => {
+    const browser = createBrowser(server);
+    const form = await authorize({ code_challenge: pkce().challenge });
+    expect(form.html).toContain('An unverified application wants to connect');
+    const named = await server.call('/oauth/register', {
+      method: 'POST',
+      json: { client_name: 'Sitefile Outlook add-in (official)', redirect_uris: [redirect] },
+    });
+    const signIn = await browser.get(
+      authorizeUrl(server, {
+        client_id: named.body.client_id,
+        redirect_uri: redirect,
+        code_challenge: pkce().challenge,
+      }),
+    );
+    expect(signIn.html).toContain(
+      'An unverified application calling itself “Sitefile Outlook add-in (official)” wants to connect',
+    );
+    const consent = await browser.post(signIn, { email: 'member@harbor.test', password: 'member-pass-1' });
+    expect(consent.status).toBe(200);
+    expect(consent.html).toContain('<h1>Allow an unverified application to access Sitefile?</h1>');
+    expect(consent.html).toContain(
+      'It calls itself “Sitefile Outlook add-in (official)”, a name Sitefile has not verified.',
+    );
+    expect(consent.html).toContain('you will be sent to <strong>127.0.0.1:33418</strong>');
 
+    const addin = createBrowser(server);
+    const addinForm = await addin.get(
+      authorizeUrl(server, {
+        client_id: ADDIN_CLIENT_ID,
+        redirect_uri: addinRedirect,
+        code_challenge: pkce().challenge,
+      }),
+    );
+    expect(addinForm.html).toContain('Sitefile for Outlook wants to connect');
+    const addinConsent = await addin.post(addinForm, { email: 'member@harbor.test', password: 'member-pass-1' });
+    expect(addinConsent.html).toContain('<h1>Allow Sitefile for Outlook to access Sitefile?</h1>');
+    expect(addinConsent.html).not.toContain('unverified');
+    expect(addinConsent.html).toContain('you will be sent to <strong>sitefile.test</strong>');
+  });
+});
+
+describe('OAuth details (RFC 6749, 7591, 7636, 9728)', () => {
   it('a registration without token_endpoint_auth_method is told client_secret_basic, which the token endpoint honours', async () => {
     expect(client.token_endpoint_auth_method).toBe('client_secret_basic');
     const basic = `Basic ${Buffer.from(`${client.client_id}:wrong`).toString('base64')}`;

@@ -19,6 +19,11 @@ export const FIRST_PARTY_APPS: readonly {
   },
 ];
 
+/** Whether a client is one of ours: its name and redirect URI are trusted. Every other client registered
+ *  itself (RFC 7591, anonymously) and is shown as unverified. */
+export const isVerifiedClient = (clientId: string): boolean =>
+  FIRST_PARTY_APPS.some((firstParty) => firstParty.clientId === clientId);
+
 export async function registerFirstPartyApps(app: AppContext): Promise<void> {
   for (const firstParty of FIRST_PARTY_APPS) {
     await upsertApp(app.db, {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createFixtures, startTestServer } from '../../test/harness.js';
+import { createUser } from '../users/service.js';
 import { createBrowser, hiddenFields, pkce, signInAndConsent } from './browser.fixtures.js';
 import { agent, agentRedirect, authorizeUrl, server } from './oauth.fixtures.js';
-import { ACCOUNT_FAILURES, ADDRESS_FAILURES } from './throttle.js';
+import { ACCOUNT_CEILING, ADDRESS_CEILING, PAIR_FREE_FAILURES } from './throttle.js';
 
 // The sign-in and consent pages a person sees, and how repeated failures are slowed down.
 
@@ -22,8 +22,10 @@ describe('sign-in page', () => {
       /<label for="password">Password<\/label>\s*<input id="password" name="password" type="password" autocomplete="current-password"/,
     );
     expect(hiddenFields(page.html).csrf).toMatch(/^[\w-]{20,}$/);
-    // The client's self-chosen name is shown escaped.
-    expect(page.html).toContain('Agent &lt;b&gt;X&lt;/b&gt; wants to connect');
+    // The client's self-chosen name is shown escaped, as its own claim.
+    expect(page.html).toContain(
+      'An unverified application calling itself “Agent &lt;b&gt;X&lt;/b&gt;” wants to connect',
+    );
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(page.headers.get('set-cookie')).toMatch(/HttpOnly/i);
@@ -66,7 +68,8 @@ describe('sign-in page', () => {
     const form = await browser.get(agentAuthorizeUrl());
     const consent = await browser.post(form, { email: 'admin@harbor.test', password: 'admin-pass-1' });
     expect(consent.status).toBe(200);
-    expect(consent.html).toContain('Allow Agent &lt;b&gt;X&lt;/b&gt; to access Sitefile?');
+    expect(consent.html).toContain('Allow an unverified application to access Sitefile?');
+    expect(consent.html).toContain('It calls itself “Agent &lt;b&gt;X&lt;/b&gt;”, a name Sitefile has not verified.');
     expect(consent.html).toContain('Ada Admin (admin@harbor.test)');
     expect(consent.html).toContain('Harbor Construction');
     expect(consent.html).toContain('search e-mail dispatches');
@@ -107,40 +110,73 @@ describe('sign-in page', () => {
   });
 });
 
-describe('sign-in throttling', () => {
-  it(`locks an account after ${ACCOUNT_FAILURES} failures, even for the right password, with Retry-After`, async () => {
-    const browser = createBrowser(server);
-    const form = await browser.get(agentAuthorizeUrl());
-    for (let i = 0; i < ACCOUNT_FAILURES; i++) {
-      expect((await browser.post(form, { email: 'staff@sitefile.test', password: `guess-${i}` })).status).toBe(401);
+describe('sign-in throttling protects, it does not punish', () => {
+  // Each case signs in to an account of its own, from addresses of its own.
+  let accounts = 0;
+  const newAccount = async () => {
+    accounts += 1;
+    const email = `owner-${accounts}@harbor.test`;
+    await createUser(server.database.db, { email, name: `Owner ${accounts}`, password: 'owner-pass-1' });
+    return email;
+  };
+  const attempt = async (from: string, email: string, password: string) => {
+    const browser = createBrowser(server, { from });
+    return browser.post(await browser.get(agentAuthorizeUrl()), { email, password });
+  };
+  const wrong = async (from: string, email: string) =>
+    expect((await attempt(from, email, 'wrong-guess')).status).toBe(401);
+
+  it('wrong passwords from other addresses never keep the owner out', async () => {
+    const email = await newAccount();
+    // Five strangers, five wrong passwords each: the old rule locked the owner out after five in all.
+    for (let stranger = 1; stranger <= 5; stranger++) {
+      for (let i = 0; i < PAIR_FREE_FAILURES; i++) await wrong(`198.51.100.${stranger}`, email);
     }
-    const locked = await browser.post(form, { email: 'STAFF@sitefile.test', password: 'staff-pass-1' });
-    expect(locked.status).toBe(429);
-    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(locked.html).toContain('Too many sign-in attempts');
-    // Other accounts are not affected.
-    expect((await browser.post(form, { email: 'member@harbor.test', password: 'member-pass-1' })).status).toBe(200);
+    const owner = await attempt('203.0.113.7', email, 'owner-pass-1');
+    expect(owner.status).toBe(200);
+    expect(owner.html).toContain('to access Sitefile?');
   });
 
-  it(`slows an address after ${ADDRESS_FAILURES} failures across accounts`, async () => {
-    const own = await startTestServer();
-    try {
-      const ownFixtures = await createFixtures(own);
-      const res = await own.call('/oauth/register', {
-        method: 'POST',
-        json: { redirect_uris: [agentRedirect], token_endpoint_auth_method: 'none' },
-      });
-      const browser = createBrowser(own);
-      const form = await browser.get(
-        authorizeUrl({ client_id: res.body.client_id, redirect_uri: agentRedirect, code_challenge: pkce().challenge }),
-      );
-      for (let i = 0; i < ADDRESS_FAILURES; i++) {
-        expect((await browser.post(form, { email: `spray-${i}@harbor.test`, password: 'x' })).status).toBe(401);
-      }
-      const blocked = await browser.post(form, { email: ownFixtures.member.email, password: 'member-pass-1' });
-      expect(blocked.status).toBe(429);
-    } finally {
-      await own.close();
+  it(`one address guessing one account waits after ${PAIR_FREE_FAILURES} failures, longer each time, right password or not`, async () => {
+    const email = await newAccount();
+    const guesser = '198.51.100.20';
+    for (let i = 0; i < PAIR_FREE_FAILURES; i++) await wrong(guesser, email);
+    const held = await attempt(guesser, email, 'owner-pass-1');
+    expect(held.status).toBe(429);
+    expect(held.headers.get('retry-after')).toBe('1');
+    expect(held.html).toContain('Too many sign-in attempts. Try again in 1 second.');
+    server.clock.advance(1000);
+    await wrong(guesser, email);
+    expect((await attempt(guesser, email, 'owner-pass-1')).headers.get('retry-after')).toBe('2');
+    server.clock.advance(2000);
+    await wrong(guesser, email);
+    expect((await attempt(guesser, email, 'owner-pass-1')).headers.get('retry-after')).toBe('4');
+    // Meanwhile the owner, from their own address, signs in at once.
+    expect((await attempt('203.0.113.8', email, 'owner-pass-1')).status).toBe(200);
+    // Fifteen quiet minutes forget the failures.
+    server.clock.advance(15 * 60 * 1000);
+    expect((await attempt(guesser, email, 'owner-pass-1')).status).toBe(200);
+  });
+
+  it(`past ${ACCOUNT_CEILING} failures of one account, new addresses wait; one that signed in before does not`, async () => {
+    const email = await newAccount();
+    const home = '203.0.113.9';
+    expect((await attempt(home, email, 'owner-pass-1')).status).toBe(200);
+    const strangers = ACCOUNT_CEILING / PAIR_FREE_FAILURES;
+    for (let stranger = 1; stranger <= strangers; stranger++) {
+      for (let i = 0; i < PAIR_FREE_FAILURES; i++) await wrong(`192.0.2.${stranger}`, email);
     }
+    const newcomer = await attempt('203.0.113.10', email, 'owner-pass-1');
+    expect(newcomer.status).toBe(429);
+    expect(Number(newcomer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await attempt(home, email, 'owner-pass-1')).status).toBe(200);
+  }, 120_000);
+
+  it(`slows an address after ${ADDRESS_CEILING} failures across accounts`, async () => {
+    const sprayer = '198.51.100.40';
+    for (let i = 0; i < ADDRESS_CEILING; i++) await wrong(sprayer, `spray-${i}@harbor.test`);
+    const blocked = await attempt(sprayer, 'member@harbor.test', 'member-pass-1');
+    expect(blocked.status).toBe(429);
+    expect((await attempt('198.51.100.41', 'member@harbor.test', 'member-pass-1')).status).toBe(200);
   });
 });

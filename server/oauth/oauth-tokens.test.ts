@@ -54,7 +54,7 @@ describe('authorization request validation', () => {
     expect(page.status).toBe(200);
   });
 
-  it('refuses plain PKCE, a missing challenge, unknown scopes and foreign resources', async () => {
+  it('refuses plain PKCE, a missing challenge, unknown scopes and foreign resources on a page, not a redirect', async () => {
     const cases: [Record<string, string>, string][] = [
       [{ code_challenge: 'abc', code_challenge_method: 'plain' }, 'invalid_request'],
       [{}, 'invalid_request'],
@@ -65,11 +65,10 @@ describe('authorization request validation', () => {
       const page = await createBrowser(server).get(
         authorizeUrl({ client_id: agent.client_id, redirect_uri: agentRedirect, state: 'x', ...params }),
       );
-      expect(page.status).toBe(302);
-      const location = new URL(page.location!);
-      expect(location.searchParams.get('error')).toBe(error);
-      // The SDK echoes the state once the request parsed; a malformed request comes back without it.
-      if (error !== 'invalid_request') expect(location.searchParams.get('state')).toBe('x');
+      // The agent registered itself: its redirect URI gets no automatic redirect (RFC 9700 §4.11.2).
+      expect(page.status).toBe(400);
+      expect(page.location).toBeNull();
+      expect(page.html).toContain(`(${error})`);
     }
   });
 });

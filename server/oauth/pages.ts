@@ -37,9 +37,27 @@ const layout = (title: string, body: string) => `<!doctype html>
 </html>
 `;
 
+/** The client as a person is shown it: a self-registered client's name is its own claim, not ours. */
+export interface ClientShown {
+  /** `client_name`, or undefined when it gave none. */
+  name: string | undefined;
+  /** One of our own apps (first-party), whose name is trusted. */
+  verified: boolean;
+  /** Where the browser goes after the person answers (the redirect URI's host). */
+  redirectHost: string;
+}
+
+/** "Sitefile for Outlook", or "an unverified application calling itself “…”". */
+const clientLabel = (client: ClientShown) =>
+  client.verified && client.name
+    ? escapeHtml(client.name)
+    : `an unverified application${client.name ? ` calling itself “${escapeHtml(client.name)}”` : ''}`;
+
+const capitalized = (html: string) => html.charAt(0).toUpperCase() + html.slice(1);
+
 export interface SignInPage {
   action: string;
-  clientName: string;
+  client: ClientShown;
   csrf: string;
   oauthParams: Record<string, string | undefined>;
   email?: string;
@@ -50,7 +68,7 @@ export const signInPage = (page: SignInPage) =>
   layout(
     'Sign in',
     `<h1>Sign in to Sitefile</h1>
-    <p>${escapeHtml(page.clientName)} wants to connect to your Sitefile account.</p>
+    <p>${capitalized(clientLabel(page.client))} wants to connect to your Sitefile account.</p>
     ${page.error ? `<p class="error" role="alert" id="signin-error">${escapeHtml(page.error)}</p>` : ''}
     <form method="post" action="${escapeHtml(page.action)}" novalidate>
       ${hidden({ ...page.oauthParams, step: 'signin', csrf: page.csrf })}
@@ -64,7 +82,7 @@ export const signInPage = (page: SignInPage) =>
 
 export interface ConsentPage {
   action: string;
-  clientName: string;
+  client: ClientShown;
   userName: string;
   userEmail: string;
   /** What the client will be able to do, one line each. */
@@ -78,16 +96,39 @@ export interface ConsentPage {
 export const consentPage = (page: ConsentPage) =>
   layout(
     'Allow access',
-    `<h1>Allow ${escapeHtml(page.clientName)} to access Sitefile?</h1>
+    `<h1>Allow ${page.client.verified ? clientLabel(page.client) : 'an unverified application'} to access Sitefile?</h1>
+    ${
+      page.client.verified
+        ? ''
+        : `<p class="error" role="note">${page.client.name ? `It calls itself “${escapeHtml(page.client.name)}”, a name Sitefile has not verified.` : 'It gave no name.'} Allow it only if you started this sign-in yourself.</p>`
+    }
     <p>Signed in as ${escapeHtml(page.userName)} (${escapeHtml(page.userEmail)}).</p>
-    <p>${escapeHtml(page.clientName)} will be able to act as you and:</p>
+    <p>It will be able to act as you and:</p>
     <ul>
       ${page.access.map((line) => `<li>${escapeHtml(line)}</li>`).join('\n      ')}
     </ul>
     <p>Organizations it will reach: ${page.organizations.length > 0 ? page.organizations.map(escapeHtml).join(', ') : 'none (your account has no organization memberships)'}.</p>
+    <p>After you answer, you will be sent to <strong>${escapeHtml(page.client.redirectHost)}</strong>.</p>
     <form method="post" action="${escapeHtml(page.action)}">
       ${hidden({ ...page.oauthParams, step: 'consent', csrf: page.csrf, ticket: page.ticket })}
       <button type="submit" name="decision" value="allow">Allow</button>
       <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
     </form>`,
+  );
+
+export interface AuthorizationErrorPage {
+  client: ClientShown;
+  error: string;
+  description: string;
+}
+
+/** A faulty authorization request of a client we have not verified: shown here, not sent to its redirect URI
+ *  (RFC 9700 §4.11.2: no automatic redirect to a URI nobody vouched for). */
+export const authorizationErrorPage = (page: AuthorizationErrorPage) =>
+  layout(
+    'Sign-in request refused',
+    `<h1>This sign-in request cannot be completed</h1>
+    <p class="error" role="alert">${escapeHtml(page.description)} (${escapeHtml(page.error)})</p>
+    <p>${capitalized(clientLabel(page.client))} asked to be sent back to <strong>${escapeHtml(page.client.redirectHost)}</strong>.
+    Sitefile has not verified this application, so you were not sent there. You can close this window.</p>`,
   );

@@ -4,9 +4,10 @@ import type { Request, Response } from 'express';
 import { digest, hashSecret, verifySecret } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import { findUserByEmail } from '../users/queries.js';
-import { consentPage, signInPage } from './pages.js';
+import { clientShown, markPersonAnswered } from './authorize-checks.js';
+import { type ClientShown, consentPage, signInPage } from './pages.js';
 import { markTicketUsed, userOrganizationNames } from './queries.js';
-import { createSignInThrottle, type SignInThrottle } from './throttle.js';
+import { createSignInThrottle, type SignInThrottle, tryAgainIn } from './throttle.js';
 
 export const AUTHORIZE_PATH = '/oauth/authorize';
 const CSRF_COOKIE = 'sitefile_oauth_csrf';
@@ -59,7 +60,10 @@ interface SignInDeps {
   mcpResource: string;
 }
 
-export function createSignInFlow(app: AppContext, throttle: SignInThrottle = createSignInThrottle()): SignInFlow {
+export function createSignInFlow(
+  app: AppContext,
+  throttle: SignInThrottle = createSignInThrottle(app.clock),
+): SignInFlow {
   let dummyHash: Promise<string> | undefined;
   const deps: SignInDeps = {
     app,
@@ -80,7 +84,7 @@ interface AuthorizationPages {
   res: Response;
   client: OAuthClientInformationFull;
   request: AuthorizationRequest;
-  clientName: string;
+  shown: ClientShown;
   csrf: string;
   oauthParams: Record<string, string | undefined>;
   render(status: number, html: string): void;
@@ -95,8 +99,7 @@ async function handleAuthorization(
   issueCode: (userId: string) => Promise<string>,
 ): Promise<void> {
   const req = res.req;
-  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
-  res.setHeader('X-Frame-Options', 'DENY');
+  // The page's CSP and framing rule come from http/security-headers.ts, as for every page under /oauth.
   res.setHeader('Referrer-Policy', 'no-referrer');
 
   const csrf = readCookie(req, CSRF_COOKIE);
@@ -122,7 +125,7 @@ function pagesFor(
   res: Response,
   csrf: string,
 ): AuthorizationPages {
-  const clientName = client.client_name?.trim() || client.client_id;
+  const shown = clientShown(client, request.redirectUri);
   const oauthParams = {
     client_id: client.client_id,
     redirect_uri: request.redirectUri,
@@ -141,12 +144,12 @@ function pagesFor(
     res,
     client,
     request,
-    clientName,
+    shown,
     csrf,
     oauthParams,
     render,
     showSignIn: (status, error, email) =>
-      render(status, signInPage({ action: AUTHORIZE_PATH, clientName, csrf, oauthParams, email, error })),
+      render(status, signInPage({ action: AUTHORIZE_PATH, client: shown, csrf, oauthParams, email, error })),
   };
 }
 
@@ -157,21 +160,21 @@ async function signInStep(deps: SignInDeps, pages: AuthorizationPages): Promise<
   const email = field(req.body, 'email', 320).trim();
   const password = field(req.body, 'password', 1024);
   const ip = req.ip ?? 'unknown';
-  const wait = await throttle.retryAfterSeconds(ip, email);
+  const wait = throttle.waitSeconds(ip, email);
   if (wait > 0) {
     res.setHeader('Retry-After', String(wait));
-    pages.showSignIn(429, `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minutes.`, email);
+    pages.showSignIn(429, `Too many sign-in attempts. ${tryAgainIn(wait)}`, email);
     return;
   }
   const user = email ? await findUserByEmail(app.db, email) : undefined;
   const dummyHash = deps.dummyHash();
   const passwordOk = await verifySecret(user?.passwordHash ?? (await dummyHash), password);
   if (!user?.passwordHash || !passwordOk || user.disabledAt) {
-    await throttle.recordFailure(ip, email);
+    throttle.recordFailure(ip, email);
     pages.showSignIn(401, 'The email or password is incorrect.', email);
     return;
   }
-  await throttle.recordSuccess(email);
+  throttle.recordSuccess(ip, email);
   const ticket = app.tokens.sign(user.id, 'user', {
     lifetimeSeconds: TICKET_LIFETIME_SECONDS,
     audience: ticketAudience(app, pages.client, request),
@@ -180,7 +183,7 @@ async function signInStep(deps: SignInDeps, pages: AuthorizationPages): Promise<
     200,
     consentPage({
       action: AUTHORIZE_PATH,
-      clientName: pages.clientName,
+      client: pages.shown,
       userName: user.name,
       userEmail: user.email,
       access: accessLines(request.resource, deps.mcpResource),
@@ -218,6 +221,7 @@ async function consentStep(
     target.searchParams.set('error_description', 'The user denied access');
   }
   if (request.state !== undefined) target.searchParams.set('state', request.state);
+  markPersonAnswered(res);
   res.redirect(302, target.href);
 }
 

@@ -1,52 +1,36 @@
-import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
+import { createFailureThrottle, type FailureThrottle } from '../auth/failure-throttle.js';
+import type { Clock } from '../clock.js';
 
-/** Failed sign-ins allowed per window before the account or the address must wait. */
-export const ACCOUNT_FAILURES = 5;
-export const ADDRESS_FAILURES = 30;
-const WINDOW_SECONDS = 15 * 60;
+/** Wrong passwords one address may give for one account before it must wait (1 s, 2 s, 4 s … 15 min). */
+export const PAIR_FREE_FAILURES = 5;
+/** Wrong passwords for one account from all addresses before addresses that never signed in to it wait too. */
+export const ACCOUNT_CEILING = 100;
+/** Wrong passwords from one address over all accounts (spraying) before it waits. */
+export const ADDRESS_CEILING = 30;
+const QUARTER_HOUR = 15 * 60;
 
-/**
- * Sign-in throttling: failures are counted per account (slows guessing one person's password) and
- * per client address (slows spraying many accounts). Only failures count, so a person who types the
- * password right is never slowed by others; a success clears the account's count.
- */
-export interface SignInThrottle {
-  /** Seconds to wait when either counter is exhausted, else 0. */
-  retryAfterSeconds(ip: string, email: string): Promise<number>;
-  recordFailure(ip: string, email: string): Promise<void>;
-  recordSuccess(email: string): Promise<void>;
-}
-
-export function createSignInThrottle(): SignInThrottle {
-  const byAccount = new RateLimiterMemory({
-    keyPrefix: 'signin-account',
-    points: ACCOUNT_FAILURES,
-    duration: WINDOW_SECONDS,
+/** The sign-in pages' throttle (see `auth/failure-throttle.ts`), keyed on the e-mail without regard to case. */
+export function createSignInThrottle(clock: Clock) {
+  const throttle: FailureThrottle = createFailureThrottle({
+    clock,
+    freeFailures: PAIR_FREE_FAILURES,
+    accountCeiling: ACCOUNT_CEILING,
+    sourceCeiling: ADDRESS_CEILING,
+    maxDelaySeconds: QUARTER_HOUR,
+    windowSeconds: QUARTER_HOUR,
   });
-  const byAddress = new RateLimiterMemory({
-    keyPrefix: 'signin-ip',
-    points: ADDRESS_FAILURES,
-    duration: WINDOW_SECONDS,
-  });
-  const accountKey = (email: string) => email.trim().toLowerCase();
-  const waitOf = (res: RateLimiterRes | null, limit: number) =>
-    res && res.consumedPoints >= limit ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 0;
-  // consume() rejects once the points are gone; the rejection is the expected "blocked" answer here.
-  const count = (limiter: RateLimiterMemory, key: string) =>
-    limiter.consume(key).then(
-      () => undefined,
-      () => undefined,
-    );
+  const account = (email: string) => email.trim().toLowerCase();
   return {
-    async retryAfterSeconds(ip, email) {
-      const [account, address] = await Promise.all([byAccount.get(accountKey(email)), byAddress.get(ip)]);
-      return Math.max(waitOf(account, ACCOUNT_FAILURES), waitOf(address, ADDRESS_FAILURES));
-    },
-    async recordFailure(ip, email) {
-      await Promise.all([count(byAccount, accountKey(email)), count(byAddress, ip)]);
-    },
-    async recordSuccess(email) {
-      await byAccount.delete(accountKey(email));
-    },
+    waitSeconds: (ip: string, email: string) => throttle.waitSeconds(account(email), ip),
+    recordFailure: (ip: string, email: string) => throttle.recordFailure(account(email), ip),
+    recordSuccess: (ip: string, email: string) => throttle.recordSuccess(account(email), ip),
   };
 }
+
+export type SignInThrottle = ReturnType<typeof createSignInThrottle>;
+
+/** "Try again in 8 seconds." / "Try again in 4 minutes." */
+export const tryAgainIn = (seconds: number) =>
+  seconds < 60
+    ? `Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`
+    : `Try again in ${Math.ceil(seconds / 60)} minutes.`;

@@ -7,8 +7,9 @@ import { ApiError } from '../errors.js';
 /**
  * What is counted, each in its own key space over a one-minute fixed window:
  * - `api`: every authenticated request, per caller (client key or user);
- * - `token-ip` / `token-client`: token exchanges per source IP and per client_id, against secret guessing
- *   (and the argon2 work each attempt costs).
+ * - `token-ip` / `token-client`: token exchanges per source IP and per (client_id, source IP), against secret
+ *   guessing (and the argon2 work each attempt costs); keyed on the pair so that nobody's guesses use up the key's
+ *   own budget.
  */
 export type RateLimitBucket = 'api' | 'token-ip' | 'token-client';
 
@@ -39,7 +40,7 @@ export interface RateLimiterOptions {
 const WINDOW_SECONDS = 60;
 
 /** Points per minute of each bucket: a healthy client exchanges a token about once an hour, so the
- *  per-client_id budget is a tenth of the API budget; the per-IP budget is the API budget (NAT'ed offices). */
+ *  per-(client_id, address) budget is a tenth of the API budget; the per-IP budget is the API budget (NAT'ed offices). */
 export const bucketLimits = (perMinute: number): Record<RateLimitBucket, number> => ({
   api: perMinute,
   'token-ip': perMinute,

@@ -80,7 +80,7 @@ describe('rate limits of the token endpoint', () => {
   let server: TestServer;
   let f: Fixtures;
   beforeAll(async () => {
-    // 20 per minute per IP; a tenth of that, 2, per client_id.
+    // 20 per minute per IP; a tenth of that, 2, per client_id from one address.
     server = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '20' } });
     f = await createFixtures(server);
   });
@@ -88,7 +88,7 @@ describe('rate limits of the token endpoint', () => {
     await server.close();
   });
 
-  it('limits exchanges per client_id, then per source address', async () => {
+  it('limits exchanges per client_id from one address, then per source address', async () => {
     const key = await f.client(['organization:read'], { orgs: [f.orgA.id] });
     const first = await exchange(server, key.clientId, key.secret);
     expect(first.status).toBe(200);
