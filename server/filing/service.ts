@@ -239,7 +239,7 @@ export async function listProjectEmails(
   const { cursor, limit, ...filters } = query;
   const binding = { projectId, ...filters };
   const after = cursorPosition(cursor, binding, 'timestamp');
-  const sent = inclusiveWindow(filters.sentAt?.from, filters.sentAt?.to);
+  const sent = inclusiveWindow(filters.sentAt?.from, filters.sentAt?.to, { from: 'sentAt', to: 'sentAt' });
   const rows = await listFiledEmails(app.db, {
     projectId,
     search: filters.search,
