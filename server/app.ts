@@ -10,6 +10,7 @@ import { createLocalBus, createRedisBus, type InvalidationBus } from './cache/bu
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { cursorKeyFrom } from './cursor.js';
 import type { Db } from './db/connection.js';
 import { mountDocs } from './docs/routes.js';
 import { parsesOwnJsonBody } from './filing/routes.js';
@@ -65,6 +66,7 @@ export function createApp(options: AppOptions): App {
       keyPrefix: config.rateLimitKeyPrefix,
       log,
     }),
+    cursorKey: cursorKeyFrom(keys.current.secret),
     gates: createConcurrencyGates(config.concurrency),
     usage: createUsageRecorder({ db, log }),
   };

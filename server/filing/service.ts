@@ -238,7 +238,7 @@ export async function listProjectEmails(
 ) {
   const { cursor, limit, ...filters } = query;
   const binding = { projectId, ...filters };
-  const after = cursorPosition(cursor, binding, 'timestamp');
+  const after = cursorPosition(app.cursorKey, cursor, binding, 'timestamp');
   const sent = inclusiveWindow(filters.sentAt?.from, filters.sentAt?.to, { from: 'sentAt', to: 'sentAt' });
   const rows = await listFiledEmails(app.db, {
     projectId,
@@ -252,7 +252,7 @@ export async function listProjectEmails(
     after,
     limit: limit + 1,
   });
-  const { page, nextCursor, hasMore } = cutPage(rows, limit, keysetCursor(binding, filedAtPosition));
+  const { page, nextCursor, hasMore } = cutPage(rows, limit, keysetCursor(app.cursorKey, binding, filedAtPosition));
   return { data: page.map(summaryOf), nextCursor, hasMore };
 }
 
