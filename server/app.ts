@@ -11,6 +11,7 @@ import { createLocalBus, createRedisBus, type InvalidationBus } from './cache/bu
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { cursorKeyFrom } from './cursor.js';
 import type { Db } from './db/connection.js';
 import { mountDocs } from './docs/routes.js';
 import { parsesOwnJsonBody } from './filing/routes.js';
@@ -73,6 +74,7 @@ export function createApp(options: AppOptions): App {
       log,
       onRefusal: (bucket) => metrics.rateLimitRefusals.inc({ bucket }),
     }),
+    cursorKey: cursorKeyFrom(keys.current.secret),
     gates: createConcurrencyGates(config.concurrency),
     keySecrets: createKeySecretThrottle(clock),
     usage: createUsageRecorder({ write: (deltas) => addUsage(db, deltas), log }),

@@ -51,6 +51,30 @@ describe('config', () => {
     ).toEqual(['https://inspector.example.com', 'http://localhost:6274']);
   });
 
+  it('reads the budgets per caller (issue 28) with their documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.pool).toEqual({
+      max: 10,
+      waitMs: 5000,
+      statementTimeoutMs: 30_000,
+      idleInTransactionTimeoutMs: 60_000,
+    });
+    expect(config.concurrency).toEqual({
+      export: { perClient: 2 },
+      explorer: { perClient: 2, total: 2 },
+      filing: { perClient: 2, total: 2, waitMs: 30_000 },
+    });
+    expect(config.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 120_000, maxConnections: 1000 });
+    expect(loadConfig({ DATABASE_POOL_MAX: '25', EXPORTS_PER_CLIENT: '1' })).toMatchObject({
+      pool: { max: 25 },
+      concurrency: { export: { perClient: 1 } },
+    });
+    expect(() => loadConfig({ DATABASE_POOL_MAX: '0' })).toThrow(/DATABASE_POOL_MAX="0"/);
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow(
+      /HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS/,
+    );
+  });
+
   it('rejects a signing key shorter than 32 characters', () => {
     expect(() => loadConfig({ JWT_SIGNING_KEY: 'short' })).toThrow(/JWT_SIGNING_KEY/);
   });

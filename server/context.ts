@@ -6,11 +6,15 @@ import type { BlobStore } from './blobs/store.js';
 import type { InvalidationBus } from './cache/bus.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
+import type { CursorKey } from './cursor.js';
 import type { Db } from './db/connection.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { ConcurrencyGates } from './ratelimit/concurrency.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import type { UsageRecorder } from './usage/recorder.js';
+
+/** What a list needs: its database and the key its cursors are signed with. */
+export type ListContext = Pick<AppContext, 'db' | 'cursorKey'>;
 
 /** Everything a handler may use, built once by createApp: no module-level globals. */
 export interface AppContext {
@@ -24,6 +28,8 @@ export interface AppContext {
   guard: BearerGuard;
   /** Per-caller request limits (shared through Redis when configured). */
   rateLimiter: RateLimiter;
+  /** Signs and checks list cursors (derived from the token signing key). */
+  cursorKey: CursorKey;
   /** Per-caller and per-instance caps on exports, explorer queries and filings running at once. */
   gates: ConcurrencyGates;
   /** Wrong API key secrets per (client_id, address), at the token endpoint. */

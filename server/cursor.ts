@@ -1,10 +1,12 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from './errors.js';
 import { isIsoTimestamp } from './iso-dates.js';
 
 /**
  * Opaque keyset cursors: base64url JSON of the last row's sort key and id, plus a short hash of the
- * sort and filters the list was made with, so a cursor reused with other filters is a 400.
+ * sort and filters the list was made with, so a cursor reused with other filters is a 400; then `.` and an
+ * HMAC of that JSON under the server's cursor key, so an edited or made-up cursor is a 400 before any of its
+ * values is looked at (issue 28: forged keys with NUL or impossible dates reached SQL).
  */
 export interface CursorPayload {
   /** Sort-key values of the last row returned, in the order of the ORDER BY (ISO strings for dates). */
@@ -16,15 +18,35 @@ export interface CursorPayload {
 const bindingHash = (binding: unknown): string =>
   createHash('sha256').update(JSON.stringify(binding)).digest('base64url').slice(0, 12);
 
-export function encodeCursor(payload: CursorPayload, binding: unknown): string {
-  return Buffer.from(JSON.stringify({ ...payload, f: bindingHash(binding) })).toString('base64url');
+/** The secret cursors are signed with (`cursorKeyFrom`); every instance sharing the token key shares it. */
+export type CursorKey = Buffer & { readonly __cursorKey: unique symbol };
+
+/** The cursor key derived from the token signing secret: one secret to configure, separate uses of it. */
+export const cursorKeyFrom = (signingSecret: string): CursorKey =>
+  createHmac('sha256', signingSecret).update('sitefile cursor key v1').digest() as CursorKey;
+
+const MAC_LENGTH = 22; // base64url characters: 132 bits
+const macOf = (key: CursorKey, body: string) =>
+  createHmac('sha256', key).update(body).digest('base64url').slice(0, MAC_LENGTH);
+
+export function encodeCursor(key: CursorKey, payload: CursorPayload, binding: unknown): string {
+  const body = Buffer.from(JSON.stringify({ ...payload, f: bindingHash(binding) })).toString('base64url');
+  return `${body}.${macOf(key, body)}`;
 }
 
-/** The payload of a cursor made for this binding; anything else (garbage, tampering, other filters) → 400. */
-export function decodeCursor(cursor: string, binding: unknown): CursorPayload {
+/** The payload of a cursor made by this server for this binding; anything else (garbage, tampering, other
+ *  filters) → 400. */
+export function decodeCursor(key: CursorKey, cursor: string, binding: unknown): CursorPayload {
+  const dot = cursor.lastIndexOf('.');
+  const body = cursor.slice(0, dot);
+  const mac = Buffer.from(cursor.slice(dot + 1));
+  const expected = Buffer.from(macOf(key, body));
+  if (dot === -1 || mac.length !== expected.length || !timingSafeEqual(mac, expected)) {
+    throw ApiError.badRequest('Invalid cursor');
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
   } catch {
     throw ApiError.badRequest('Invalid cursor');
   }
@@ -66,23 +88,24 @@ const keyFits: { [K in keyof SortKeys]: (value: unknown) => value is SortKeys[K]
  * checked before any SQL, so a forged key is a 400 and never a failed cast.
  */
 export function cursorPosition<K extends keyof SortKeys>(
+  key: CursorKey,
   cursor: string | undefined,
   binding: unknown,
   kind: K,
 ): KeysetPosition<SortKeys[K]> | undefined {
   if (cursor === undefined) return undefined;
-  const { k, id } = decodeCursor(cursor, binding);
-  const [key] = k;
-  if (k.length !== 1 || !keyFits[kind](key)) throw ApiError.badRequest('Invalid cursor');
-  return { key, id };
+  const { k, id } = decodeCursor(key, cursor, binding);
+  const [sortKey] = k;
+  if (k.length !== 1 || !keyFits[kind](sortKey)) throw ApiError.badRequest('Invalid cursor');
+  return { key: sortKey, id };
 }
 
 /** Makes the cursor after a row from its keyset position. */
 export const keysetCursor =
-  <Row>(binding: unknown, positionOf: (row: Row) => KeysetPosition<CursorPayload['k'][number]>) =>
+  <Row>(key: CursorKey, binding: unknown, positionOf: (row: Row) => KeysetPosition<CursorPayload['k'][number]>) =>
   (row: Row): string => {
-    const { key, id } = positionOf(row);
-    return encodeCursor({ k: [key], id }, binding);
+    const position = positionOf(row);
+    return encodeCursor(key, { k: [position.key], id: position.id }, binding);
   };
 
 /** The position of a row of a list newest first (created_at, id). */

@@ -29,7 +29,7 @@ export const activityRoutes = [
     },
     errors: { 404: 'projectId is not a project of this organization' },
     handler: ({ req, res, app, caller, params, query }) =>
-      pageOrCsv({ app, req, res }, listOrgActivity(app.db, caller, params.orgId, query)),
+      pageOrCsv({ app, req, res }, listOrgActivity(app, caller, params.orgId, query)),
   }),
   defineRoute({
     method: 'get',
@@ -43,6 +43,6 @@ export const activityRoutes = [
     query: DocumentActivityQuery,
     responses: { 200: { description: 'A page of the history', schema: DocumentActivityList } },
     errors: { 404: 'No such document' },
-    handler: ({ app, params, query }) => listDocumentActivity(app.db, params.documentId, query),
+    handler: ({ app, params, query }) => listDocumentActivity(app, params.documentId, query),
   }),
 ];

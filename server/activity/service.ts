@@ -8,7 +8,8 @@ import type {
 } from '../../shared/activity.js';
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
 import { findProjectOrg } from '../auth/project-owner.js';
-import { createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
+import type { ListContext } from '../context.js';
+import { type CursorKey, createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
 import { dateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
 import { csvChunks } from '../db/csv-export.js';
@@ -57,7 +58,7 @@ const bindingOf = (orgId: string, query: OrgQuery) => ({
 });
 
 /** The cursor after a row of either feed (newest first). */
-const cursorAfter = (binding: unknown) => keysetCursor(binding, createdAtPosition);
+const cursorAfter = (key: CursorKey, binding: unknown) => keysetCursor(key, binding, createdAtPosition);
 
 const actorOf = (row: ActivityRow) => ({ uid: row.actorId, name: row.actorName, email: row.actorEmail });
 
@@ -76,27 +77,28 @@ const toOrgEntry = (row: ActivityRow): OrgActivityEntry => ({
 
 /** The organization feed: a page of it, or as CSV (`Accept: text/csv`) with `limit` as the row cap. */
 export function listOrgActivity(
-  db: Db,
+  app: ListContext,
   caller: Caller,
   orgId: string,
   query: OrgQuery,
 ): Listing<z.output<typeof OrgActivityList>> {
+  const { db, cursorKey } = app;
   const binding = bindingOf(orgId, query);
   return {
     async page() {
       const limit = jsonPageSize(query.limit);
       const filters = await orgFilters(db, caller, orgId, query);
-      const position = cursorPosition(query.cursor, binding, 'timestamp');
+      const position = cursorPosition(cursorKey, query.cursor, binding, 'timestamp');
       const [rows, total] = await Promise.all([
         orgActivityPage(db, filters, position, limit),
         countOrgActivity(db, filters),
       ]);
-      const { page, nextCursor, hasMore } = cutPage(rows, limit, cursorAfter(binding));
+      const { page, nextCursor, hasMore } = cutPage(rows, limit, cursorAfter(cursorKey, binding));
       return { data: page.map(toOrgEntry), total, nextCursor, hasMore };
     },
     async csv() {
       const filters = await orgFilters(db, caller, orgId, query);
-      const position = cursorPosition(query.cursor, binding, 'timestamp');
+      const position = cursorPosition(cursorKey, query.cursor, binding, 'timestamp');
       return {
         fileName: `activity-${orgId}.csv`,
         chunks: csvChunks({
@@ -113,12 +115,13 @@ export function listOrgActivity(
 type DocumentQuery = z.output<typeof DocumentActivityQuery>;
 
 /** A document's history for staff; with includeEmails, each email_sent entry carries its recipients' records. */
-export async function listDocumentActivity(db: Db, documentId: string, query: DocumentQuery) {
+export async function listDocumentActivity(app: ListContext, documentId: string, query: DocumentQuery) {
+  const { db, cursorKey } = app;
   if (!(await documentExists(db, documentId))) throw ApiError.notFound('Document');
   const binding = { feed: 'document-activity', documentId };
-  const position = cursorPosition(query.cursor, binding, 'timestamp');
+  const position = cursorPosition(cursorKey, query.cursor, binding, 'timestamp');
   const rows = await documentActivityPage(db, documentId, position, query.limit);
-  const { page, nextCursor, hasMore } = cutPage(rows, query.limit, cursorAfter(binding));
+  const { page, nextCursor, hasMore } = cutPage(rows, query.limit, cursorAfter(cursorKey, binding));
   const sends = page.filter((row) => row.action === 'email_sent' && row.dispatchId);
   const emailsByDispatch = query.includeEmails
     ? groupBy(

@@ -72,7 +72,11 @@ describe('/v1/admin/clients', () => {
     expect(seen.slice(0, all.body.data.length)).toEqual(all.body.data.map((c: { id: string }) => c.id));
     for (const query of ['?limit=0', '?limit=51', '?cursor=bm9wZQ']) expect((await admin(query)).status).toBe(400);
     // A cursor with the right binding but a position that is not a timestamp: 400, not a database error.
-    const forged = encodeCursor({ k: ['not-a-date'], id: 'x' }, { list: 'clients', createdBy: null });
+    const forged = encodeCursor(
+      server.app.context.cursorKey,
+      { k: ['not-a-date'], id: 'x' },
+      { list: 'clients', createdBy: null },
+    );
     expect(await admin(`?cursor=${forged}`)).toMatchObject({ status: 400, body: { error: 'Invalid cursor' } });
   });
 

@@ -271,10 +271,14 @@ export async function listClients(
   const rows = await listClientRows(app.db, {
     createdByClientId: options.createdByClientId,
     confinedToOrgId: options.confinedToOrgId,
-    after: cursorPosition(options.cursor, binding, 'timestamp'),
+    after: cursorPosition(app.cursorKey, options.cursor, binding, 'timestamp'),
     limit: options.limit + 1,
   });
-  const { page, nextCursor, hasMore } = cutPage(rows, options.limit, keysetCursor(binding, createdAtPosition));
+  const { page, nextCursor, hasMore } = cutPage(
+    rows,
+    options.limit,
+    keysetCursor(app.cursorKey, binding, createdAtPosition),
+  );
   return { data: await withUsage(app, page), nextCursor, hasMore };
 }
 

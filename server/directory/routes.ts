@@ -17,6 +17,6 @@ export const directoryRoutes = [
     params: OrgPath,
     query: DirectoryQuery,
     responses: { 200: { description: 'A page of directory entries', schema: DirectoryList } },
-    handler: ({ app, caller, params, query }) => listDirectory(app.db, caller, params.orgId, query),
+    handler: ({ app, caller, params, query }) => listDirectory(app, caller, params.orgId, query),
   }),
 ];

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { DirectoryEntry, DirectoryQuery } from '../../shared/directory.js';
 import { type Caller, projectsInOrg } from '../auth/caller.js';
+import type { ListContext } from '../context.js';
 import { cursorPosition, cutPage, type KeysetPosition, keysetCursor } from '../cursor.js';
 import type { Db } from '../db/connection.js';
 import { type DirectoryRow, directoryPage } from './queries.js';
@@ -22,11 +23,12 @@ const toEntry = (row: DirectoryRow): DirectoryEntry => ({
 const sortNamePosition = (row: DirectoryRow): KeysetPosition => ({ key: row.sortName, id: row.id });
 
 /** A page of the organization's people, by name. A project-scoped key sees only its projects' members. */
-export async function listDirectory(db: Db, caller: Caller, orgId: string, query: Query) {
+export async function listDirectory(app: ListContext, caller: Caller, orgId: string, query: Query) {
+  const { db, cursorKey } = app;
   const binding = { list: 'directory', orgId, search: query.search };
-  const position = cursorPosition(query.cursor, binding, 'text');
+  const position = cursorPosition(cursorKey, query.cursor, binding, 'text');
   const filters = { organizationId: orgId, visibleProjects: projectsInOrg(caller.scope, orgId), search: query.search };
   const rows = await directoryPage(db, filters, position, query.limit);
-  const { page, nextCursor, hasMore } = cutPage(rows, query.limit, keysetCursor(binding, sortNamePosition));
+  const { page, nextCursor, hasMore } = cutPage(rows, query.limit, keysetCursor(cursorKey, binding, sortNamePosition));
   return { data: page.map(toEntry), nextCursor, hasMore };
 }

@@ -73,18 +73,22 @@ const sortColumns: Record<SubmittalSortField, SortColumn> = {
 /** A `timestamptz(3)` column of `d` by name, as the API's ISO 8601 text. */
 export const iso = (column: string) => isoUtc(sql.raw(column));
 
-function timestampRange(column: string, range: DateRange | undefined): SQL[] {
+/** The names of a range filter's two ends, for a 400 that names the parameter. */
+const rangeNames = (parameter: string) => ({ from: parameter, to: parameter });
+
+function timestampRange(column: string, range: DateRange | undefined, parameter: string): SQL[] {
   if (!range) return [];
   const col = sql.raw(column);
-  const { from, before } = inclusiveWindow(range.from, range.to);
+  const { from, before } = inclusiveWindow(range.from, range.to, rangeNames(parameter));
   return [
     ...(from ? [sql`${col} >= ${from.toISOString()}::timestamptz`] : []),
     ...(before ? [sql`${col} < ${before.toISOString()}::timestamptz`] : []),
   ];
 }
 
-function dateRange(column: string, range: DateRange | undefined): SQL[] {
+function dateRange(column: string, range: DateRange | undefined, parameter: string): SQL[] {
   if (!range) return [];
+  inclusiveWindow(range.from, range.to, rangeNames(parameter)); // the same years as every other date filter
   const col = sql.raw(column);
   return [
     ...(range.from ? [sql`${col} >= ${range.from}::date`] : []),
@@ -145,11 +149,11 @@ export function whereOf(filter: DocumentFilter): SQL {
           sql`exists (select 1 from document_assignees a where a.document_id = d.id and a.name ilike ${likeContains(filter.assigneeName)})`,
         ]
       : []),
-    ...dateRange('d.due_date', filter.dueDate),
-    ...timestampRange('d.created_at', filter.createdAt),
-    ...timestampRange('d.received_at', filter.receivedAt),
-    ...timestampRange('d.closed_at', filter.closedAt),
-    ...timestampRange('d.updated_at', filter.updatedAt),
+    ...dateRange('d.due_date', filter.dueDate, 'filter.dueDate'),
+    ...timestampRange('d.created_at', filter.createdAt, 'filter.createdAt'),
+    ...timestampRange('d.received_at', filter.receivedAt, 'filter.receivedAt'),
+    ...timestampRange('d.closed_at', filter.closedAt, 'filter.closedAt'),
+    ...timestampRange('d.updated_at', filter.updatedAt, 'filter.updatedAt'),
   ];
   return conditions.length > 0 ? sql.join(conditions, sql` and `) : sql`true`;
 }

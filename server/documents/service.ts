@@ -12,7 +12,7 @@ import {
 } from '../../shared/documents.js';
 import { todayUtc } from '../clock.js';
 import type { AppContext } from '../context.js';
-import { cutPage, decodeCursor, keysetCursor } from '../cursor.js';
+import { type CursorKey, cutPage, decodeCursor, keysetCursor } from '../cursor.js';
 import { type CsvColumn, type CsvDownload, csvChunks } from '../db/csv-export.js';
 import { ApiError } from '../errors.js';
 import { csvRowCap, jsonPageSize, type Listing } from '../listing.js';
@@ -56,9 +56,9 @@ export interface Page<T> {
 
 const bindingOf = (request: ListRequest) => ({ list: request.list, filter: request.filter, sort: request.sort });
 
-function afterKeyOf(request: ListRequest): AfterKey | undefined {
+function afterKeyOf(key: CursorKey, request: ListRequest): AfterKey | undefined {
   if (!request.cursor) return undefined;
-  const payload = decodeCursor(request.cursor, bindingOf(request));
+  const payload = decodeCursor(key, request.cursor, bindingOf(request));
   const [value] = payload.k;
   if (payload.k.length !== 1 || typeof value === 'number' || !cursorValueFits(request.sort, value ?? null)) {
     throw ApiError.badRequest('Invalid cursor');
@@ -73,7 +73,7 @@ async function page<T extends { uid: string }>(
   item: z.ZodType<T>,
 ): Promise<Page<T>> {
   const limit = jsonPageSize(request.limit);
-  const after = afterKeyOf(request);
+  const after = afterKeyOf(app.cursorKey, request);
   // The page, the exact total and the meta counts are independent: on PostgreSQL they run side by side.
   const [rows, total, filters] = await Promise.all([
     fetchPage(app.db, queryOf(after), limit + 1, item),
@@ -81,7 +81,11 @@ async function page<T extends { uid: string }>(
     request.includeMeta ? filterValues(app.db, request.metaColumns, request.metaScope) : undefined,
   ]);
   const position = (row: T) => ({ key: sortValueOf(request.sort, row), id: row.uid });
-  const { page: data, nextCursor, hasMore } = cutPage(rows, limit, keysetCursor(bindingOf(request), position));
+  const {
+    page: data,
+    nextCursor,
+    hasMore,
+  } = cutPage(rows, limit, keysetCursor(app.cursorKey, bindingOf(request), position));
   return { data, total, nextCursor, hasMore, meta: filters ? { filters } : {} };
 }
 
@@ -140,7 +144,7 @@ function listSubmittals(
         app,
         request,
         fileName,
-        submittalCsvFrom(request, afterKeyOf(request)),
+        submittalCsvFrom(request, afterKeyOf(app.cursorKey, request)),
         submittalCsvColumns(withReviewHints && { lens: request.filter.reviewHint }),
       ),
   };
@@ -234,7 +238,13 @@ function listDocuments(
   return {
     page: () => page(app, request, queryOf, DocumentItem),
     csv: async () =>
-      csvOf(app, request, fileName, documentCsvFrom(request, afterKeyOf(request)), documentCsvColumns(include)),
+      csvOf(
+        app,
+        request,
+        fileName,
+        documentCsvFrom(request, afterKeyOf(app.cursorKey, request)),
+        documentCsvColumns(include),
+      ),
   };
 }
 

@@ -234,9 +234,9 @@ const summaryOf = ({ packageId, createdAt, latestRevision, ...row }: DrawingRow)
 /** A page of the project's drawings by sheet number, each with its latest revision. */
 export async function listDrawings(app: AppContext, scope: BundleScope, query: { cursor?: string; limit: number }) {
   const binding = { list: 'drawings', packageId: scope.drawingPackageId };
-  const position = cursorPosition(query.cursor, binding, 'text');
+  const position = cursorPosition(app.cursorKey, query.cursor, binding, 'text');
   const rows = await drawingPage(app.db, filterOf(scope), position, query.limit + 1);
-  const { page, nextCursor, hasMore } = cutPage(rows, query.limit, keysetCursor(binding, sheetPosition));
+  const { page, nextCursor, hasMore } = cutPage(rows, query.limit, keysetCursor(app.cursorKey, binding, sheetPosition));
   return { data: page.map(summaryOf), nextCursor, hasMore };
 }
 

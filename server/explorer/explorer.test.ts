@@ -104,7 +104,10 @@ describe('POST /v1/organization/{orgId}/explorer/query', () => {
     const binding = cursorBinding(ExplorerQuery.parse(body));
     const execute = vi.spyOn(server.database.db, 'transaction');
     for (const k of [['2025-02-30T00:00:00.000Z'], ['soon'], [12], [null], ['2025-05-01T00:00:00.000Z', 'x']]) {
-      const res = await query({ ...body, cursor: encodeCursor({ k, id: 'doc_a1_rfi1' }, binding) });
+      const res = await query({
+        ...body,
+        cursor: encodeCursor(server.app.context.cursorKey, { k, id: 'doc_a1_rfi1' }, binding),
+      });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('Invalid cursor');
     }

@@ -43,7 +43,7 @@ async function runWithin(db: Db, timeoutMs: number, statement: SQL, guarded: boo
  * (`EXPLORER_QUERIES_PER_CLIENT`, `EXPLORER_QUERIES_MAX` on the instance).
  */
 export async function runExplorerQuery(
-  app: Pick<AppContext, 'db' | 'config' | 'gates'>,
+  app: Pick<AppContext, 'db' | 'config' | 'gates' | 'cursorKey'>,
   caller: Caller,
   query: ExplorerQuery,
   organizationId: string | undefined,
@@ -58,13 +58,13 @@ export async function runExplorerQuery(
 }
 
 async function runWithinScope(
-  app: Pick<AppContext, 'db' | 'config'>,
+  app: Pick<AppContext, 'db' | 'config' | 'cursorKey'>,
   query: ExplorerQuery,
   scope: ScopeEntry[],
 ): Promise<ExplorerResult> {
   const { db, config } = app;
   const binding = cursorBinding(query);
-  const after = query.cursor ? decodeCursor(query.cursor, binding) : undefined;
+  const after = query.cursor ? decodeCursor(app.cursorKey, query.cursor, binding) : undefined;
   const guard = deadlineGuard(db, config.explorerTimeoutMs);
   const plan = compileExplorerQuery(query, scope, { after, guard });
   for (const projectId of plan.projectIds) {
@@ -77,7 +77,9 @@ async function runWithinScope(
   const rows = await runWithin(db, config.explorerTimeoutMs, plan.sql, guard !== undefined);
   // A grouped result is not paged (a cursor on it is refused): it answers one page.
   const { page, hasMore, nextCursor } = cutPage(rows, plan.limit, (last) =>
-    plan.grouped ? null : encodeCursor({ k: [last.__sort as string | number], id: String(last.__id) }, binding),
+    plan.grouped
+      ? null
+      : encodeCursor(app.cursorKey, { k: [last.__sort as string | number], id: String(last.__id) }, binding),
   );
   return {
     entity: query.entity,

@@ -279,8 +279,8 @@ export async function listProjectEmails(
 ) {
   const { cursor, limit, ...filters } = query;
   const binding = { projectId, ...filters };
-  const after = cursorPosition(cursor, binding, 'timestamp');
-  const sent = inclusiveWindow(filters.sentAt?.from, filters.sentAt?.to);
+  const after = cursorPosition(app.cursorKey, cursor, binding, 'timestamp');
+  const sent = inclusiveWindow(filters.sentAt?.from, filters.sentAt?.to, { from: 'sentAt', to: 'sentAt' });
   const rows = await listFiledEmails(app.db, {
     projectId,
     search: filters.search,
@@ -293,7 +293,7 @@ export async function listProjectEmails(
     after,
     limit: limit + 1,
   });
-  const { page, nextCursor, hasMore } = cutPage(rows, limit, keysetCursor(binding, filedAtPosition));
+  const { page, nextCursor, hasMore } = cutPage(rows, limit, keysetCursor(app.cursorKey, binding, filedAtPosition));
   return { data: page.map(summaryOf), nextCursor, hasMore };
 }
 

@@ -69,7 +69,7 @@ GET /v1/email/{mailerMessageId} and with emails_timeline. Up to 50 per call; pas
     }
     const { cursor, limit, ...filters } = args;
     const binding = { tool: 'emails_search', filters };
-    const after = cursorPosition(cursor, binding, 'timestamp or null');
+    const after = cursorPosition(app.cursorKey, cursor, binding, 'timestamp or null');
     const rows = await searchEmails(app.db, {
       scope,
       projectId: args.projectId,
@@ -82,7 +82,7 @@ GET /v1/email/{mailerMessageId} and with emails_timeline. Up to 50 per call; pas
       limit,
       after,
     });
-    const { page, hasMore, nextCursor } = cutPage(rows, limit, keysetCursor(binding, sentAtPosition));
+    const { page, hasMore, nextCursor } = cutPage(rows, limit, keysetCursor(app.cursorKey, binding, sentAtPosition));
     return { data: page.map(toHit), hasMore, nextCursor };
   },
 };
@@ -159,9 +159,9 @@ pages hold up to 100 e-mail records — pass nextCursor back as cursor for the n
         : await messageScope(app.db, caller, args.mailerMessageId!);
     const { cursor, limit, ...subject } = args;
     const binding = { tool: 'emails_timeline', subject };
-    const after = cursorPosition(cursor, binding, 'timestamp');
+    const after = cursorPosition(app.cursorKey, cursor, binding, 'timestamp');
     const rows = await emailsForTimeline(app.db, { scope, ...subject, limit, after });
-    const { page, hasMore, nextCursor } = cutPage(rows, limit, keysetCursor(binding, createdAtPosition));
+    const { page, hasMore, nextCursor } = cutPage(rows, limit, keysetCursor(app.cursorKey, binding, createdAtPosition));
     return { events: page.flatMap(eventsOf).sort((a, b) => a.at.localeCompare(b.at)), hasMore, nextCursor };
   },
 };

@@ -40,14 +40,14 @@ Up to 50 per call; pass nextCursor back as cursor for more.`,
   async run(args, { app, caller }) {
     const { cursor, limit, ...filters } = args;
     const binding = { tool: 'projects_find', filters };
-    const after = cursorPosition(cursor, binding, 'text');
+    const after = cursorPosition(app.cursorKey, cursor, binding, 'text');
     const rows = await findProjects(app.db, {
       scope: explorerScope(caller, args.organizationId),
       text: args.query,
       limit,
       after,
     });
-    const { page, hasMore, nextCursor } = cutPage(rows, limit, keysetCursor(binding, namePosition));
+    const { page, hasMore, nextCursor } = cutPage(rows, limit, keysetCursor(app.cursorKey, binding, namePosition));
     return { data: page, hasMore, nextCursor };
   },
 };

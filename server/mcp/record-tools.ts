@@ -133,7 +133,7 @@ e-mail or company. Up to 50 per call; pass nextCursor back as cursor.`,
     params: { orgId: args.organizationId },
     query: { search: args.search, limit: text(args.limit), cursor: args.cursor },
   }),
-  answer: ({ app, caller, params, query }) => listDirectory(app.db, caller, params.orgId, query),
+  answer: ({ app, caller, params, query }) => listDirectory(app, caller, params.orgId, query),
 });
 
 export const activityFeedTool = restTool({
@@ -175,7 +175,7 @@ changes, comments, uploads, e-mails sent …). Filter by project, actor, action 
       cursor: args.cursor,
     },
   }),
-  answer: ({ app, caller, params, query }) => listOrgActivity(app.db, caller, params.orgId, query).page(),
+  answer: ({ app, caller, params, query }) => listOrgActivity(app, caller, params.orgId, query).page(),
 });
 
 export const documentReadTool = restTool({

@@ -20,6 +20,15 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
 
 const toolError = (message: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text: message }] });
 
+const holdsNul = (value: unknown): boolean =>
+  typeof value === 'string'
+    ? value.includes('\u0000')
+    : typeof value === 'object' && value !== null && Object.values(value).some(holdsNul);
+
+/** The first argument holding a NUL character anywhere in its value: PostgreSQL text cannot take one, so it is
+ *  refused by name before the tool runs (the arguments were already checked against the tool's schema). */
+const argumentWithNul = (args: object): string | undefined => Object.entries(args).find(([, v]) => holdsNul(v))?.[0];
+
 /**
  * Registers a read-only tool: the permission is checked per call, the result goes out both as
  * `structuredContent` (checked against the output schema by the SDK) and as JSON text, and every
@@ -50,6 +59,8 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject>(
       if (!ctx.caller.permissions.has(spec.permission)) {
         return toolError(`Insufficient permissions: ${spec.name} needs the ${spec.permission} permission`);
       }
+      const withNul = argumentWithNul(args);
+      if (withNul !== undefined) return toolError(`${withNul} must not contain NUL characters (U+0000)`);
       try {
         const data = await spec.run(args, ctx);
         return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };

@@ -223,7 +223,8 @@ describe('tools: existence, platform keys, dates and cursors', () => {
   });
 
   it('forged cursors, well-formed but holding the wrong values, are tool errors', async () => {
-    const forged = (k: (string | number | null)[], binding: unknown) => encodeCursor({ k, id: 'x' }, binding);
+    const forged = (k: (string | number | null)[], binding: unknown) =>
+      encodeCursor(server.app.context.cursorKey, { k, id: 'x' }, binding);
     const search = { tool: 'emails_search', filters: {} };
     for (const k of [['not a date'], ['2025-02-30T10:00:00.000Z'], [5], ['2025-05-10T09:00:00.000Z', 'extra']]) {
       expect(await callTool('emails_search', { cursor: forged(k, search) })).toEqual({ error: 'Invalid cursor' });

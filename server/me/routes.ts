@@ -29,6 +29,6 @@ export const meRoutes = [
     access: access.staff,
     ...projectListing,
     errors: { 404: 'No such organization' },
-    handler: ({ app, caller, params, query }) => listEveryProject(app.db, caller, params.orgId, query),
+    handler: ({ app, caller, params, query }) => listEveryProject(app, caller, params.orgId, query),
   }),
 ];

@@ -164,7 +164,11 @@ describe('GET /v1/organization/{orgId}/project', () => {
     });
     expect(foreign.status).toBe(400);
     expect(foreign.body.error).toMatch(/Cursor does not match/);
-    const forged = encodeCursor({ k: [42], id: 'x' }, { list: 'projects', orgId: f.orgA.id });
+    const forged = encodeCursor(
+      server.app.context.cursorKey,
+      { k: [42], id: 'x' },
+      { list: 'projects', orgId: f.orgA.id },
+    );
     const res = await server.call(`/v1/organization/${f.orgA.id}/project?cursor=${forged}`, { token: key.token });
     expect(res).toMatchObject({ status: 400, body: { error: 'Invalid cursor' } });
   });

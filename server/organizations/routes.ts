@@ -37,7 +37,7 @@ export const organizationRoutes = [
     access: access.needs('organization:read'),
     query: OrganizationListQuery,
     responses: { 200: { description: 'Organizations by name', schema: OrganizationList } },
-    handler: ({ app, caller, query }) => listOrganizations(app.db, caller, query),
+    handler: ({ app, caller, query }) => listOrganizations(app, caller, query),
   }),
   defineRoute({
     method: 'get',
@@ -61,7 +61,7 @@ export const organizationRoutes = [
     tags,
     access: access.needs('project:read', 'org'),
     ...projectListing,
-    handler: ({ app, caller, params, query }) => listProjects(app.db, caller, params.orgId, query),
+    handler: ({ app, caller, params, query }) => listProjects(app, caller, params.orgId, query),
   }),
   defineRoute({
     ...adminChange,

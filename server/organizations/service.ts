@@ -1,6 +1,7 @@
 import type { Organization, Project } from '../../shared/organizations.js';
 import { type Caller, projectsInOrg, reachableOrgIds } from '../auth/caller.js';
-import { cursorPosition, cutPage, type KeysetPosition, keysetCursor, namePosition } from '../cursor.js';
+import type { ListContext } from '../context.js';
+import { type CursorKey, cursorPosition, cutPage, type KeysetPosition, keysetCursor, namePosition } from '../cursor.js';
 import type { Db } from '../db/connection.js';
 import { insertDefaultEmailFilingSettings } from '../email-filing-settings/queries.js';
 import { ApiError } from '../errors.js';
@@ -84,28 +85,30 @@ type NamePage<T> = { data: T[]; nextCursor: string | null; hasMore: boolean };
  * an empty page without a query). The cursor is bound to `binding`, so a cursor of another list is a 400.
  */
 async function pageByName<Row extends { name: string; id: string }, T>(
+  cursorKey: CursorKey,
   page: { cursor?: string; limit: number },
   binding: Record<string, string>,
   reachable: 'all' | readonly string[],
   rowsAfter: (only: readonly string[] | undefined, after: KeysetPosition | undefined, limit: number) => Promise<Row[]>,
   present: (row: Row) => T,
 ): Promise<NamePage<T>> {
-  const after = cursorPosition(page.cursor, binding, 'text');
+  const after = cursorPosition(cursorKey, page.cursor, binding, 'text');
   const rows =
     reachable !== 'all' && reachable.length === 0
       ? []
       : await rowsAfter(reachable === 'all' ? undefined : reachable, after, page.limit + 1);
-  const { page: data, nextCursor, hasMore } = cutPage(rows, page.limit, keysetCursor(binding, namePosition));
+  const { page: data, nextCursor, hasMore } = cutPage(rows, page.limit, keysetCursor(cursorKey, binding, namePosition));
   return { data: data.map(present), nextCursor, hasMore };
 }
 
 /** The organizations the caller may reach, by name, one page at a time. */
 export function listOrganizations(
-  db: Db,
+  { db, cursorKey }: ListContext,
   caller: Caller,
   page: { cursor?: string; limit: number },
 ): Promise<NamePage<Organization>> {
   return pageByName(
+    cursorKey,
     page,
     { list: 'organizations' },
     reachableOrgIds(caller.scope),
@@ -116,13 +119,14 @@ export function listOrganizations(
 
 /** The organization's projects the caller may reach (all of them, or the ones granted one by one), by name. */
 export function listProjects(
-  db: Db,
+  { db, cursorKey }: ListContext,
   caller: Caller,
   orgId: string,
   page: { cursor?: string; limit: number; search?: string },
 ): Promise<NamePage<Project>> {
   const { search } = page;
   return pageByName(
+    cursorKey,
     page,
     // A cursor continues the search it came from: one of another search (or none) is a 400.
     search ? { list: 'projects', orgId, search } : { list: 'projects', orgId },
@@ -135,12 +139,12 @@ export function listProjects(
 /** Every project of an organization, whatever the caller's scope: for staff tools, which reach organizations
  *  their users are not members of (access is checked by the route). */
 export async function listEveryProject(
-  db: Db,
+  app: ListContext,
   caller: Caller,
   orgId: string,
   page: { cursor?: string; limit: number; search?: string },
 ) {
-  if (!(await findOrganization(db, orgId))) throw ApiError.notFound('Organization');
+  if (!(await findOrganization(app.db, orgId))) throw ApiError.notFound('Organization');
   const everyOrganization = { allOrgs: true, orgs: new Set<string>(), projects: new Map() };
-  return listProjects(db, { ...caller, scope: everyOrganization }, orgId, page);
+  return listProjects(app, { ...caller, scope: everyOrganization }, orgId, page);
 }

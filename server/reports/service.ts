@@ -89,9 +89,13 @@ export async function getReport(app: AppContext, projectId: string, reportId: st
 
 export async function listReports(app: AppContext, projectId: string, query: z.output<typeof ReportListQuery>) {
   const binding = { list: 'reports', projectId };
-  const position = cursorPosition(query.cursor, binding, 'timestamp');
+  const position = cursorPosition(app.cursorKey, query.cursor, binding, 'timestamp');
   const rows = await reportPage(app.db, projectId, position, query.limit);
-  const { page, nextCursor, hasMore } = cutPage(rows, query.limit, keysetCursor(binding, createdAtPosition));
+  const { page, nextCursor, hasMore } = cutPage(
+    rows,
+    query.limit,
+    keysetCursor(app.cursorKey, binding, createdAtPosition),
+  );
   const counts = await sectionCounts(
     app.db,
     page.map((row) => row.id),

@@ -31,12 +31,16 @@ export async function readRunbook(app: AppContext, query: { search?: string; cur
   const entries = await runbookCache(app).entries();
   const matching = terms.length ? entries.filter((e) => terms.every((t) => e.haystack.includes(t))) : entries;
   const binding = { runbook: terms };
-  const after = cursorPosition(query.cursor, binding, 'timestamp');
+  const after = cursorPosition(app.cursorKey, query.cursor, binding, 'timestamp');
   // Newest first, ties by id descending: resume after the last entry returned.
   const start = after
     ? matching.findIndex((e) => e.createdAt < after.key || (e.createdAt === after.key && e.id < after.id))
     : 0;
   const rest = start < 0 ? [] : matching.slice(start, start + query.limit + 1);
-  const { page, nextCursor, hasMore } = cutPage(rest, query.limit, keysetCursor(binding, runbookPosition));
+  const { page, nextCursor, hasMore } = cutPage(
+    rest,
+    query.limit,
+    keysetCursor(app.cursorKey, binding, runbookPosition),
+  );
   return { data: page.map(({ haystack: _, ...issue }) => issue), total: matching.length, nextCursor, hasMore };
 }

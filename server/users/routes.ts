@@ -29,7 +29,7 @@ export const userRoutes = [
     params: OrgPath,
     query: MembersQuery,
     responses: { 200: { description: 'A page of members', schema: MemberList } },
-    handler: ({ app, params, query }) => listMembers(app.db, params.orgId, query),
+    handler: ({ app, params, query }) => listMembers(app, params.orgId, query),
   }),
   defineRoute({
     method: 'patch',

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Member, MembersQuery, Person } from '../../shared/members.js';
 import { CALLERS_CHANNEL } from '../auth/guard.js';
 import { hashSecret } from '../auth/secrets.js';
-import type { AppContext } from '../context.js';
+import type { AppContext, ListContext } from '../context.js';
 import { cursorPosition, cutPage, keysetCursor } from '../cursor.js';
 import type { Db } from '../db/connection.js';
 import { type DirectoryRow, directoryPage } from '../directory/queries.js';
@@ -109,11 +109,11 @@ export async function setUserDisabled(
 }
 
 /** A page of an organization's members by name, with role and whether each is disabled. */
-export async function listMembers(db: Db, orgId: string, query: z.output<typeof MembersQuery>) {
+export async function listMembers(list: ListContext, orgId: string, query: z.output<typeof MembersQuery>) {
   const binding = { list: 'members', orgId, search: query.search };
-  const position = cursorPosition(query.cursor, binding, 'text');
+  const position = cursorPosition(list.cursorKey, query.cursor, binding, 'text');
   const rows = await directoryPage(
-    db,
+    list.db,
     { organizationId: orgId, visibleProjects: 'all', search: query.search },
     position,
     query.limit,
@@ -121,7 +121,10 @@ export async function listMembers(db: Db, orgId: string, query: z.output<typeof 
   const { page, nextCursor, hasMore } = cutPage(
     rows,
     query.limit,
-    keysetCursor(binding, (row) => ({ key: row.sortName, id: row.id })),
+    keysetCursor(list.cursorKey, binding, (row: { sortName: string; id: string }) => ({
+      key: row.sortName,
+      id: row.id,
+    })),
   );
   return { data: page.map(toMember), nextCursor, hasMore };
 }

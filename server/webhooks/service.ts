@@ -150,9 +150,13 @@ export async function listDeliveries(
 ) {
   await webhookOf(app, organizationId, webhookId);
   const binding = { webhookId };
-  const position = cursorPosition(query.cursor, binding, 'timestamp');
+  const position = cursorPosition(app.cursorKey, query.cursor, binding, 'timestamp');
   const rows = await deliveryPage(app.db, webhookId, position, query.limit);
-  const { page, nextCursor, hasMore } = cutPage(rows, query.limit, keysetCursor(binding, createdAtPosition));
+  const { page, nextCursor, hasMore } = cutPage(
+    rows,
+    query.limit,
+    keysetCursor(app.cursorKey, binding, createdAtPosition),
+  );
   return { data: await presentDeliveries(app, page), nextCursor, hasMore };
 }
 
