@@ -26,4 +26,6 @@ export interface AppContext {
   usage: UsageRecorder;
   /** Prometheus metrics of this app (`/metrics`). */
   metrics: Metrics;
+  /** False while start-up still waits for the database (`/readyz` 503, every other request but the probes 503). */
+  isReady(): boolean;
 }
