@@ -11,10 +11,9 @@ const wantsCsv = (req: Pick<Request, 'accepts'>): boolean =>
 
 const safeFileName = (name: string): string => name.replace(/[^\w.-]+/g, '_').slice(0, 150) || 'export.csv';
 
-/** Wait until the socket can take more, or the client has gone; true when it is still there. */
-async function writable(res: Response): Promise<boolean> {
+/** Wait until the response can take more, or the client has gone; true when it is still there. */
+async function drained(res: Response): Promise<boolean> {
   if (res.destroyed || res.writableEnded) return false;
-  if (!res.writableNeedDrain) return true;
   const gone = new AbortController();
   await Promise.race([
     once(res, 'drain', { signal: gone.signal }).catch(() => undefined),
@@ -38,8 +37,10 @@ export async function sendCsv(res: Response, download: CsvDownload): Promise<voi
   res.setHeader('Cache-Control', 'no-store');
   try {
     while (!next.done) {
-      res.write(next.value);
-      if (!(await writable(res))) return;
+      // write's answer, not the socket's state: with compression (http/compression.ts) it is the compressor's
+      // buffer that fills, and 'drain' is the compressor's.
+      if (!res.write(next.value) && !(await drained(res))) return;
+      if (res.destroyed) return;
       next = await chunks.next();
     }
     res.end();
