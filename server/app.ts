@@ -83,8 +83,8 @@ export function createApp(options: AppOptions): App {
 
   const app = express();
   app.disable('x-powered-by');
-  // No hash of every JSON answer for an ETag nobody sends back (API clients do not make conditional GETs);
-  // static files keep theirs (serve-static computes them from size and mtime).
+  // Express's ETag would hash every answer, POSTs and errors included: declared GETs set their own
+  // (http/etag.ts, in the route mount); static files keep theirs (serve-static: size and mtime).
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.use(requestLog(log));
