@@ -15,10 +15,13 @@ import { cursorKeyFrom } from './cursor.js';
 import type { Db } from './db/connection.js';
 import { mountDocs } from './docs/routes.js';
 import { parsesOwnJsonBody } from './filing/routes.js';
+import { compressAnswers } from './http/compression.js';
 import { errorHandler, notFoundHandler, oauthErrorHandler } from './http/errors.js';
+import { jsonEtag } from './http/etag.js';
 import { measureRequests, serveMetrics } from './http/metrics.js';
 import { refuseNulInForm, refuseNulInJson, refuseNulInUrl } from './http/nul.js';
 import { buildOpenApiDocument } from './http/openapi.js';
+import { untilReady } from './http/readiness.js';
 import { requestLog } from './http/request-log.js';
 import { mountRoutes, refuseOtherMethods } from './http/route.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -40,6 +43,9 @@ export interface AppOptions {
   blobs?: BlobStore;
   bus?: InvalidationBus;
   keys?: KeyRing;
+  /** Whether start-up has finished (database reached, migrated); until then only the probes are served.
+   *  Always, when not given. */
+  isReady?: () => boolean;
 }
 
 export interface App {
@@ -80,6 +86,7 @@ export function createApp(options: AppOptions): App {
     usage: createUsageRecorder({ write: (deltas) => addUsage(db, deltas), log }),
     metrics,
     webhooks: createWebhookDispatcher({ db, clock, log, settings: config.webhooks }),
+    isReady: options.isReady ?? (() => true),
   };
   // Webhook attempts under way finish first; usage counts are written before the limiter's connection closes;
   // all before the bus.
@@ -91,8 +98,8 @@ export function createApp(options: AppOptions): App {
 
   const app = express();
   app.disable('x-powered-by');
-  // No hash of every JSON answer for an ETag nobody sends back (API clients do not make conditional GETs);
-  // static files keep theirs (serve-static computes them from size and mtime).
+  // Express's ETag would hash every answer, POSTs and errors included: declared GETs set their own
+  // (http/etag.ts, in the route mount); static files keep theirs (serve-static: size and mtime).
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.use(requestLog(log));
@@ -100,6 +107,8 @@ export function createApp(options: AppOptions): App {
   app.use(measureRequests(metrics));
   app.use(recordUsage(context.usage));
   app.use(refuseNulInUrl);
+  app.use(untilReady(context.isReady));
+  app.use(compressAnswers());
   // E-mail filing takes base64 attachments in JSON and /mcp answers bad JSON in JSON-RPC: both read their
   // body themselves, after the access check.
   const appWideJson = (req: express.Request) =>
@@ -116,10 +125,14 @@ export function createApp(options: AppOptions): App {
   mountRoutes(router, context, routes);
   app.use(router);
   // Built on first request, not at start-up: it is a third of the app's construction time and few ask for it.
-  let openApiJson: string | undefined;
+  let openApi: { json: string; etag: string } | undefined;
   app.get('/v1/openapi.json', (_req, res) => {
-    openApiJson ??= JSON.stringify(buildOpenApiDocument(routes, config.publicUrl));
-    res.type('json').send(openApiJson);
+    if (!openApi) {
+      const json = JSON.stringify(buildOpenApiDocument(routes, config.publicUrl));
+      openApi = { json, etag: jsonEtag(json) };
+    }
+    res.setHeader('ETag', openApi.etag);
+    res.type('json').send(openApi.json);
   });
   refuseOtherMethods(app, '/v1/openapi.json', ['GET']);
   mountDocs(app);

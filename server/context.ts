@@ -40,6 +40,8 @@ export interface AppContext {
   metrics: Metrics;
   /** Sends the webhook outbox (graphile-worker on PostgreSQL, in-process on PGlite). */
   webhooks: WebhookDispatcher;
+  /** False while start-up still waits for the database (`/readyz` 503, every other request but the probes 503). */
+  isReady(): boolean;
 }
 
 /** Moves due deliveries from the outbox to whoever sends them; one per app instance. */

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { type Database, openDatabase } from './db/connection.js';
+import { waitForDatabase } from './db/wait.js';
 import type { DemoData } from './seed/demo.js';
 
 /** The lines `npm start` prints: where things are and, in demo mode only, the demo's sign-ins. */
@@ -42,18 +43,22 @@ async function main() {
   }
   const log = pino({ level: config.logLevel });
   // Opening the database (PGlite compiles its WebAssembly off the main thread) and migrating run while the
-  // server's modules load: imported here, not at the top, so the two overlap.
-  const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pool: config.pool }).then(
-    async (database) => {
-      await database.migrate();
-      return database;
-    },
+  // server's modules load: imported here, not at the top, so the two overlap. A PostgreSQL server that is not
+  // up yet is waited for (DATABASE_WAIT_SECONDS) while the server already answers: /healthz 200, the rest 503.
+  const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pool: config.pool });
+  const migrated = opening.then((database) =>
+    waitForDatabase(() => database.migrate(), { waitSeconds: config.databaseWaitSeconds, log }),
   );
+  // Awaited below; until then a failure must not count as unhandled (which would end the process with a trace).
+  migrated.catch(() => {});
   const [{ prepareDemo }, { startServer }] = await Promise.all([import('./seed/demo.js'), import('./server.js')]);
   const database = await opening;
+  let ready = false;
+  const server = await startServer({ config, db: database.db, log, host: '0.0.0.0', isReady: () => ready });
+  await migrated;
   const { demo, warnings } = await prepareDemo(database.db, config, database.kind);
   for (const warning of warnings) log.warn(warning);
-  const server = await startServer({ config, db: database.db, log, host: '0.0.0.0' });
+  ready = true;
   process.stdout.write(`${startBanner(config, database, demo).join('\n')}\n`);
 
   let stopping = false;

@@ -1,10 +1,13 @@
-// Tests that need a program beyond Node.js (Chromium, qpdf, pdftoppm, LibreOffice's soffice, xmllint). `npm test`
-// passes with Node.js alone: where a program is not on PATH its tests are skipped, and the file prints one line
-// naming it. `.ci/run` installs every such program and sets SITEFILE_REQUIRE_TOOLS=1, under which a missing
-// program fails its tests instead — CI never passes by skipping them.
+// Tests that need a program beyond Node.js (Chromium, qpdf, pdftoppm, LibreOffice's soffice, xmllint,
+// redis-server) or the shared test Redis. `npm test` passes with Node.js alone: where a program is not on PATH (or
+// no Redis answers) its tests are skipped, and the file prints one line naming it. `.ci/run` installs every such
+// program, starts Redis and sets SITEFILE_REQUIRE_TOOLS=1, under which a missing one fails its tests instead — CI
+// never passes by skipping them.
 import { accessSync, constants } from 'node:fs';
+import { createConnection } from 'node:net';
 import path from 'node:path';
 import { describe, it, type TestFunction } from 'vitest';
+import { testRedisUrl } from './harness.js';
 
 /** The programs tests use, each with the Debian package `.ci/run` installs it from. */
 export const systemTools = {
@@ -13,6 +16,7 @@ export const systemTools = {
   pdftoppm: 'poppler-utils',
   soffice: 'libreoffice-calc-nogui',
   xmllint: 'libxml2-utils',
+  'redis-server': 'redis-server',
 } as const;
 export type SystemTool = keyof typeof systemTools;
 
@@ -40,15 +44,15 @@ function missingOf(tools: SystemTool[], testName: string): SystemTool[] {
   return missing;
 }
 
-const failureFor = (missing: SystemTool[]) => () => {
-  throw new Error(`${missing.join(', ')} not on PATH, and SITEFILE_REQUIRE_TOOLS=1 forbids skipping this test`);
+const failureFor = (why: string) => () => {
+  throw new Error(`${why}, and SITEFILE_REQUIRE_TOOLS=1 forbids skipping this test`);
 };
 
 /** `it` when every one of `tools` is on PATH; else skipped (or, under SITEFILE_REQUIRE_TOOLS=1, failed). */
 export function itNeeds(tools: SystemTool[], name: string, fn: TestFunction, timeout?: number): void {
   const missing = missingOf(tools, name);
   if (missing.length === 0) it(name, fn, timeout);
-  else if (required) it(name, failureFor(missing));
+  else if (required) it(name, failureFor(`${missing.join(', ')} not on PATH`));
   else it.skip(`${name} (skipped: needs ${missing.join(', ')})`, fn);
 }
 
@@ -56,6 +60,36 @@ export function itNeeds(tools: SystemTool[], name: string, fn: TestFunction, tim
 export function describeNeeds(tools: SystemTool[], name: string, body: () => void): void {
   const missing = missingOf(tools, name);
   if (missing.length === 0) describe(name, body);
-  else if (required) describe(name, () => it(`needs ${missing.join(', ')}`, failureFor(missing)));
+  else if (required)
+    describe(name, () => it(`needs ${missing.join(', ')}`, failureFor(`${missing.join(', ')} not on PATH`)));
   else describe.skip(`${name} (skipped: needs ${missing.join(', ')})`, body);
+}
+
+/** Whether something accepts connections at the shared test Redis's address (CI starts one there). */
+function accepts(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: hostname, port: Number(port || 6379), timeout: 1000 });
+    const done = (up: boolean) => {
+      socket.destroy();
+      resolve(up);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.once('timeout', () => done(false));
+  });
+}
+
+const sharedRedisUp = await accepts(testRedisUrl);
+
+/** `describe` when the shared test Redis (TEST_REDIS_URL, default 127.0.0.1:6379) answers; else skipped with one
+ *  line (or, under SITEFILE_REQUIRE_TOOLS=1, failed). */
+export function describeWithRedis(name: string, body: () => void): void {
+  const why = `no Redis at ${testRedisUrl} (TEST_REDIS_URL)`;
+  if (sharedRedisUp) describe(name, body);
+  else if (required) describe(name, () => it('needs the shared test Redis', failureFor(why)));
+  else {
+    process.stderr.write(`skipped "${name}": ${why}\n`);
+    describe.skip(`${name} (skipped: ${why})`, body);
+  }
 }

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   createFixtures,
   type Fixtures,
@@ -9,6 +9,7 @@ import {
   type TestServer,
 } from '../../test/harness.js';
 import { killHard, startRedis } from '../../test/redis-server.js';
+import { describeNeeds } from '../../test/system-tools.js';
 import { ManualClock } from '../clock.js';
 import type { Database } from '../db/connection.js';
 import { addinSignIn, oauthForm } from '../oauth/browser.fixtures.js';
@@ -25,26 +26,6 @@ const clock = new ManualClock();
 let a: TestServer;
 let b: TestServer;
 let f: Fixtures;
-
-beforeAll(async () => {
-  redisPort = await freePort();
-  redis = await startRedis(redisPort);
-  database = await openTestDatabase();
-  const env = {
-    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-    AUTH_CACHE_TTL_SECONDS: String(TTL_SECONDS),
-    RATE_LIMIT_KEY_PREFIX: `outage-test-${redisPort}:`,
-  };
-  a = await startTestServer({ database, clock, env });
-  b = await startTestServer({ database, clock, env });
-  f = await createFixtures(a);
-});
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await database?.close();
-  if (redis) await killHard(redis);
-});
 
 const keyToken = async () => {
   const key = await f.client(['client:read'], { orgs: [f.orgA.id] });
@@ -68,7 +49,27 @@ const status = async (server: TestServer, path: string, token: string) => (await
 
 const reconnected = (server: TestServer) => new Promise<void>((resolve) => server.app.context.bus.onReconnect(resolve));
 
-describe('a missed invalidation heals (two instances, Redis killed and restarted)', () => {
+describeNeeds(['redis-server'], 'a missed invalidation heals (two instances, Redis killed and restarted)', () => {
+  beforeAll(async () => {
+    redisPort = await freePort();
+    redis = await startRedis(redisPort);
+    database = await openTestDatabase();
+    const env = {
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      AUTH_CACHE_TTL_SECONDS: String(TTL_SECONDS),
+      RATE_LIMIT_KEY_PREFIX: `outage-test-${redisPort}:`,
+    };
+    a = await startTestServer({ database, clock, env });
+    b = await startTestServer({ database, clock, env });
+    f = await createFixtures(a);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await database?.close();
+    if (redis) await killHard(redis);
+  });
+
   it('with Redis up, a key disabled on one instance is refused on the other at once', async () => {
     const key = await keyToken();
     expect(await status(b, '/v1/client/me', key.token)).toBe(200);

@@ -1,6 +1,7 @@
 // Operator CLI: `npm run cli -- <command>`. With --json, stdout carries exactly one JSON object;
 // progress and logs go to stderr; any failure is one line on stderr and exit code 1.
 import { Command, CommanderError } from 'commander';
+import { addBackupCommands } from './backup-commands.js';
 import { addClientCommands } from './client-commands.js';
 import { addDatabaseCommands, addDemoCommand } from './database-commands.js';
 import { addOrganizationCommands } from './organization-commands.js';
@@ -21,6 +22,7 @@ function buildProgram(): Command {
   addClientCommands(program);
   addUserCommands(program);
   addDemoCommand(program);
+  addBackupCommands(program);
   return program;
 }
 

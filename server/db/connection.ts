@@ -95,6 +95,9 @@ async function hasPendingMigrations(db: Db): Promise<boolean> {
   return Number(last?.applied ?? 0) < newest;
 }
 
+/** Where the embedded database of `dataDir` lives. */
+export const embeddedDatabaseDir = (dataDir: string): string => path.join(dataDir, 'pg');
+
 /** `databaseUrl` set: a PostgreSQL server; otherwise embedded PGlite in `dataDir/pg` (or in memory). */
 export async function openDatabase(options: {
   databaseUrl?: string;
@@ -156,7 +159,7 @@ export async function openDatabase(options: {
   if (dataDir === 'memory') {
     client = await PGliteClass.create({ extensions: { pg_trgm } });
   } else {
-    const dir = path.join(dataDir, 'pg');
+    const dir = embeddedDatabaseDir(dataDir);
     mkdirSync(dir, { recursive: true });
     client = await PGliteClass.create({ dataDir: dir, extensions: { pg_trgm } });
   }

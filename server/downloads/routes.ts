@@ -64,7 +64,13 @@ export const downloadRoutes = [
       const range =
         ifRange !== undefined && ifRange !== etag ? { kind: 'whole' as const } : parseRange(req.headers.range, size);
       res.setHeader('Accept-Ranges', 'bytes');
-      res.setHeader('Cache-Control', 'private, no-store');
+      // The key is the content's hash: a copy the browser kept is the file as long as the key matches (304).
+      res.setHeader('Cache-Control', 'private, no-cache');
+      res.setHeader('ETag', etag);
+      if (req.fresh) {
+        res.status(304).end();
+        return undefined;
+      }
       if (range.kind === 'unsatisfiable') {
         res.status(416).setHeader('Content-Range', `bytes */${size}`).end();
         return undefined;
@@ -72,7 +78,6 @@ export const downloadRoutes = [
       res.attachment(params.fileName);
       res.setHeader('Content-Type', presented.contentType);
       res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.setHeader('ETag', etag);
       const bytes = range.kind === 'partial' ? { start: range.start, end: range.end } : undefined;
       if (bytes) {
         res.status(206).setHeader('Content-Range', `bytes ${bytes.start}-${bytes.end}/${size}`);

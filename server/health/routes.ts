@@ -25,6 +25,7 @@ export const healthRoutes = [
     responses: { 200: { description: 'Ready', schema: Health } },
     errors: { 503: 'Database unreachable' },
     handler: async ({ app }) => {
+      if (!app.isReady()) throw new ApiError('service_unavailable', 'Starting: waiting for the database');
       try {
         await pingDatabase(app.db);
       } catch {

@@ -13,6 +13,7 @@ import { blobCsvChunks, copyCsvChunks } from '../db/csv-copy.js';
 import type { CsvExport } from '../db/csv-export.js';
 import { csvChunks } from '../db/csv-export.js';
 import { CSV_MAX_ROWS, csvRowCap } from '../listing.js';
+import { compressAnswers } from './compression.js';
 import { sendCsv } from './csv.js';
 
 // The export on its own, over a real database and a real socket, through this database's COPY (to the client on
@@ -73,6 +74,7 @@ beforeAll(async () => {
   const send = (res: express.Response, chunks: AsyncIterable<string | Buffer>) =>
     sendCsv(res, { fileName: 'rows export.csv', chunks }, 30_000);
   app.get('/auto', (req, res) => send(res, csvChunks(exportOf(req))));
+  app.get('/compressed', compressAnswers(), (req, res) => send(res, csvChunks(exportOf(req))));
   app.get('/copy', (req, res) => {
     const pool = poolOf(database.db);
     return send(res, pool ? copyCsvChunks(pool, exportOf(req)) : blobCsvChunks(pgliteOf(database.db), exportOf(req)));
@@ -207,6 +209,23 @@ describe('CSV exports', () => {
     await reader.read().catch(() => undefined);
     // The export's connection (PostgreSQL) or PGlite's single connection is free again.
     const next = await fetch(`${base}/auto?count=3`);
+    expect(lines(await next.text())).toHaveLength(4);
+  });
+
+  it('streams through gzip: the first rows come before the export ends, and leaving stops it', async () => {
+    const aborted = new AbortController();
+    const res = await fetch(`${base}/compressed?count=300000`, {
+      signal: aborted.signal,
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toMatch(/^number,label,tags\r\n1,/);
+    aborted.abort();
+    await reader.read().catch(() => undefined);
+    const next = await fetch(`${base}/compressed?count=3`, { headers: { 'accept-encoding': 'br' } });
+    expect(next.headers.get('content-encoding')).toBe('br');
     expect(lines(await next.text())).toHaveLength(4);
   });
 

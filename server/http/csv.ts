@@ -13,11 +13,12 @@ const wantsCsv = (req: Pick<Request, 'accepts'>): boolean =>
 
 const safeFileName = (name: string): string => name.replace(/[^\w.-]+/g, '_').slice(0, 150) || 'export.csv';
 
-/** Wait until the socket can take more, or the client has gone, or it has read nothing for `stallMs` (then
- *  the response is cut); true when it is still there. */
-async function writable(res: Response, stallMs: number): Promise<boolean> {
+/**
+ * Wait until the response can take more (its 'drain': the compressor's when the answer is compressed), or the
+ * client has gone, or it has read nothing for `stallMs` (then the response is cut); true when it is still there.
+ */
+async function drained(res: Response, stallMs: number): Promise<boolean> {
   if (res.destroyed || res.writableEnded) return false;
-  if (!res.writableNeedDrain) return true;
   const settled = new AbortController();
   const drained = await Promise.race([
     once(res, 'drain', { signal: settled.signal }).then(
@@ -49,8 +50,10 @@ export async function sendCsv(res: Response, download: CsvDownload, stallMs: num
   res.setHeader('Cache-Control', 'no-store');
   try {
     while (!next.done) {
-      res.write(next.value);
-      if (!(await writable(res, stallMs))) return;
+      // write's answer, not the socket's state: with compression (http/compression.ts) it is the compressor's
+      // buffer that fills, and 'drain' is the compressor's.
+      if (!res.write(next.value) && !(await drained(res, stallMs))) return;
+      if (res.destroyed) return;
       next = await chunks.next();
     }
     res.end();

@@ -18,6 +18,7 @@ import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import { validationError } from './errors.js';
+import { sendJsonWithEtag } from './etag.js';
 
 /**
  * Who may call a route. Declared on the route and enforced here, before the handler, in one fixed order:
@@ -309,6 +310,7 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
       if (res.headersSent || res.writableEnded) return;
       const status = Number(Object.keys(route.responses)[0] ?? (result === undefined ? 204 : 200));
       if (result === undefined) res.status(status).end();
+      else if (route.method === 'get') sendJsonWithEtag(res.status(status), result);
       else res.status(status).json(result);
     };
     for (const path of [route.path, pluralAlias(route.path)].filter((p): p is string => Boolean(p))) {

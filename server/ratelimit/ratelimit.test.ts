@@ -9,6 +9,7 @@ import {
   type TestServer,
   testRedisUrl,
 } from '../../test/harness.js';
+import { describeWithRedis } from '../../test/system-tools.js';
 import { createRateLimiter } from './limiter.js';
 
 // These tests count requests, never time: each window is a minute, far longer than a test takes.
@@ -107,7 +108,7 @@ describe('rate limits of the token endpoint', () => {
   });
 });
 
-describe('rate limits shared through Redis', () => {
+describeWithRedis('rate limits shared through Redis', () => {
   let one: TestServer;
   let two: TestServer;
   let f: Fixtures;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { ctx, f, server } from '../../test/fixture-server.js';
 import { createFixtures, startTestServer, type TestServer, testRedisUrl } from '../../test/harness.js';
+import { describeWithRedis } from '../../test/system-tools.js';
 import { supportIssues } from '../db/schema.js';
 import { newId } from '../ids.js';
 
@@ -122,7 +123,7 @@ describe('GET /v1/admin/runbook', () => {
   });
 });
 
-describe('runbook cache across two instances on one Redis', () => {
+describeWithRedis('runbook cache across two instances on one Redis', () => {
   let one: TestServer;
   let two: TestServer;
   beforeAll(async () => {
