@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import { strictQuery } from '../../shared/common.js';
 import type { Caller } from '../auth/caller.js';
+import { findProjectOrg } from '../auth/project-owner.js';
 import type { AppContext } from '../context.js';
 import { ApiError, zodDetails } from '../errors.js';
 import { checkAccess, type Route } from '../http/route.js';
-import { findProjectOrg } from '../organizations/service.js';
 import { allRoutes } from '../routes.js';
 import type { ToolSpec } from './tools.js';
 
