@@ -20,7 +20,7 @@ interface Operation {
 beforeAll(async () => {
   server = await startTestServer();
   doc = (await server.call('/v1/openapi.json')).body;
-});
+}, 60_000);
 afterAll(async () => {
   await server.close();
 });
