@@ -19,6 +19,7 @@ import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
 import { ApiKeys } from './ApiKeys.js';
 import { RunbookCard } from './Runbook.js';
+import { Webhooks } from './Webhooks.js';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, maxWidth: '960px', margin: '0 auto' },
@@ -75,6 +76,7 @@ export function AdminConsole({ api, signOut }: { api: ApiClient; signOut: () => 
           </Field>
           <AiSuggestCard key={`ai-${org.id}`} api={api} org={org} staff={me.data.staff} />
           <ApiKeys key={`keys-${org.id}`} api={api} org={org} staff={me.data.staff} />
+          <Webhooks key={`webhooks-${org.id}`} api={api} org={org} />
         </>
       )}
       {me.data.staff && <RunbookCard api={api} />}

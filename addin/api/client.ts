@@ -20,6 +20,14 @@ import {
 import { Me } from '../../shared/me.js';
 import { type Project, ProjectList } from '../../shared/organizations.js';
 import { type CreateSupportIssueBody, Runbook, SupportIssueResponse } from '../../shared/support-issues.js';
+import {
+  CreatedWebhookResponse,
+  type CreateWebhookBody,
+  WebhookDeliveryPage,
+  WebhookDeliveryResponse,
+  WebhookList,
+  WebhookResponse,
+} from '../../shared/webhooks.js';
 import { type Connection, createConnection } from './connection.js';
 
 /** A refused or failed API call, in plain words; `retryable` for network and 5xx/429 failures only. */
@@ -80,6 +88,8 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
     /** Key management at one desk: staff see every key (`/v1/admin/clients`, created through `POST /v1/client`);
      *  an organization admin the keys confined to that organization (`/v1/organization/{orgId}/clients`). */
     keys: (desk: KeyDesk) => keyCalls(call, desk),
+    /** An organization's webhook endpoints and their delivery logs (its admins and staff). */
+    webhooks: (orgId: string) => webhookCalls(call, orgId),
     ...supportCalls(call),
   };
 }
@@ -253,6 +263,22 @@ function keyCalls(call: Call, desk: KeyDesk) {
       call(OAuthClient, `${base}/${enc(id)}`, { method: 'PATCH', json: body }),
     rotate: (id: string) => call(CreatedOAuthClient, `${base}/${enc(id)}/rotate-secret`, { method: 'POST' }),
     remove: (id: string) => call(null, `${base}/${enc(id)}`, { method: 'DELETE' }),
+  };
+}
+
+function webhookCalls(call: Call, orgId: string) {
+  const base = `/v1/organization/${enc(orgId)}/webhooks`;
+  return {
+    list: () => call(WebhookList, base).then((answer) => answer.data),
+    create: (body: z.input<typeof CreateWebhookBody>) =>
+      call(CreatedWebhookResponse, base, { method: 'POST', json: body }).then((answer) => answer.data),
+    remove: (id: string) => call(null, `${base}/${enc(id)}`, { method: 'DELETE' }),
+    setEnabled: (id: string, enabled: boolean) =>
+      call(WebhookResponse, `${base}/${enc(id)}`, { method: 'PATCH', json: { enabled } }).then((answer) => answer.data),
+    /** The newest 25 deliveries, each with its attempts. */
+    deliveries: (id: string) =>
+      call(WebhookDeliveryPage, `${base}/${enc(id)}/deliveries?limit=25`).then((answer) => answer.data),
+    test: (id: string) => call(WebhookDeliveryResponse, `${base}/${enc(id)}/test`, { method: 'POST' }),
   };
 }
 
