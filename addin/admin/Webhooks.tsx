@@ -112,6 +112,18 @@ function Endpoint({
   const styles = useStyles();
   const [showLog, setShowLog] = useState(false);
   const [logVersion, setLogVersion] = useState(0);
+  const [testError, setTestError] = useState<unknown>();
+  // Not through `act`: the endpoint is unchanged, so the list stays (and this log with it).
+  const sendTest = async () => {
+    setTestError(undefined);
+    try {
+      await calls.test(hook.id);
+      setShowLog(true);
+      setLogVersion((v) => v + 1);
+    } catch (error) {
+      setTestError(error);
+    }
+  };
   return (
     <li className={styles.endpoint}>
       <div className={styles.actions}>
@@ -128,16 +140,7 @@ function Endpoint({
           {showLog ? 'Hide deliveries' : 'Deliveries'}
         </Button>
         {hook.enabled ? (
-          <Button
-            size="small"
-            onClick={() =>
-              void act(async () => {
-                await calls.test(hook.id);
-                setShowLog(true);
-                setLogVersion((v) => v + 1);
-              })
-            }
-          >
+          <Button size="small" onClick={() => void sendTest()}>
             Send test
           </Button>
         ) : (
@@ -156,6 +159,7 @@ function Endpoint({
           Delete
         </Button>
       </div>
+      {testError !== undefined && <ErrorNotice error={testError} title="Test not sent" />}
       {showLog && <DeliveryLog key={logVersion} calls={calls} webhookId={hook.id} />}
     </li>
   );
