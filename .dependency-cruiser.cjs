@@ -60,7 +60,7 @@ module.exports = {
       name: 'queries-know-no-http',
       severity: 'error',
       comment: 'Queries and db/ are used by services, MCP tools and the CLI: nothing of HTTP, not even indirectly.',
-      from: { path: '(^server/[^/]+/queries\\.ts$|^server/db/)' },
+      from: { path: '(^server/[^/]+/queries\\.ts$|^server/db/)', pathNot: testsAndFixtures },
       to: { path: httpOrExpress, reachable: true },
     },
     {
@@ -75,9 +75,27 @@ module.exports = {
     {
       name: 'ground-floor-stays-down',
       severity: 'error',
-      comment: 'auth, rate limits, cache, blobs and db sit below the HTTP layer.',
-      from: { path: '^server/(auth|ratelimit|cache|blobs|db)/' },
+      comment: 'auth, rate limits, cache, blobs, db and metrics sit below the HTTP layer.',
+      from: { path: '^server/(auth|ratelimit|cache|blobs|db|metrics)/' },
       to: { path: '^server/http/' },
+    },
+    {
+      name: 'floors-below-resources',
+      severity: 'error',
+      comment:
+        'The cross-cutting floors (auth, db, http, cache, blobs, ratelimit, usage and the ground-floor files) ' +
+        'serve every resource folder, so none imports one: what two resources and a floor share moves down.',
+      from: {
+        path: [
+          '^server/(auth|db|http|cache|blobs|ratelimit|usage|metrics)/',
+          '^server/(context|errors|cursor|listing|date-window|paths|config|clock|ids|iso-dates)\\.ts$',
+        ],
+        pathNot: testsAndFixtures,
+      },
+      to: {
+        path: '^server/[^/]+/',
+        pathNot: '^server/(auth|db|http|cache|blobs|ratelimit|usage|metrics)/',
+      },
     },
     {
       name: 'shared-is-the-contract',

@@ -1,5 +1,6 @@
 // Drawing bundles: merging a 200-sheet and a 500-sheet project, beside Debian's qpdf on the same files
-// (`qpdf --empty --pages <sheets in order> -- out.pdf`). The ratio is what matters: machines are noisy.
+// (`qpdf --empty --pages <sheets in order> -- out.pdf`), and on the S3 blob store beside the file store (the same
+// sheets in an s3rver bucket on this machine, `<dir>/s3`). The ratios are what matter: machines are noisy.
 //
 //   npx tsx bench/bundle.ts [--sheets 200,500] [--lines 4000] [--runs 3] [--dir <data dir of an earlier run>]
 //
@@ -8,9 +9,9 @@
 // in a fresh child process (so its peak RSS is its own): cold (build and store) and warm (the cached answer),
 // timed around the service call `bundleDrawings`. qpdf runs under /usr/bin/time for its elapsed time and peak RSS.
 // CPU time (user + system) is reported beside elapsed time: on a shared, loaded machine it is the steadier ratio.
-// The two alternate `runs` times and medians are reported, so a busy machine slows both alike.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+// The three alternate `runs` times and medians are reported, so a busy machine slows them alike.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,6 +27,7 @@ import { drawingBundles, drawingRevisions, drawings, projects } from '../server/
 import { bundleDrawings } from '../server/drawings/service.js';
 import { newId } from '../server/ids.js';
 import { createOrganization, createProject } from '../server/organizations/service.js';
+import { startTestS3Server } from '../test/s3-server.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,12 +39,14 @@ const { values } = parseArgs({
   },
 });
 
-const openContext = async (dir: string) => {
+/** The app on `dir`'s database, its blobs in `dir/blobs` or, with `s3` (the `S3_*` variables), in the bucket. */
+const openContext = async (dir: string, s3: NodeJS.ProcessEnv = {}) => {
   const database = await openDatabase({ dataDir: dir });
   const config = loadConfig({
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
     JWT_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghijklmnop',
+    ...s3,
   });
   return { database, app: createApp({ config, db: database.db, log: pino({ level: 'silent' }) }) };
 };
@@ -103,9 +107,22 @@ async function setUp(sizes: number[], lines: number): Promise<string> {
   return dir;
 }
 
+/** Copies the sheets from `dir/blobs` into the bucket when they are not there yet (the first run on `dir`). */
+async function fillBucket(dir: string, s3: Record<string, string>) {
+  const fromFiles = await openContext(dir);
+  const intoBucket = createApp({ config: loadConfig({ DATA_DIR: dir, ...s3 }), db: fromFiles.database.db });
+  const sheets = await fromFiles.database.db.select({ key: drawingRevisions.blobKey }).from(drawingRevisions);
+  for (const { key } of sheets) {
+    if (key && (await intoBucket.context.blobs.stat(key)) === undefined) {
+      await intoBucket.context.blobs.put((await fromFiles.app.context.blobs.readWhole(key))!);
+    }
+  }
+  await fromFiles.database.close();
+}
+
 /** Child process: one bundle, cold then warm; prints one JSON line. */
 async function runChild(dir: string, size: number) {
-  const { database, app } = await openContext(dir);
+  const { database, app } = await openContext(dir, process.env.S3_BUCKET ? process.env : {});
   const [project] = await database.db
     .select()
     .from(projects)
@@ -116,6 +133,7 @@ async function runChild(dir: string, size: number) {
   // The writer's module is loaded on a server's first bundle and stays: as in a server that has made one before,
   // loading code is not counted as the bundle's memory or time.
   await import('../server/drawings/pdf-bundle.js');
+  await app.context.blobs.stat('0'.repeat(64)); // likewise the blob store's client (the AWS SDK, on S3)
   const rssBefore = process.memoryUsage().rss;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
@@ -127,7 +145,6 @@ async function runChild(dir: string, size: number) {
   await bundleDrawings(app.context, scope);
   const warmMs = performance.now() - t1;
   const blobKey = new URL(cold.downloadUrl!).pathname.split('/')[3]!;
-  const outputFile = path.join(dir, 'blobs', blobKey.slice(0, 2), blobKey.slice(2, 4), blobKey);
   const sources = await database.db
     .select({ key: drawingRevisions.blobKey, number: drawings.number })
     .from(drawingRevisions)
@@ -140,7 +157,7 @@ async function runChild(dir: string, size: number) {
       warmMs,
       peakRss,
       rssBefore,
-      outputBytes: statSync(outputFile).size,
+      outputBytes: await app.context.blobs.stat(blobKey),
       sourceBytes: cold.totalSourceBytes,
       drawingCount: cold.drawingCount,
       // Natural order equals numeric order for A-101…: the same order the bundle uses.
@@ -168,6 +185,38 @@ function runQpdf(files: string[], out: string) {
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+interface ChildResult {
+  coldMs: number;
+  coldCpuMs: number;
+  warmMs: number;
+  peakRss: number;
+  rssBefore: number;
+  outputBytes: number;
+  sourceBytes: number;
+  drawingCount: number;
+  sourceFiles: string[];
+}
+
+/** One child run (asynchronous: the S3 server answering it lives in this process). */
+function runChildProcess(self: string, size: number, dir: string, env: Record<string, string>) {
+  return new Promise<ChildResult>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', self, '--child', String(size), '--dir', dir], {
+      env: { ...process.env, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(stdout.trim().split('\n').pop()!)) : reject(new Error(stderr)),
+    );
+  });
+}
+
 if (values.child) {
   await runChild(values.dir!, Number(values.child));
 } else {
@@ -175,28 +224,34 @@ if (values.child) {
   console.log(`qpdf: ${execFileSync('qpdf', ['--version'], { encoding: 'utf8' }).split('\n')[0]}`);
   // --dir reuses the projects of an earlier run (generating 700 sheets takes minutes).
   const dir = values.dir ?? (await setUp(sizes, Number(values.lines)));
+  mkdirSync(path.join(dir, 's3'), { recursive: true });
+  const s3 = await startTestS3Server({ directory: path.join(dir, 's3') });
+  await fillBucket(dir, s3.env);
   const self = fileURLToPath(import.meta.url);
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   for (const size of sizes) {
     const oursRuns = [];
+    const s3Runs = [];
     const qpdfRuns = [];
     const qpdfOut = path.join(dir, `qpdf-${size}.pdf`);
     for (let run = 0; run < Number(values.runs); run++) {
-      const child = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', String(size), '--dir', dir], {
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      if (child.status !== 0) throw new Error(child.stderr);
-      oursRuns.push(JSON.parse(child.stdout.trim().split('\n').pop()!));
-      qpdfRuns.push(runQpdf(oursRuns[0].sourceFiles, qpdfOut));
+      oursRuns.push(await runChildProcess(self, size, dir, {}));
+      s3Runs.push(await runChildProcess(self, size, dir, s3.env));
+      qpdfRuns.push(runQpdf(oursRuns[0]!.sourceFiles, qpdfOut));
     }
     const ours = {
-      ...oursRuns[0],
+      ...oursRuns[0]!,
       coldMs: median(oursRuns.map((r) => r.coldMs)),
       coldCpuMs: median(oursRuns.map((r) => r.coldCpuMs)),
       warmMs: median(oursRuns.map((r) => r.warmMs)),
       growth: median(oursRuns.map((r) => r.peakRss - r.rssBefore)),
       peakRss: median(oursRuns.map((r) => r.peakRss)),
+    };
+    const onS3 = {
+      coldMs: median(s3Runs.map((r) => r.coldMs)),
+      coldCpuMs: median(s3Runs.map((r) => r.coldCpuMs)),
+      warmMs: median(s3Runs.map((r) => r.warmMs)),
+      growth: median(s3Runs.map((r) => r.peakRss - r.rssBefore)),
     };
     const qpdf = {
       ms: median(qpdfRuns.map((r) => r.ms)),
@@ -210,9 +265,12 @@ if (values.child) {
         `${size} sheets (${ours.drawingCount} merged, sources ${mb(ours.sourceBytes)}; qpdf pages ${pages.trim()}), median of ${values.runs}:`,
         `  sitefile cold ${ours.coldMs.toFixed(0)} ms (CPU ${ours.coldCpuMs.toFixed(0)} ms), peak RSS ${mb(ours.peakRss)} (+${mb(ours.growth)} over the server process before the call), output ${mb(ours.outputBytes)}`,
         `  sitefile warm (cached) ${ours.warmMs.toFixed(1)} ms`,
+        `  sitefile on S3 cold ${onS3.coldMs.toFixed(0)} ms (CPU ${onS3.coldCpuMs.toFixed(0)} ms), +${mb(onS3.growth)} RSS; warm ${onS3.warmMs.toFixed(1)} ms`,
         `  qpdf            ${qpdf.ms.toFixed(0)} ms (CPU ${qpdf.cpuMs.toFixed(0)} ms), peak RSS ${mb(qpdf.peakRss)}, output ${mb(qpdf.outputBytes)}`,
+        `  ratio S3/file store: cold ${(onS3.coldMs / ours.coldMs).toFixed(2)}x (CPU ${(onS3.coldCpuMs / ours.coldCpuMs).toFixed(2)}x), memory ${(onS3.growth / ours.growth).toFixed(2)}x, warm ${(onS3.warmMs / ours.warmMs).toFixed(2)}x`,
         `  ratio sitefile/qpdf: time ${(ours.coldMs / qpdf.ms).toFixed(2)}x (CPU ${(ours.coldCpuMs / qpdf.cpuMs).toFixed(2)}x), memory (RSS growth vs qpdf's whole RSS) ${(ours.growth / qpdf.peakRss).toFixed(2)}x, size ${(ours.outputBytes / qpdf.outputBytes).toFixed(2)}x`,
       ].join('\n'),
     );
   }
+  await s3.close();
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { createFsBlobStore } from '../server/blobs/store.js';
 import { runSeed } from '../server/cli/seed.js';
 import { type Database, openDatabase } from '../server/db/connection.js';
 import type { SeedScale } from '../server/seed/seed.js';
@@ -40,7 +41,7 @@ interface Result {
 async function measure(target: string, database: Database, dataDir: string): Promise<Result> {
   try {
     await database.migrate();
-    const summary = await runSeed(database.db, dataDir, { scale, seed });
+    const summary = await runSeed(database.db, createFsBlobStore(path.join(dataDir, 'blobs')), { scale, seed });
     return {
       target,
       rows: summary.totalRows,

@@ -13,6 +13,7 @@ import { openDatabase } from '../server/db/connection.js';
 import { documents, filedEmails, projectMembers, users } from '../server/db/schema.js';
 import { ProjectIndexCache } from '../server/filing/project-index-cache.js';
 import { rankProjects } from '../server/filing/ranker.js';
+import { relearnOrganization } from '../server/filing/service.js';
 import { newId } from '../server/ids.js';
 import { createOrganization, createProject } from '../server/organizations/service.js';
 import type { SuggestionRequest } from '../shared/filing.js';
@@ -144,6 +145,8 @@ async function buildCorpusOrganization(db: Db, setup: CorpusSetup) {
     }
   }
   await insertHistory(db, org.id, idOf, filer);
+  // The history is written past the API: the suggestion model learns it as filing would have.
+  await relearnOrganization(db, org.id);
   return { orgId: org.id, keyOf };
 }
 

@@ -1,11 +1,11 @@
-import path from 'node:path';
 import express, { type Express } from 'express';
 import pino, { type Logger } from 'pino';
-import { createUsageRecorder } from './api-keys/usage.js';
+import { addUsage } from './api-keys/queries.js';
 import { createBearerGuard } from './auth/guard.js';
 import { type KeyRing, loadKeyRing } from './auth/keys.js';
 import { createTokenService } from './auth/tokens.js';
-import { type BlobStore, createFsBlobStore } from './blobs/store.js';
+import { createBlobStore } from './blobs/configured.js';
+import type { BlobStore } from './blobs/store.js';
 import { createLocalBus, createRedisBus, type InvalidationBus } from './cache/bus.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -14,15 +14,19 @@ import type { Db } from './db/connection.js';
 import { mountDocs } from './docs/routes.js';
 import { parsesOwnJsonBody } from './filing/routes.js';
 import { errorHandler, notFoundHandler, oauthErrorHandler } from './http/errors.js';
+import { measureRequests, serveMetrics } from './http/metrics.js';
 import { refuseNulInForm, refuseNulInJson, refuseNulInUrl } from './http/nul.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { requestLog } from './http/request-log.js';
 import { mountRoutes, refuseOtherMethods } from './http/route.js';
 import { recordUsage } from './http/usage.js';
 import { createMcpRouter, MCP_PATH } from './mcp/routes.js';
+import { createMetrics } from './metrics/metrics.js';
 import { createOAuthServer } from './oauth/router.js';
+import { createConcurrencyGates } from './ratelimit/concurrency.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
 import { allRoutes } from './routes.js';
+import { createUsageRecorder } from './usage/recorder.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 
 export interface AppOptions {
@@ -50,6 +54,7 @@ export function createApp(options: AppOptions): App {
   const bus = options.bus ?? (config.redisUrl ? createRedisBus(config.redisUrl, log) : createLocalBus());
   const keys = options.keys ?? loadKeyRing({ dataDir: config.dataDir, fixed: config.jwtSigningKey });
   const tokens = createTokenService({ keys, clock, publicUrl: config.publicUrl });
+  const metrics = createMetrics(db);
   const context: AppContext = {
     config,
     db,
@@ -57,15 +62,18 @@ export function createApp(options: AppOptions): App {
     log,
     bus,
     tokens,
-    blobs: options.blobs ?? createFsBlobStore(path.join(config.dataDir, 'blobs')),
+    blobs: options.blobs ?? createBlobStore(config),
     guard: createBearerGuard({ db, tokens, bus, clock, cacheTtlSeconds: config.authCacheTtlSeconds }),
     rateLimiter: createRateLimiter({
       perMinute: config.rateLimitPerMinute,
       redisUrl: config.redisUrl,
       keyPrefix: config.rateLimitKeyPrefix,
       log,
+      onRefusal: (bucket) => metrics.rateLimitRefusals.inc({ bucket }),
     }),
-    usage: createUsageRecorder({ db, log }),
+    gates: createConcurrencyGates(config.concurrency),
+    usage: createUsageRecorder({ write: (deltas) => addUsage(db, deltas), log }),
+    metrics,
     webhooks: createWebhookDispatcher({ db, clock, log, settings: config.webhooks }),
   };
   // Webhook attempts under way finish first; usage counts are written before the limiter's connection closes;
@@ -83,6 +91,7 @@ export function createApp(options: AppOptions): App {
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.use(requestLog(log));
+  app.use(measureRequests(metrics));
   app.use(recordUsage(context.usage));
   app.use(refuseNulInUrl);
   // E-mail filing takes base64 attachments in JSON and /mcp answers bad JSON in JSON-RPC: both read their
@@ -108,6 +117,11 @@ export function createApp(options: AppOptions): App {
   });
   refuseOtherMethods(app, '/v1/openapi.json', ['GET']);
   mountDocs(app);
+  // On the API port only behind its token; without one, only on METRICS_PORT's listener (server.ts).
+  if (config.metricsToken) {
+    app.get('/metrics', serveMetrics(metrics, config.metricsToken));
+    refuseOtherMethods(app, '/metrics', ['GET']);
+  }
 
   app.use(notFoundHandler);
   // Route layers never see a pending error (Express skips them), so the token endpoint's is mounted by path.

@@ -31,6 +31,8 @@ describe('config', () => {
     ['MCP_ALLOWED_ORIGINS', 'https://app.example.com/path'],
     ['MCP_ALLOWED_ORIGINS', 'https://ok.example.com, not an origin'],
     ['MCP_ALLOWED_ORIGINS', 'ftp://files.example.com'],
+    ['S3_ENDPOINT', 'minio:9000'],
+    ['S3_FORCE_PATH_STYLE', 'yes'],
   ])('rejects %s=%s with one line naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {
@@ -51,5 +53,33 @@ describe('config', () => {
 
   it('rejects a signing key shorter than 32 characters', () => {
     expect(() => loadConfig({ JWT_SIGNING_KEY: 'short' })).toThrow(/JWT_SIGNING_KEY/);
+  });
+
+  it('requires the signing key on PostgreSQL, where instances on other machines must verify each other', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://db/sitefile' })).toThrow(
+      /^Invalid configuration: JWT_SIGNING_KEY is required with DATABASE_URL/,
+    );
+    const key = 'k'.repeat(32);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/sitefile', JWT_SIGNING_KEY: key }).jwtSigningKey?.secret).toBe(
+      key,
+    );
+  });
+
+  it('keeps blobs on disk unless S3_BUCKET names a bucket', () => {
+    expect(loadConfig({}).s3).toBeUndefined();
+    expect(loadConfig({ S3_BUCKET: 'files' }).s3).toEqual({
+      bucket: 'files',
+      endpoint: undefined,
+      region: 'us-east-1',
+      forcePathStyle: false,
+    });
+    expect(
+      loadConfig({
+        S3_BUCKET: 'files',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_REGION: 'eu-central-1',
+        S3_FORCE_PATH_STYLE: 'true',
+      }).s3,
+    ).toEqual({ bucket: 'files', endpoint: 'http://minio:9000', region: 'eu-central-1', forcePathStyle: true });
   });
 });

@@ -32,6 +32,11 @@ const originList = z.preprocess(
   ),
 );
 
+const count = (fallback: number, max: number) =>
+  z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(max).default(fallback));
+const millis = (fallback: number, min: number, max: number) =>
+  z.preprocess(emptyAsUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
+
 const envSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
   PUBLIC_URL: optionalUrl(/^https?$/),
@@ -47,9 +52,34 @@ const envSchema = z.object({
   JWT_SIGNING_KEY_ID: optionalString,
   MCP_ALLOWED_ORIGINS: originList,
   EXPLORER_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(300_000).default(5000)),
+  EXPLORER_QUERIES_PER_CLIENT: count(2, 100),
+  EXPLORER_QUERIES_MAX: count(4, 1000),
+  DATABASE_POOL_MAX: count(10, 1000),
+  DATABASE_POOL_WAIT_MS: millis(5000, 100, 300_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: millis(30_000, 100, 3_600_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: millis(60_000, 100, 3_600_000),
+  EXPORTS_PER_CLIENT: count(2, 100),
+  EXPORT_STALL_TIMEOUT_MS: millis(30_000, 100, 3_600_000),
+  FILINGS_PER_CLIENT: count(2, 100),
+  FILINGS_MAX: count(4, 1000),
+  FILING_QUEUE_WAIT_MS: millis(30_000, 0, 300_000),
+  HTTP_HEADERS_TIMEOUT_MS: millis(10_000, 100, 300_000),
+  HTTP_REQUEST_TIMEOUT_MS: millis(120_000, 100, 3_600_000),
+  HTTP_MAX_CONNECTIONS: count(1000, 1_000_000),
   AI_BASE_URL: optionalUrl(/^https?$/),
   AI_API_KEY: optionalString,
   AI_MODEL: optionalString,
+  SITEFILE_DEMO: z.preprocess(emptyAsUndefined, z.enum(['0', '1'], { error: 'must be 1 or 0' }).optional()),
+  S3_BUCKET: optionalString,
+  S3_ENDPOINT: optionalUrl(/^https?$/),
+  S3_REGION: z.preprocess(emptyAsUndefined, z.string().default('us-east-1')),
+  S3_FORCE_PATH_STYLE: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  ),
+  METRICS_TOKEN: optionalString,
+  METRICS_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).optional()),
+  DATABASE_WAIT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(3600).default(60)),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.preprocess(emptyAsUndefined, z.enum(['0', '1']).default('0')),
   WEBHOOK_TIMEOUT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().min(1).max(60).default(15)),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: z.preprocess(
@@ -63,6 +93,26 @@ const envSchema = z.object({
       }),
   ),
 });
+
+/** The work a caller may only do so many of at once (server/ratelimit/concurrency.ts). */
+export type ConcurrencyKind = 'export' | 'explorer' | 'filing';
+
+/** A PostgreSQL pool's budget: connections, the wait for one, and how long a statement or an idle
+ *  transaction may hold one. */
+export interface PoolLimits {
+  max: number;
+  waitMs: number;
+  statementTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+}
+
+/** `perClient` (by client key or person) and `total` (all callers; unset: only the per-client cap) at once;
+ *  a request over either waits up to `waitMs` (unset: none) for a slot, then is refused. */
+export interface ConcurrencyLimit {
+  perClient: number;
+  total?: number;
+  waitMs?: number;
+}
 
 export type Config = {
   port: number;
@@ -83,7 +133,28 @@ export type Config = {
   mcpAllowedOrigins: string[];
   /** Longest an explorer query (REST and MCP) may run before it is stopped with a 503. */
   explorerTimeoutMs: number;
+  /** What one caller — and all callers together — may run at once on this instance (issue 28). */
+  concurrency: Record<ConcurrencyKind, ConcurrencyLimit>;
+  /** A CSV export whose client reads nothing for this long is cut. */
+  exportStallTimeoutMs: number;
+  /** The PostgreSQL pool (ignored on PGlite). */
+  pool: PoolLimits;
+  /** Node's HTTP server: whole headers within `headersTimeout`, the whole request within `requestTimeout`,
+   *  at most `maxConnections` open sockets. */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number };
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
+  /** `SITEFILE_DEMO`: `on` (1) seeds and shows the demo, `off` (0) never; `auto` (unset) only on an embedded
+   *  database that is empty or holds the demo. */
+  demo: 'auto' | 'on' | 'off';
+  /** Where blobs are kept when not in `DATA_DIR/blobs`: an S3-compatible bucket (credentials by the AWS SDK's
+   *  default chain). */
+  s3: S3Config | undefined;
+  /** `/metrics` on the API port to `Authorization: Bearer <metricsToken>`; on `metricsPort` (a listener of its
+   *  own, for the operator's network only) to anyone, or to the token when both are set. Neither: not served. */
+  metricsToken: string | undefined;
+  metricsPort: number | undefined;
+  /** How long start-up keeps retrying a database it cannot reach before it gives up (`/readyz` is 503 meanwhile). */
+  databaseWaitSeconds: number;
   webhooks: {
     /** Deliver to loopback, private and link-local addresses too (development and tests only). */
     allowPrivateNetworks: boolean;
@@ -93,6 +164,14 @@ export type Config = {
     retryDelaysMs: number[];
   };
 };
+
+export interface S3Config {
+  bucket: string;
+  /** Unset for AWS itself; MinIO, Ceph, R2… give theirs. */
+  endpoint: string | undefined;
+  region: string;
+  forcePathStyle: boolean;
+}
 
 export class ConfigError extends Error {}
 
@@ -108,6 +187,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.JWT_SIGNING_KEY && e.JWT_SIGNING_KEY.length < 32) {
     throw new ConfigError('Invalid configuration: JWT_SIGNING_KEY must be at least 32 characters');
   }
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  }
+  // Instances on one PostgreSQL must verify each other's tokens and signed URLs: a key per DATA_DIR would not do.
+  if (e.DATABASE_URL && !e.JWT_SIGNING_KEY) {
+    throw new ConfigError(
+      'Invalid configuration: JWT_SIGNING_KEY is required with DATABASE_URL (every instance must sign with the same key)',
+    );
+  }
+  if (e.METRICS_TOKEN && e.METRICS_TOKEN.length < 16) {
+    throw new ConfigError('Invalid configuration: METRICS_TOKEN must be at least 16 characters');
+  }
   return {
     port: e.PORT,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
@@ -122,7 +213,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSigningKey: e.JWT_SIGNING_KEY ? { id: e.JWT_SIGNING_KEY_ID ?? 'env', secret: e.JWT_SIGNING_KEY } : undefined,
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS,
     explorerTimeoutMs: e.EXPLORER_TIMEOUT_MS,
+    concurrency: {
+      export: { perClient: e.EXPORTS_PER_CLIENT },
+      explorer: { perClient: e.EXPLORER_QUERIES_PER_CLIENT, total: e.EXPLORER_QUERIES_MAX },
+      filing: { perClient: e.FILINGS_PER_CLIENT, total: e.FILINGS_MAX, waitMs: e.FILING_QUEUE_WAIT_MS },
+    },
+    exportStallTimeoutMs: e.EXPORT_STALL_TIMEOUT_MS,
+    pool: {
+      max: e.DATABASE_POOL_MAX,
+      waitMs: e.DATABASE_POOL_WAIT_MS,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: e.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      maxConnections: e.HTTP_MAX_CONNECTIONS,
+    },
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL } : undefined,
+    demo: e.SITEFILE_DEMO === undefined ? 'auto' : e.SITEFILE_DEMO === '1' ? 'on' : 'off',
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+        }
+      : undefined,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
     webhooks: {
       allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === '1',
       timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,

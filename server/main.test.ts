@@ -1,48 +1,69 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { freePort } from '../test/harness.js';
+import { createPostgresDatabase, freePort } from '../test/harness.js';
 import { verifySecret } from './auth/secrets.js';
-import { openDatabase } from './db/connection.js';
+import { type Database, openDatabase } from './db/connection.js';
 import { selectRows } from './db/rows.js';
 import { createOrganization } from './organizations/service.js';
 import { repoRoot } from './paths.js';
+import { createUser } from './users/service.js';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-start-'));
+const serverUrl = process.env.DATABASE_URL;
+const dirs: string[] = [];
+const scratchDatabases: { drop(): Promise<void> }[] = [];
+const newDataDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sitefile-start-'));
+  dirs.push(dir);
+  return dir;
+};
 
 /**
  * Starts the server as `npm start` does (from the bundle `tools/build.mjs` makes, without the add-in build) on
- * `dir`, waits for its banner, asks `paths` while it runs, stops it, and returns what it printed and answered.
+ * data directory `dir` with `env`, waits until it serves, asks `paths`, stops it, and returns what it printed.
  */
-async function startAndStop(dir = dataDir, paths: string[] = []): Promise<{ banner: string; statuses: number[] }> {
+async function startAndStop(
+  dir: string,
+  env: Record<string, string> = {},
+  paths: string[] = [],
+): Promise<{ banner: string; statuses: number[] }> {
   const port = await freePort(); // the banner shows the configured address, so port 0 will not do
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.mjs'], {
       cwd: repoRoot,
-      env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', PORT: String(port), LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        DATA_DIR: dir,
+        DATABASE_URL: '',
+        SITEFILE_DEMO: '',
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
     let statuses: number[] = [];
+    const started = () => output.includes('admin console');
     const askThenStop = async () => {
       statuses = await Promise.all(paths.map(async (p) => (await fetch(`http://127.0.0.1:${port}${p}`)).status));
       child.kill('SIGTERM');
     };
     const collect = (chunk: Buffer) => {
-      const started = output.includes('Try: curl');
+      const before = started();
       output += chunk.toString();
-      if (!started && output.includes('Try: curl')) askThenStop().catch(reject);
+      if (!before && started()) askThenStop().catch(reject);
     };
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
     child.on('error', reject);
     child.on('exit', (code) =>
-      output.includes('Try: curl') ? resolve({ banner: output, statuses }) : reject(new Error(`${code}: ${output}`)),
+      started() ? resolve({ banner: output, statuses }) : reject(new Error(`${code}: ${output}`)),
     );
   });
 }
@@ -54,54 +75,108 @@ function signIn(banner: string, label: string) {
   return { email: match![1]!, password: match![2]! };
 }
 
-let firstBanner: string;
+const credentialLines = (banner: string) =>
+  banner.split('\n').filter((line) => /Demo API key|sign-in|Org admin|Member/.test(line));
 
-beforeAll(async () => {
-  // A database with an organization but none of the demo's people: the start must make the sign-ins it shows.
-  const database = await openDatabase({ dataDir });
-  await database.migrate();
-  await createOrganization(database.db, { name: 'Northwind Builders' });
-  await database.close();
+/** The database a start in `dir` uses: the embedded one there, or (PostgreSQL runs) a scratch one. */
+async function databaseFor(dir: string): Promise<{ env: Record<string, string>; open(): Promise<Database> }> {
+  if (!serverUrl) return { env: {}, open: () => openDatabase({ dataDir: dir }) };
+  const scratch = await createPostgresDatabase(serverUrl);
+  scratchDatabases.push(scratch);
+  return {
+    env: { DATABASE_URL: scratch.url, JWT_SIGNING_KEY: 'main-test-signing-key-0123456789abcdefghij' },
+    open: () => openDatabase({ databaseUrl: scratch.url }),
+  };
+}
+
+const counts = (database: Database) =>
+  selectRows(
+    database.db,
+    sql`SELECT (SELECT count(*) FROM users)::int AS users, (SELECT count(*) FROM organizations)::int AS orgs,
+               (SELECT count(*) FROM organization_members)::int AS members,
+               (SELECT count(*) FROM oauth_clients)::int AS keys`,
+    z.object({ users: z.number(), orgs: z.number(), members: z.number(), keys: z.number() }),
+  );
+
+beforeAll(() => {
   execFileSync(process.execPath, ['tools/build.mjs', 'server', '--if-changed'], { cwd: repoRoot });
-  firstBanner = (await startAndStop()).banner;
 }, 180_000);
 
 afterAll(async () => {
-  await rm(dataDir, { recursive: true, force: true });
+  for (const scratch of scratchDatabases) await scratch.drop();
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
-describe('start banner', () => {
+describe('npm start on a real deployment', () => {
+  it('adds nothing to a database with a real organization, prints no secret and writes no credentials file', async () => {
+    const dir = newDataDir();
+    const target = await databaseFor(dir);
+    const database = await target.open();
+    let before: Awaited<ReturnType<typeof counts>>;
+    try {
+      await database.migrate();
+      const org = await createOrganization(database.db, { name: 'Northwind Builders' });
+      await createUser(database.db, {
+        email: 'owner@northwind.com',
+        name: 'Owner',
+        password: 'the owner chose this one',
+        memberships: [{ orgId: org.id, role: 'admin' }],
+      });
+      before = await counts(database);
+    } finally {
+      await database.close();
+    }
+    const { banner, statuses } = await startAndStop(dir, target.env, ['/readyz']);
+    expect(statuses).toEqual([200]);
+    expect(banner).toContain('Sitefile is running at');
+    expect(credentialLines(banner)).toEqual([]);
+    expect(banner).not.toMatch(/password|secret|sitefile-(admin|member)-demo/i);
+    expect(existsSync(path.join(dir, 'demo-credentials.json'))).toBe(false);
+    const after = await target.open();
+    try {
+      expect(await counts(after)).toEqual(before);
+    } finally {
+      await after.close();
+    }
+  }, 180_000);
+});
+
+describe.runIf(!serverUrl)('npm start on an empty embedded database (the README)', () => {
+  const dir = newDataDir();
+  let first: { banner: string; statuses: number[] };
+
+  beforeAll(async () => {
+    first = await startAndStop(dir, {}, ['/readyz', '/docs/', '/v1/openapi.json']);
+  }, 180_000);
+
+  it('migrates, seeds the demo, serves the API reference and the document', () => {
+    expect(first.banner).toContain(`embedded database in ${dir}`);
+    expect(first.statuses).toEqual([200, 200, 200]);
+  });
+
   it("prints staff, organization admin and member sign-ins whose passwords work, with the admin's role", async () => {
     const accounts = {
-      staff: signIn(firstBanner, 'Staff sign-in'),
-      admin: signIn(firstBanner, 'Org admin'),
-      member: signIn(firstBanner, 'Member'),
+      staff: signIn(first.banner, 'Staff sign-in'),
+      admin: signIn(first.banner, 'Org admin'),
+      member: signIn(first.banner, 'Member'),
     };
     expect(new Set(Object.values(accounts).map((a) => a.email)).size).toBe(3);
-    const database = await openDatabase({ dataDir });
+    expect(first.banner).not.toMatch(/sitefile-(admin|member)-demo/);
+    const database = await openDatabase({ dataDir: dir });
     try {
       for (const [role, account] of Object.entries(accounts)) {
         const [row] = await selectRows(
           database.db,
           sql`
-          SELECT u.password_hash AS "hash", u.staff, m.role, o.name AS "orgName"
+          SELECT u.password_hash AS "hash", u.staff, m.role
           FROM users u LEFT JOIN organization_members m ON m.user_id = u.id
-          LEFT JOIN organizations o ON o.id = m.organization_id
           WHERE lower(u.email) = lower(${account.email})`,
-          z.object({
-            hash: z.string(),
-            staff: z.boolean(),
-            role: z.string().nullable(),
-            orgName: z.string().nullable(),
-          }),
+          z.object({ hash: z.string(), staff: z.boolean(), role: z.string().nullable() }),
         );
         expect(row, account.email).toBeDefined();
         expect(await verifySecret(row!.hash, account.password), `${role} password`).toBe(true);
         expect(row!.staff).toBe(role === 'staff');
-        if (role !== 'staff') {
-          expect(row!.role).toBe(role);
-          expect(row!.orgName).toBe('Northwind Builders');
-        }
+        if (role !== 'staff') expect(row!.role).toBe(role);
       }
     } finally {
       await database.close();
@@ -109,21 +184,23 @@ describe('start banner', () => {
   });
 
   it('prints the same key and sign-ins on the next start', async () => {
-    const { banner: again } = await startAndStop();
-    const credentials = (banner: string) =>
-      banner.split('\n').filter((line) => /Demo API key|sign-in|Org admin|Member/.test(line));
-    expect(credentials(again)).toHaveLength(4);
-    expect(credentials(again)).toEqual(credentials(firstBanner));
+    const { banner: again } = await startAndStop(dir);
+    expect(credentialLines(again)).toHaveLength(4);
+    expect(credentialLines(again)).toEqual(credentialLines(first.banner));
   }, 120_000);
+});
 
-  it('starts from the bundle on an empty data directory: migrates, seeds, serves the API reference and the document', async () => {
-    const emptyDir = mkdtempSync(path.join(tmpdir(), 'sitefile-start-empty-'));
-    try {
-      const { banner, statuses } = await startAndStop(emptyDir, ['/readyz', '/docs/', '/v1/openapi.json']);
-      expect(banner).toContain(`embedded database in ${emptyDir}`);
-      expect(statuses).toEqual([200, 200, 200]);
-    } finally {
-      await rm(emptyDir, { recursive: true, force: true });
-    }
-  }, 120_000);
+describe.runIf(serverUrl)('npm start with SITEFILE_DEMO=1 on PostgreSQL', () => {
+  it('seeds the demo, and a second instance on another data directory prints the same credentials', async () => {
+    const target = await databaseFor(newDataDir());
+    const first = await startAndStop(newDataDir(), { ...target.env, SITEFILE_DEMO: '1' }, ['/readyz']);
+    expect(first.statuses).toEqual([200]);
+    expect(first.banner).toContain('(PostgreSQL)');
+    expect(credentialLines(first.banner)).toHaveLength(4);
+    const second = await startAndStop(newDataDir(), { ...target.env, SITEFILE_DEMO: '1' });
+    expect(credentialLines(second.banner)).toEqual(credentialLines(first.banner));
+    // Without SITEFILE_DEMO, the same database is a real deployment: nothing printed.
+    const plain = await startAndStop(newDataDir(), target.env);
+    expect(credentialLines(plain.banner)).toEqual([]);
+  }, 300_000);
 });

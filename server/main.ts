@@ -3,24 +3,29 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import { type Database, openDatabase } from './db/connection.js';
 import type { DemoData } from './seed/demo.js';
 
-/** The lines `npm start` prints: where things are and the demo sign-ins (staff, an organization admin, a member). */
-function startBanner(config: Config, database: Database, demo: DemoData): string[] {
+/** The lines `npm start` prints: where things are and, in demo mode only, the demo's sign-ins. */
+function startBanner(config: Config, database: Database, demo: DemoData | undefined): string[] {
+  const where = [
+    '',
+    `Sitefile is running at ${config.publicUrl} (${database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`,
+    `  API reference  ${config.publicUrl}/docs`,
+    `  Outlook add-in ${config.publicUrl}/addin/   admin console ${config.publicUrl}/admin`,
+  ];
+  return demo ? [...where, ...demoLines(config, demo), ''] : [...where, ''];
+}
+
+function demoLines(config: Config, demo: DemoData): string[] {
   const orgName = (orgId: string) => demo.organizations.find((o) => o.id === orgId)?.name ?? orgId;
   const account = (role: 'admin' | 'member', label: string) => {
     const user = demo.users.find((u) => u.role === role);
     return user ? [`  ${label.padEnd(14)} ${user.email} / ${user.password}   (${orgName(user.orgId)})`] : [];
   };
   return [
-    '',
-    `Sitefile is running at ${config.publicUrl} (${database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`,
-    `  API reference  ${config.publicUrl}/docs`,
-    `  Outlook add-in ${config.publicUrl}/addin/   admin console ${config.publicUrl}/admin`,
     `  Demo API key   client_id=${demo.client.clientId} client_secret=${demo.client.clientSecret}`,
     `  Staff sign-in  ${demo.staff.email} / ${demo.staff.password}`,
     ...account('admin', 'Org admin'),
     ...account('member', 'Member'),
     `  Try: curl -s ${config.publicUrl}/v1/oauth/token -H 'content-type: application/json' -d '{"client_id":"${demo.client.clientId}","client_secret":"${demo.client.clientSecret}"}'`,
-    '',
   ];
 }
 
@@ -38,13 +43,16 @@ async function main() {
   const log = pino({ level: config.logLevel });
   // Opening the database (PGlite compiles its WebAssembly off the main thread) and migrating run while the
   // server's modules load: imported here, not at the top, so the two overlap.
-  const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).then(async (database) => {
-    await database.migrate();
-    return database;
-  });
-  const [{ ensureDemoData }, { startServer }] = await Promise.all([import('./seed/demo.js'), import('./server.js')]);
+  const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pool: config.pool }).then(
+    async (database) => {
+      await database.migrate();
+      return database;
+    },
+  );
+  const [{ prepareDemo }, { startServer }] = await Promise.all([import('./seed/demo.js'), import('./server.js')]);
   const database = await opening;
-  const demo = await ensureDemoData(database.db, config);
+  const { demo, warnings } = await prepareDemo(database.db, config, database.kind);
+  for (const warning of warnings) log.warn(warning);
   const server = await startServer({ config, db: database.db, log, host: '0.0.0.0' });
   process.stdout.write(`${startBanner(config, database, demo).join('\n')}\n`);
 

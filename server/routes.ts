@@ -17,6 +17,7 @@ import { meRoutes } from './me/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { supportIssueRoutes } from './support-issues/routes.js';
+import { userRoutes } from './users/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 
 /** Every route of the server, one list per resource: add a resource's list here. */
@@ -39,5 +40,6 @@ export const allRoutes = (): Route[] => [
   ...commentRoutes,
   ...emailFilingSettingsRoutes,
   ...supportIssueRoutes,
+  ...userRoutes,
   ...webhookRoutes,
 ];

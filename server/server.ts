@@ -1,36 +1,77 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { type App, type AppOptions, createApp } from './app.js';
 import { answerClientError } from './http/client-error.js';
+import { errorHandler, notFoundHandler } from './http/errors.js';
+import { serveMetrics } from './http/metrics.js';
+import { requestLog } from './http/request-log.js';
 
 export interface RunningServer {
   app: App;
   http: Server;
   url: string;
+  /** The METRICS_PORT listener's `/metrics` URL, when one is configured. */
+  metricsUrl?: string;
   /** Stop accepting, finish in-flight requests, run shutdown hooks. The database is the owner's to close. */
   close(): Promise<void>;
 }
 
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+const closeServer = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+
+/** `/metrics` alone on a port of its own (METRICS_PORT): scraped from the operator's network, not the public one. */
+function listenForMetrics(app: App, port: number, host: string): Server {
+  const metricsApp = express();
+  metricsApp.disable('x-powered-by');
+  metricsApp.use(requestLog(app.context.log));
+  metricsApp.get('/metrics', serveMetrics(app.context.metrics, app.context.config.metricsToken));
+  metricsApp.use(notFoundHandler);
+  metricsApp.use(errorHandler);
+  return metricsApp.listen(port, host);
+}
+
 export async function startServer(options: AppOptions & { port?: number; host?: string }): Promise<RunningServer> {
   const app = createApp(options);
-  const http = app.express.listen(options.port ?? options.config.port, options.host ?? '127.0.0.1');
+  const host = options.host ?? '127.0.0.1';
+  const limits = options.config.http;
+  // A client that sends its headers or its body too slowly is cut (408) once the limit passes, checked every
+  // second rather than Node's 30 s; past `maxConnections` open sockets, new ones are closed at once.
+  const http = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    },
+    app.express,
+  );
+  http.maxConnections = limits.maxConnections;
+  http.listen(options.port ?? options.config.port, host);
   http.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    http.once('listening', resolve);
-    http.once('error', reject);
-  });
-  const { port } = http.address() as AddressInfo;
+  const port = await listen(http);
+  const { metricsPort } = options.config;
+  const metricsHttp = metricsPort === undefined ? undefined : listenForMetrics(app, metricsPort, host);
+  const metricsUrl = metricsHttp && `http://127.0.0.1:${await listen(metricsHttp)}/metrics`;
   let closing: Promise<void> | undefined;
   return {
     app,
     http,
     url: `http://127.0.0.1:${port}`,
+    metricsUrl,
     close() {
       closing ??= (async () => {
-        await new Promise<void>((resolve) => {
-          http.close(() => resolve());
-          http.closeIdleConnections();
-        });
+        await Promise.all([closeServer(http), metricsHttp && closeServer(metricsHttp)]);
         await app.shutdown();
       })();
       return closing;

@@ -121,6 +121,40 @@ export const dateRange = z
   .meta({ description: '`from,to` as YYYY-MM-DD, either side may be empty; inclusive, UTC', example: '2025-01-01,' });
 export type DateRange = { from?: string; to?: string };
 
+const instantSide = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+const instantOf = (value: string) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value).getTime();
+
+/**
+ * `from,to` like `dateRange`, where each side may also be an ISO 8601 date-time with its zone, so a sync can
+ * ask for what changed since the instant it last ran (`filter.updatedAt=2025-01-01T10:00:00.123Z,`).
+ */
+export const instantRange = z
+  .string()
+  .max(80)
+  .transform((value, ctx) => {
+    const parts = value.trim().split(',');
+    const [from, to] = parts.map((part) => part || undefined);
+    const sideFits = (side: string | undefined) => side === undefined || instantSide.safeParse(side).success;
+    if (parts.length !== 2 || !sideFits(from) || !sideFits(to)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'Expected `from,to`, each YYYY-MM-DD or an ISO 8601 date-time with its zone (either side may be empty)',
+      });
+      return z.NEVER;
+    }
+    if (from && to && instantOf(from) > instantOf(to)) {
+      ctx.addIssue({ code: 'custom', message: 'The range starts after it ends' });
+      return z.NEVER;
+    }
+    return { from, to };
+  })
+  .meta({
+    description:
+      '`from,to`, each YYYY-MM-DD (a whole UTC day) or an ISO 8601 date-time with its zone; either side may be empty; inclusive',
+    example: '2025-01-01T10:00:00.000Z,',
+  });
+
 const sortOrder = z.enum(['asc', 'desc']).default('desc');
 /** A filter or option that is on when given as `true` (never `false`). */
 const givenFlag = queryFlag({ trueOnly: true });
@@ -140,6 +174,7 @@ const submittalFilters = {
   'filter.reviewHint': reviewHintLens,
   'filter.dueDate': dateRange.optional(),
   'filter.closedAt': dateRange.optional(),
+  'filter.updatedAt': instantRange.optional(),
   include: oneOfList(['reviewHints']).optional(),
   includeMeta: givenFlag,
 };
@@ -175,6 +210,10 @@ export const AdminSubmittalListQuery = strictQuery({
 });
 export type AdminSubmittalListQuery = z.output<typeof AdminSubmittalListQuery>;
 
+const documentIncludes = oneOfList(['activityCount', 'assignees', 'consultants']).optional().meta({
+  description: 'Extra fields of each document, comma-separated: activityCount, assignees, consultants',
+});
+
 const documentFilters = {
   cursor: Cursor,
   limit: csvCapableLimit,
@@ -191,9 +230,19 @@ const documentFilters = {
   assigneeName: z.string().max(200).optional(),
   'filter.dueDate': dateRange.optional(),
   'filter.createdAt': dateRange.optional(),
-  include: oneOfList(['activityCount', 'assignees', 'consultants']).optional(),
+  'filter.updatedAt': instantRange.optional(),
+  include: documentIncludes,
   includeMeta: givenFlag,
 };
+
+/** One document of a project: any format, with the generic list's `include` options. */
+export const DocumentPath = z.object({
+  orgId: Id,
+  projectId: Id,
+  documentUid: Id.meta({ description: 'The document UID (`uid` of a list row)' }),
+});
+export const DocumentQuery = strictQuery({ include: documentIncludes });
+export type DocumentQuery = z.output<typeof DocumentQuery>;
 
 /** The generic list of one project (no projectId/organizationId: the path gives them). */
 export const ProjectDocumentListQuery = strictQuery(documentFilters);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp } from './common.js';
+import { Cursor, Id, listEnvelope, pageLimit, strictQuery, Timestamp } from './common.js';
 
 export const BundleBody = z
   .strictObject({
@@ -48,3 +48,54 @@ export const DrawingBundle = z
 export type SkipReason = (typeof skipReasons)[number];
 export type SkippedDrawing = z.infer<typeof SkippedDrawing>;
 export type DrawingBundle = z.infer<typeof DrawingBundle>;
+
+// --- Drawings of a project ---
+
+export const DrawingListQuery = strictQuery({
+  cursor: Cursor,
+  limit: pageLimit(25),
+  drawingPackageId: Id.optional().meta({ description: 'Only the drawings of this package' }),
+});
+export type DrawingListQuery = z.output<typeof DrawingListQuery>;
+
+export const DrawingPath = z.object({
+  orgId: Id,
+  projectId: Id,
+  drawingId: Id.meta({ description: 'The drawing id (`id` of a list row)' }),
+});
+
+export const DrawingRevision = z
+  .object({
+    id: z.string(),
+    revision: z.string().meta({ description: 'Revision label, e.g. B' }),
+    fileName: z.string(),
+    fileSize: z.number().int().meta({ description: 'Bytes' }),
+    uploadedAt: Timestamp,
+  })
+  .meta({ id: 'DrawingRevision' });
+
+const drawingFields = {
+  id: z.string(),
+  number: z.string().meta({ description: 'Sheet number' }),
+  title: z.string(),
+  discipline: z.string().nullable(),
+  drawingPackageId: z.string().nullable(),
+  createdAt: Timestamp,
+  latestRevision: DrawingRevision.nullable().meta({ description: 'The highest revision; null before any upload' }),
+};
+
+export const DrawingSummary = z.object(drawingFields).meta({ id: 'DrawingSummary' });
+export type DrawingSummary = z.infer<typeof DrawingSummary>;
+
+export const Drawing = z
+  .object({
+    ...drawingFields,
+    downloadUrl: z.string().nullable().meta({
+      description: "Time-limited signed URL of the latest revision's file; null when it has none",
+    }),
+    expiresAt: Timestamp.nullable(),
+  })
+  .meta({ id: 'Drawing' });
+export type Drawing = z.infer<typeof Drawing>;
+
+export const DrawingList = listEnvelope(DrawingSummary).meta({ id: 'DrawingList' });

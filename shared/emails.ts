@@ -27,7 +27,9 @@ export const EmailRecord = z
     bounceType: z.string().nullable(),
     bounceSubtype: z.string().nullable(),
     notSentReason: z.string().nullable(),
-    notSent: z.unknown().nullable(),
+    notSent: z
+      .unknown()
+      .meta({ description: "The mailer's not-sent record as it gave it; null when the e-mail was sent" }),
   })
   .meta({ id: 'EmailRecord' });
 

@@ -49,7 +49,17 @@ export const UpdateProjectBody = z
   .refine((b) => Object.keys(b).length > 0, { error: 'Give at least one of name, code, aliases' })
   .meta({ id: 'UpdateProjectBody' });
 
-export const ProjectListQuery = strictQuery({ cursor: Cursor, limit: pageLimit(25) });
+export const ProjectListQuery = strictQuery({
+  cursor: Cursor,
+  limit: pageLimit(25),
+  search: z
+    .string()
+    .trim()
+    .min(1, { error: 'search must not be empty' })
+    .max(200, { error: 'search must be at most 200 characters' })
+    .optional()
+    .meta({ description: 'Case-insensitive contains-match on the name, the code or any alias (the type-ahead)' }),
+});
 
 export const OrganizationListQuery = strictQuery({ cursor: Cursor, limit: pageLimit(25) });
 

@@ -41,6 +41,11 @@ const notProvokedHere: Record<string, string> = {
     'a message over 25 MB (a 40 MB upload races the close of the connection on a loaded machine): server/filing tests',
   'POST /v1/organization/{orgId}/webhooks 409': 'an organization with 20 webhooks: server/webhooks tests',
   'POST /v1/organization/{orgId}/webhooks/{webhookId}/test 409': 'a disabled webhook: server/webhooks tests',
+  'POST /v1/organization/{orgId}/project/{projectId}/emails 503':
+    'every filing slot of the process taken for longer than the wait (FILINGS_MAX): a load this probe does not make',
+  'PATCH /v1/organization/{orgId}/members/{userId} 409': "demoting the organization's last admin: server/users tests",
+  'DELETE /v1/organization/{orgId}/members/{userId} 409': "removing the organization's last admin: server/users tests",
+  'PATCH /v1/admin/users/{userId} 409': 'staff disabling themselves: server/users tests',
 };
 
 const key = (op: Operation) => `${op.method} ${op.template}`;
@@ -63,6 +68,8 @@ const validBodies: Record<string, unknown> = {
   'PATCH /v1/organization/{orgId}/email-filing-settings': { aiSuggest: true },
   'PATCH /v1/admin/organizations/{orgId}/email-filing-settings': { aiSuggest: true },
   'PATCH /v1/organization/{orgId}/webhooks/{webhookId}': { description: 'renamed' },
+  'PATCH /v1/organization/{orgId}/members/{userId}': { role: 'member' },
+  'PATCH /v1/admin/users/{userId}': { disabled: true },
 };
 
 /** Path values: the fixtures' organization and project, a fresh UUID for every other identifier. */

@@ -7,7 +7,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { createClient } from '../server/api-keys/service.js';
 import { ManualClock } from '../server/clock.js';
-import { type Config, loadConfig } from '../server/config.js';
+import { type Config, loadConfig, type PoolLimits } from '../server/config.js';
 import { type Database, openDatabase } from '../server/db/connection.js';
 import { createOrganization, createProject } from '../server/organizations/service.js';
 import { type RunningServer, startServer } from '../server/server.js';
@@ -31,33 +31,45 @@ export function freePort(): Promise<number> {
 export const testRedisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
+ * A new, empty database on the PostgreSQL server named by DATABASE_URL (`url`), dropped again by `drop()`:
+ * for tests that open it more than once (several instances of the server).
+ */
+export async function createPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `sitefile_test_${randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/**
  * A fresh database for one test file: in-memory PGlite, or (when DATABASE_URL is set, as in CI's
  * second run) a new database on that PostgreSQL server, dropped again by `close()`.
  */
-export async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(pool?: PoolLimits): Promise<Database> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const database = await openDatabase({ dataDir: 'memory' });
     await database.migrate();
     return database;
   }
-  const name = `sitefile_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString() });
+  const created = await createPostgresDatabase(serverUrl);
+  const database = await openDatabase({ databaseUrl: created.url, pool });
   await database.migrate();
   return {
     ...database,
     async close() {
       await database.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await dropper.end();
+      await created.drop();
     },
   };
 }
@@ -87,7 +99,6 @@ export interface TestServerOptions {
 
 /** A real server on a real port over a real database, with a controllable clock. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = options.database ?? (await openTestDatabase());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -100,6 +111,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     RATE_LIMIT_PER_MINUTE: '1000000',
     ...options.env,
   });
+  const database = options.database ?? (await openTestDatabase(config.pool));
   const clock = options.clock ?? new ManualClock();
   const server = await startServer({ config, db: database.db, clock, log: pino({ level: 'silent' }), port: 0 });
   const ownsDatabase = !options.database;

@@ -12,6 +12,11 @@ const run = promisify(execFile);
 let doc: any;
 let server: TestServer;
 
+interface Operation {
+  parameters?: { name: string; description?: string }[];
+  responses: Record<string, { content?: Record<string, { example?: unknown }> }>;
+}
+
 beforeAll(async () => {
   server = await startTestServer();
   doc = (await server.call('/v1/openapi.json')).body;
@@ -21,7 +26,7 @@ afterAll(async () => {
 });
 
 describe('OpenAPI document', () => {
-  it('lints with zero errors (Redocly recommended rules)', async () => {
+  it('lints with zero errors (Redocly recommended-strict rules)', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'openapi-')), 'openapi.json');
     writeFileSync(file, JSON.stringify(doc));
     const bin = path.resolve('node_modules/.bin/redocly');
@@ -53,6 +58,37 @@ describe('OpenAPI document', () => {
         expect(operation['x-permission']).toBe('owner-or-org-admin');
         expect(operation.responses).toHaveProperty('404');
       }
+    }
+  });
+
+  it('describes every parameter and gives every JSON success answer an example', () => {
+    let parameters = 0;
+    let examples = 0;
+    for (const [path, item] of Object.entries<Record<string, Operation>>(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const parameter of operation.parameters ?? []) {
+          expect(parameter.description, `${method} ${path} ${parameter.name}`).toMatch(/\w/);
+          parameters++;
+        }
+        for (const [status, response] of Object.entries(operation.responses)) {
+          const json = response.content?.['application/json'];
+          if (!status.startsWith('2') || !json) continue;
+          expect(json.example, `${method} ${path} ${status}`).toBeDefined();
+          examples++;
+        }
+      }
+    }
+    expect(parameters).toBeGreaterThan(150);
+    expect(examples).toBeGreaterThan(45);
+  });
+
+  it('declares the CSV form of a list beside its JSON page, not as a second media type of it', () => {
+    const csvLists = allRoutes().filter((route) => Object.values(route.responses).some((r) => r.csv));
+    expect(csvLists.length).toBeGreaterThanOrEqual(5);
+    for (const route of csvLists) {
+      const ok = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')][route.method].responses['200'];
+      expect(Object.keys(ok.content), route.path).toEqual(['application/json']);
+      expect(ok['x-csv'], route.path).toMatchObject({ mediaType: 'text/csv', request: 'Accept: text/csv' });
     }
   });
 

@@ -171,6 +171,14 @@ function organizationCalls(call: Call) {
       return all;
     },
 
+    /** One page, by name, of the organization's projects whose name, code or an alias contains `search`. */
+    searchProjects: (orgId: string, search: string, limit: number) =>
+      call(
+        ProjectList,
+        `/v1/organization/${enc(orgId)}/project?limit=${limit}${search ? `&search=${encodeURIComponent(search)}` : ''}`,
+        { forbidden: forbiddenText.projects },
+      ),
+
     /** RFIs and submittals of a project matching `search`, for the optional target picker. */
     targetDocuments: (orgId: string, projectId: string, search: string) =>
       call(

@@ -9,6 +9,8 @@ import { item } from './mailbox.js';
 export interface FileWhenSentMark {
   organizationId: string;
   projectId: string;
+  /** The project's name when it was chosen, to show the mark without asking the server. */
+  projectName?: string;
   documentId?: string;
   /** Set once the e-mail was filed as it was sent (event-based activation): the filed record's id. */
   filedEmailId?: string;
@@ -41,6 +43,7 @@ export function parseMark(value: unknown): FileWhenSentMark | undefined {
     return {
       organizationId: parsed.organizationId,
       projectId: parsed.projectId,
+      ...(typeof parsed.projectName === 'string' ? { projectName: parsed.projectName } : {}),
       ...(typeof parsed.documentId === 'string' ? { documentId: parsed.documentId } : {}),
       ...(typeof parsed.filedEmailId === 'string' ? { filedEmailId: parsed.filedEmailId } : {}),
     };

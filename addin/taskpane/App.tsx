@@ -10,7 +10,7 @@ import type { Drafts } from './drafts.js';
 import { type FiledRecord, FilePanel } from './FilePanel.js';
 import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
-import type { ProjectOption } from './pickers.js';
+import { useProjectDirectory } from './project-directory.js';
 
 const FiledEmails = lazy(() => import('./FiledEmails.js'));
 
@@ -50,26 +50,19 @@ export function TaskPane(props: TaskPaneProps) {
   return <SignedIn {...props} />;
 }
 
-/** Everything the pane lists for the person: their organizations' projects, and each organization's AI setting. */
-function usePaneData(api: ApiClient) {
+/** Everything the pane lists for the person: their organizations (whose projects the pickers search), and each
+ *  organization's AI setting. */
+function usePaneData(api: ApiClient, host: MailHost) {
   const me = useAsync(() => api.me(), [api]);
   const orgs = me.status === 'done' ? me.data.organizations : undefined;
-  // Without the organizations there is nothing to list: the projects fail with them instead of loading for ever.
-  const meError = me.status === 'failed' ? me.error : undefined;
-  const projects = useAsync<ProjectOption[]>(async () => {
-    if (meError) throw meError;
-    if (!orgs) return new Promise<never>(() => {});
-    const lists = await Promise.all(orgs.map((org) => api.projects(org.id)));
-    return orgs.flatMap((org, i) =>
-      lists[i]!.map((p) => ({ orgId: org.id, orgName: org.name, projectId: p.id, name: p.name, code: p.code })),
-    );
-  }, [orgs, meError]);
+  const projects = useProjectDirectory(api, host, orgs);
   const aiByOrg = useAsync<ReadonlyMap<string, boolean>>(async () => {
     if (!orgs) return new Promise<never>(() => {});
     const settings = await Promise.all(orgs.map((org) => api.filingSettings(org.id)));
     return new Map(orgs.map((org, i) => [org.id, settings[i]!.aiSuggest]));
   }, [orgs]);
-  return { me, projects, aiByOrg };
+  // Without the organizations there are no projects to search: the pickers say so instead of loading for ever.
+  return { me, projects, projectsError: me.status === 'failed' ? me.error : undefined, aiByOrg };
 }
 
 function SignedIn({ api, host, signOut, firstLook, drafts }: TaskPaneProps) {
@@ -77,16 +70,19 @@ function SignedIn({ api, host, signOut, firstLook, drafts }: TaskPaneProps) {
   const [tab, setTab] = useState<'file' | 'filed'>('file');
   const [itemVersion, setItemVersion] = useState(0);
   const [record, setRecord] = useState<FiledRecord>();
-  const { me, projects, aiByOrg } = usePaneData(api);
+  const { me, projects, projectsError, aiByOrg } = usePaneData(api, host);
   const probe = useCallback(() => api.me(), [api]);
 
-  const onItemChanged = useCallback(() => setItemVersion((v) => v + 1), []);
+  const onItemChanged = useCallback(() => {
+    // Choices are kept for an e-mail only while it is open: the next e-mail starts from its own suggestions.
+    drafts.clear();
+    setItemVersion((v) => v + 1);
+  }, [drafts]);
   useEffect(() => {
     // A pinned task pane follows the selected e-mail; hosts without the event just keep the first one.
     host.onItemChanged(onItemChanged).catch(() => undefined);
   }, [host, onItemChanged]);
 
-  const projectList = projects.status === 'done' ? projects.data : undefined;
   return (
     <main>
       <div className={styles.header}>
@@ -114,8 +110,8 @@ function SignedIn({ api, host, signOut, firstLook, drafts }: TaskPaneProps) {
             api={api}
             host={host}
             drafts={drafts}
-            projects={projectList}
-            projectsError={projects.status === 'failed' ? projects.error : undefined}
+            projects={projects}
+            projectsError={projectsError}
             aiByOrg={aiByOrg.status === 'done' ? aiByOrg.data : undefined}
             itemVersion={itemVersion}
             firstLook={itemVersion === 0 ? firstLook : undefined}
@@ -126,12 +122,7 @@ function SignedIn({ api, host, signOut, firstLook, drafts }: TaskPaneProps) {
           />
         ) : (
           <Suspense fallback={<Spinner size="tiny" label="Loading…" />}>
-            <FiledEmails
-              api={api}
-              projects={projectList}
-              projectsError={projects.status === 'failed' ? projects.error : undefined}
-              record={record}
-            />
+            <FiledEmails api={api} projects={projects} projectsError={projectsError} record={record} />
           </Suspense>
         )}
       </div>

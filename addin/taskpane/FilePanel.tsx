@@ -15,11 +15,12 @@ import type { OpenMessage } from '../office/mailbox.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
 import { Attachments } from './Attachments.js';
-import type { Drafts } from './drafts.js';
+import { type Drafts, draftKey } from './drafts.js';
 import { dateOf, FilingOutcome } from './FilingOutcome.js';
 import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
-import { DocumentPicker, type ProjectOption, ProjectPicker } from './pickers.js';
+import { DocumentPicker, ProjectPicker } from './pickers.js';
+import type { ProjectDirectory, ProjectOption } from './project-directory.js';
 import { AiStatus, Suggestions } from './Suggestions.js';
 import { type FilingForm, useFilingForm } from './use-filing-form.js';
 
@@ -40,7 +41,7 @@ export interface FilePanelProps {
   api: ApiClient;
   host: MailHost;
   drafts: Drafts;
-  projects: ProjectOption[] | undefined;
+  projects: ProjectDirectory | undefined;
   projectsError?: unknown;
   /** aiSuggest per organization id (undefined while loading). */
   aiByOrg: ReadonlyMap<string, boolean> | undefined;
@@ -67,7 +68,8 @@ export function FilePanel(props: FilePanelProps) {
   if (!message.data) return null;
   return (
     <div className={styles.root}>
-      <MessageForm key={props.itemVersion} {...props} message={message.data} />
+      {/* A form of its own for each e-mail: nothing chosen for the previous one is carried over. */}
+      <MessageForm key={`${props.itemVersion}:${draftKey(message.data)}`} {...props} message={message.data} />
     </div>
   );
 }

@@ -5,7 +5,8 @@ import type { FiledEmailList } from '../../shared/filing.js';
 import type { ApiClient } from '../api/client.js';
 import { ErrorNotice } from '../ui/notices.js';
 import type { FiledRecord } from './FilePanel.js';
-import { type ProjectOption, ProjectPicker } from './pickers.js';
+import { ProjectPicker } from './pickers.js';
+import type { ProjectDirectory, ProjectOption } from './project-directory.js';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -31,7 +32,7 @@ type Results =
 /** The "Filed e-mails" tab: search what the team has filed in a project. */
 export default function FiledEmails(props: {
   api: ApiClient;
-  projects: ProjectOption[] | undefined;
+  projects: ProjectDirectory | undefined;
   projectsError?: unknown;
   /** The record just filed, opened from the File tab: its project, searched by its subject. */
   record?: FiledRecord;

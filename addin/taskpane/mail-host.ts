@@ -11,6 +11,7 @@ import {
   readSharedMailbox,
 } from '../office/mailbox.js';
 import { markToFileWhenSent, readFileWhenSentMark } from '../office/mark.js';
+import { readRoamingSetting, writeRoamingSetting } from '../office/roaming.js';
 
 /** The mailbox as the task pane's components see it: they get this object, never `Office` itself. */
 export const officeMailHost = {
@@ -26,6 +27,8 @@ export const officeMailHost = {
   readFileWhenSentMark,
   markFiledInOutlook,
   onItemChanged,
+  readRoamingSetting,
+  writeRoamingSetting,
 };
 
 export type MailHost = typeof officeMailHost;

@@ -1,64 +1,113 @@
-import { Combobox, Field, Option, Spinner } from '@fluentui/react-components';
+import { Combobox, Field, Option, OptionGroup, Spinner } from '@fluentui/react-components';
 import { useId, useState } from 'react';
 import type { ApiClient } from '../api/client.js';
 import { messageOf } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
+import { optionKey, type ProjectDirectory, type ProjectMatches, type ProjectOption } from './project-directory.js';
 
-export interface ProjectOption {
-  orgId: string;
-  orgName: string;
-  projectId: string;
-  name: string;
-  code: string | null;
-}
-
-/** Matches shown at once; typing narrows further. */
-const MAX_SHOWN = 50;
+export type { ProjectOption } from './project-directory.js';
 
 const label = (p: ProjectOption, manyOrgs: boolean) =>
   `${p.code ? `${p.code} · ` : ''}${p.name}${manyOrgs ? ` (${p.orgName})` : ''}`;
 
-/** Type-ahead over every project the user may file into. */
+/**
+ * What a picker's text box shows: the text being typed, else the chosen value's label. A selected value never
+ * takes keystrokes: typing searches, and the choice changes only when another option is picked (Fluent's
+ * combobox announces "no selection" when the typed text stops matching it; that is ignored).
+ */
+function useTypeAhead<T>(value: T | undefined, text: (value: T) => string) {
+  const [typed, setTyped] = useState<string | null>(null);
+  const [open, setOpen] = useState(false);
+  const shown = value === undefined ? '' : text(value);
+  return {
+    typed,
+    open,
+    input: {
+      value: typed ?? shown,
+      // Letters typed after the chosen value's label start a new search: they are not added to the label.
+      onChange: (event: { target: { value: string } }) => {
+        const next = event.target.value;
+        setTyped(typed === null && shown && next.startsWith(shown) ? next.slice(shown.length) : next);
+      },
+      // Reached by keyboard or clicked, the whole label is selected: typing replaces it, wherever the click fell.
+      onFocus: (event: { currentTarget: HTMLInputElement }) => event.currentTarget.select(),
+      onClick: (event: { currentTarget: HTMLInputElement }) => {
+        if (typed === null) event.currentTarget.select();
+      },
+      onOpenChange: (_event: unknown, data: { open: boolean }) => {
+        setOpen(data.open);
+        // Closed without a pick (Escape, Tab, a click elsewhere): the box shows the choice again.
+        if (!data.open) setTyped(null);
+      },
+    },
+    picked: () => setTyped(null),
+  };
+}
+
+/** Type-ahead over every project the user may file into, answered by the server; recent projects on top. */
 export function ProjectPicker(props: {
-  projects: ProjectOption[] | undefined;
+  projects: ProjectDirectory | undefined;
   loadError?: unknown;
   value: ProjectOption | undefined;
-  onChange: (project: ProjectOption | undefined) => void;
+  onChange: (project: ProjectOption) => void;
   label?: string;
 }) {
-  const [query, setQuery] = useState('');
-  const manyOrgs = new Set(props.projects?.map((p) => p.orgId)).size > 1;
-  const needle = query.trim().toLowerCase();
-  const matches = (props.projects ?? [])
-    .filter((p) => !needle || label(p, manyOrgs).toLowerCase().includes(needle))
-    .slice(0, MAX_SHOWN);
+  const { projects } = props;
+  const manyOrgs = projects?.manyOrgs ?? false;
+  const text = (p: ProjectOption) => label(p, manyOrgs);
+  const ahead = useTypeAhead(props.value, text);
+  const query = ahead.typed?.trim() ?? '';
+  // Asked only while the list is open: a new e-mail does not wait for a list nobody looks at.
+  const matches = useAsync<ProjectMatches>(
+    async () => (projects && ahead.open ? projects.find(query) : { options: [], more: false }),
+    [projects, query, ahead.open],
+  );
+  const recent = query ? [] : (projects?.recent ?? []);
+  const recentKeys = new Set(recent.map(optionKey));
+  const found = matches.status === 'done' ? matches.data.options.filter((p) => !recentKeys.has(optionKey(p))) : [];
+  const shown = [...recent, ...found];
+  const error = props.loadError ?? (matches.status === 'failed' ? matches.error : undefined);
+  const option = (p: ProjectOption) => (
+    <Option key={optionKey(p)} value={optionKey(p)} text={text(p)}>
+      {text(p)}
+    </Option>
+  );
   return (
     <Field
       label={props.label ?? 'Project'}
-      validationState={props.loadError ? 'error' : 'none'}
-      validationMessage={props.loadError ? `Projects could not be loaded. ${messageOf(props.loadError)}` : undefined}
+      validationState={error ? 'error' : 'none'}
+      validationMessage={error ? `Projects could not be loaded. ${messageOf(error)}` : undefined}
     >
       <Combobox
         placeholder={
-          props.projects ? 'Type to find a project' : props.loadError ? 'Projects not loaded' : 'Loading projects…'
+          projects ? 'Type a project name or code' : props.loadError ? 'Projects not loaded' : 'Loading projects…'
         }
-        disabled={!props.projects}
-        value={query || (props.value ? label(props.value, manyOrgs) : '')}
-        selectedOptions={props.value ? [props.value.projectId] : []}
-        onChange={(event) => setQuery(event.target.value)}
+        disabled={!projects}
+        {...ahead.input}
+        selectedOptions={props.value ? [optionKey(props.value)] : []}
         onOptionSelect={(_event, data) => {
-          setQuery('');
-          props.onChange(props.projects?.find((p) => p.projectId === data.optionValue));
+          const chosen = data.optionValue && shown.find((p) => optionKey(p) === data.optionValue);
+          if (!chosen) return;
+          ahead.picked();
+          props.onChange(chosen);
         }}
       >
-        {matches.map((p) => (
-          <Option key={p.projectId} value={p.projectId} text={label(p, manyOrgs)}>
-            {label(p, manyOrgs)}
+        {recent.length > 0 && <OptionGroup label="Recent">{recent.map(option)}</OptionGroup>}
+        {found.length > 0 &&
+          (recent.length > 0 ? <OptionGroup label="All projects">{found.map(option)}</OptionGroup> : found.map(option))}
+        {matches.status === 'loading' && (
+          <Option disabled text="Loading">
+            <Spinner size="extra-tiny" label="Finding projects…" />
           </Option>
-        ))}
-        {matches.length === 0 && props.projects && (
+        )}
+        {matches.status === 'done' && matches.data.more && (
+          <Option disabled text="More projects">
+            More projects match: type more of the name or code
+          </Option>
+        )}
+        {matches.status === 'done' && shown.length === 0 && (
           <Option disabled text="No match">
-            No project matches “{query}”
+            {query ? `No project matches “${query}”` : 'No project to file into'}
           </Option>
         )}
       </Combobox>
@@ -79,15 +128,16 @@ export function DocumentPicker(props: {
   value: DocumentChoice | undefined;
   onChange: (document: DocumentChoice | undefined) => void;
 }) {
-  const [query, setQuery] = useState('');
   const hintId = useId();
+  const text = (d: DocumentChoice) => `${d.number} · ${d.title}`;
+  const ahead = useTypeAhead(props.value, text);
+  const query = ahead.typed?.trim() ?? '';
   const docs = useAsync(
-    () => props.api.targetDocuments(props.project.orgId, props.project.projectId, query.trim()),
+    () => props.api.targetDocuments(props.project.orgId, props.project.projectId, query),
     [props.project.projectId, query],
   );
   const choices: DocumentChoice[] =
     docs.status === 'done' ? docs.data.data.map((d) => ({ uid: d.uid, number: d.id, title: d.title })) : [];
-  const text = (d: DocumentChoice) => `${d.number} · ${d.title}`;
   return (
     <Field
       label="RFI or submittal (optional)"
@@ -98,11 +148,15 @@ export function DocumentPicker(props: {
       <Combobox
         clearable
         placeholder="Type a number or title"
-        value={query || (props.value ? text(props.value) : '')}
+        {...ahead.input}
         selectedOptions={props.value ? [props.value.uid] : []}
-        onChange={(event) => setQuery(event.target.value)}
-        onOptionSelect={(_event, data) => {
-          setQuery('');
+        onOptionSelect={(event, data) => {
+          // No option: the clear button (a click) empties the choice; typing never does.
+          if (data.optionValue === undefined) {
+            if (event.type === 'click') props.onChange(undefined);
+            return;
+          }
+          ahead.picked();
           props.onChange(choices.find((d) => d.uid === data.optionValue));
         }}
       >

@@ -9,7 +9,8 @@ import { type Drafts, draftKey } from './drafts.js';
 import { type FilingStep, fileableAttachments, fileOpenMessage, suggestionRequest } from './filing.js';
 import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
-import type { DocumentChoice, ProjectOption } from './pickers.js';
+import type { DocumentChoice } from './pickers.js';
+import type { ProjectDirectory, ProjectOption } from './project-directory.js';
 
 export type Filing =
   | { state: 'idle' }
@@ -23,17 +24,12 @@ export interface FilingFormInput {
   host: MailHost;
   message: OpenMessage;
   drafts: Drafts;
-  projects: ProjectOption[] | undefined;
+  projects: ProjectDirectory | undefined;
   firstLook?: FirstLook;
 }
 
-export const fromSuggestion = (s: Suggestion): ProjectOption => ({
-  orgId: s.organizationId,
-  orgName: '',
-  projectId: s.projectId,
-  name: s.projectName,
-  code: null,
-});
+/** A mark written before marks carried the project's name, for a project neither suggested nor recent. */
+const unnamedMarkedProject = 'the project chosen while writing it';
 
 /** What the host tells about the open e-mail besides its fields: earlier filings, suggestions, marks, mailbox. */
 function useMessageFacts({ api, host, message, firstLook }: FilingFormInput) {
@@ -74,24 +70,33 @@ export function useFilingForm(input: FilingFormInput) {
     drafts.set(key, { picked, document, note, chosen: [...chosen] });
   }, [drafts, key, picked, document, note, chosen]);
 
-  const projectById = (orgId: string, projectId: string) =>
-    input.projects?.find((p) => p.orgId === orgId && p.projectId === projectId);
   const { suggestions, mark } = facts;
+  const suggested = suggestions.status === 'done' ? suggestions.data.suggestions : [];
+  const option = (orgId: string, projectId: string, name: string): ProjectOption =>
+    input.projects?.option(orgId, projectId, name) ?? { orgId, orgName: '', projectId, name, code: null };
+  const fromSuggestion = (s: Suggestion) => option(s.organizationId, s.projectId, s.projectName);
   // Preselect: the project marked when the e-mail was written, else the top suggestion.
-  const topSuggestion = suggestions.status === 'done' ? suggestions.data.suggestions[0] : undefined;
-  const markedProject =
-    mark.status === 'done' && mark.data ? projectById(mark.data.organizationId, mark.data.projectId) : undefined;
-  const suggestedProject = topSuggestion
-    ? (projectById(topSuggestion.organizationId, topSuggestion.projectId) ?? fromSuggestion(topSuggestion))
-    : undefined;
-  const project = picked ?? markedProject ?? suggestedProject;
+  const markedProject = mark.status === 'done' && mark.data ? markedOption(mark.data) : undefined;
+  const topSuggestion = suggested[0];
+  const project = picked ?? markedProject ?? (topSuggestion ? fromSuggestion(topSuggestion) : undefined);
+
+  function markedOption(m: FileWhenSentMark): ProjectOption {
+    const same = (p: { orgId: string; projectId: string }) =>
+      p.orgId === m.organizationId && p.projectId === m.projectId;
+    const name =
+      m.projectName ??
+      suggested.map(fromSuggestion).find(same)?.name ??
+      input.projects?.recent.find(same)?.name ??
+      unnamedMarkedProject;
+    return option(m.organizationId, m.projectId, name);
+  }
 
   const choose = (next: ProjectOption | undefined) => {
     setPicked(next);
     setDocument(undefined);
     setFiling({ state: 'idle' });
   };
-  const chooseSuggestion = (s: Suggestion) => choose(projectById(s.organizationId, s.projectId) ?? fromSuggestion(s));
+  const chooseSuggestion = (s: Suggestion) => choose(fromSuggestion(s));
 
   const busy = useRef(false);
   const file = async () => {
@@ -103,6 +108,7 @@ export function useFilingForm(input: FilingFormInput) {
           ? await markDraft(host, project, document, setFiling)
           : await fileNow({ api, host, message, project, document, note, chosen, setFiling, shared: facts.shared }),
       );
+      input.projects?.remember(project);
       if (!compose) facts.lookup.reload();
     } catch (error) {
       setFiling({ state: 'failed', error });
@@ -142,6 +148,7 @@ async function markDraft(
   await host.markToFileWhenSent({
     organizationId: project.orgId,
     projectId: project.projectId,
+    projectName: project.name,
     documentId: document?.uid,
   });
   return { state: 'marked', project };

@@ -3,9 +3,10 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import axe from 'axe-core';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { describe, expect } from 'vitest';
+import { expect } from 'vitest';
 import { documents } from '../../server/db/schema.js';
 import type { Fixtures, TestServer } from '../../test/harness.js';
+import { describeNeeds, findTool } from '../../test/system-tools.js';
 import { repoRoot } from '../tools/manifest.js';
 
 /**
@@ -15,7 +16,6 @@ import { repoRoot } from '../tools/manifest.js';
  * http://sitefile.test (the test server's public URL) through a host-resolver rule.
  */
 
-const chromiumPath = '/usr/bin/chromium';
 const chromiumFlags = [
   '--headless',
   '--no-sandbox',
@@ -31,10 +31,8 @@ const artifacts = path.join(repoRoot, 'test/artifacts/addin');
 const stub = readFileSync(path.join(repoRoot, 'addin/testing/office-host.js'), 'utf8');
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
-const hasChromium = existsSync(chromiumPath);
-/** `describe` where Chromium is installed, else a skipped describe that says why. */
-export const describeInBrowser = (name: string, body: () => void) =>
-  hasChromium ? describe(name, body) : describe.skip(`${name} (skipped: ${chromiumPath} is absent)`, body);
+/** `describe` where Debian's Chromium is on PATH, else skipped with a line saying why (test/system-tools.ts). */
+export const describeInBrowser = (name: string, body: () => void) => describeNeeds(['chromium'], name, body);
 
 /** The e-mail open in the stand-in Outlook. */
 export const openEmail = {
@@ -76,7 +74,7 @@ export async function launchChromium(server: TestServer): Promise<Browser> {
   mkdirSync(artifacts, { recursive: true });
   const port = new URL(server.url).port;
   return chromium.launch({
-    executablePath: chromiumPath,
+    executablePath: findTool('chromium'),
     args: [
       ...chromiumFlags,
       `--host-resolver-rules=MAP sitefile.test 127.0.0.1:${port}`,

@@ -136,6 +136,16 @@
       if (!handler) return resolve({ notAssociated: name });
       handler({ type: name, completed: (options) => resolve(options ?? {}) });
     });
+  const itemOf = (next) => (next ? (next.mode === 'compose' ? composeItem(next) : readItem(next)) : null);
+  // A pinned pane follows the selection: the test selects another e-mail (or none) with host.select(spec), and
+  // the add-in's ItemChanged handler is called as Outlook calls it. Custom properties belong to the item.
+  const handlers = new Map();
+  host.select = (next) => {
+    host.customProperties = undefined;
+    host.pendingProperties = undefined;
+    window.Office.context.mailbox.item = itemOf(next);
+    handlers.get('olkItemSelectedChanged')?.({ type: 'olkItemSelectedChanged' });
+  };
   window.Office = {
     actions: { associate: (name, handler) => actions.set(name, handler) },
     AsyncResultStatus: { Succeeded: 'succeeded', Failed: 'failed' },
@@ -152,14 +162,34 @@
       return Promise.resolve(info);
     },
     context: {
+      // The add-in's per-person settings in the mailbox: host.roaming holds what was saved (set by a test to start
+      // with some), shared by every pane of the test as Outlook shares them across the person's devices.
+      roamingSettings: {
+        pending: { ...(host.roaming ?? {}) },
+        get(name) {
+          return this.pending[name];
+        },
+        set(name, value) {
+          this.pending[name] = value;
+        },
+        saveAsync(callback) {
+          host.roaming = { ...this.pending };
+          host.calls.push('roamingSettings.saveAsync');
+          later(callback, ok(undefined));
+        },
+      },
       officeTheme: host.dark ? { bodyBackgroundColor: '#1f1f1f' } : { bodyBackgroundColor: '#ffffff' },
       requirements: {
         isSetSupported: (name, version) => name === 'Mailbox' && minor(version) <= (host.mailboxMinor ?? 8),
       },
       mailbox: inOutlook
         ? {
-            item: spec ? (spec.mode === 'compose' ? composeItem(spec) : readItem(spec)) : null,
-            addHandlerAsync: (_type, _handler, callback) => later(callback, ok(undefined)),
+            item: itemOf(spec),
+            addHandlerAsync(type, handler, callback) {
+              host.calls.push(`addHandlerAsync:${type}`);
+              handlers.set(type, handler);
+              later(callback, ok(undefined));
+            },
             masterCategories: {
               getAsync: (callback) => later(callback, ok(host.masterCategories)),
               addAsync(categories, callback) {

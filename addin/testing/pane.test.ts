@@ -151,7 +151,11 @@ describeInBrowser('the task pane in Chromium', () => {
     await expectAccessible(composePage);
     // The choice stays in the add-in's custom properties of the draft; no internet header goes to recipients.
     expect(await officeHostState(composePage, 'customProperties')).toEqual({
-      sitefileFileWhenSent: JSON.stringify({ organizationId: f.orgA.id, projectId: f.projectA2.id }),
+      sitefileFileWhenSent: JSON.stringify({
+        organizationId: f.orgA.id,
+        projectId: f.projectA2.id,
+        projectName: 'Dockside Offices',
+      }),
     });
     expect(await officeHostState(composePage, 'headersSet')).toBeUndefined();
     await compose.close();

@@ -48,7 +48,7 @@ export function manifestFor(template: string, origin: string): string {
 
 /**
  * Outlook features declared with elements that Microsoft added to the Mail 1.1 VersionOverrides schema after the
- * copy in shared/office-schemas was taken: event-based activation (file on send: a browser runtime for
+ * copy in addin/tools/office-schemas was taken: event-based activation (file on send: a browser runtime for
  * commands.html and a LaunchEvent OnMessageSend, SendMode PromptUser, Mailbox 1.12) and shared/delegate mailboxes
  * (SupportsSharedFolders). `--outlook-events` adds them; the checked-in manifest.xml stays valid against the copy.
  */

@@ -29,7 +29,7 @@ export const activityRoutes = [
     },
     errors: { 404: 'projectId is not a project of this organization' },
     handler: ({ req, res, app, caller, params, query }) =>
-      pageOrCsv(req, res, listOrgActivity(app.db, caller, params.orgId, query)),
+      pageOrCsv({ app, req, res }, listOrgActivity(app.db, caller, params.orgId, query)),
   }),
   defineRoute({
     method: 'get',

@@ -7,6 +7,7 @@ import type {
   OrgActivityQuery,
 } from '../../shared/activity.js';
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
+import { findProjectOrg } from '../auth/project-owner.js';
 import { createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
 import { dateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
@@ -14,7 +15,6 @@ import { csvChunks } from '../db/csv-export.js';
 import { emailsOfDispatches, groupBy, toEmailRecord } from '../emails/queries.js';
 import { ApiError } from '../errors.js';
 import { csvRowCap, jsonPageSize, type Listing } from '../listing.js';
-import { findProjectOrg } from '../organizations/service.js';
 import {
   type ActivityRow,
   countOrgActivity,

@@ -12,6 +12,7 @@ import {
   projects,
   requestUsage,
 } from '../db/schema.js';
+import type { UsageDelta } from '../usage/recorder.js';
 
 export type ClientRow = typeof oauthClients.$inferSelect;
 
@@ -209,13 +210,6 @@ export async function replaceClientScopes(
       .values(scopes.projects.map((p) => ({ clientRowId, organizationId: p.orgId, projectId: p.projectId })))
       .onConflictDoNothing();
   }
-}
-
-export interface UsageDelta {
-  clientRowId: string;
-  endpoint: string;
-  count: number;
-  totalMs: number;
 }
 
 /** Adds counts to `request_usage` in one upsert. */

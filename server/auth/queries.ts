@@ -1,11 +1,12 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { isPermission, memberPermissions, type Permission } from '../../shared/permissions.js';
-import type { Db } from '../db/connection.js';
+import type { Db, Tx } from '../db/connection.js';
 import {
   oauthClientOrgScopes,
   oauthClientProjectScopes,
   oauthClients,
   organizationMembers,
+  projects,
   revokedGrants,
   users,
 } from '../db/schema.js';
@@ -75,4 +76,13 @@ export async function liveRevokedGrantIds(db: Db, now: Date): Promise<string[]> 
 
 export async function insertRevokedGrant(db: Db, row: typeof revokedGrants.$inferInsert): Promise<void> {
   await db.insert(revokedGrants).values(row).onConflictDoNothing();
+}
+
+/** The organization that owns a project, or undefined when there is no such project. */
+export async function findProjectOwner(db: Db | Tx, projectId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ organizationId: projects.organizationId })
+    .from(projects)
+    .where(eq(projects.id, projectId));
+  return row?.organizationId;
 }

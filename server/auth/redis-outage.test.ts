@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createFixtures,
@@ -8,6 +8,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { killHard, startRedis } from '../../test/redis-server.js';
 import { ManualClock } from '../clock.js';
 import type { Database } from '../db/connection.js';
 import { addinSignIn, oauthForm } from '../oauth/browser.fixtures.js';
@@ -16,31 +17,6 @@ import { ADDIN_CLIENT_ID } from '../oauth/first-party.js';
 // Two instances sharing one database and a Redis of this test's own (own port, own process), which the
 // test kills with SIGKILL and starts again: invalidations published while it is down are lost.
 const TTL_SECONDS = 5;
-
-function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Ready to accept connections')) resolve(child);
-    });
-  });
-}
-
-const killHard = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.removeAllListeners('exit');
-    child.once('exit', () => resolve());
-    process.kill(child.pid!, 'SIGKILL');
-  });
 
 let redisPort: number;
 let redis: ChildProcess;

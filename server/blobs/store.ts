@@ -10,8 +10,8 @@ export interface BlobInfo {
   size: number;
 }
 
-/** Content-addressed file storage: the key is the SHA-256 of the bytes. An S3-compatible store can
- *  implement the same interface. */
+/** Content-addressed storage: the key is the SHA-256 of the bytes. In `DATA_DIR/blobs` (below) or in an
+ *  S3-compatible bucket (`s3.ts`), as configured. */
 export interface BlobStore {
   put(data: Buffer | Readable): Promise<BlobInfo>;
   /** Size of a stored blob, or undefined when there is none. */
@@ -22,7 +22,7 @@ export interface BlobStore {
   readWhole(key: string): Promise<Buffer | undefined>;
 }
 
-const isKey = (key: string) => /^[0-9a-f]{64}$/.test(key);
+export const isBlobKey = (key: string) => /^[0-9a-f]{64}$/.test(key);
 
 export function createFsBlobStore(root: string): BlobStore {
   const fileOf = (key: string) => path.join(root, key.slice(0, 2), key.slice(2, 4), key);
@@ -55,7 +55,7 @@ export function createFsBlobStore(root: string): BlobStore {
       }
     },
     async stat(key) {
-      if (!isKey(key)) return undefined;
+      if (!isBlobKey(key)) return undefined;
       try {
         return (await stat(fileOf(key))).size;
       } catch {
@@ -63,11 +63,11 @@ export function createFsBlobStore(root: string): BlobStore {
       }
     },
     async read(key, range) {
-      if (!isKey(key) || (await this.stat(key)) === undefined) return undefined;
+      if (!isBlobKey(key) || (await this.stat(key)) === undefined) return undefined;
       return createReadStream(fileOf(key), range);
     },
     async readWhole(key) {
-      if (!isKey(key)) return undefined;
+      if (!isBlobKey(key)) return undefined;
       try {
         return await readFile(fileOf(key));
       } catch (err) {

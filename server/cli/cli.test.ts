@@ -260,6 +260,52 @@ describe('cli', () => {
     accessToken = token.access_token;
   }, 300_000);
 
+  it("changes a person's role, removes a membership, disables and enables a person", async () => {
+    const org = made.org!.id;
+    const bea = json(
+      await cli(
+        [
+          'user',
+          'create',
+          '--email',
+          'bea@harbor.example',
+          '--name',
+          'Bea',
+          '--password',
+          'correct-horse-4',
+          '--org',
+          org,
+          '--json',
+        ],
+        main.env,
+      ),
+    );
+    expect(bea.id).toMatch(/^usr_/);
+    const promoted = json(
+      await cli(['user', 'role', '--email', 'bea@harbor.example', '--org', org, '--role', 'admin', '--json'], main.env),
+    );
+    expect(promoted).toMatchObject({ email: 'bea@harbor.example', role: 'admin', disabled: false });
+    expect(
+      json(await cli(['user', 'remove-membership', '--email', 'bea@harbor.example', '--org', org, '--json'], main.env)),
+    ).toEqual({
+      removed: true,
+    });
+    const disabled = json(await cli(['user', 'disable', '--email', 'bea@harbor.example', '--json'], main.env));
+    expect(disabled).toMatchObject({ email: 'bea@harbor.example', disabledAt: expect.any(String) });
+    const enabled = json(await cli(['user', 'enable', '--email', 'bea@harbor.example', '--json'], main.env));
+    expect(enabled).toMatchObject({ email: 'bea@harbor.example', disabledAt: null });
+
+    const lastAdmin = await cli(['user', 'remove-membership', '--email', 'ada@harbor.example', '--org', org], main.env);
+    expect(lastAdmin.code).toBe(1);
+    expect(lastAdmin.stderrLines).toEqual(['error: An organization keeps at least one admin']);
+    const badRole = await cli(
+      ['user', 'role', '--email', 'ada@harbor.example', '--org', org, '--role', 'owner'],
+      main.env,
+    );
+    expect(badRole.code).toBe(1);
+    expect(badRole.stderrLines).toEqual(['error: --role must be admin or member, got owner']);
+  }, 600_000);
+
   it('fails with exit code 1 and one line on stderr', async () => {
     const badPort = await cli(['migrate', '--json'], { ...main.env, PORT: 'eighty' });
     expect(badPort.code).toBe(1);

@@ -1,8 +1,9 @@
 // Commands that manage the database as a whole: migrations, the seed and the demo data.
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { createBlobStore } from '../blobs/configured.js';
 import { ensureDemoData } from '../seed/demo.js';
 import type { SeedScale } from '../seed/seed.js';
-import { runSeed } from './seed.js';
+import { CliError, runSeed } from './seed.js';
 import { output, withDatabase } from './session.js';
 
 function parseSeed(value: string): number {
@@ -29,7 +30,7 @@ export function addDatabaseCommands(program: Command): void {
     .option('--json', 'print the summary as JSON')
     .action(async (opts: { scale: SeedScale; seed: number; json?: boolean }) => {
       const summary = await withDatabase(({ db, config }) =>
-        runSeed(db, config.dataDir, { scale: opts.scale, seed: opts.seed }),
+        runSeed(db, createBlobStore(config), { scale: opts.scale, seed: opts.seed }),
       );
       output(opts.json, summary, `Seeded ${summary.totalRows} rows`);
     });
@@ -38,10 +39,11 @@ export function addDatabaseCommands(program: Command): void {
 export function addDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('seed the demo data when the database is empty and print its IDs and credentials')
+    .description('seed the demo data into an empty database (or find it) and print its IDs and credentials')
     .option('--json', 'print the result as JSON')
     .action(async (opts: { json?: boolean }) => {
       const demo = await withDatabase(({ db, config }) => ensureDemoData(db, config));
+      if (!demo) throw new CliError('The database holds organizations that are not the demo data: no demo was added');
       const lines = [
         ...demo.organizations.flatMap((o) => [`${o.id}  ${o.name}`, ...o.projects.map((p) => `  ${p.id}  ${p.name}`)]),
         `Demo API key  client_id=${demo.client.clientId} client_secret=${demo.client.clientSecret}`,

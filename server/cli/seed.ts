@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { SingleBar } from 'cli-progress';
-import { createFsBlobStore } from '../blobs/store.js';
+import type { BlobStore } from '../blobs/store.js';
 import type { Db } from '../db/connection.js';
 import { hasOrganizations } from '../seed/queries.js';
 import { type SeedScale, type SeedSummary, seedDatabase } from '../seed/seed.js';
@@ -22,7 +21,7 @@ function summaryLine(summary: SeedSummary, ms: number): string {
 /** Seeds an empty database with a progress bar on stderr and a summary line at the end. */
 export async function runSeed(
   db: Db,
-  dataDir: string,
+  blobs: BlobStore,
   options: { scale: SeedScale; seed: number; now?: Date },
 ): Promise<SeedSummary & { ms: number }> {
   const { scale, seed } = options;
@@ -34,7 +33,7 @@ export async function runSeed(
   });
   bar.start(1, 0, { rows: 0, phase: 'loading' });
   const started = performance.now();
-  const summary = await seedDatabase(db, createFsBlobStore(path.join(dataDir, 'blobs')), {
+  const summary = await seedDatabase(db, blobs, {
     scale,
     seed,
     now: options.now ?? new Date(),

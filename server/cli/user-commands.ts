@@ -4,6 +4,7 @@ import { createTokenService } from '../auth/tokens.js';
 import { systemClock } from '../clock.js';
 import { findUserByEmail } from '../users/queries.js';
 import { createUser } from '../users/service.js';
+import { addPeopleCommands } from './people-commands.js';
 import { CliError } from './seed.js';
 import { collect, output, withDatabase } from './session.js';
 
@@ -17,7 +18,7 @@ function parseMembership(value: string): { orgId: string; role: 'admin' | 'membe
   return { orgId, role };
 }
 
-/** `user create` and `user token`. */
+/** `user create`, `user token` and the people commands (`people-commands.ts`). */
 export function addUserCommands(program: Command): void {
   const user = program.command('user').description('users');
   user
@@ -71,4 +72,5 @@ export function addUserCommands(program: Command): void {
       });
       output(opts.json, { access_token: token.token, token_type: 'Bearer', expires_in: token.expiresIn }, token.token);
     });
+  addPeopleCommands(user);
 }

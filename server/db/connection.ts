@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { z } from 'zod';
+import type { PoolLimits } from '../config.js';
 import { repoRoot } from '../paths.js';
 import { selectRows } from './rows.js';
 import * as schema from './schema.js';
@@ -42,6 +43,28 @@ export async function pingDatabase(db: Db): Promise<void> {
   await db.execute(sql`select 1`);
 }
 
+/**
+ * Runs `work` holding the PostgreSQL advisory lock `name`, so that instances starting together do one-time work
+ * (migrations, the demo data) one after another. PGlite serves one process: `work` just runs.
+ */
+export async function withAdvisoryLock<T>(db: Db, name: string, work: () => Promise<T>): Promise<T> {
+  const pool = poolOf(db);
+  return pool ? holdingAdvisoryLock(pool, name, work) : work();
+}
+
+/** The lock is session-level, on a connection of `pool` that waits for it with no statement timeout (another
+ *  instance may take minutes to migrate or seed) and is closed afterwards, which releases it. */
+async function holdingAdvisoryLock<T>(pool: pg.Pool, name: string, work: () => Promise<T>): Promise<T> {
+  const session = await pool.connect();
+  try {
+    await session.query("select set_config('statement_timeout', '0', false)");
+    await session.query('select pg_advisory_lock(hashtext($1))', [name]);
+    return await work();
+  } finally {
+    session.release(true);
+  }
+}
+
 /** Embedded PGlite: single-threaded WebAssembly, where timer-driven settings such as statement_timeout do nothing. */
 export const isPglite = (db: Db): boolean => poolOf(db) === undefined;
 
@@ -73,14 +96,30 @@ async function hasPendingMigrations(db: Db): Promise<boolean> {
 }
 
 /** `databaseUrl` set: a PostgreSQL server; otherwise embedded PGlite in `dataDir/pg` (or in memory). */
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string | 'memory' }): Promise<Database> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir?: string | 'memory';
+  pool?: PoolLimits;
+}): Promise<Database> {
   if (options.databaseUrl) {
     const [{ default: pg }, { drizzle: drizzleNodePg }, { migrate: migrateNodePg }] = await Promise.all([
       import('pg'),
       import('drizzle-orm/node-postgres'),
       import('drizzle-orm/node-postgres/migrator'),
     ]);
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // The server's budget on the shared pool (`pool`): a bounded wait for a connection, and statements and
+    // idle transactions that cannot hold one for ever. Without it (the CLI: bulk loads, index builds) only
+    // the size. Migrations run on a connection of their own without timeouts.
+    const limits = options.pool;
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: limits?.max ?? 10,
+      ...(limits && {
+        connectionTimeoutMillis: limits.waitMs,
+        statement_timeout: limits.statementTimeoutMs,
+        idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs,
+      }),
+    });
     // An idle client that loses its connection (server restart, database dropped) emits 'error'; without a
     // listener that would crash the process. The next query gets a fresh client.
     pool.on('error', () => {});
@@ -90,7 +129,17 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
       db,
       kind: 'postgres',
       migrate: async () => {
-        if (await hasPendingMigrations(db)) await migrateNodePg(drizzleNodePg(pool), { migrationsFolder });
+        if (!(await hasPendingMigrations(db))) return;
+        // Migrations run on connections of their own without the server's timeouts; instances starting together:
+        // one migrates while the others wait on the lock, then find nothing to do.
+        const migrator = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
+        try {
+          await holdingAdvisoryLock(migrator, 'sitefile:migrate', async () => {
+            if (await hasPendingMigrations(db)) await migrateNodePg(drizzleNodePg(migrator), { migrationsFolder });
+          });
+        } finally {
+          await migrator.end();
+        }
       },
       close: () => pool.end(),
     };

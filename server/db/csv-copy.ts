@@ -1,5 +1,6 @@
 // The CSV export through COPY, which writes the finished cells (csv-cells.ts) at the database's own speed:
-// - PostgreSQL: `COPY (cells) TO STDOUT (FORMAT csv)` through pg-copy-streams, on a connection of its own;
+// - PostgreSQL: `COPY (cells) TO STDOUT (FORMAT csv)` through pg-copy-streams, on a connection of its own,
+//   read to its end into a SpillBuffer before the connection is released and the bytes are handed on;
 // - PGlite: `COPY (cells) TO '/dev/blob' (FORMAT csv)`, PGlite's way of handing COPY output to JavaScript: the
 //   whole output (at most CSV_MAX_ROWS + 1 records) as one Blob, sent on in pieces.
 // COPY quotes a field when it holds `"`, `,`, CR or LF and ends records with LF; CsvRecords turns those ends
@@ -13,6 +14,7 @@ import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Db } from './connection.js';
 import { type CsvColumn, csvCellsQuery } from './csv-cells.js';
+import { SpillBuffer } from './spill.js';
 import { withInlineParams } from './sql-text.js';
 
 export interface CsvExport {
@@ -128,22 +130,35 @@ async function* streamData(stream: Readable): AsyncGenerator<Buffer> {
   for (let data = await nextData(stream); data !== null; data = await nextData(stream)) yield data;
 }
 
+/**
+ * PostgreSQL: the whole export is read from COPY at the database's own speed into a SpillBuffer (memory, then
+ * a temporary file), and the connection goes back to the pool before the first byte is handed on. A client
+ * that reads slowly, or not at all, never holds a pooled connection; statement_timeout bounds the COPY.
+ */
 export async function* copyCsvChunks(pool: pg.Pool, options: CsvExport): AsyncGenerator<string | Buffer> {
+  const spill = await copyToSpill(pool, options);
+  yield* spill.read();
+}
+
+async function copyToSpill(pool: pg.Pool, options: CsvExport): Promise<SpillBuffer> {
   const client = await pool.connect();
+  const spill = new SpillBuffer();
   // A COPY left half-read leaves the connection unusable: such a client is discarded, not returned.
   let complete = false;
   let copy: Readable | undefined;
   try {
     copy = client.query(copyTo(`COPY (${cellsStatement(options)}) TO STDOUT (FORMAT csv)`));
-    yield* aroundRecords(streamData(copy), options);
+    for await (const part of aroundRecords(streamData(copy), options)) await spill.write(part);
     complete = true;
+    return spill;
   } finally {
-    if (!complete && copy) {
-      // The reader stopped (or the COPY failed) mid-way. Ending the connection under a running COPY makes the
-      // stream and the client report "Connection terminated": expected here, and nobody waits for either.
-      copy.on('error', () => undefined);
+    if (!complete) {
+      // The COPY failed mid-way (or the temporary file did). Ending the connection under a running COPY makes
+      // the stream and the client report "Connection terminated": expected here, and nobody waits for either.
+      copy?.on('error', () => undefined);
       client.on('error', () => undefined);
-      copy.destroy();
+      copy?.destroy();
+      await spill.discard();
     }
     client.release(!complete);
   }

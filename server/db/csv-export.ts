@@ -15,9 +15,10 @@
  * The columns give text (or integers, for `integer` columns). The cells are finished in SQL (csv-cells.ts) —
  * the same expression on both databases — so the two ways of reading them give the same bytes:
  * - PostgreSQL: `COPY (cells) TO STDOUT (FORMAT csv)` through pg-copy-streams (csv-copy.ts), at the
- *   server's own speed; only the record ends are rewritten (LF → CRLF). Memory stays flat and the next rows
- *   are read only when the reader asks for the next chunk; a reader that stops early (`return()` on the
- *   iterator, or leaving a `for await`) ends the query and frees the connection.
+ *   server's own speed; only the record ends are rewritten (LF → CRLF). The whole export is read into a
+ *   SpillBuffer (db/spill.ts: 1 MB in memory, the rest in an unnamed temporary file) and the connection is
+ *   released before the first chunk is handed on, so a client that does not read never holds a pooled
+ *   connection (issue 28); a reader that stops early (`return()`, or leaving a `for await`) frees the file.
  * - PGlite: `COPY (cells) TO '/dev/blob'` (csv-copy.ts), the whole output (≤ 100,001 records) in one Blob,
  *   sent on in pieces with the same record handling.
  *

@@ -45,7 +45,8 @@ function directoryConditions(db: Db, f: DirectoryFilters): SQL | undefined {
 
 export type DirectoryRow = Awaited<ReturnType<typeof directoryPage>>[number];
 
-/** One page (plus one row) of an organization's directory by name (case-insensitive), then entry id. */
+/** One page (plus one row) of an organization's directory by name (case-insensitive), then entry id; each entry
+ *  with its role and whether the person is disabled (the members list, `users/service.ts`). */
 export function directoryPage(db: Db, f: DirectoryFilters, position: KeysetPosition | undefined, limit: number) {
   return db
     .select({
@@ -57,6 +58,8 @@ export function directoryPage(db: Db, f: DirectoryFilters, position: KeysetPosit
       company: users.company,
       phone: users.phone,
       title: users.title,
+      role: organizationMembers.role,
+      disabledAt: users.disabledAt,
       createdAt: organizationMembers.createdAt,
       // An entry changes when the person's details or their membership change.
       updatedAt: sql<Date>`greatest(${users.updatedAt}, ${organizationMembers.updatedAt})`.mapWith(users.updatedAt),

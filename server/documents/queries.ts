@@ -11,6 +11,7 @@ import {
 } from '../../shared/documents.js';
 import { inclusiveWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
+import { likeContains } from '../db/like.js';
 import { selectRows } from '../db/rows.js';
 import { isoUtc } from '../db/sql-text.js';
 import { isIsoDate, isIsoTimestamp } from '../iso-dates.js';
@@ -21,6 +22,8 @@ import { isIsoDate, isIsoTimestamp } from '../iso-dates.js';
  * and the streamed CSV share one query and both drivers (PGlite, node-postgres) give identical values.
  */
 export interface DocumentFilter {
+  /** One document by its uid. */
+  uid?: string;
   projectId?: string;
   organizationId?: string;
   formats?: string[];
@@ -40,6 +43,8 @@ export interface DocumentFilter {
   createdAt?: DateRange;
   receivedAt?: DateRange;
   closedAt?: DateRange;
+  /** filter.updatedAt: bounds may be date-times (a sync's last run). */
+  updatedAt?: DateRange;
 }
 
 export interface DocumentSort {
@@ -67,8 +72,6 @@ const sortColumns: Record<SubmittalSortField, SortColumn> = {
 
 /** A `timestamptz(3)` column of `d` by name, as the API's ISO 8601 text. */
 export const iso = (column: string) => isoUtc(sql.raw(column));
-
-const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function timestampRange(column: string, range: DateRange | undefined): SQL[] {
   if (!range) return [];
@@ -118,6 +121,7 @@ const searchMatch = (text: string) => sql`(
 
 export function whereOf(filter: DocumentFilter): SQL {
   const conditions: SQL[] = [
+    ...(filter.uid ? [sql`d.id = ${filter.uid}`] : []),
     ...(filter.projectId ? [sql`d.project_id = ${filter.projectId}`] : []),
     ...(filter.organizationId ? [sql`d.organization_id = ${filter.organizationId}`] : []),
     ...(filter.formats?.length ? [inList('d.format', filter.formats)] : []),
@@ -145,6 +149,7 @@ export function whereOf(filter: DocumentFilter): SQL {
     ...timestampRange('d.created_at', filter.createdAt),
     ...timestampRange('d.received_at', filter.receivedAt),
     ...timestampRange('d.closed_at', filter.closedAt),
+    ...timestampRange('d.updated_at', filter.updatedAt),
   ];
   return conditions.length > 0 ? sql.join(conditions, sql` and `) : sql`true`;
 }

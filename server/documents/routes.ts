@@ -3,14 +3,23 @@ import { ProjectPath } from '../../shared/common.js';
 import {
   AdminDocumentListQuery,
   AdminSubmittalListQuery,
+  DocumentItem,
   DocumentList,
+  DocumentPath,
+  DocumentQuery,
   ProjectDocumentListQuery,
   SubmittalList,
   SubmittalListQuery,
 } from '../../shared/documents.js';
 import { pageOrCsv } from '../http/csv.js';
 import { access, defineRoute } from '../http/route.js';
-import { listAdminDocuments, listAdminSubmittals, listProjectDocuments, listProjectSubmittals } from './service.js';
+import {
+  getProjectDocument,
+  listAdminDocuments,
+  listAdminSubmittals,
+  listProjectDocuments,
+  listProjectSubmittals,
+} from './service.js';
 
 const csvNote =
   'With `Accept: text/csv` the same rows stream as CSV (header row, `limit` = row cap, default and maximum 100000, ' +
@@ -36,7 +45,7 @@ export const documentRoutes = [
     summary: 'List submittals in a project',
     query: SubmittalListQuery,
     handler: ({ app, req, res, params, query }) =>
-      pageOrCsv(req, res, listProjectSubmittals(app, params.projectId, query)),
+      pageOrCsv({ app, req, res }, listProjectSubmittals(app, params.projectId, query)),
   }),
   defineRoute({
     ...csvList('documents', DocumentList),
@@ -46,7 +55,20 @@ export const documentRoutes = [
     summary: 'List documents in a project',
     query: ProjectDocumentListQuery,
     handler: ({ app, req, res, params, query }) =>
-      pageOrCsv(req, res, listProjectDocuments(app, params.projectId, query)),
+      pageOrCsv({ app, req, res }, listProjectDocuments(app, params.projectId, query)),
+  }),
+  defineRoute({
+    ...inProject,
+    method: 'get',
+    path: '/v1/organization/:orgId/project/:projectId/documents/:documentUid',
+    operationId: 'getProjectDocument',
+    summary: 'One document of a project',
+    description: 'Any format (submittal, RFI, change …) as a row of the generic list, with its `include` options.',
+    params: DocumentPath,
+    query: DocumentQuery,
+    responses: { 200: { description: 'The document', schema: DocumentItem } },
+    errors: { 404: 'No document with this UID in the project' },
+    handler: ({ app, params, query }) => getProjectDocument(app, params.projectId, params.documentUid, query),
   }),
   defineRoute({
     ...csvList('submittals', SubmittalList),
@@ -55,7 +77,7 @@ export const documentRoutes = [
     operationId: 'listAdminSubmittals',
     summary: 'List submittals platform-wide (staff)',
     query: AdminSubmittalListQuery,
-    handler: ({ app, req, res, query }) => pageOrCsv(req, res, listAdminSubmittals(app, query)),
+    handler: ({ app, req, res, query }) => pageOrCsv({ app, req, res }, listAdminSubmittals(app, query)),
   }),
   defineRoute({
     ...csvList('documents', DocumentList),
@@ -64,6 +86,6 @@ export const documentRoutes = [
     operationId: 'listAdminDocuments',
     summary: 'List documents platform-wide (staff)',
     query: AdminDocumentListQuery,
-    handler: ({ app, req, res, query }) => pageOrCsv(req, res, listAdminDocuments(app, query)),
+    handler: ({ app, req, res, query }) => pageOrCsv({ app, req, res }, listAdminDocuments(app, query)),
   }),
 ];

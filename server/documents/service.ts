@@ -4,6 +4,7 @@ import {
   type AdminDocumentListQuery,
   type AdminSubmittalListQuery,
   DocumentItem,
+  type DocumentQuery,
   type ListMeta,
   type ProjectDocumentListQuery,
   Submittal,
@@ -119,6 +120,7 @@ const submittalFilter = (query: SubmittalListQuery, today: string): DocumentFilt
   search: query.search?.trim() || undefined,
   dueDate: query['filter.dueDate'],
   closedAt: query['filter.closedAt'],
+  updatedAt: query['filter.updatedAt'],
 });
 
 const submittalMetaColumns: FilterColumn[] = ['status', 'reviewStatus', 'priority', 'type'];
@@ -217,6 +219,7 @@ const documentFilter = (query: ProjectDocumentListQuery): DocumentFilter => ({
   assigneeName: query.assigneeName || undefined,
   dueDate: query['filter.dueDate'],
   createdAt: query['filter.createdAt'],
+  updatedAt: query['filter.updatedAt'],
 });
 
 const documentMetaColumns: FilterColumn[] = ['format', 'type', 'status', 'priority'];
@@ -235,7 +238,23 @@ function listDocuments(
   };
 }
 
-const includesOf = (query: ProjectDocumentListQuery) => (query.include ?? []) as DocumentInclude[];
+const includesOf = (query: { include?: string[] }) => (query.include ?? []) as DocumentInclude[];
+
+/** One document of the project, whatever its format, with the list's include options; 404 outside it. */
+export async function getProjectDocument(
+  app: AppContext,
+  projectId: string,
+  uid: string,
+  query: DocumentQuery,
+): Promise<DocumentItem> {
+  const select = { filter: { projectId, uid }, sort: oneRow, include: includesOf(query) };
+  const [row] = await fetchPage(app.db, documentQuery(select), 1, DocumentItem);
+  if (!row) throw ApiError.notFound('Document');
+  return row;
+}
+
+/** The order of a one-row answer: any will do. */
+const oneRow: DocumentSort = { field: 'createdAt', order: 'asc' };
 
 export function listProjectDocuments(
   app: AppContext,

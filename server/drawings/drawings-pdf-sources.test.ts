@@ -3,7 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDict, PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { itNeeds } from '../../test/system-tools.js';
 import { createProject } from '../organizations/service.js';
 import { addDrawing, bundle, bundlePath, download, f, readBack, server, sheetPdf } from './drawings.fixtures.js';
 
@@ -39,32 +40,36 @@ describe('bundling sheets of any PDF structure', () => {
     return bytes;
   }
 
-  it('keeps every page, its size and drawing, one bookmark per sheet, in sheet order', async () => {
-    const project = await createProject(server.database.db, { organizationId: f.orgA.id, name: 'Mixed sources' });
-    await addDrawing(project.id, f.orgA.id, 'C-3', [{ file: await rewrittenByQpdf() }]);
-    await addDrawing(project.id, f.orgA.id, 'C-1', [{ file: await inheritingTwoPager() }]);
-    await addDrawing(project.id, f.orgA.id, 'C-2', [{ file: await damagedXref() }]);
-    const res = await bundle({}, bundlePath(project.id));
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ drawingCount: 3, skippedDrawings: [] });
-    const pdf = await readBack(res.body.downloadUrl);
-    expect(pdf.widths).toEqual([801, 802, 803, 804]);
-    expect(pdf.titles.map((t) => t.split(' ')[0])).toEqual(['C-1', 'C-2', 'C-3']);
-    expect(pdf.targets).toEqual([0, 2, 3]);
+  itNeeds(
+    ['qpdf', 'pdftoppm'],
+    'keeps every page, its size and drawing, one bookmark per sheet, in sheet order',
+    async () => {
+      const project = await createProject(server.database.db, { organizationId: f.orgA.id, name: 'Mixed sources' });
+      await addDrawing(project.id, f.orgA.id, 'C-3', [{ file: await rewrittenByQpdf() }]);
+      await addDrawing(project.id, f.orgA.id, 'C-1', [{ file: await inheritingTwoPager() }]);
+      await addDrawing(project.id, f.orgA.id, 'C-2', [{ file: await damagedXref() }]);
+      const res = await bundle({}, bundlePath(project.id));
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ drawingCount: 3, skippedDrawings: [] });
+      const pdf = await readBack(res.body.downloadUrl);
+      expect(pdf.widths).toEqual([801, 802, 803, 804]);
+      expect(pdf.titles.map((t) => t.split(' ')[0])).toEqual(['C-1', 'C-2', 'C-3']);
+      expect(pdf.targets).toEqual([0, 2, 3]);
 
-    const file = await downloadToFile(res.body.downloadUrl);
-    expect(execFileSync('qpdf', ['--check', file], { encoding: 'utf8' })).toContain(
-      'No syntax or stream encoding errors',
-    );
-    // The first page still draws its text with the font resources it inherits: some pixels are dark.
-    const gray = execFileSync('pdftoppm', ['-f', '1', '-l', '1', '-r', '72', '-gray', file]);
-    // A binary PGM: three header lines ("P5", width and height, maximum value), then one byte per pixel.
-    let headerEnd = 0;
-    for (let line = 0; line < 3; line++) headerEnd = gray.indexOf(10, headerEnd) + 1;
-    const pixels = gray.subarray(headerEnd);
-    expect(gray.subarray(0, headerEnd).toString()).toBe('P5\n801 600\n255\n');
-    expect(pixels.some((value) => value < 100)).toBe(true);
-  });
+      const file = await downloadToFile(res.body.downloadUrl);
+      expect(execFileSync('qpdf', ['--check', file], { encoding: 'utf8' })).toContain(
+        'No syntax or stream encoding errors',
+      );
+      // The first page still draws its text with the font resources it inherits: some pixels are dark.
+      const gray = execFileSync('pdftoppm', ['-f', '1', '-l', '1', '-r', '72', '-gray', file]);
+      // A binary PGM: three header lines ("P5", width and height, maximum value), then one byte per pixel.
+      let headerEnd = 0;
+      for (let line = 0; line < 3; line++) headerEnd = gray.indexOf(10, headerEnd) + 1;
+      const pixels = gray.subarray(headerEnd);
+      expect(gray.subarray(0, headerEnd).toString()).toBe('P5\n801 600\n255\n');
+      expect(pixels.some((value) => value < 100)).toBe(true);
+    },
+  );
 });
 
 async function downloadToFile(url: string): Promise<string> {

@@ -2,11 +2,12 @@
 // (vitest evaluates it once per file): sheets whose page widths say which sheet and revision a bundled page came
 // from, sheets that cannot be bundled, and packages in three projects. The bindings are live.
 import { eq } from 'drizzle-orm';
-import { PDFDict, PDFDocument, PDFHexString, PDFName, type PDFRef, StandardFonts } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFHexString, PDFName, type PDFRef } from 'pdf-lib';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
 import { drawingPackages, drawingRevisions, drawings } from '../db/schema.js';
 import { newId } from '../ids.js';
+import { sheetPdf } from './sheets.fixtures.js';
 
 export let server: TestServer;
 export let f: Fixtures;
@@ -19,13 +20,7 @@ export let packageB1: string;
 /** The byte size of each sheet's PDF, by label ("A-101 B"). */
 export const sizes: Record<string, number> = {};
 
-/** A one-page sheet whose page width identifies it when the bundle is read back. */
-export async function sheetPdf(width: number, label: string): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  doc.addPage([width, 600]).drawText(label, { x: 40, y: 300, size: 24, font });
-  return Buffer.from(await doc.save());
-}
+export { sheetPdf };
 
 /** A PDF that declares standard encryption: readers need a password. */
 async function encryptedPdf(): Promise<Buffer> {

@@ -1,6 +1,9 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { KeysetPosition } from '../cursor.js';
 import type { Db } from '../db/connection.js';
+import { keysetOrder } from '../db/keyset.js';
 import { drawingBundles, drawingPackages, drawingRevisions, drawings, projects } from '../db/schema.js';
+import { isoUtc } from '../db/sql-text.js';
 
 export async function findPackage(db: Db, packageId: string) {
   const [row] = await db
@@ -76,4 +79,56 @@ export async function saveBundle(db: Db, row: typeof drawingBundles.$inferInsert
         createdAt: row.createdAt,
       },
     });
+}
+
+export interface DrawingFilter {
+  organizationId: string;
+  projectId: string;
+  packageId?: string;
+  drawingId?: string;
+}
+
+const bySheetNumber = keysetOrder(drawings.number, drawings.id, 'asc');
+
+/** The latest revision of `drawings` (highest sequence), as one JSON object or null. */
+const latestRevision = sql<LatestRevisionRow | null>`(select json_build_object('id', r.id, 'revision', r.revision,
+    'fileName', r.file_name, 'fileSize', r.file_size, 'uploadedAt', ${isoUtc(sql`r.uploaded_at`)}, 'blobKey', r.blob_key)
+  from drawing_revisions r where r.drawing_id = drawings.id order by r.sequence desc limit 1)`;
+
+export interface LatestRevisionRow {
+  id: string;
+  revision: string;
+  fileName: string;
+  fileSize: number;
+  /** ISO 8601 in UTC. */
+  uploadedAt: string;
+  blobKey: string | null;
+}
+
+export type DrawingRow = Awaited<ReturnType<typeof drawingPage>>[number];
+
+/** Drawings of the project by sheet number then id, `limit` of them after `position`, each with its latest revision. */
+export function drawingPage(db: Db, filter: DrawingFilter, position: KeysetPosition | undefined, limit: number) {
+  return db
+    .select({
+      id: drawings.id,
+      number: drawings.number,
+      title: drawings.title,
+      discipline: drawings.discipline,
+      packageId: drawings.packageId,
+      createdAt: drawings.createdAt,
+      latestRevision,
+    })
+    .from(drawings)
+    .where(
+      and(
+        eq(drawings.organizationId, filter.organizationId),
+        eq(drawings.projectId, filter.projectId),
+        filter.packageId ? eq(drawings.packageId, filter.packageId) : undefined,
+        filter.drawingId ? eq(drawings.id, filter.drawingId) : undefined,
+        bySheetNumber.after(position),
+      ),
+    )
+    .orderBy(...bySheetNumber.orderBy)
+    .limit(limit);
 }

@@ -1,9 +1,17 @@
 import { ProjectPath } from '../../shared/common.js';
-import { AdminProjectPath, BundleBody, DrawingBundle } from '../../shared/drawings.js';
+import {
+  AdminProjectPath,
+  BundleBody,
+  Drawing,
+  DrawingBundle,
+  DrawingList,
+  DrawingListQuery,
+  DrawingPath,
+} from '../../shared/drawings.js';
+import { findProjectOrg } from '../auth/project-owner.js';
 import { ApiError } from '../errors.js';
 import { access, defineRoute } from '../http/route.js';
-import { findProjectOrg } from '../organizations/service.js';
-import { bundleDrawings } from './service.js';
+import { bundleDrawings, getDrawing, listDrawings } from './service.js';
 
 const description =
   'Merges the latest revision of every drawing of the project (or of one drawing package) into one PDF, in ' +
@@ -18,7 +26,40 @@ const errors = {
   404: 'Project, or drawing package of this project, not found',
 };
 
+const inProject = { tags: ['Drawings'], access: access.needs('document:read', 'project'), method: 'get' as const };
+
 export const drawingRoutes = [
+  defineRoute({
+    ...inProject,
+    path: '/v1/organization/:orgId/project/:projectId/drawings',
+    operationId: 'listDrawings',
+    summary: "List a project's drawings",
+    description: 'By sheet number (then id), each with its latest revision; `drawingPackageId` narrows to one package.',
+    params: ProjectPath,
+    query: DrawingListQuery,
+    responses: { 200: { description: 'A page of drawings', schema: DrawingList } },
+    errors: { 400: 'Invalid limit or cursor (a cursor made with another drawingPackageId included)' },
+    handler: ({ app, params, query }) =>
+      listDrawings(
+        app,
+        { organizationId: params.orgId, projectId: params.projectId, drawingPackageId: query.drawingPackageId },
+        query,
+      ),
+  }),
+  defineRoute({
+    ...inProject,
+    path: '/v1/organization/:orgId/project/:projectId/drawings/:drawingId',
+    operationId: 'getDrawing',
+    summary: 'One drawing with a signed download URL of its latest revision',
+    description:
+      "`downloadUrl` is a signed link to the latest revision's PDF, valid for 15 minutes (SIGNED_URL_TTL_SECONDS), " +
+      'that needs no bearer token.',
+    params: DrawingPath,
+    responses: { 200: { description: 'The drawing', schema: Drawing } },
+    errors: { 404: 'No drawing with this id in the project' },
+    handler: ({ app, params }) =>
+      getDrawing(app, { organizationId: params.orgId, projectId: params.projectId }, params.drawingId),
+  }),
   defineRoute({
     method: 'post',
     path: '/v1/organization/:orgId/project/:projectId/drawings/bundle',

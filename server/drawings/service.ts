@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { PDFDocument } from 'pdf-lib';
-import type { DrawingBundle, SkippedDrawing, SkipReason } from '../../shared/drawings.js';
+import type { Drawing, DrawingBundle, DrawingSummary, SkippedDrawing, SkipReason } from '../../shared/drawings.js';
 import type { BlobStore } from '../blobs/store.js';
 import type { AppContext } from '../context.js';
+import { cursorPosition, cutPage, type KeysetPosition, keysetCursor } from '../cursor.js';
 import { signDownload } from '../downloads/signing.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import {
   type BundleRow,
+  type DrawingRow,
+  drawingPage,
   findBundle,
   findPackage,
   findProject,
@@ -210,3 +213,47 @@ function present(app: AppContext, bundle: BundleRow, fileName: string): DrawingB
     skippedDrawings: bundle.skippedDrawings as SkippedDrawing[],
   };
 }
+
+// --- Reading drawings ---
+
+const sheetPosition = (row: DrawingRow): KeysetPosition => ({ key: row.number, id: row.id });
+
+const summaryOf = ({ packageId, createdAt, latestRevision, ...row }: DrawingRow): DrawingSummary => ({
+  ...row,
+  drawingPackageId: packageId,
+  createdAt: createdAt.toISOString(),
+  latestRevision: latestRevision && {
+    id: latestRevision.id,
+    revision: latestRevision.revision,
+    fileName: latestRevision.fileName,
+    fileSize: latestRevision.fileSize,
+    uploadedAt: latestRevision.uploadedAt,
+  },
+});
+
+/** A page of the project's drawings by sheet number, each with its latest revision. */
+export async function listDrawings(app: AppContext, scope: BundleScope, query: { cursor?: string; limit: number }) {
+  const binding = { list: 'drawings', packageId: scope.drawingPackageId };
+  const position = cursorPosition(query.cursor, binding, 'text');
+  const rows = await drawingPage(app.db, filterOf(scope), position, query.limit + 1);
+  const { page, nextCursor, hasMore } = cutPage(rows, query.limit, keysetCursor(binding, sheetPosition));
+  return { data: page.map(summaryOf), nextCursor, hasMore };
+}
+
+/** One drawing of the project with a signed download URL of its latest revision's file; 404 outside it. */
+export async function getDrawing(app: AppContext, scope: BundleScope, drawingId: string): Promise<Drawing> {
+  const [row] = await drawingPage(app.db, { ...filterOf(scope), drawingId }, undefined, 1);
+  if (!row) throw ApiError.notFound('Drawing');
+  const blobKey = row.latestRevision?.blobKey;
+  const signed =
+    row.latestRevision && blobKey
+      ? signDownload(app, { blobKey, fileName: row.latestRevision.fileName, contentType: 'application/pdf' })
+      : undefined;
+  return { ...summaryOf(row), downloadUrl: signed?.url ?? null, expiresAt: signed?.expiresAt ?? null };
+}
+
+const filterOf = (scope: BundleScope) => ({
+  organizationId: scope.organizationId,
+  projectId: scope.projectId,
+  packageId: scope.drawingPackageId,
+});

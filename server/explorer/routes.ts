@@ -1,7 +1,7 @@
 import { OrgPath } from '../../shared/common.js';
 import { ExplorerQuery, ExplorerResult } from '../../shared/explorer.js';
 import { access, defineRoute } from '../http/route.js';
-import { explorerScope, runExplorerQuery } from './service.js';
+import { runExplorerQuery } from './service.js';
 
 export const explorerRoutes = [
   defineRoute({
@@ -21,6 +21,6 @@ export const explorerRoutes = [
       200: { description: 'Rows (or groups) of the query', schema: ExplorerResult.meta({ id: 'ExplorerResult' }) },
     },
     errors: { 503: 'The query ran past the statement timeout' },
-    handler: ({ app, caller, params, body }) => runExplorerQuery(app, body, explorerScope(caller, params.orgId)),
+    handler: ({ app, caller, params, body }) => runExplorerQuery(app, caller, body, params.orgId),
   }),
 ];

@@ -1,11 +1,11 @@
 import type { SQL } from 'drizzle-orm';
 import type { ExplorerQuery, ExplorerResult } from '../../shared/explorer.js';
 import { type Caller, canAccessOrg, projectsInOrg } from '../auth/caller.js';
+import { findProjectOrg } from '../auth/project-owner.js';
 import type { AppContext } from '../context.js';
 import { cutPage, decodeCursor, encodeCursor } from '../cursor.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
-import { findProjectOrg } from '../organizations/service.js';
 import { compileExplorerQuery, cursorBinding, type ScopeEntry } from './compile.js';
 import { deadlineGuard, runExplorerStatement, stoppedByTimeout } from './queries.js';
 
@@ -37,8 +37,27 @@ async function runWithin(db: Db, timeoutMs: number, statement: SQL, guarded: boo
   }
 }
 
-/** Compiles, checks and runs one explorer query within the configured time (both databases). */
+/**
+ * Compiles, checks and runs one explorer query over `organizationId` (or all of the caller's organizations)
+ * within the configured time (both databases), as one of the caller's explorer slots
+ * (`EXPLORER_QUERIES_PER_CLIENT`, `EXPLORER_QUERIES_MAX` on the instance).
+ */
 export async function runExplorerQuery(
+  app: Pick<AppContext, 'db' | 'config' | 'gates'>,
+  caller: Caller,
+  query: ExplorerQuery,
+  organizationId: string | undefined,
+): Promise<ExplorerResult> {
+  const scope = explorerScope(caller, organizationId);
+  const release = await app.gates.enter('explorer', caller.callerKey);
+  try {
+    return await runWithinScope(app, query, scope);
+  } finally {
+    release();
+  }
+}
+
+async function runWithinScope(
   app: Pick<AppContext, 'db' | 'config'>,
   query: ExplorerQuery,
   scope: ScopeEntry[],

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { SuggestionRequest } from '../../shared/filing.js';
 import type { Config } from '../config.js';
+import type { AiOutcome } from '../metrics/metrics.js';
 import type { RankedProject } from './ranker.js';
 
 export const AI_TIMEOUT_MS = 2000;
@@ -61,10 +62,7 @@ export const MAX_PROJECTS_SENT = 200;
 const maskAddresses = (text: string) => text.replace(/[a-z0-9._%+-]+@([a-z0-9.-]+\.[a-z]{2,})/gi, '…@$1');
 
 const Ranking = z.object({
-  ranking: z
-    .array(z.object({ ref: z.string(), score: z.number().min(0).max(1).optional() }))
-    .min(1)
-    .max(50),
+  ranking: z.array(z.object({ ref: z.string(), score: z.number().min(0).max(1).optional() })).max(50),
 });
 
 const ChatCompletion = z.object({
@@ -76,18 +74,21 @@ const instructions =
   "local ranker (refs c1, c2 …), and possibly the organization's project list (refs p1, p2 …), order the " +
   'likely homes of the e-mail from most to least likely; you may propose projects from the list that the ' +
   'local ranker did not find. Answer with JSON only: {"ranking":[{"ref":"c1","score":0.9}, ...]} using the ' +
-  'given refs; score is your confidence from 0 to 1. Leave out projects the e-mail does not concern.';
+  'given refs; score is your confidence from 0 to 1. Leave out projects the e-mail does not concern; answer ' +
+  '{"ranking":[]} when it concerns none of them (a newsletter, an out-of-office, internal office mail).';
 
 /**
- * Re-ranks the local candidates with an OpenAI-compatible chat-completions endpoint. Returns undefined
- * (the caller keeps the local order) on any failure: timeout, HTTP error, or an answer that is not the
- * JSON asked for.
+ * Re-ranks the local candidates with an OpenAI-compatible chat-completions endpoint. Returns [] when the
+ * provider answers that the e-mail concerns none of the projects, and undefined (the caller keeps the local
+ * order) on any failure: timeout, HTTP error, an answer that is not the JSON asked for, or one naming no ref
+ * it was given. Each call ends in one `onOutcome` (the metrics' AI counter).
  */
 export async function rerankWithProvider(
   ai: NonNullable<Config['ai']>,
   request: SuggestionRequest,
   candidates: RankedProject[],
   log: Logger,
+  onOutcome: (outcome: AiOutcome) => void,
   projectList: readonly ListedProject[] = [],
 ): Promise<RankedProject[] | undefined> {
   const signal = AbortSignal.timeout(AI_TIMEOUT_MS);
@@ -111,10 +112,16 @@ export async function rerankWithProvider(
     });
     if (!response.ok) {
       log.warn({ status: response.status }, 'AI provider answered with an error; using the local ranking');
+      onOutcome('http_error');
       return undefined;
     }
     const completion = ChatCompletion.parse(await response.json());
     const ranking = Ranking.parse(JSON.parse(completion.choices[0]!.message.content)).ranking;
+    // "None of these": the caller drops the weak local suggestions.
+    if (ranking.length === 0) {
+      onOutcome('none');
+      return [];
+    }
     const byRef = new Map<string, RankedProject>([
       ...candidates.map((c, i): [string, RankedProject] => [`c${i + 1}`, c]),
       ...projectList.map((p, i): [string, RankedProject] => [`p${i + 1}`, proposed(p, candidates)]),
@@ -130,11 +137,23 @@ export async function rerankWithProvider(
         reasons: ['Ranked by the AI assistant', ...candidate.reasons],
       });
     }
-    if (ordered.length === 0) return undefined;
+    if (ordered.length === 0) {
+      onOutcome('no_ranking');
+      return undefined;
+    }
+    onOutcome('reranked');
     // Candidates the provider left out keep their local order after the ones it ranked.
     return [...ordered, ...candidates.filter((c) => !ordered.some((o) => o.projectId === c.projectId))];
   } catch (err) {
     log.warn({ err: (err as Error).message }, 'AI re-ranking failed; using the local ranking');
+    const name = (err as Error).name;
+    onOutcome(
+      name === 'TimeoutError'
+        ? 'timeout'
+        : err instanceof z.ZodError || err instanceof SyntaxError
+          ? 'invalid_answer'
+          : 'network_error',
+    );
     return undefined;
   }
 }

@@ -323,3 +323,88 @@ export async function membershipsOfAddresses(db: Db, orgIds: readonly string[], 
     )
     .limit(1000);
 }
+
+// --- The suggestion model (server/filing/model/) ---
+
+/**
+ * Counts one filed e-mail's features in its project (and the organization's totals), in the filing transaction.
+ * Features arrive sorted, so concurrent filings lock rows in the same order.
+ */
+export async function learnFeatures(tx: Tx, organizationId: string, projectId: string, features: readonly string[]) {
+  if (features.length === 0) return;
+  await tx.execute(sql`
+    with learned as (
+      insert into suggestion_features (organization_id, feature, project_id, emails)
+      select ${organizationId}, f, ${projectId}, 1 from unnest(${textArray(features)}) as f order by f
+      on conflict (organization_id, feature, project_id) do update set emails = suggestion_features.emails + 1
+      returning feature, emails
+    )
+    insert into suggestion_feature_totals (organization_id, feature, emails, projects)
+    select ${organizationId}, feature, 1, case when emails = 1 then 1 else 0 end from learned order by feature
+    on conflict (organization_id, feature) do update
+      set emails = suggestion_feature_totals.emails + 1,
+          projects = suggestion_feature_totals.projects + excluded.projects`);
+}
+
+const learnedCountRow = z.object({
+  organizationId: z.string(),
+  feature: z.string(),
+  projectId: z.string(),
+  emails: z.number(),
+  total: z.number(),
+});
+
+/**
+ * Per feature asked about, the projects whose filed e-mails carry it and how many, for features held by at most
+ * `maxProjects` projects of an organization (one held more widely says little about which; skipping it keeps a
+ * look-up bounded at any size). Reads the totals by primary key, then the counts by primary key.
+ */
+export async function learnedCounts(
+  db: Db,
+  orgIds: readonly string[],
+  features: readonly string[],
+  maxProjects: number,
+) {
+  if (orgIds.length === 0 || features.length === 0) return [];
+  return selectRows(
+    db,
+    sql`
+    select t.organization_id as "organizationId", t.feature, f.project_id as "projectId", f.emails, t.emails as total
+    from suggestion_feature_totals t
+    join suggestion_features f on f.organization_id = t.organization_id and f.feature = t.feature
+    where t.organization_id = any(${textArray(orgIds)}) and t.feature = any(${textArray(features)})
+      and t.projects <= ${maxProjects}`,
+    learnedCountRow,
+  );
+}
+
+/** One page of an organization's filed e-mails (by id) with their attachment names, to learn from. */
+export async function filedEmailsToLearn(db: Db, organizationId: string, afterId: string, limit: number) {
+  return selectRows(
+    db,
+    sql`
+    select fe.id, fe.project_id as "projectId", fe.subject, fe.body_text as "bodyText", fe.from_address as "fromAddress",
+      fe."to", fe.cc, coalesce(u.email, '') as "filerEmail",
+      coalesce((select array_agg(a.name order by a.name) from filed_email_attachments a where a.filed_email_id = fe.id), '{}') as "attachmentNames"
+    from filed_emails fe left join users u on u.id = fe.filed_by_id
+    where fe.organization_id = ${organizationId} and fe.id > ${afterId}
+    order by fe.id limit ${limit}`,
+    z.object({
+      id: z.string(),
+      projectId: z.string(),
+      subject: z.string(),
+      bodyText: z.string(),
+      fromAddress: z.string(),
+      to: z.array(z.object({ address: z.string() })),
+      cc: z.array(z.object({ address: z.string() })),
+      filerEmail: z.string(),
+      attachmentNames: z.array(z.string()),
+    }),
+  );
+}
+
+/** Forgets what the organization's model learned (before relearning it from its filed e-mails). */
+export async function forgetLearned(tx: Tx, organizationId: string) {
+  await tx.execute(sql`delete from suggestion_features where organization_id = ${organizationId}`);
+  await tx.execute(sql`delete from suggestion_feature_totals where organization_id = ${organizationId}`);
+}

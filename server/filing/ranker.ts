@@ -1,33 +1,23 @@
 import type { SuggestionRequest } from '../../shared/filing.js';
 import type { Db } from '../db/connection.js';
+import { isAutomatedMail } from './clues/mail-kind.js';
 import { contentOf } from './content.js';
 import { domainOf, normaliseMessageId } from './message.js';
+import { freemailDomains, weightedFeatures } from './model/features.js';
 import type { ProjectIndexCache } from './project-index-cache.js';
-import { documentsByNumber, membershipsOfAddresses, participantHistory, projectsOfThread } from './queries.js';
+import { documentsByNumber, learnedCounts, membershipsOfAddresses, projectsOfThread } from './queries.js';
 import { type RankedProject, type Role, scoreProjects } from './score.js';
 
 export type { RankedProject } from './score.js';
 
 /**
- * The local project ranker: no external calls. Extracts the clues of the e-mail (content.ts, clues/),
- * gathers what the database knows about them (the thread, the participants' filing history, documents with
- * the numbers quoted, directory memberships), and leaves the weighing to the pure scoreProjects.
+ * The local project ranker: no external calls. Extracts the clues of the e-mail (content.ts, clues/) and its
+ * features (model/features.ts), gathers what the database knows about them (the thread, what filed mail taught
+ * of its words, identifiers and participants, documents with the numbers quoted, directory memberships), and
+ * leaves the weighing to the pure scoreProjects.
  */
-/** Addresses at these domains say nothing about a project. */
-const freemailDomains = new Set([
-  'gmail.com',
-  'googlemail.com',
-  'outlook.com',
-  'hotmail.com',
-  'live.com',
-  'yahoo.com',
-  'icloud.com',
-  'me.com',
-  'aol.com',
-  'proton.me',
-  'protonmail.com',
-  'gmx.com',
-]);
+/** A feature held by more projects than this says little about which one: it is not read (bounded look-ups). */
+const MAX_PROJECTS_PER_FEATURE = 40;
 
 const MAX_PARTICIPANTS = 30;
 const addressInText = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/gi;
@@ -44,24 +34,54 @@ export async function rankProjects(
   const content = contentOf(request);
   const { roleOf, domainRole } = participantsOf(request, content.quotedSenders, self);
 
-  const [orgs, thread, history, documents, members] = await Promise.all([
+  const asked = weightedFeatures({
+    subject: request.subject,
+    body: request.bodyPreview,
+    attachmentNames: request.attachmentNames,
+    from: request.from.address,
+    recipients: [...request.to, ...request.cc].map((a) => a.address),
+    ownDomain: selfDomain,
+  });
+  const [orgs, thread, learned, documents, members] = await Promise.all([
     projectIndexes.of(orgIds),
     projectsOfThread(db, orgIds, {
       messageId: request.internetMessageId ? normaliseMessageId(request.internetMessageId) : undefined,
       conversationId: request.conversationId,
     }),
-    // Colleagues (the caller's own domain) are on every project's mail: their filing history is costly to read
-    // and says little; the project directory already places them.
-    participantHistory(
+    // Colleagues' addresses are not learned (they are on every project's mail); the directory places them.
+    learnedCounts(
       db,
       orgIds,
-      { addresses: [...roleOf.keys()].filter((a) => domainOf(a) !== selfDomain), domains: [...domainRole.keys()] },
-      input.now,
+      [
+        ...asked.keys(),
+        ...[...roleOf.keys()].filter((a) => domainOf(a) !== selfDomain).map((a) => `a:${a}`),
+        ...[...domainRole.keys()].map((d) => `d:${d}`),
+      ].filter((f, i, all) => all.indexOf(f) === i),
+      MAX_PROJECTS_PER_FEATURE,
     ),
     documentsByNumber(db, orgIds, content.documentNumbers),
     membershipsOfAddresses(db, orgIds, [...roleOf.keys()]),
   ]);
-  return scoreProjects({ orgs, content, roleOf, domainRole, thread, history, documents, members }, input.limit);
+  const participant = (f: string) => f.startsWith('a:') || f.startsWith('d:');
+  const history = learned
+    .filter((r) => participant(r.feature))
+    .map((r) => ({ term: r.feature.slice(2), projectId: r.projectId, filings: r.emails, weight: r.emails }));
+  return scoreProjects(
+    {
+      orgs,
+      content,
+      roleOf,
+      domainRole,
+      thread,
+      history,
+      learned: learned.filter((r) => !participant(r.feature)),
+      asked,
+      automated: isAutomatedMail({ subject: request.subject, from: request.from.address, body: request.bodyPreview }),
+      documents,
+      members,
+    },
+    input.limit,
+  );
 }
 
 /**

@@ -65,6 +65,8 @@ export const filingRoutes = [
     query: FileEmailQuery,
     body: FileEmailJson,
     bodyContentTypes: { 'message/rfc822': { schema: RawMessage } },
+    // A filing holds its message (up to 25 MB, several times that while parsed): a few at a time.
+    gate: 'filing',
     before: [
       emailBodyTypes,
       express.raw({ type: 'message/rfc822', limit: MAX_MESSAGE_BYTES }),
@@ -78,6 +80,7 @@ export const filingRoutes = [
       404: 'Project not found in this organization, or documentId is not a document of this project',
       413: 'The message is larger than 25 MB',
       415: 'Neither message/rfc822 nor application/json',
+      503: 'The server is running its most filings at once (FILINGS_MAX) and none finished within the wait',
     },
     handler: async ({ req, res, app, caller, params, query, body }) => {
       const target = { organizationId: params.orgId, projectId: params.projectId };

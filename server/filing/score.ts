@@ -2,14 +2,15 @@ import type { Suggestion } from '../../shared/filing.js';
 import { effectiveCode, matchesCode } from './clues/job-numbers.js';
 import { buildNameIndex, type NameIndex, type NameStrength, nameMatchesIn } from './clues/project-names.js';
 import type { EmailContent, Where } from './content.js';
+import type { AskedFeature } from './model/features.js';
 
 /**
- * Pure scoring of the evidence the ranker gathered. Any content clue that names a project (a job number,
- * its name or part of it, a document number, or the thread already filed there) ranks it above every
- * project known only from filing history; among the named projects, and when nothing is named, the total
- * evidence decides, so history orders them. History is capped per project below a content clue, and a
- * participant's history is split by share over the projects it is filed in (a firm on several projects is
- * weak evidence for each). score = 1 − e^(−evidence/W.scoreScale).
+ * Pure scoring of the evidence the ranker gathered: the clues of the e-mail itself (thread, job numbers, project
+ * names, document numbers), what the organization's filed mail taught (model/: words and identifiers of filed
+ * e-mails, their participants) and the project directory add up to each project's evidence E. The score is a
+ * probability: P(p) = (e^(E_p/T) − 1) / (K + Σ_q (e^(E_q/T) − 1)), where K is the weight of "none of them", so
+ * a project with no evidence gets 0 and weak evidence everywhere stays well below 0.5. Equal evidence is
+ * ordered by the strongest clue of the e-mail itself, then by project name: never by the order of filing.
  */
 export const W = {
   thread: 12,
@@ -34,11 +35,30 @@ export const W = {
   otherDomain: 1.2,
   bodyDomain: 0.8,
   directory: 1,
-  scoreScale: 8,
+  /** A learned identifier (PO, permit, bid package …) or word wholly of one project, found in the subject. */
+  learnedIdentifier: 8,
+  learnedWord: 2.5,
+  /** A learned word seen in one filed e-mail counts 1/(1+wordSupport) of one seen in many. */
+  wordSupport: 2,
+  identifierSupport: 0.5,
+  /** Evidence of project names in a sentence that mentions a project in passing, or lists several. */
+  passingMention: 0.3,
+  /** Newsletters, automatic replies and calendar notices (clues/mail-kind.ts): their evidence counts this much. */
+  automatedMail: 0.25,
+  /** Temperature and "none" weight of the probability (see above). */
+  temperature: 2,
+  none: 6,
 };
 
 export type Role = 'from' | 'other' | 'body';
-export type ClueKind = 'thread' | 'job-number' | 'project-name' | 'document-number' | 'history' | 'directory';
+export type ClueKind =
+  | 'thread'
+  | 'job-number'
+  | 'project-name'
+  | 'document-number'
+  | 'filed-content'
+  | 'history'
+  | 'directory';
 
 export interface RankedProject extends Suggestion {
   evidence: number;
@@ -78,6 +98,11 @@ export interface Evidence {
   domainRole: Map<string, Role>;
   thread: { projectId: string; documentId: string | null }[];
   history: { term: string; projectId: string; filings: number; weight: number }[];
+  /** Learned counts of the e-mail's words and identifiers (model/), with how they stand in the e-mail. */
+  learned: { feature: string; projectId: string; emails: number; total: number }[];
+  asked: Map<string, AskedFeature>;
+  /** Bulk mail, an automatic reply or a calendar notice: about no project, whatever it names. */
+  automated: boolean;
   documents: { id: string; projectId: string; number: string }[];
   members: { projectId: string; email: string }[];
 }
@@ -115,16 +140,69 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
     const email = m.email.toLowerCase();
     other(m.projectId, 'directory', W.directory / memberCount.get(email)!, `${email} is in this project's directory`);
   }
-  return [...byId.values()]
-    .map(rankedOf)
+  scoreLearned(e, content, byId);
+  const ranked = [...byId.values()]
+    .map((entry) => rankedOf(entry, e.automated ? W.automatedMail : 1))
     .filter((r) => r.evidence > 0)
     .sort(
       (a, b) =>
-        Number(b.named) - Number(a.named) || b.evidence - a.evidence || a.projectName.localeCompare(b.projectName),
-    )
-    .slice(0, limit)
-    .map(({ named: _named, ...r }) => r);
+        b.evidence - a.evidence ||
+        b.contentWeight - a.contentWeight ||
+        a.projectName.localeCompare(b.projectName) ||
+        a.projectId.localeCompare(b.projectId),
+    );
+  const strength = (evidence: number) => Math.expm1(evidence / W.temperature);
+  const mass = W.none + ranked.reduce((sum, r) => sum + strength(r.evidence), 0);
+  return ranked.slice(0, limit).map(({ contentWeight: _c, ...r }) => ({
+    ...r,
+    score: Math.round((1000 * strength(r.evidence)) / mass) / 1000,
+  }));
 }
+
+/**
+ * What filed mail says of the e-mail's words and identifiers: a feature counts for a project by the share of its
+ * filed e-mails there, times how concentrated it is (1 − its entropy over the projects holding it, relative to
+ * the organization's project count: a word of every project says nothing), times its support (a feature seen
+ * once may be chance), times where it stands in the e-mail. Per project, the strongest feature is the reason.
+ */
+function scoreLearned(e: Evidence, add: AddContent, byId: Map<string, Entry>) {
+  const byFeature = new Map<string, Evidence['learned']>();
+  for (const row of e.learned) byFeature.set(row.feature, [...(byFeature.get(row.feature) ?? []), row]);
+  const projectCount = Math.max(2, byId.size);
+  const perProject = new Map<string, { weight: number; best: number; text: string }>();
+  for (const [feature, rows] of byFeature) {
+    const asked = e.asked.get(feature);
+    const known = rows.filter((r) => byId.has(r.projectId));
+    if (!asked || known.length === 0) continue;
+    const total = Math.max(rows[0]!.total, 1);
+    const shares = known.map((r) => r.emails / total);
+    const entropy = -shares.reduce((sum, s) => sum + (s > 0 ? s * Math.log(s) : 0), 0);
+    const concentration = Math.max(0, 1 - entropy / Math.log(projectCount));
+    const identifier = feature.startsWith('n:');
+    const support = total / (total + (identifier ? W.identifierSupport : W.wordSupport));
+    const base = (identifier ? W.learnedIdentifier : W.learnedWord) * asked.weight * concentration * support;
+    known.forEach((r, i) => {
+      const weight = base * shares[i]!;
+      const current = perProject.get(r.projectId) ?? { weight: 0, best: 0, text: '' };
+      current.weight += weight;
+      if (weight > current.best) {
+        current.best = weight;
+        current.text = `${partText[asked.part]} “${asked.text}”, as ${plural(r.emails, 'e-mail')} filed here`;
+      }
+      perProject.set(r.projectId, current);
+    });
+  }
+  for (const [projectId, p] of perProject) add(projectId, 'filed-content', p.weight, p.text);
+}
+
+const partText: Record<AskedFeature['part'], string> = {
+  subject: 'Its subject has',
+  attachment: 'An attachment name has',
+  body: 'Its message has',
+  quoted: 'The quoted message has',
+  from: 'It comes from',
+  recipient: 'It is sent to',
+};
 
 type AddContent = (projectId: string, kind: ClueKind, weight: number, text: string) => void;
 
@@ -221,14 +299,15 @@ function scoreDocuments(e: Evidence, known: Set<string>, add: AddContent, byId: 
   }
 }
 
-function rankedOf(entry: Entry): RankedProject & { named: boolean } {
-  const contentClues = [...entry.content].map(([kind, c]) => ({ kind, ...c }));
+function rankedOf(entry: Entry, scale: number): RankedProject & { contentWeight: number } {
+  const contentClues = [...entry.content]
+    .map(([kind, c]) => ({ kind, ...c }))
+    .sort((a, b) => b.weight - a.weight || a.kind.localeCompare(b.kind));
   const contentWeight = contentClues.reduce((s, c) => s + c.weight, 0);
-  const clues = [...contentClues, ...entry.other].sort((a, b) => b.weight - a.weight);
-  const evidence = clues.reduce((s, c) => s + c.weight, 0);
-  const named = contentWeight >= W.namesProject;
-  // What decided the rank: the strongest content clue when content names the project, else the strongest of all.
-  const decisive = (named ? contentClues.sort((a, b) => b.weight - a.weight)[0] : clues[0]) ?? clues[0];
+  const clues = [...contentClues, ...entry.other].sort((a, b) => b.weight - a.weight || a.text.localeCompare(b.text));
+  const evidence = scale * clues.reduce((s, c) => s + c.weight, 0);
+  // What decided the rank: the strongest clue of all.
+  const decisive = clues[0];
   const document = entry.documents.find((d) => d.number) ?? entry.documents[0];
   const p = entry.project;
   return {
@@ -237,11 +316,11 @@ function rankedOf(entry: Entry): RankedProject & { named: boolean } {
     projectName: p.name,
     projectCode: p.code,
     ...(document ? { documentId: document.id, ...(document.number ? { documentNumber: document.number } : {}) } : {}),
-    score: Math.round((1 - Math.exp(-evidence / W.scoreScale)) * 1000) / 1000,
+    score: 0,
     decidedBy: decisive?.kind ?? 'history',
     evidence,
-    named,
-    reasons: [...(decisive ? [decisive] : []), ...clues.filter((c) => c !== decisive)].map((c) => c.text).slice(0, 6),
+    contentWeight,
+    reasons: clues.map((c) => c.text).slice(0, 6),
   };
 }
 

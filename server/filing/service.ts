@@ -13,24 +13,28 @@ import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js'
 import type { AppContext } from '../context.js';
 import { cursorPosition, cutPage, type KeysetPosition, keysetCursor } from '../cursor.js';
 import { inclusiveWindow } from '../date-window.js';
-import type { Tx } from '../db/connection.js';
+import type { Db, Tx } from '../db/connection.js';
 import { signDownload } from '../downloads/signing.js';
 import { readEmailFilingSettings } from '../email-filing-settings/queries.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { emitEvent } from '../webhooks/queries.js';
 import { MAX_PROJECTS_SENT, rerankWithProvider } from './ai.js';
-import { attachmentText, type IncomingEmail, normaliseMessageId, searchTextOf } from './message.js';
+import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId, searchTextOf } from './message.js';
+import { learnedFeatures } from './model/features.js';
 import { projectIndexCache } from './project-index-cache.js';
 import {
   attachmentsOf,
   type FiledEmailWithFiler,
+  filedEmailsToLearn,
   filingsOfMessage,
   findDocumentInProject,
   findFiledEmail,
   findFiledEmailByMessage,
+  forgetLearned,
   insertAttachments,
   insertFiledEmail,
+  learnFeatures,
   listFiledEmails,
   type OrgFilter,
   threadOf,
@@ -62,7 +66,10 @@ export async function fileEmail(
   if (target.documentId && !document) throw ApiError.notFound('Document');
 
   const existing = await findFiledEmailByMessage(app.db, target.projectId, email.messageId);
-  if (existing) return { status: 200, body: await filingResult(app, caller, existing, true) };
+  if (existing) {
+    app.metrics.filings.inc({ result: 'duplicate' });
+    return { status: 200, body: await filingResult(app, caller, existing, true) };
+  }
 
   const blobs = await storeBlobs(app, email);
   const filing: NewFiling = { id: newId('fem'), filedAt: app.clock.now(), caller, target, document, email, blobs };
@@ -70,6 +77,7 @@ export async function fileEmail(
   if (inserted) app.webhooks.nudge();
   const stored = await findFiledEmailByMessage(app.db, target.projectId, email.messageId);
   if (!stored) throw new Error(`Filed e-mail ${email.messageId} vanished after insert`);
+  app.metrics.filings.inc({ result: inserted ? 'filed' : 'duplicate' });
   return { status: inserted ? 201 : 200, body: await filingResult(app, caller, stored, !inserted) };
 }
 
@@ -132,6 +140,19 @@ async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
     searchText: searchTextOf(email, blobs.attachments),
   });
   if (!fresh) return false;
+  await learnFeatures(
+    tx,
+    target.organizationId,
+    target.projectId,
+    learnedFeatures({
+      subject: email.subject,
+      body: email.bodyText,
+      attachmentNames: email.attachments.map((a) => a.name),
+      from: email.from.address,
+      recipients: [...email.to, ...email.cc].map((a) => a.address),
+      ownDomain: domainOf(caller.email.toLowerCase()),
+    }),
+  );
   await insertAttachments(
     tx,
     blobs.attachments.map((a) => ({
@@ -342,25 +363,33 @@ export async function filedEmailDetail(
 }
 
 const SUGGESTIONS_RETURNED = 5;
-/** A single local candidate below this score is weak evidence: the provider may look at the project list. */
+/**
+ * The provider is asked only when the top local probability is below this: from 0.6 on, local is right often
+ * enough (bench/suggest, reliability table) that a round trip to the provider would mostly confirm it.
+ */
+export const AI_ASK_BELOW = 0.6;
+/** Below this top probability local evidence is weak: the provider also sees the project list. */
 const WEAK_SCORE = 0.5;
-/** Two candidates whose evidence differs by less than this share are a tie. */
-const TIE_SHARE = 0.05;
+/** Mail among colleagues only goes to the provider when local evidence points at a project at least this much. */
+const INTERNAL_POINTS_AT = 0.15;
 
 /**
  * Project suggestions for an e-mail over the caller's organizations. The AI provider is asked only when a
  * provider is configured, the user did not opt out for this request, EVERY organization concerned (those of
  * the candidates, or the caller's when there is none) has aiSuggest on — read from the table on each request
- * (no cache), so a settings change applies to the next request on every instance — and either there are
- * candidates to order or local evidence is weak. When it is weak (no candidate, a single weak one, or a tie),
- * the provider is also shown the organizations' project list (names, codes, aliases; at most 200) and may
- * propose projects the local step did not find.
+ * (no cache), so a settings change applies to the next request on every instance — and local is unsure (top
+ * probability below AI_ASK_BELOW). Mail whose participants are all at the caller's own domain is sent only when
+ * local evidence points at a project. When local evidence is weak, the provider is also shown the organizations'
+ * project list (names, codes, aliases; at most 200) and may propose projects the local step did not find; an
+ * answer "none of these" drops the weak local suggestions.
  */
 export async function suggestProjects(
   app: AppContext,
   caller: Caller,
   request: SuggestionRequest,
 ): Promise<z.output<typeof SuggestionResult>> {
+  // Wall time for the operator (metrics), not business time: not from app.clock.
+  const stopTimer = app.metrics.suggestionDuration.startTimer();
   const orgIds = [...caller.scope.orgs];
   const projectIndexes = projectIndexCache(app);
   const ranked = await rankProjects(app.db, projectIndexes, {
@@ -370,30 +399,72 @@ export async function suggestProjects(
     now: app.clock.now(),
     limit: SUGGESTIONS_RETURNED,
   });
-  const weak =
-    ranked.length === 0 ||
-    (ranked.length === 1 && ranked[0]!.score < WEAK_SCORE) ||
-    (ranked.length > 1 && ranked[0]!.evidence - ranked[1]!.evidence < TIE_SHARE * ranked[0]!.evidence);
+  const top = ranked[0]?.score ?? 0;
+  const ownDomain = domainOf(caller.email.toLowerCase());
+  const internal = [request.from, ...request.to, ...request.cc].every(
+    (p) => domainOf(p.address.toLowerCase()) === ownDomain,
+  );
+  const unsure = top < AI_ASK_BELOW && (!internal || top >= INTERNAL_POINTS_AT);
   let suggestions = ranked;
   let aiUsed = false;
-  if (app.config.ai && request.allowAi !== false && (ranked.length > 1 || weak) && orgIds.length > 0) {
+  if (app.config.ai && request.allowAi !== false && unsure && orgIds.length > 0) {
     const concerned = ranked.length > 0 ? [...new Set(ranked.map((r) => r.organizationId))] : orgIds;
     const settings = await readEmailFilingSettings(app.db, concerned);
     const allowed = concerned.every((org) => settings.some((s) => s.organizationId === org && s.aiSuggest));
     if (allowed) {
-      const projectList = weak
-        ? (await projectIndexes.of(concerned)).flatMap((o) => o.projects).slice(0, MAX_PROJECTS_SENT)
-        : [];
-      const reranked = await rerankWithProvider(app.config.ai, request, ranked, app.log, projectList);
+      const projectList =
+        top < WEAK_SCORE
+          ? (await projectIndexes.of(concerned)).flatMap((o) => o.projects).slice(0, MAX_PROJECTS_SENT)
+          : [];
+      const reranked = await rerankWithProvider(
+        app.config.ai,
+        request,
+        ranked,
+        app.log,
+        (outcome) => app.metrics.aiRequests.inc({ outcome }),
+        projectList,
+      );
       if (reranked) {
-        suggestions = reranked.slice(0, SUGGESTIONS_RETURNED);
+        suggestions =
+          reranked.length > 0 ? reranked.slice(0, SUGGESTIONS_RETURNED) : ranked.filter((r) => r.score >= WEAK_SCORE);
         aiUsed = true;
       }
     }
   }
+  stopTimer({ source: aiUsed ? 'local+ai' : 'local' });
   return {
     suggestions: suggestions.map(({ evidence: _evidence, projectCode: _code, ...s }) => s),
     source: aiUsed ? 'local+ai' : 'local',
     aiUsed,
   };
+}
+
+/**
+ * Relearns an organization's suggestion model from every e-mail filed in it (mail filed before the model existed,
+ * or rows written past the API, as the seed does): forgets it, then learns each e-mail as filing would have.
+ */
+export async function relearnOrganization(db: Db, organizationId: string) {
+  await db.transaction(async (tx) => {
+    await forgetLearned(tx, organizationId);
+    for (let after = ''; ; ) {
+      const page = await filedEmailsToLearn(tx, organizationId, after, 500);
+      for (const row of page) {
+        await learnFeatures(
+          tx,
+          organizationId,
+          row.projectId,
+          learnedFeatures({
+            subject: row.subject,
+            body: row.bodyText,
+            attachmentNames: row.attachmentNames,
+            from: row.fromAddress,
+            recipients: [...row.to, ...row.cc].map((a) => a.address),
+            ownDomain: domainOf(row.filerEmail.toLowerCase()),
+          }),
+        );
+      }
+      if (page.length < 500) break;
+      after = page.at(-1)!.id;
+    }
+  });
 }

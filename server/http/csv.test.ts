@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../test/harness.js';
 import { openInLibreOffice } from '../../test/libreoffice.js';
+import { itNeeds } from '../../test/system-tools.js';
 import { type Database, pgliteOf, poolOf } from '../db/connection.js';
 import type { CsvColumn } from '../db/csv-cells.js';
 import { blobCsvChunks, copyCsvChunks } from '../db/csv-copy.js';
@@ -70,7 +71,7 @@ beforeAll(async () => {
     limit: csvRowCap(req.query.limit === undefined ? undefined : Number(req.query.limit)),
   });
   const send = (res: express.Response, chunks: AsyncIterable<string | Buffer>) =>
-    sendCsv(res, { fileName: 'rows export.csv', chunks });
+    sendCsv(res, { fileName: 'rows export.csv', chunks }, 30_000);
   app.get('/auto', (req, res) => send(res, csvChunks(exportOf(req))));
   app.get('/copy', (req, res) => {
     const pool = poolOf(database.db);
@@ -154,16 +155,21 @@ describe('CSV exports', () => {
     expect(exported).toBe(`${expected.join('\r\n')}\r\n`);
   });
 
-  it('opens in LibreOffice as text cells, one row per record, no formulas', async () => {
-    const path = paths().at(-1);
-    const sheet = await openInLibreOffice(await (await fetch(`${base}/${path}`)).text());
-    expect(sheet.formulaCells).toEqual([]);
-    expect(sheet.rows).toHaveLength(2 + hostile.length);
-    // Column B of each data row: a string cell holding the (neutralised) value; column A: a number.
-    const numbered = sheet.rows.slice(2);
-    expect(numbered.map((row) => row[0]?.type)).toEqual(hostile.map(() => 'float'));
-    expect(numbered.map((row) => row[1]?.type ?? 'empty')).toEqual(hostile.map((v) => (v ? 'string' : 'empty')));
-  }, 120_000);
+  itNeeds(
+    ['soffice'],
+    'opens in LibreOffice as text cells, one row per record, no formulas',
+    async () => {
+      const path = paths().at(-1);
+      const sheet = await openInLibreOffice(await (await fetch(`${base}/${path}`)).text());
+      expect(sheet.formulaCells).toEqual([]);
+      expect(sheet.rows).toHaveLength(2 + hostile.length);
+      // Column B of each data row: a string cell holding the (neutralised) value; column A: a number.
+      const numbered = sheet.rows.slice(2);
+      expect(numbered.map((row) => row[0]?.type)).toEqual(hostile.map(() => 'float'));
+      expect(numbered.map((row) => row[1]?.type ?? 'empty')).toEqual(hostile.map((v) => (v ? 'string' : 'empty')));
+    },
+    120_000,
+  );
 
   it('streams every row when under the cap', async () => {
     for (const path of paths()) {

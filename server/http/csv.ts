@@ -1,6 +1,8 @@
 // Sending a service's CSV export over HTTP (the export itself: db/csv-export.ts).
 import { once } from 'node:events';
+import { setTimeout } from 'node:timers/promises';
 import type { Request, Response } from 'express';
+import type { AppContext } from '../context.js';
 import type { CsvDownload } from '../db/csv-export.js';
 import type { Listing } from '../listing.js';
 
@@ -11,17 +13,26 @@ const wantsCsv = (req: Pick<Request, 'accepts'>): boolean =>
 
 const safeFileName = (name: string): string => name.replace(/[^\w.-]+/g, '_').slice(0, 150) || 'export.csv';
 
-/** Wait until the socket can take more, or the client has gone; true when it is still there. */
-async function writable(res: Response): Promise<boolean> {
+/** Wait until the socket can take more, or the client has gone, or it has read nothing for `stallMs` (then
+ *  the response is cut); true when it is still there. */
+async function writable(res: Response, stallMs: number): Promise<boolean> {
   if (res.destroyed || res.writableEnded) return false;
   if (!res.writableNeedDrain) return true;
-  const gone = new AbortController();
-  await Promise.race([
-    once(res, 'drain', { signal: gone.signal }).catch(() => undefined),
-    once(res, 'close', { signal: gone.signal }).catch(() => undefined),
+  const settled = new AbortController();
+  const drained = await Promise.race([
+    once(res, 'drain', { signal: settled.signal }).then(
+      () => true,
+      () => false,
+    ),
+    once(res, 'close', { signal: settled.signal }).then(
+      () => false,
+      () => false,
+    ),
+    setTimeout(stallMs, false, { signal: settled.signal }).catch(() => false),
   ]);
-  gone.abort();
-  return !res.destroyed;
+  settled.abort();
+  if (!drained) res.destroy();
+  return drained && !res.destroyed;
 }
 
 /**
@@ -29,7 +40,7 @@ async function writable(res: Response): Promise<boolean> {
  * lost connection) still becomes a JSON error; then each chunk as the socket takes it. A client that goes
  * away stops the export; an error after the first byte cuts the response (see errorHandler).
  */
-export async function sendCsv(res: Response, download: CsvDownload): Promise<void> {
+export async function sendCsv(res: Response, download: CsvDownload, stallMs: number): Promise<void> {
   const chunks = download.chunks[Symbol.asyncIterator]();
   let next = await chunks.next();
   res.status(200);
@@ -39,7 +50,7 @@ export async function sendCsv(res: Response, download: CsvDownload): Promise<voi
   try {
     while (!next.done) {
       res.write(next.value);
-      if (!(await writable(res))) return;
+      if (!(await writable(res, stallMs))) return;
       next = await chunks.next();
     }
     res.end();
@@ -48,9 +59,20 @@ export async function sendCsv(res: Response, download: CsvDownload): Promise<voi
   }
 }
 
-/** A listing in the form the request asks for: the CSV export sent here, or the page for the route to send. */
-export async function pageOrCsv<P>(req: Request, res: Response, listing: Listing<P>): Promise<P | undefined> {
+/**
+ * A listing in the form the request asks for: the CSV export sent here, or the page for the route to send.
+ * An export takes one of the caller's export slots (`EXPORTS_PER_CLIENT`) until its response is over.
+ */
+export async function pageOrCsv<P>(
+  { app, req, res }: { app: AppContext; req: Request; res: Response },
+  listing: Listing<P>,
+): Promise<P | undefined> {
   if (!wantsCsv(req)) return listing.page();
-  await sendCsv(res, await listing.csv());
+  const release = await app.gates.enter('export', req.caller?.callerKey ?? req.ip ?? '');
+  try {
+    await sendCsv(res, await listing.csv(), app.config.exportStallTimeoutMs);
+  } finally {
+    release();
+  }
   return undefined;
 }

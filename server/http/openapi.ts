@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { createDocument, type oas31, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { OAuthErrorBody } from '../../shared/clients.js';
 import { ErrorBody } from '../../shared/errors.js';
+import { readable } from './openapi-reading.js';
 import { type Access, type HeaderSpec, openApiPath, type Route } from './route.js';
 
 const errorResponse = (description: string, schema: z.ZodType, headers?: oas31.HeadersObject) => ({
@@ -21,10 +22,19 @@ const retryAfter: oas31.HeadersObject = {
   'Retry-After': { description: 'Seconds to wait before retrying', schema: seconds },
 };
 
-const CsvBody = z.string().meta({
-  description:
-    'RFC 4180 CSV with a header row; formula-like cells neutralised; a final `# WARNING: truncated at N rows` row when the row cap cut the export',
-});
+/**
+ * The CSV form of a list, declared beside the JSON page rather than as a second media type of the same answer: a
+ * generated client types `content` as the union of its media types, and a page typed `Page | string` is no use.
+ */
+const csvAnswer = {
+  mediaType: 'text/csv',
+  request: 'Accept: text/csv',
+  schema: {
+    type: 'string',
+    description:
+      'RFC 4180 CSV with a header row; formula-like cells neutralised; a final `# WARNING: truncated at N rows` row when the row cap cut the export',
+  },
+};
 
 /** What a 403 means under each access rule. */
 const refusals: Record<Exclude<Access['kind'], 'public' | 'authenticated'>, string> = {
@@ -99,12 +109,8 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
           {
             description: spec.description,
             headers: { ...(rule.kind === 'public' ? {} : rateLimitHeaders), ...spec.headers },
-            content: spec.schema
-              ? {
-                  [spec.contentType ?? 'application/json']: { schema: spec.schema },
-                  ...(spec.csv ? { 'text/csv': { schema: CsvBody } } : {}),
-                }
-              : undefined,
+            content: spec.schema ? { [spec.contentType ?? 'application/json']: { schema: spec.schema } } : undefined,
+            ...(spec.csv ? { 'x-csv': csvAnswer } : {}),
           },
         ]),
       ),
@@ -130,28 +136,30 @@ export function buildOpenApiDocument(routes: readonly Route[], serverUrl: string
     const path = openApiPath(route.path);
     paths[path] = { ...paths[path], [route.method]: operationOf(route) };
   }
-  return createDocument({
-    openapi: '3.1.0',
-    info: {
-      title: 'Sitefile API',
-      version: '1.0.0',
-      description:
-        'Construction-project documents, submittals, drawings, reports and e-mail history. Organization routes also answer under the plural aliases `/v1/organizations/{orgId}` and `/v1/organizations/{orgId}/projects/...`.',
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
-    },
-    servers: [{ url: serverUrl }],
-    tags: [...new Set(routes.flatMap((r) => r.tags))].map((name) => ({ name, description: `${name} endpoints` })),
-    security: [{ bearer: [] }],
-    components: {
-      securitySchemes: {
-        bearer: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'JWT',
-          description: 'Access token from POST /v1/oauth/token (client keys) or the OAuth sign-in (people).',
+  return readable(
+    createDocument({
+      openapi: '3.1.0',
+      info: {
+        title: 'Sitefile API',
+        version: '1.0.0',
+        description:
+          'Construction-project documents, submittals, drawings, reports and e-mail history. Organization routes also answer under the plural aliases `/v1/organizations/{orgId}` and `/v1/organizations/{orgId}/projects/...`.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: [{ url: serverUrl }],
+      tags: [...new Set(routes.flatMap((r) => r.tags))].map((name) => ({ name, description: `${name} endpoints` })),
+      security: [{ bearer: [] }],
+      components: {
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'Access token from POST /v1/oauth/token (client keys) or the OAuth sign-in (people).',
+          },
         },
       },
-    },
-    paths,
-  });
+      paths,
+    }),
+  );
 }

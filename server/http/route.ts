@@ -11,10 +11,11 @@ import {
   isOwnerOrOrgAdmin,
   type RecordOwner,
 } from '../auth/caller.js';
+import { findProjectOrg } from '../auth/project-owner.js';
+import type { ConcurrencyKind } from '../config.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
-import { findProjectOrg } from '../organizations/service.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import { validationError } from './errors.js';
 
@@ -132,6 +133,9 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   errorBody?: 'oauth';
   /** Middleware that runs after access checks and before validation (e.g. a raw-body parser). */
   before?: RequestHandler[];
+  /** Work capped per caller and per instance (`app.gates`): a slot is taken after the access checks, before
+   *  `before` reads the body, and given back when the response is over. */
+  gate?: ConcurrencyKind;
   handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<unknown>;
 }
 
@@ -180,10 +184,28 @@ async function authorize(app: AppContext, route: Route, req: Request, res: Respo
   req.caller = caller;
   // Counted once the caller is known, before the permission checks, so refusals count too.
   await enforceRateLimit(app.rateLimiter, res, ['api', caller.callerKey]);
-  const { orgId, projectId } = req.params as { orgId?: string; projectId?: string };
+  await checkAccess(app, rule, caller, req.params as AccessPath);
+  return caller;
+}
+
+/** The path parameters an access rule looks at. */
+export interface AccessPath {
+  orgId?: string;
+  projectId?: string;
+}
+
+/**
+ * A rule's checks of a known caller (403, and 404 for a project of another organization), without the token and
+ * rate limit: a REST request and an MCP tool over the same route are refused alike.
+ */
+export async function checkAccess(
+  app: AppContext,
+  rule: Exclude<Access, { kind: 'public' }>,
+  caller: Caller,
+  { orgId, projectId }: AccessPath,
+): Promise<void> {
   if (rule.kind === 'permission') await checkPermission(app, rule, caller, orgId, projectId);
   else checkCaller(rule, caller, orgId);
-  return caller;
 }
 
 /** The caller check of every rule but `permission`: who the caller is, and for `orgAdmin` their role in `:orgId`. */
@@ -238,8 +260,35 @@ function parsePart<T extends z.ZodType>(
   return result.data;
 }
 
+/** Whether `pattern` matches the declared path `other` only through a `:param` standing where `other` has a word. */
+function shadows(pattern: string, other: string): boolean {
+  const [mine, theirs] = [pattern.split('/'), other.split('/')];
+  if (pattern === other || mine.length !== theirs.length) return false;
+  return mine.every((part, i) => part === theirs[i] || (part.startsWith(':') && !theirs[i]?.startsWith(':')));
+}
+/** One of the caller's slots of `kind` for as long as the response lasts (finished, failed or abandoned). */
+const gateStep =
+  (app: AppContext, kind: ConcurrencyKind): RequestHandler =>
+  async (req, res, next) => {
+    const release = await app.gates.enter(kind, (req.caller as Caller).callerKey);
+    if (res.closed)
+      release(); // the client left while it waited
+    else res.once('close', release);
+    next();
+  };
+
 export function mountRoutes(router: Router, app: AppContext, routes: readonly Route[]): void {
   const methodsByPath = new Map<string, string[]>();
+  const declared = routes.flatMap((route) =>
+    [route.path, pluralAlias(route.path)].filter((p): p is string => Boolean(p)).map((path) => ({ path, route })),
+  );
+  // GET …/drawings/bundle is the bundle's path with a method it does not serve (405), not the drawing "bundle".
+  const refuseShadowed = (path: string, method: Route['method']) => {
+    for (const other of new Set(declared.filter((d) => shadows(path, d.path)).map((d) => d.path))) {
+      const methods = declared.filter((d) => d.path === other).map((d) => d.route.method.toUpperCase());
+      if (!methods.includes(method.toUpperCase())) refuseOtherMethods(router, other, methods, method);
+    }
+  };
   for (const route of routes) {
     const template = `${route.method.toUpperCase()} ${route.path}`;
     const authorizeStep: RequestHandler = async (req, res, next) => {
@@ -263,17 +312,31 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
       else res.status(status).json(result);
     };
     for (const path of [route.path, pluralAlias(route.path)].filter((p): p is string => Boolean(p))) {
-      router[route.method](path, authorizeStep, ...(route.before ?? []), runStep);
+      refuseShadowed(path, route.method);
+      router[route.method](
+        path,
+        authorizeStep,
+        ...(route.gate ? [gateStep(app, route.gate)] : []),
+        ...(route.before ?? []),
+        runStep,
+      );
       methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);
     }
   }
-  for (const [path, methods] of methodsByPath) refuseOtherMethods(router, path, methods);
+  // Paths with fewer parameters first: a path answers for itself before a pattern that also matches it.
+  const byParameters = [...methodsByPath].sort(([a], [b]) => a.split(':').length - b.split(':').length);
+  for (const [path, methods] of byParameters) refuseOtherMethods(router, path, methods);
 }
 
 /** A known path with a method it does not serve: 405 with Allow, not a 404. Mount after the path's handlers. */
-export function refuseOtherMethods(router: Pick<Router, 'all'>, path: string, methods: readonly string[]): void {
+export function refuseOtherMethods(
+  router: Pick<Router, 'all' | Route['method']>,
+  path: string,
+  methods: readonly string[],
+  only: Route['method'] | 'all' = 'all',
+): void {
   const allow = methods.join(', ');
-  router.all(path, (_req, res, next) => {
+  router[only](path, (_req, res, next) => {
     res.setHeader('Allow', allow);
     next(new ApiError('method_not_allowed', `Method not allowed; use ${allow}`));
   });

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { RequestHandler } from 'express';
-import type { UsageRecorder } from '../api-keys/usage.js';
+import type { UsageRecorder } from '../usage/recorder.js';
 
 /** Records every response to a client key, by route template, when the response has been sent. */
 export const recordUsage =

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { Id } from '../../shared/common.js';
 import { EXPLORER_MAX_LIMIT, ExplorerQuery, ExplorerResult } from '../../shared/explorer.js';
 import { explorerEntityDefs } from '../explorer/entities.js';
-import { explorerScope, runExplorerQuery } from '../explorer/service.js';
+import { runExplorerQuery } from '../explorer/service.js';
 import type { ToolSpec } from './tools.js';
 
 const entityGuide = Object.entries(explorerEntityDefs)
@@ -29,5 +29,5 @@ Example: {"entity":"documents","where":{"and":[{"field":"format","op":"eq","valu
   input: ExplorerToolInput,
   output: ExplorerResult,
   run: ({ organizationId, ...query }, { app, caller }) =>
-    runExplorerQuery(app, query as z.output<typeof ExplorerQuery>, explorerScope(caller, organizationId)),
+    runExplorerQuery(app, caller, query as z.output<typeof ExplorerQuery>, organizationId),
 };

@@ -62,11 +62,18 @@ describe('MCP sign-in with the SDK client', () => {
     agent = await connectAgent(server, oauth);
     const { tools } = await agent.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'activity_feed',
+      'directory_search',
+      'document_read',
       'documents_list',
       'emails_search',
       'emails_timeline',
       'explorer_query',
+      'filed_email_read',
+      'filed_emails_search',
       'projects_find',
+      'report_read',
+      'reports_list',
       'submittals_list',
     ]);
     for (const tool of tools) {

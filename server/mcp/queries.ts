@@ -3,13 +3,12 @@ import type { KeysetPosition } from '../cursor.js';
 import type { DateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
 import { keysetOrder } from '../db/keyset.js';
+import { likeContains } from '../db/like.js';
 import { documents, emailMessages, organizations, projects } from '../db/schema.js';
 import type { ScopeEntry } from '../explorer/compile.js';
 import { emailDeliveryStatusSql } from '../explorer/entities.js';
 
 /** Read queries behind the MCP tools that have no REST twin (e-mail search and timeline, project search). */
-
-const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Rows of `organization_id`/`project_id` columns the scope reaches. */
 export function scopeCondition(scope: readonly ScopeEntry[], orgColumn: SQL, projectColumn: SQL): SQL {

@@ -66,6 +66,13 @@ export function createMcpRouter(app: AppContext, oauth: OAuthServer): Router {
     await transport.handleRequest(req, res, req.body);
   };
 
+  // Every answer is JSON (enableJsonResponse): a client that accepts JSON, or says nothing, is served. The SDK's
+  // transport also insists on text/event-stream and would answer it 406.
+  const acceptJson: RequestHandler = (req, _res, next) => {
+    if (req.accepts('application/json')) req.headers.accept = 'application/json, text/event-stream';
+    next();
+  };
+
   const router = express.Router();
   router.options(MCP_PATH, origins, mcpPreflight);
   router.all(
@@ -77,6 +84,7 @@ export function createMcpRouter(app: AppContext, oauth: OAuthServer): Router {
     postOnly,
     mcpJsonBody,
     refuseRemovedBatches,
+    acceptJson,
     handle,
   );
   return router;

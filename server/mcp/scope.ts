@@ -1,8 +1,8 @@
 import { type Caller, canAccessOrg, canAccessProject } from '../auth/caller.js';
+import { findProjectOrg } from '../auth/project-owner.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import type { ScopeEntry } from '../explorer/compile.js';
-import { findProjectOrg } from '../organizations/service.js';
 import { findDocumentOwner, findMessageOwners } from './queries.js';
 
 /**

@@ -6,7 +6,16 @@ import { documentsListTool, submittalsListTool } from './document-tools.js';
 import { emailsSearchTool, emailsTimelineTool } from './email-tools.js';
 import { explorerTool } from './explorer-tool.js';
 import { projectsFindTool } from './project-tools.js';
-import { registerTool } from './tools.js';
+import {
+  activityFeedTool,
+  directorySearchTool,
+  documentReadTool,
+  filedEmailReadTool,
+  filedEmailsSearchTool,
+  reportReadTool,
+  reportsListTool,
+} from './record-tools.js';
+import { registerTool, serveToolList } from './tools.js';
 
 /** Largest number of array elements plus object members one tool call's arguments may hold. */
 const MAX_TOOL_INPUT_ELEMENTS = 2000;
@@ -23,16 +32,26 @@ export function buildMcpServer(app: AppContext, caller: Caller, validator: jsonS
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
       jsonSchemaValidator: validator,
       instructions:
-        'Sitefile holds construction-project documents, submittals, reports, drawings and e-mail dispatch history. ' +
+        'Sitefile holds construction-project documents, submittals, reports, drawings, e-mail dispatch history, ' +
+        'e-mails filed from Outlook, the people of each organization and an activity feed. ' +
         'Start with projects_find to get project and organization ids. All tools are read-only and limited to what you may access.',
     },
   );
   const ctx = { app, caller };
-  registerTool(server, ctx, projectsFindTool);
-  registerTool(server, ctx, explorerTool);
-  registerTool(server, ctx, emailsSearchTool);
-  registerTool(server, ctx, emailsTimelineTool);
-  registerTool(server, ctx, documentsListTool);
-  registerTool(server, ctx, submittalsListTool);
+  serveToolList(server, [
+    registerTool(server, ctx, projectsFindTool),
+    registerTool(server, ctx, explorerTool),
+    registerTool(server, ctx, emailsSearchTool),
+    registerTool(server, ctx, emailsTimelineTool),
+    registerTool(server, ctx, documentsListTool),
+    registerTool(server, ctx, submittalsListTool),
+    registerTool(server, ctx, filedEmailsSearchTool),
+    registerTool(server, ctx, filedEmailReadTool),
+    registerTool(server, ctx, reportsListTool),
+    registerTool(server, ctx, reportReadTool),
+    registerTool(server, ctx, directorySearchTool),
+    registerTool(server, ctx, activityFeedTool),
+    registerTool(server, ctx, documentReadTool),
+  ]);
   return server;
 }

@@ -69,7 +69,7 @@ describe('Origin on /mcp', () => {
     for (const origin of ['http://sitefile.test', INSPECTOR_ORIGIN]) {
       const res = await post(list, { headers: { origin } });
       expect(res.status).toBe(200);
-      expect(res.body.result.tools).toHaveLength(6);
+      expect(res.body.result.tools).toHaveLength(13);
       expect(res.headers.get('access-control-allow-origin')).toBe(origin);
       expect(res.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
       expect(res.headers.get('vary')).toContain('Origin');

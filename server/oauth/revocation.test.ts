@@ -2,7 +2,7 @@ import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { describe, expect, it } from 'vitest';
 import { f, server } from '../../test/fixture-server.js';
-import { createUser, disableUser, removeMembership } from '../users/service.js';
+import { createUser, removeMember, setUserDisabled } from '../users/service.js';
 import { AgentOAuth } from './agent.fixtures.js';
 import { addinSignIn, oauthForm, signInAndConsent, viaServer } from './browser.fixtures.js';
 import { ADDIN_CLIENT_ID } from './first-party.js';
@@ -154,7 +154,7 @@ describe('the add-in on /v1, disabled people and removed memberships', () => {
     expect((await server.call('/v1/me', { token: v1.access_token })).status).toBe(200);
     expect(await mcpStatus(mcp.access_token)).toBe(200);
 
-    await disableUser(server.database.db, server.app.context.bus, created.id, server.clock.now());
+    await setUserDisabled(server.app.context, created.id, true);
     expect((await server.call('/v1/me', { token: v1.access_token })).status).toBe(401);
     expect(await mcpStatus(mcp.access_token)).toBe(401);
     const refreshed = await oauthForm(server, '/oauth/token', {
@@ -178,7 +178,7 @@ describe('the add-in on /v1, disabled people and removed memberships', () => {
     });
     const v1 = await addinSignIn(server, person);
     expect((await server.call(`/v1/organization/${f.orgA.id}`, { token: v1.access_token })).status).toBe(200);
-    await removeMembership(server.database.db, server.app.context.bus, f.orgA.id, created.id);
+    await removeMember(server.app.context, f.orgA.id, created.id);
     expect((await server.call(`/v1/organization/${f.orgA.id}`, { token: v1.access_token })).status).toBe(403);
     expect((await server.call(`/v1/organization/${f.orgB.id}`, { token: v1.access_token })).status).toBe(200);
   });

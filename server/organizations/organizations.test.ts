@@ -169,6 +169,54 @@ describe('GET /v1/organization/{orgId}/project', () => {
     expect(res).toMatchObject({ status: 400, body: { error: 'Invalid cursor' } });
   });
 
+  it('searches name, code and aliases, within the caller’s scope, by name and a page at a time', async () => {
+    const { id: orgId } = await createOrganization(server.database.db, { name: 'Search Co' });
+    const add = (name: string, more: { code?: string; aliases?: string[] } = {}) =>
+      createProject(server.database.db, { organizationId: orgId, name, aliases: [], ...more });
+    const harbour = await add('Harbour Bridge', { code: 'HB-7' });
+    const library = await add('Lakeshore Public Library', { code: '4410', aliases: ['Old Town Books'] });
+    await add('50% Fit-out_B');
+    await add('Quarry Road');
+    const member = await f.client(['project:read'], { orgs: [orgId] });
+    const found = async (search: string, token = member.token) => {
+      const res = await server.call(`/v1/organization/${orgId}/project?search=${encodeURIComponent(search)}`, {
+        token,
+      });
+      expect(res.status, search).toBe(200);
+      return res.body.data.map((p: { name: string }) => p.name);
+    };
+    expect(await found('bridge')).toEqual(['Harbour Bridge']);
+    expect(await found('hb-7')).toEqual(['Harbour Bridge']);
+    expect(await found('441')).toEqual(['Lakeshore Public Library']);
+    expect(await found('town books')).toEqual(['Lakeshore Public Library']);
+    expect(await found('r')).toEqual(['Harbour Bridge', 'Lakeshore Public Library', 'Quarry Road']);
+    // % and _ are letters here, not wildcards.
+    expect(await found('0%')).toEqual(['50% Fit-out_B']);
+    expect(await found('t_b')).toEqual(['50% Fit-out_B']);
+    expect(await found('nothing like it')).toEqual([]);
+    // A key scoped to one project finds only that one.
+    const narrow = await f.client(['project:read'], { projects: [{ orgId, projectId: library.id }] });
+    expect(await found('r', narrow.token)).toEqual(['Lakeshore Public Library']);
+
+    // Paged by name; a cursor continues its own search only.
+    const first = await server.call(`/v1/organization/${orgId}/project?search=r&limit=2`, { token: member.token });
+    expect(first.body).toMatchObject({ hasMore: true, data: [{ id: harbour.id }, { id: library.id }] });
+    const next = await server.call(
+      `/v1/organization/${orgId}/project?search=r&limit=2&cursor=${first.body.nextCursor}`,
+      { token: member.token },
+    );
+    expect(next.body).toMatchObject({ hasMore: false, data: [{ name: 'Quarry Road' }] });
+    const otherSearch = await server.call(
+      `/v1/organization/${orgId}/project?search=a&limit=2&cursor=${first.body.nextCursor}`,
+      { token: member.token },
+    );
+    expect(otherSearch.status).toBe(400);
+    for (const search of ['', '   ', 'x'.repeat(201)]) {
+      const res = await server.call(`/v1/organization/${orgId}/project?search=${search}`, { token: member.token });
+      expect(res.status, JSON.stringify(search)).toBe(400);
+    }
+  });
+
   it('serves a superadmin key every organization’s projects', async () => {
     const key = await f.client(['project:read'], { superadmin: true });
     const res = await server.call(`/v1/organization/${f.orgB.id}/project`, { token: key.token });

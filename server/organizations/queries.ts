@@ -1,7 +1,8 @@
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { KeysetPosition } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
 import { keysetOrder } from '../db/keyset.js';
+import { likeContains } from '../db/like.js';
 import { organizations, projects } from '../db/schema.js';
 
 export async function insertOrganization(tx: Db | Tx, row: { id: string; name: string }): Promise<void> {
@@ -31,13 +32,21 @@ export async function listOrganizationRows(
     .limit(options.limit);
 }
 
-/** One page of an organization's projects by name (index projects_org_name_idx), optionally only some ids. */
+/** A project whose name, code or one of its aliases contains `text`, whatever the case. */
+const projectMatches = (text: string): SQL => {
+  const like = likeContains(text);
+  return sql`(${projects.name} ilike ${like} or ${projects.code} ilike ${like} or exists (select 1 from unnest(${projects.aliases}) as alias where alias ilike ${like}))`;
+};
+
+/** One page of an organization's projects by name (index projects_org_name_idx), optionally only some ids, or
+ *  only those matching a search text. */
 export async function listProjectRows(
   db: Db | Tx,
-  options: { orgId: string; only?: readonly string[]; after?: KeysetPosition; limit: number },
+  options: { orgId: string; only?: readonly string[]; search?: string; after?: KeysetPosition; limit: number },
 ) {
   const conditions: SQL[] = [eq(projects.organizationId, options.orgId)];
   if (options.only) conditions.push(inArray(projects.id, [...options.only]));
+  if (options.search) conditions.push(projectMatches(options.search));
   return db
     .select()
     .from(projects)
@@ -65,13 +74,4 @@ export async function updateProjectRow(
     .where(and(eq(projects.id, target.projectId), eq(projects.organizationId, target.organizationId)))
     .returning();
   return row;
-}
-
-/** The organization that owns a project, or undefined when there is no such project. */
-export async function findProjectOwner(db: Db | Tx, projectId: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ organizationId: projects.organizationId })
-    .from(projects)
-    .where(eq(projects.id, projectId));
-  return row?.organizationId;
 }

@@ -55,7 +55,9 @@ export const organizationRoutes = [
     path: '/v1/organization/:orgId/project',
     operationId: 'listProjects',
     summary: 'The organization’s projects within the caller’s scope',
-    description: 'A key scoped to single projects sees only those; ordered by name.',
+    description:
+      'A key scoped to single projects sees only those; ordered by name. `search` narrows to projects whose name, ' +
+      'code or an alias contains the text (the add-in’s type-ahead: any number of projects, a bounded page).',
     tags,
     access: access.needs('project:read', 'org'),
     ...projectListing,

@@ -7,7 +7,6 @@ import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import {
   findOrganization,
-  findProjectOwner,
   insertOrganization,
   insertProject,
   listOrganizationRows,
@@ -65,26 +64,6 @@ const projectOf = (r: ProjectRow): Project => ({
   createdAt: r.createdAt.toISOString(),
 });
 
-// A project never changes organization, so its owner can be cached for the life of the process.
-const owners = new WeakMap<Db, Map<string, string>>();
-
-/** The organization that owns a project, or undefined when there is no such project. */
-export async function findProjectOrg(db: Db, projectId: string): Promise<string | undefined> {
-  let cache = owners.get(db);
-  if (!cache) {
-    cache = new Map();
-    owners.set(db, cache);
-  }
-  const hit = cache.get(projectId);
-  if (hit) return hit;
-  const owner = await findProjectOwner(db, projectId);
-  if (owner) {
-    if (cache.size > 100_000) cache.clear();
-    cache.set(projectId, owner);
-  }
-  return owner;
-}
-
 export async function getOrganization(db: Db, orgId: string): Promise<Organization> {
   const row = await findOrganization(db, orgId);
   // Reached only for organizations in the caller's scope, so this is a superadmin key naming an unknown one.
@@ -140,13 +119,15 @@ export function listProjects(
   db: Db,
   caller: Caller,
   orgId: string,
-  page: { cursor?: string; limit: number },
+  page: { cursor?: string; limit: number; search?: string },
 ): Promise<NamePage<Project>> {
+  const { search } = page;
   return pageByName(
     page,
-    { list: 'projects', orgId },
+    // A cursor continues the search it came from: one of another search (or none) is a 400.
+    search ? { list: 'projects', orgId, search } : { list: 'projects', orgId },
     projectsInOrg(caller.scope, orgId),
-    (only, after, limit) => listProjectRows(db, { orgId, only, after, limit }),
+    (only, after, limit) => listProjectRows(db, { orgId, only, search, after, limit }),
     projectOf,
   );
 }
@@ -157,7 +138,7 @@ export async function listEveryProject(
   db: Db,
   caller: Caller,
   orgId: string,
-  page: { cursor?: string; limit: number },
+  page: { cursor?: string; limit: number; search?: string },
 ) {
   if (!(await findOrganization(db, orgId))) throw ApiError.notFound('Organization');
   const everyOrganization = { allOrgs: true, orgs: new Set<string>(), projects: new Map() };

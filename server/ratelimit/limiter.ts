@@ -32,6 +32,8 @@ export interface RateLimiterOptions {
   redisUrl?: string;
   keyPrefix: string;
   log: Logger;
+  /** Told of each refusal (the metrics' counter). */
+  onRefusal?: (bucket: RateLimitBucket) => void;
 }
 
 const WINDOW_SECONDS = 60;
@@ -102,7 +104,10 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       try {
         return decide(await limiters[bucket].consume(key), true);
       } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return decide(rejection, false);
+        if (rejection instanceof RateLimiterRes) {
+          options.onRefusal?.(bucket);
+          return decide(rejection, false);
+        }
         // Both the store and the insurance failed: serving beats refusing on a limiter fault.
         options.log.error({ err: rejection }, 'rate limiter failed; request let through');
         return { allowed: true, limit, remaining: limit, resetSeconds: WINDOW_SECONDS };

@@ -1,10 +1,12 @@
-import { statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { verifySecret } from '../auth/secrets.js';
-import { ensureDemoData } from './demo.js';
+import { loadConfig } from '../config.js';
+import { ensureDemoData, PUBLISHED_DEMO_PASSWORDS } from './demo.js';
 import { config, count, dataDir, db, demo, now, rows, server } from './seed.fixtures.js';
 
 describe('demo credentials', () => {
@@ -23,7 +25,7 @@ describe('demo credentials', () => {
     expect(await count(sql`SELECT count(*) AS n FROM organizations`)).toBe(2);
   });
 
-  it('seeds sign-in accounts: an admin and a member per organization, with known passwords', async () => {
+  it('seeds an admin and a member per organization whose passwords were made for this database', async () => {
     expect(demo.users).toHaveLength(4);
     for (const org of demo.organizations) {
       expect(
@@ -34,32 +36,43 @@ describe('demo credentials', () => {
       ).toEqual(['admin', 'member']);
     }
     for (const user of [...demo.users, { ...demo.staff, role: 'staff' }]) {
+      expect(PUBLISHED_DEMO_PASSWORDS).not.toContain(user.password);
+      expect(user.password.length).toBeGreaterThanOrEqual(16);
       const [row] = await rows<{ password_hash: string; staff: boolean }>(
         sql`SELECT password_hash, staff FROM users WHERE lower(email) = lower(${user.email})`,
       );
       expect(await verifySecret(row!.password_hash, user.password)).toBe(true);
+      for (const published of PUBLISHED_DEMO_PASSWORDS) {
+        expect(await verifySecret(row!.password_hash, published)).toBe(false);
+      }
       expect(row!.staff).toBe(user.role === 'staff');
     }
   });
 
-  it('rotates the demo secret and staff password when the credentials file is missing', async () => {
-    await rm(credentialsFile);
-    const rotated = await ensureDemoData(db, config, now);
-    expect(rotated.client.clientId).toBe(demo.client.clientId);
-    expect(rotated.client.clientSecret).not.toBe(demo.client.clientSecret);
-    expect(rotated.staff.password).not.toBe(demo.staff.password);
-    expect(rotated.organizations).toEqual(demo.organizations);
-    expect([...rotated.users].sort((a, b) => a.email.localeCompare(b.email))).toEqual(
-      [...demo.users].sort((a, b) => a.email.localeCompare(b.email)),
-    );
-    expect(statSync(credentialsFile).mode & 0o777).toBe(0o600);
-    const exchange = (secret: string) =>
-      server.call('/v1/oauth/token', {
-        method: 'POST',
-        json: { client_id: demo.client.clientId, client_secret: secret },
+  it('gives a second instance on its own data directory the same credentials, rotating nothing', async () => {
+    const otherDir = mkdtempSync(path.join(tmpdir(), 'sitefile-seed-other-'));
+    try {
+      const other = await ensureDemoData(db, loadConfig({ DATA_DIR: otherDir, LOG_LEVEL: 'silent' }), now);
+      expect(other).toEqual(demo);
+      expect(JSON.parse(readFileSync(path.join(otherDir, 'demo-credentials.json'), 'utf8'))).toEqual({
+        client: demo.client,
+        staff: demo.staff,
+        users: demo.users,
       });
-    expect((await exchange(rotated.client.clientSecret)).status).toBe(200);
-    expect((await exchange(demo.client.clientSecret)).status).toBe(401);
-    expect(await ensureDemoData(db, config, now)).toEqual(rotated);
+      const exchange = await server.call('/v1/oauth/token', {
+        method: 'POST',
+        json: { client_id: demo.client.clientId, client_secret: demo.client.clientSecret },
+      });
+      expect(exchange.status).toBe(200);
+    } finally {
+      await rm(otherDir, { recursive: true, force: true });
+    }
+  });
+
+  it('writes the credentials file again when it was deleted, with the same secrets', async () => {
+    await rm(credentialsFile);
+    expect(await ensureDemoData(db, config, now)).toEqual(demo);
+    expect(statSync(credentialsFile).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(credentialsFile, 'utf8')).client).toEqual(demo.client);
   });
 });

@@ -1,191 +1,191 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import { permissionKeys } from '../../shared/permissions.js';
 import { createClient } from '../api-keys/service.js';
-import { hashSecret, newClientSecret, verifySecret } from '../auth/secrets.js';
-import { createFsBlobStore } from '../blobs/store.js';
+import { verifySecret } from '../auth/secrets.js';
+import { createBlobStore } from '../blobs/configured.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db/connection.js';
-import { findUserByEmail } from '../users/queries.js';
+import { type Db, withAdvisoryLock } from '../db/connection.js';
 import { createUser } from '../users/service.js';
 import {
-  allOrganizationIds,
+  disableClient,
+  disableUsers,
+  enabledExampleDomainPeople,
   findClientByClientId,
   findClientByName,
   hasOrganizations,
   organizationsOfClient,
-  passwordMembers,
-  setClientSecretHash,
-  setMembershipRole,
-  setUserPasswordHash,
+  readStoredDemoCredentials,
+  storeDemoCredentials,
 } from './queries.js';
-import { demoPasswords } from './shapes.js';
 
 export const DEMO_SEED = 1;
 export const DEMO_KEY_NAME = 'Sitefile demo key';
 export const DEMO_STAFF = { email: 'staff@sitefile.example', name: 'Sam Staff' };
-/** Made only when a database has no sign-in account of that role to show (one seeded some other way). */
-const DEMO_ACCOUNT_NAMES = { admin: 'Ada Admin', member: 'Max Member' } as const;
-const demoAccountEmail = (role: 'admin' | 'member') => `demo-${role}@sitefile.example`;
+/**
+ * The passwords earlier versions gave every demo person and printed in the README: whoever has them can sign in
+ * wherever such an account still exists, so outside demo mode those accounts are disabled at start.
+ */
+export const PUBLISHED_DEMO_PASSWORDS = ['sitefile-admin-demo', 'sitefile-member-demo'] as const;
 
-export interface DemoCredentials {
-  client: { clientId: string; clientSecret: string };
-  staff: { email: string; password: string };
-  users: { email: string; password: string; role: 'admin' | 'member'; orgId: string }[];
-}
+const demoCredentialsSchema = z.object({
+  client: z.object({ clientId: z.string(), clientSecret: z.string() }),
+  staff: z.object({ email: z.string(), password: z.string() }),
+  users: z.array(
+    z.object({ email: z.string(), password: z.string(), role: z.enum(['admin', 'member']), orgId: z.string() }),
+  ),
+});
+export type DemoCredentials = z.infer<typeof demoCredentialsSchema>;
 
 export interface DemoData extends DemoCredentials {
   organizations: { id: string; name: string; projects: { id: string; name: string }[] }[];
 }
 
-const credentialsFile = (config: Config) => path.join(config.dataDir, 'demo-credentials.json');
+/** What a start did about the demo: its data and credentials in demo mode, else the warnings to log. */
+export interface DemoOutcome {
+  demo: DemoData | undefined;
+  warnings: string[];
+}
 
-function readCredentials(config: Config): DemoCredentials | undefined {
-  try {
-    const stored = JSON.parse(readFileSync(credentialsFile(config), 'utf8')) as DemoCredentials;
-    return stored.client?.clientId && stored.client.clientSecret && stored.staff?.password ? stored : undefined;
-  } catch {
-    return undefined;
+/**
+ * Demo mode: `SITEFILE_DEMO=1`, or (unset) the embedded database while it is empty or holds the demo. Anything
+ * else — PostgreSQL, or an embedded database with real organizations — is a real deployment.
+ */
+async function inDemoMode(db: Db, config: Config, kind: 'pglite' | 'postgres'): Promise<boolean> {
+  if (config.demo !== 'auto') return config.demo === 'on';
+  if (kind !== 'pglite') return false;
+  return !(await hasOrganizations(db)) || (await readStoredDemoCredentials(db)) !== undefined;
+}
+
+/**
+ * `npm start`: the demo's data and credentials in demo mode; otherwise nothing is added or printed, and demo
+ * access that an earlier start left in the database (published passwords, the demo key, the demo staff) is
+ * disabled, with one warning naming it.
+ */
+export async function prepareDemo(
+  db: Db,
+  config: Config,
+  kind: 'pglite' | 'postgres',
+  now: Date = new Date(),
+): Promise<DemoOutcome> {
+  const warnings: string[] = [];
+  if (await inDemoMode(db, config, kind)) {
+    const demo = await ensureDemoData(db, config, now);
+    if (demo) return { demo, warnings };
+    warnings.push(
+      'SITEFILE_DEMO=1 but the database holds organizations that are not the demo data: no demo data or accounts were added',
+    );
   }
+  const retired = await retireDemoAccess(db, now);
+  if (retired.length) {
+    warnings.push(
+      `Not in demo mode: disabled demo access found in this database (${retired.join(', ')}); ` +
+        'their sign-ins and tokens are refused from now on',
+    );
+  }
+  return { demo: undefined, warnings };
+}
+
+/**
+ * Demo mode (`npm start` in demo mode, `cli demo`): seeds the demo into an empty database with an all-permission
+ * demo key, a staff sign-in and an admin and a member per organization, all with passwords made for this
+ * database; stores their credentials with the data (so every start and instance shows the same ones, and none
+ * rotates them) and in `DATA_DIR/demo-credentials.json`. Answers undefined for a database that holds other data.
+ */
+export function ensureDemoData(db: Db, config: Config, now: Date = new Date()): Promise<DemoData | undefined> {
+  // Instances starting together on an empty PostgreSQL database: one seeds, the others then find the data.
+  return withAdvisoryLock(db, 'sitefile:demo-data', () => ensureDemoDataNow(db, config, now));
+}
+
+async function ensureDemoDataNow(db: Db, config: Config, now: Date): Promise<DemoData | undefined> {
+  const stored = demoCredentialsSchema.optional().parse(await readStoredDemoCredentials(db));
+  if (stored) {
+    const client = await findClientByClientId(db, stored.client.clientId);
+    writeCredentialsFile(config, stored);
+    return { ...stored, organizations: client ? await organizationsOfClient(db, client.id) : [] };
+  }
+  if (await hasOrganizations(db)) return undefined;
+  return seedDemo(db, config, now);
+}
+
+async function seedDemo(db: Db, config: Config, now: Date): Promise<DemoData> {
+  // Loaded only for an empty database: the seed brings the PDF library, which a restart does not need.
+  const { newSeedPasswords, seedDatabase } = await import('./seed.js');
+  const summary = await seedDatabase(db, createBlobStore(config), {
+    scale: 'demo',
+    seed: DEMO_SEED,
+    now,
+    passwords: newSeedPasswords(),
+  });
+  const staffPassword = `staff-${randomBytes(9).toString('base64url')}`;
+  await createUser(db, { ...DEMO_STAFF, password: staffPassword, staff: true, title: 'Platform support' });
+  const client = await createClient(db, {
+    name: DEMO_KEY_NAME,
+    description: 'Created with the demo data; every permission on both demo organizations.',
+    permissions: [...permissionKeys],
+    orgIds: summary.organizations.map((o) => o.id),
+    projects: [],
+    createdBy: DEMO_STAFF.email,
+  });
+  const credentials: DemoCredentials = {
+    client: { clientId: client.clientId, clientSecret: client.client_secret },
+    staff: { email: DEMO_STAFF.email, password: staffPassword },
+    users: summary.accounts.map(({ email, password, role, orgId }) => ({ email, password, role, orgId })),
+  };
+  const kept = demoCredentialsSchema.parse(await storeDemoCredentials(db, credentials));
+  writeCredentialsFile(config, kept);
+  return {
+    ...kept,
+    organizations: summary.organizations.map((o) => ({
+      id: o.id,
+      name: o.name,
+      projects: o.projects.map(({ id, name }) => ({ id, name })),
+    })),
+  };
 }
 
 /** Written atomically and readable only by the owner: it holds live secrets. */
-function writeCredentials(config: Config, credentials: DemoCredentials): void {
-  const file = credentialsFile(config);
+function writeCredentialsFile(config: Config, credentials: DemoCredentials): void {
+  const file = path.join(config.dataDir, 'demo-credentials.json');
   mkdirSync(config.dataDir, { recursive: true });
   writeFileSync(`${file}.tmp`, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   chmodSync(`${file}.tmp`, 0o600);
   renameSync(`${file}.tmp`, file);
 }
 
-const newStaffPassword = () => `staff-${randomBytes(9).toString('base64url')}`;
-
 /**
- * `npm start` and `cli demo`: seeds the demo data into an empty database, and makes sure a demo API
- * key (all permissions, every demo organization) and a staff login exist whose secrets are kept in
- * `DATA_DIR/demo-credentials.json`. When that file is missing or belongs to another database, the
- * demo key's secret and the staff password are rotated and the file is rewritten.
+ * Disables what a demo start left behind, naming each: people at `.example` addresses who still sign in with a
+ * published password and — in a database that is not the demo (an earlier version seeded its key and staff
+ * into real ones and printed their secrets) — the demo staff sign-in and the demo key.
  */
-export async function ensureDemoData(db: Db, config: Config, now: Date = new Date()): Promise<DemoData> {
-  if (!(await hasOrganizations(db))) {
-    // Loaded only for an empty database: the seed brings the PDF library, which a restart does not need.
-    const { seedDatabase } = await import('./seed.js');
-    const summary = await seedDatabase(db, createFsBlobStore(path.join(config.dataDir, 'blobs')), {
-      scale: 'demo',
-      seed: DEMO_SEED,
-      now,
-    });
-    const staffPassword = newStaffPassword();
-    await createUser(db, { ...DEMO_STAFF, password: staffPassword, staff: true, title: 'Platform support' });
-    const client = await createClient(db, {
-      name: DEMO_KEY_NAME,
-      description: 'Created with the demo data; every permission on both demo organizations.',
-      permissions: [...permissionKeys],
-      orgIds: summary.organizations.map((o) => o.id),
-      projects: [],
-      createdBy: DEMO_STAFF.email,
-    });
-    const credentials: DemoCredentials = {
-      client: { clientId: client.clientId, clientSecret: client.client_secret },
-      staff: { email: DEMO_STAFF.email, password: staffPassword },
-      users: summary.accounts.map(({ email, password, role, orgId }) => ({ email, password, role, orgId })),
-    };
-    writeCredentials(config, credentials);
-    return {
-      ...credentials,
-      organizations: summary.organizations.map((o) => ({
-        id: o.id,
-        name: o.name,
-        projects: o.projects.map(({ id, name }) => ({ id, name })),
-      })),
-    };
+async function retireDemoAccess(db: Db, now: Date): Promise<string[]> {
+  const leftInRealDatabase = (await readStoredDemoCredentials(db)) === undefined;
+  const people = await enabledExampleDomainPeople(db);
+  const published = new Map<string, boolean>();
+  const retired: typeof people = [];
+  for (const person of people) {
+    const hash = person.passwordHash!;
+    if (!published.has(hash)) published.set(hash, await isPublishedPassword(hash));
+    const demoStaff = leftInRealDatabase && person.email.toLowerCase() === DEMO_STAFF.email;
+    if (published.get(hash) || demoStaff) retired.push(person);
   }
-
-  const stored = readCredentials(config);
-  const storedClient = stored && (await findClientByClientId(db, stored.client.clientId));
-  if (stored && storedClient) {
-    const organizations = await organizationsOfClient(db, storedClient.id);
-    if (hasEveryRole(stored.users ?? [])) return { ...stored, organizations };
-    // A credentials file from before the sign-in accounts were listed: add them and keep the rest.
-    const credentials = { ...stored, users: await withEveryRole(db, organizations, stored.users ?? [], now) };
-    writeCredentials(config, credentials);
-    return { ...credentials, organizations };
-  }
-  return rotateDemoCredentials(db, config, now);
-}
-
-/** A seeded database without (matching) credentials: re-issue the key's secret and the staff password. */
-async function rotateDemoCredentials(db: Db, config: Config, now: Date): Promise<DemoData> {
-  const clientSecret = newClientSecret();
-  let client = await findClientByName(db, DEMO_KEY_NAME, DEMO_STAFF.email);
-  if (client) {
-    await setClientSecretHash(db, client.id, await hashSecret(clientSecret), now);
-  } else {
-    const created = await createClient(db, {
-      name: DEMO_KEY_NAME,
-      description: 'Created at start-up for an existing database; every permission on every organization.',
-      permissions: [...permissionKeys],
-      orgIds: await allOrganizationIds(db),
-      projects: [],
-      createdBy: DEMO_STAFF.email,
-      secret: clientSecret,
-    });
-    client = { id: created.id, clientId: created.clientId };
-  }
-
-  const staffPassword = newStaffPassword();
-  const staff = await findUserByEmail(db, DEMO_STAFF.email);
-  if (staff) await setUserPasswordHash(db, staff.id, await hashSecret(staffPassword), now);
-  else await createUser(db, { ...DEMO_STAFF, password: staffPassword, staff: true, title: 'Platform support' });
-
-  const organizations = await organizationsOfClient(db, client.id);
-  const users: DemoCredentials['users'] = [];
-  for (const member of await passwordMembers(
+  await disableUsers(
     db,
-    organizations.map((o) => o.id),
-  )) {
-    const password = demoPasswords[member.role];
-    if (await verifySecret(member.passwordHash!, password)) {
-      users.push({ email: member.email, password, role: member.role, orgId: member.orgId });
-    }
+    retired.map((p) => p.id),
+    now,
+  );
+  const names = retired.map((p) => p.email);
+  const key = leftInRealDatabase ? await findClientByName(db, DEMO_KEY_NAME, DEMO_STAFF.email) : undefined;
+  if (key?.enabled) {
+    await disableClient(db, key.id, now);
+    names.push(`API key "${DEMO_KEY_NAME}" ${key.clientId}`);
   }
-  const credentials: DemoCredentials = {
-    client: { clientId: client.clientId, clientSecret },
-    staff: { email: DEMO_STAFF.email, password: staffPassword },
-    users: await withEveryRole(db, organizations, users, now),
-  };
-  writeCredentials(config, credentials);
-  return { ...credentials, organizations };
+  return names;
 }
 
-const roles = ['admin', 'member'] as const;
-const hasEveryRole = (users: DemoCredentials['users']) => roles.every((role) => users.some((u) => u.role === role));
-
-/**
- * The start banner shows an organization admin's and a member's sign-in: when the database has no working one
- * of a role, a demo account of that role is made (or its password reset) in the first organization.
- */
-async function withEveryRole(
-  db: Db,
-  organizations: { id: string }[],
-  users: DemoCredentials['users'],
-  now: Date,
-): Promise<DemoCredentials['users']> {
-  const orgId = organizations[0]?.id;
-  if (!orgId) return users;
-  const added: DemoCredentials['users'] = [];
-  for (const role of roles.filter((r) => !users.some((u) => u.role === r))) {
-    const email = demoAccountEmail(role);
-    const password = demoPasswords[role];
-    const existing = await findUserByEmail(db, email);
-    if (existing) {
-      await setUserPasswordHash(db, existing.id, await hashSecret(password), now);
-      await setMembershipRole(db, orgId, existing.id, role);
-    } else {
-      await createUser(db, { email, name: DEMO_ACCOUNT_NAMES[role], password, memberships: [{ orgId, role }] });
-    }
-    added.push({ email, password, role, orgId });
-  }
-  return [...users, ...added];
+async function isPublishedPassword(hash: string): Promise<boolean> {
+  for (const password of PUBLISHED_DEMO_PASSWORDS) if (await verifySecret(hash, password)) return true;
+  return false;
 }

@@ -4,7 +4,7 @@ import * as s from '../db/schema.js';
 import { asciiEmail, DAY, HOUR, hex, type OrgPlan, type ProjectPlan, slug } from './model.js';
 import type { Rng } from './random.js';
 import { RowSet } from './rows.js';
-import { demoPasswords, type ScaleShape } from './shapes.js';
+import type { ScaleShape, SeedPasswords } from './shapes.js';
 import * as v from './vocabulary.js';
 
 /** Everything that belongs to no single project: organizations, people, settings, support issues. */
@@ -12,13 +12,14 @@ export function generatePlatform(
   rng: Rng,
   shape: ScaleShape,
   now: Date,
-  passwordHashes: { admin: string; member: string },
+  passwords: SeedPasswords,
+  passwordHashes: SeedPasswords,
 ) {
   const rows = new RowSet();
   const orgs: OrgPlan[] = [];
   const projects: ProjectPlan[] = [];
   const since = (days: number) => new Date(now.getTime() - days * DAY);
-  const platform: PlatformDraft = { rng, rows, projects, usedEmails: new Set(), since, passwordHashes };
+  const platform: PlatformDraft = { rng, rows, projects, usedEmails: new Set(), since, passwords, passwordHashes };
 
   for (let o = 0; o < shape.organizations; o++) {
     const name = v.organizationNames[o % v.organizationNames.length]!;
@@ -71,12 +72,13 @@ interface PlatformDraft {
   /** Addresses taken so far: a second person with the same name gets a numbered one. */
   usedEmails: Set<string>;
   since: (days: number) => Date;
-  passwordHashes: { admin: string; member: string };
+  passwords: SeedPasswords;
+  passwordHashes: SeedPasswords;
 }
 
 /** Person `u` of an organization: user, membership and `member_added` activity; the first two sign in. */
 function addPerson(platform: PlatformDraft, org: OrgPlan, u: number) {
-  const { rng, rows, usedEmails, since, passwordHashes } = platform;
+  const { rng, rows, usedEmails, since, passwords, passwordHashes } = platform;
   const first = rng.pick(v.firstNames);
   const last = rng.pick(v.lastNames);
   let email = asciiEmail(`${first}.${last}@${org.domain}`);
@@ -124,7 +126,7 @@ function addPerson(platform: PlatformDraft, org: OrgPlan, u: number) {
       userId: id,
       email,
       name: `${first} ${last}`,
-      password: demoPasswords[role],
+      password: passwords[role],
       role,
       orgId: org.id,
     });

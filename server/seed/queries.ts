@@ -2,19 +2,44 @@ import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../db/connection.js';
 import { selectRows } from '../db/rows.js';
-import {
-  oauthClientOrgScopes,
-  oauthClients,
-  organizationMembers,
-  organizations,
-  projects,
-  users,
-} from '../db/schema.js';
-import { newId } from '../ids.js';
+import { demoCredentials, oauthClientOrgScopes, oauthClients, organizations, projects, users } from '../db/schema.js';
 
 export async function hasOrganizations(db: Db): Promise<boolean> {
   const [row] = await db.select({ id: organizations.id }).from(organizations).limit(1);
   return row !== undefined;
+}
+
+const DEMO_ROW = 'demo';
+
+export async function readStoredDemoCredentials(db: Db): Promise<unknown> {
+  const [row] = await db.select({ credentials: demoCredentials.credentials }).from(demoCredentials);
+  return row?.credentials;
+}
+
+/** Keeps the first credentials stored: a second instance seeding at the same moment gets those back. */
+export async function storeDemoCredentials(db: Db, credentials: unknown): Promise<unknown> {
+  await db.insert(demoCredentials).values({ id: DEMO_ROW, credentials }).onConflictDoNothing();
+  return readStoredDemoCredentials(db);
+}
+
+/**
+ * People who can still sign in with a password and whose address is at a reserved `.example` domain (RFC 2606):
+ * the seed's and earlier starts' demo people; no real mailbox has such an address.
+ */
+export async function enabledExampleDomainPeople(db: Db) {
+  return db
+    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
+    .from(users)
+    .where(and(isNull(users.disabledAt), isNotNull(users.passwordHash), sql`lower(${users.email}) LIKE '%.example'`))
+    .orderBy(asc(users.email));
+}
+
+export async function disableUsers(db: Db, ids: string[], at: Date): Promise<void> {
+  if (ids.length) await db.update(users).set({ disabledAt: at, updatedAt: at }).where(inArray(users.id, ids));
+}
+
+export async function disableClient(db: Db, id: string, at: Date): Promise<void> {
+  await db.update(oauthClients).set({ enabled: false, updatedAt: at }).where(eq(oauthClients.id, id));
 }
 
 export async function findClientByClientId(db: Db, clientId: string) {
@@ -27,28 +52,12 @@ export async function findClientByClientId(db: Db, clientId: string) {
 
 export async function findClientByName(db: Db, name: string, createdBy: string) {
   const [row] = await db
-    .select({ id: oauthClients.id, clientId: oauthClients.clientId })
+    .select({ id: oauthClients.id, clientId: oauthClients.clientId, enabled: oauthClients.enabled })
     .from(oauthClients)
     .where(and(eq(oauthClients.name, name), eq(oauthClients.createdBy, createdBy), isNull(oauthClients.deletedAt)))
     .orderBy(asc(oauthClients.createdAt))
     .limit(1);
   return row;
-}
-
-export async function setClientSecretHash(db: Db, id: string, secretHash: string, at: Date): Promise<void> {
-  await db.update(oauthClients).set({ secretHash, updatedAt: at }).where(eq(oauthClients.id, id));
-}
-
-export async function setUserPasswordHash(db: Db, id: string, passwordHash: string, at: Date): Promise<void> {
-  await db.update(users).set({ passwordHash, updatedAt: at }).where(eq(users.id, id));
-}
-
-/** Makes the user a member of the organization with this role (or gives an existing membership the role). */
-export async function setMembershipRole(db: Db, orgId: string, userId: string, role: 'admin' | 'member') {
-  await db
-    .insert(organizationMembers)
-    .values({ id: newId('mem'), organizationId: orgId, userId, role })
-    .onConflictDoUpdate({ target: [organizationMembers.organizationId, organizationMembers.userId], set: { role } });
 }
 
 /** The organizations a client is scoped to, with their projects, by name. */
@@ -71,29 +80,6 @@ export async function organizationsOfClient(db: Db, clientRowId: string) {
     ...org,
     projects: projectRows.filter((p) => p.organizationId === org.id).map(({ id, name }) => ({ id, name })),
   }));
-}
-
-export async function allOrganizationIds(db: Db): Promise<string[]> {
-  const rows = await db.select({ id: organizations.id }).from(organizations).orderBy(asc(organizations.createdAt));
-  return rows.map((r) => r.id);
-}
-
-/** Members of these organizations who can sign in with a password, admins first, oldest first. */
-export async function passwordMembers(db: Db, orgIds: string[]) {
-  if (orgIds.length === 0) return [];
-  return db
-    .select({
-      userId: users.id,
-      email: users.email,
-      passwordHash: users.passwordHash,
-      role: organizationMembers.role,
-      orgId: organizationMembers.organizationId,
-    })
-    .from(organizationMembers)
-    .innerJoin(users, eq(users.id, organizationMembers.userId))
-    .where(and(inArray(organizationMembers.organizationId, orgIds), isNotNull(users.passwordHash)))
-    .orderBy(asc(organizationMembers.organizationId), asc(organizationMembers.role), asc(organizationMembers.createdAt))
-    .limit(orgIds.length * 10);
 }
 
 const IndexDefinition = z.object({ name: z.string(), definition: z.string() });

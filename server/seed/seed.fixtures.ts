@@ -32,7 +32,7 @@ export const count = async (query: SQL): Promise<number> => Number((await rows<{
 beforeAll(async () => {
   database = await openTestDatabase();
   db = database.db;
-  demo = await ensureDemoData(db, config, now);
+  demo = (await ensureDemoData(db, config, now))!;
   server = await startTestServer({ database, env: { DATA_DIR: dataDir } });
 }, 180_000);
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hashSecret, newClientSecret } from '../auth/secrets.js';
 import type { BlobStore } from '../blobs/store.js';
 import type { Db } from '../db/connection.js';
@@ -7,7 +8,7 @@ import { generateProject } from './project.js';
 import { createIndexes, dropIndexes, secondaryIndexes } from './queries.js';
 import { Rng } from './random.js';
 import { type RowSet, seededTables } from './rows.js';
-import { demoPasswords, type SeedAccount, type SeedScale, scales } from './shapes.js';
+import { type SeedAccount, type SeedPasswords, type SeedScale, scales } from './shapes.js';
 
 export type { SeedAccount, SeedScale };
 
@@ -24,6 +25,8 @@ export interface SeedOptions {
   seed: number;
   /** Every generated date is relative to this instant, so runs are reproducible. */
   now: Date;
+  /** The sign-in accounts' passwords; new random ones when not given (the data stays deterministic). */
+  passwords?: SeedPasswords;
   onProgress?: (progress: SeedProgress) => void;
 }
 
@@ -37,6 +40,12 @@ export interface SeedSummary {
   totalRows: number;
 }
 
+/** Passwords for one seeded database: random, so no two deployments share a sign-in. */
+export const newSeedPasswords = (): SeedPasswords => ({
+  admin: `admin-${randomBytes(9).toString('base64url')}`,
+  member: `member-${randomBytes(9).toString('base64url')}`,
+});
+
 /**
  * Fills an empty database with plausible construction data, deterministic from `seed`. Rows go in
  * as multi-row inserts in batches, one transaction for the platform rows and one per project.
@@ -44,13 +53,11 @@ export interface SeedSummary {
 export async function seedDatabase(db: Db, blobs: BlobStore, options: SeedOptions): Promise<SeedSummary> {
   const shape = scales[options.scale];
   const rng = new Rng(options.seed);
-  const passwordHashes = {
-    admin: await hashSecret(demoPasswords.admin),
-    member: await hashSecret(demoPasswords.member),
-  };
+  const passwords = options.passwords ?? newSeedPasswords();
+  const passwordHashes = { admin: await hashSecret(passwords.admin), member: await hashSecret(passwords.member) };
   // The integration keys' secret is never shown: a random one, hashed once for all of them.
   const integrationSecretHash = await hashSecret(newClientSecret());
-  const platform = generatePlatform(rng, shape, options.now, passwordHashes);
+  const platform = generatePlatform(rng, shape, options.now, passwords, passwordHashes);
   const counts: Record<string, number> = {};
   let totalRows = 0;
   let done = 0;

@@ -45,7 +45,7 @@ export const scales: Record<SeedScale, ScaleShape> = {
   },
 };
 
-/** Sign-in accounts the seed creates with known passwords (an org admin and a member per org). */
+/** Sign-in accounts the seed creates (an org admin and a member per org), with the passwords it was given. */
 export interface SeedAccount {
   userId: string;
   email: string;
@@ -55,4 +55,8 @@ export interface SeedAccount {
   orgId: string;
 }
 
-export const demoPasswords = { admin: 'sitefile-admin-demo', member: 'sitefile-member-demo' } as const;
+/** The sign-in accounts' passwords: one per role, made for each seeded database (never published). */
+export interface SeedPasswords {
+  admin: string;
+  member: string;
+}

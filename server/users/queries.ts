@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/connection.js';
-import { organizationMembers, users } from '../db/schema.js';
+import { organizationMembers, projectMembers, users } from '../db/schema.js';
 
 /** The person with this e-mail address, compared without regard to case. */
 export async function findUserByEmail(db: Db | Tx, email: string) {
@@ -18,21 +18,70 @@ export async function insertUser(
   if (memberships.length) await tx.insert(organizationMembers).values([...memberships]);
 }
 
-/** Whether a person was there to disable. */
-export async function markUserDisabled(db: Db | Tx, userId: string, now: Date): Promise<boolean> {
-  const rows = await db
+const personColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  staff: users.staff,
+  disabledAt: users.disabledAt,
+};
+
+export type PersonRow = Awaited<ReturnType<typeof setUserDisabledAt>>;
+
+/** Sets or clears `disabled_at`; the person afterwards, or undefined when there is no such person. A person
+ *  already disabled keeps the time they were first disabled. */
+export async function setUserDisabledAt(db: Db | Tx, userId: string, disabledAt: Date | null, now: Date) {
+  const [row] = await db
     .update(users)
-    .set({ disabledAt: now, updatedAt: now })
+    .set({ disabledAt: disabledAt === null ? null : sql`coalesce(${users.disabledAt}, ${disabledAt})`, updatedAt: now })
     .where(eq(users.id, userId))
-    .returning({ id: users.id });
-  return rows.length > 0;
+    .returning(personColumns);
+  return row;
 }
 
-/** Whether there was such a membership to delete. */
-export async function deleteMembership(db: Db | Tx, orgId: string, userId: string): Promise<boolean> {
-  const rows = await db
-    .delete(organizationMembers)
-    .where(and(eq(organizationMembers.organizationId, orgId), eq(organizationMembers.userId, userId)))
-    .returning({ id: organizationMembers.id });
-  return rows.length > 0;
+const memberColumns = {
+  id: organizationMembers.id,
+  userId: users.id,
+  name: users.name,
+  email: users.email,
+  role: organizationMembers.role,
+  disabledAt: users.disabledAt,
+  createdAt: organizationMembers.createdAt,
+  updatedAt: sql<Date>`greatest(${users.updatedAt}, ${organizationMembers.updatedAt})`.mapWith(users.updatedAt),
+};
+
+const membership = (orgId: string, userId: string) =>
+  and(eq(organizationMembers.organizationId, orgId), eq(organizationMembers.userId, userId));
+
+/** One membership with its person, or undefined. */
+export async function findMember(db: Db | Tx, orgId: string, userId: string) {
+  const [row] = await db
+    .select(memberColumns)
+    .from(organizationMembers)
+    .innerJoin(users, eq(users.id, organizationMembers.userId))
+    .where(membership(orgId, userId));
+  return row;
+}
+
+/** The admins of an organization, locked until the transaction ends: two changes that would each leave one
+ *  admin cannot both pass the last-admin check. */
+export async function lockOrgAdmins(tx: Tx, orgId: string): Promise<string[]> {
+  const rows = await tx
+    .select({ userId: organizationMembers.userId })
+    .from(organizationMembers)
+    .where(and(eq(organizationMembers.organizationId, orgId), eq(organizationMembers.role, 'admin')))
+    .for('update');
+  return rows.map((r) => r.userId);
+}
+
+export async function updateMembershipRole(tx: Tx, orgId: string, userId: string, role: 'admin' | 'member', now: Date) {
+  await tx.update(organizationMembers).set({ role, updatedAt: now }).where(membership(orgId, userId));
+}
+
+/** Removes the membership and the person's project memberships in that organization. */
+export async function deleteMembership(tx: Tx, orgId: string, userId: string): Promise<void> {
+  await tx
+    .delete(projectMembers)
+    .where(and(eq(projectMembers.organizationId, orgId), eq(projectMembers.userId, userId)));
+  await tx.delete(organizationMembers).where(membership(orgId, userId));
 }

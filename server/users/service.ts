@@ -1,11 +1,24 @@
+import type { z } from 'zod';
+import type { Member, MembersQuery, Person } from '../../shared/members.js';
 import { CALLERS_CHANNEL } from '../auth/guard.js';
 import { hashSecret } from '../auth/secrets.js';
-import type { InvalidationBus } from '../cache/bus.js';
+import type { AppContext } from '../context.js';
+import { cursorPosition, cutPage, keysetCursor } from '../cursor.js';
 import type { Db } from '../db/connection.js';
+import { type DirectoryRow, directoryPage } from '../directory/queries.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { findOrganization } from '../organizations/queries.js';
-import { deleteMembership, findUserByEmail, insertUser, markUserDisabled } from './queries.js';
+import {
+  deleteMembership,
+  findMember,
+  findUserByEmail,
+  insertUser,
+  lockOrgAdmins,
+  type PersonRow,
+  setUserDisabledAt,
+  updateMembershipRole,
+} from './queries.js';
 
 export interface NewUser {
   email: string;
@@ -17,6 +30,10 @@ export interface NewUser {
   title?: string;
   phone?: string;
 }
+
+/** What changing a person needs: the database, the bus that drops their cached authorization on every
+ *  instance, and the clock. The server passes its context; the CLI its own session. */
+export type PeopleDeps = Pick<AppContext, 'db' | 'bus' | 'clock'>;
 
 export async function createUser(db: Db, input: NewUser) {
   const email = input.email.trim();
@@ -45,15 +62,102 @@ export async function createUser(db: Db, input: NewUser) {
   return { id, email, name: input.name, staff: input.staff ?? false };
 }
 
-/** Disables a person: no new sign-in, and every token of theirs is refused on the next request on every
- *  instance (the cached caller is dropped through the bus; without the bus, within the cache TTL). */
-export async function disableUser(db: Db, bus: InvalidationBus, userId: string, now: Date): Promise<void> {
-  if (!(await markUserDisabled(db, userId, now))) throw ApiError.notFound(`User ${userId}`);
-  await bus.publish(CALLERS_CHANNEL, `user:${userId}`);
+const toPerson = (row: NonNullable<PersonRow>): Person => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  staff: row.staff,
+  disabledAt: row.disabledAt?.toISOString() ?? null,
+});
+
+type MemberRow = Pick<
+  DirectoryRow,
+  'id' | 'userId' | 'name' | 'email' | 'role' | 'disabledAt' | 'createdAt' | 'updatedAt'
+>;
+
+const toMember = (row: MemberRow): Member => ({
+  uid: row.id,
+  userId: row.userId,
+  name: row.name,
+  email: row.email,
+  role: row.role,
+  disabled: row.disabledAt !== null,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** Drops the person's cached authorization on every instance: the change holds from their next request on. */
+const endCachedAccess = (deps: PeopleDeps, userId: string) => deps.bus.publish(CALLERS_CHANNEL, `user:${userId}`);
+
+/**
+ * Disables or enables a person. Disabled: no new sign-in, and every token of theirs is refused on the next
+ * request on every instance (the cached caller is dropped through the bus). `actorId`, the person asking, may
+ * not disable themselves (409): the platform must keep someone who can enable people again.
+ */
+export async function setUserDisabled(
+  deps: PeopleDeps,
+  userId: string,
+  disabled: boolean,
+  actorId?: string,
+): Promise<Person> {
+  if (disabled && userId === actorId) throw new ApiError('conflict', 'You cannot disable yourself');
+  const now = deps.clock.now();
+  const row = await setUserDisabledAt(deps.db, userId, disabled ? now : null, now);
+  if (!row) throw ApiError.notFound('User');
+  await endCachedAccess(deps, userId);
+  return toPerson(row);
 }
 
-/** Removes a person from an organization: their tokens no longer reach it from the next request on. */
-export async function removeMembership(db: Db, bus: InvalidationBus, orgId: string, userId: string): Promise<void> {
-  if (!(await deleteMembership(db, orgId, userId))) throw ApiError.notFound(`Membership of ${userId} in ${orgId}`);
-  await bus.publish(CALLERS_CHANNEL, `user:${userId}`);
+/** A page of an organization's members by name, with role and whether each is disabled. */
+export async function listMembers(db: Db, orgId: string, query: z.output<typeof MembersQuery>) {
+  const binding = { list: 'members', orgId, search: query.search };
+  const position = cursorPosition(query.cursor, binding, 'text');
+  const rows = await directoryPage(
+    db,
+    { organizationId: orgId, visibleProjects: 'all', search: query.search },
+    position,
+    query.limit,
+  );
+  const { page, nextCursor, hasMore } = cutPage(
+    rows,
+    query.limit,
+    keysetCursor(binding, (row) => ({ key: row.sortName, id: row.id })),
+  );
+  return { data: page.map(toMember), nextCursor, hasMore };
+}
+
+const lastAdmin = () => new ApiError('conflict', 'An organization keeps at least one admin');
+
+/** Changes a member's role; demoting the organization's last admin is a 409. */
+export async function changeMemberRole(
+  deps: PeopleDeps,
+  orgId: string,
+  userId: string,
+  role: 'admin' | 'member',
+): Promise<Member> {
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const admins = await lockOrgAdmins(tx, orgId);
+    const current = await findMember(tx, orgId, userId);
+    if (!current) throw ApiError.notFound('Member');
+    if (current.role === role) return;
+    if (role === 'member' && admins.length === 1 && admins[0] === userId) throw lastAdmin();
+    await updateMembershipRole(tx, orgId, userId, role, now);
+  });
+  await endCachedAccess(deps, userId);
+  const changed = await findMember(deps.db, orgId, userId);
+  if (!changed) throw ApiError.notFound('Member');
+  return toMember(changed);
+}
+
+/** Removes a person from an organization (and its projects): their tokens no longer reach it from the next
+ *  request on. Removing the organization's last admin is a 409. */
+export async function removeMember(deps: PeopleDeps, orgId: string, userId: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const admins = await lockOrgAdmins(tx, orgId);
+    if (!(await findMember(tx, orgId, userId))) throw ApiError.notFound('Member');
+    if (admins.length === 1 && admins[0] === userId) throw lastAdmin();
+    await deleteMembership(tx, orgId, userId);
+  });
+  await endCachedAccess(deps, userId);
 }

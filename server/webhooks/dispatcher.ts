@@ -1,16 +1,9 @@
 import type { Runner } from 'graphile-worker';
 import type pg from 'pg';
+import type { WebhookDispatcher } from '../context.js';
 import { poolOf, type Tx } from '../db/connection.js';
 import { attemptDelivery, type DeliveryDeps } from './delivery.js';
 import { anyDeliveryDue, claimDueDeliveries, enqueueDeliveryJobs } from './queries.js';
-
-/** Moves due deliveries from the outbox to whoever sends them; one per app instance. */
-export interface WebhookDispatcher {
-  /** Look for due deliveries now (after a commit that emitted events) rather than at the next tick. */
-  nudge(): void;
-  /** Stops looking, waits for the attempts under way. */
-  close(): Promise<void>;
-}
 
 /** Who performs the attempts: graphile-worker on PostgreSQL, this process on PGlite. */
 interface Executor {

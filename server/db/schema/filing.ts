@@ -1,6 +1,6 @@
 // The mail people received and filed into projects from Outlook, and each organization's filing setting.
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { emptyTextArray, refersTo, tenantRow, ts, tsvector } from './columns.js';
 import { organizations } from './organizations.js';
 
@@ -73,4 +73,33 @@ export const filedEmailAttachments = pgTable(
     textContent: text('text_content'),
   },
   (t) => [index('filed_email_attachments_email_idx').on(t.filedEmailId)],
+);
+
+/**
+ * The suggestion model learned from filed mail (server/filing/model/): per organization, feature (a word stem of
+ * the subject, new text or attachment names, an identifier, a participant address or domain) and project, how many
+ * filed e-mails of the project carry it. Counted up in the filing transaction; counts commute, so the order of
+ * filing cannot change a suggestion.
+ */
+export const suggestionFeatures = pgTable(
+  'suggestion_features',
+  {
+    organizationId: text('organization_id').notNull(),
+    feature: text('feature').notNull(),
+    projectId: text('project_id').notNull(),
+    emails: integer('emails').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.feature, t.projectId] })],
+);
+
+/** Per organization and feature, over all its projects: e-mails and projects carrying it (what a look-up reads first). */
+export const suggestionFeatureTotals = pgTable(
+  'suggestion_feature_totals',
+  {
+    organizationId: text('organization_id').notNull(),
+    feature: text('feature').notNull(),
+    emails: integer('emails').notNull(),
+    projects: integer('projects').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.feature] })],
 );

@@ -41,3 +41,13 @@ export const commandEvents = pgTable('command_events', {
   note: text('note'),
   createdAt: createdAt(),
 });
+
+/**
+ * The demo's credentials, kept with the demo data (one row, only in a database seeded as the demo), so that every
+ * start and every instance in demo mode shows the same ones and none rotates them.
+ */
+export const demoCredentials = pgTable('demo_credentials', {
+  id: text('id').primaryKey(),
+  credentials: jsonb('credentials').notNull(),
+  createdAt: createdAt(),
+});

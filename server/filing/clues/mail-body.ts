@@ -73,7 +73,19 @@ function readQuoted(lines: string[], start: number): { message: QuotedMessage; n
 
 const signOff =
   /^\s*(thanks|thank you|many thanks|best|best regards|kind regards|regards|cheers|sincerely)\b[\s,.!]*\w*[,.!]?\s*$/i;
-const disclaimer = /(confidential|intended (solely )?for|intended recipient|unsubscribe|manage preferences)/i;
+/** Lines that are about the sender's firm, not this message: disclaimers, banners, taglines, phone footers. */
+const disclaimer = new RegExp(
+  [
+    'confidential|intended (solely )?for|intended recipient|unsubscribe|manage preferences',
+    String.raw`proud (\w+ )?(supplier|partner|member|sponsor|subcontractor|installer|fabricator)|now (hiring|furnishing)`,
+    "we're hiring|follow us|visit us at",
+    'sent from my (iphone|ipad|android|phone|mobile)|enviado desde mi|get outlook for',
+    'please consider the environment|think before you print|aviso de confidencialidad|este (correo|mensaje)',
+    String.raw`^\s*(caution|external( email)?|\[external\])\s*[:!-]`,
+    'recently completed|featured project|our projects include|award[- ]winning',
+  ].join('|'),
+  'i',
+);
 
 /** Text and signature: from a "-- " line, or from a short sign-off ("Thanks,", "Best regards") near the end. */
 export function splitSignature(text: string): { text: string; signature: string } {

@@ -1,6 +1,12 @@
 import type { Logger } from 'pino';
-import type { Db } from '../db/connection.js';
-import { addUsage, type UsageDelta } from './queries.js';
+
+/** Requests of one client to one route template, and the milliseconds they took. */
+export interface UsageDelta {
+  clientRowId: string;
+  endpoint: string;
+  count: number;
+  totalMs: number;
+}
 
 /**
  * Per-client request counters, kept off the request path: a finished response adds to an in-memory
@@ -19,7 +25,12 @@ export interface UsageRecorder {
 const FLUSH_INTERVAL_MS = 10_000;
 const BATCH_SIZE = 500;
 
-export function createUsageRecorder(deps: { db: Db; log: Logger; flushIntervalMs?: number }): UsageRecorder {
+/** `write` stores a batch of counts (the API keys' usage table); the recorder is below every resource. */
+export function createUsageRecorder(deps: {
+  write: (deltas: UsageDelta[]) => Promise<void>;
+  log: Logger;
+  flushIntervalMs?: number;
+}): UsageRecorder {
   let tally = new Map<string, UsageDelta>();
   let flushing: Promise<void> = Promise.resolve();
 
@@ -42,7 +53,7 @@ export function createUsageRecorder(deps: { db: Db; log: Logger; flushIntervalMs
     while (writing.length > 0) {
       const rows = writing.slice(0, BATCH_SIZE);
       try {
-        await addUsage(deps.db, rows);
+        await deps.write(rows);
       } catch (err) {
         deps.log.error({ err, rows: rows.length }, 'usage flush failed; counts kept for the next flush');
         for (const row of rows) add(row);

@@ -1,0 +1,192 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import { describeInBrowser, expectAccessible, openEmail, openPaneContext, origin, shot } from './chromium.js';
+import { useBrowserSuite } from './suite.js';
+
+/**
+ * A pinned pane over a day of mail: the stand-in host selects one e-mail after another (Outlook's ItemChanged),
+ * and each e-mail gets a form of its own, derived from that e-mail alone. Nothing the person chose for one e-mail
+ * (project, RFI, note, attachment ticks) is carried to the next, with the mouse or with the keyboard.
+ */
+
+/** A second e-mail from the sender whose mail goes to Dockside Offices, with one attachment of its own. */
+const dockside = {
+  ...openEmail,
+  internetMessageId: '<handrail-fixings-3@steel.example>',
+  conversationId: 'AAQkADAwATM0MDAAMS1hYjQ4',
+  subject: 'Dockside handrail fixings',
+  from: { address: 'ops@steel.example', name: 'Ops Desk' },
+  bodyText: 'The handrail fixings for Dockside are attached.',
+  attachments: [
+    {
+      id: 'att-d1',
+      name: 'fixings.txt',
+      contentType: 'text/plain',
+      size: 21,
+      isInline: false,
+      content: Buffer.from('M10 anchors, 4 per post').toString('base64'),
+    },
+  ],
+};
+
+const select = (page: Page, spec: unknown) =>
+  page.evaluate(
+    (next) => (window as unknown as { __officeHost: { select(s: unknown): void } }).__officeHost.select(next),
+    spec,
+  );
+
+/** What a person sees of the form: the project chosen, the note, the attachment counter. */
+async function formOf(page: Page) {
+  const project = page.getByRole('combobox', { name: 'Or choose a project' });
+  await page.getByRole('radio').first().waitFor();
+  return {
+    picker: await project.inputValue(),
+    checkedRadio: await page
+      .getByRole('radio', { checked: true })
+      .evaluate((radio) => (radio as HTMLInputElement).labels?.[0]?.textContent ?? ''),
+    rfi: await page.getByRole('combobox', { name: 'RFI or submittal (optional)' }).inputValue(),
+    note: await page.getByRole('textbox', { name: 'Note (optional)' }).inputValue(),
+    counter: ((await page.getByText(/ of \d+ chosen · /).textContent()) ?? '').replace(/\u00a0/g, ' '),
+  };
+}
+
+describeInBrowser('a pinned pane switching e-mails', () => {
+  const suite = useBrowserSuite();
+
+  beforeAll(async () => {
+    const { server, f } = suite;
+    const res = await server.call(`/v1/organization/${f.orgA.id}/project`, {
+      method: 'POST',
+      token: f.admin.token,
+      json: { name: 'Quay Wall Repairs' },
+    });
+    expect(res.status).toBe(201);
+  });
+
+  const cases = [
+    { input: 'mouse', width: 320, theme: 'light' },
+    { input: 'keyboard', width: 450, theme: 'dark' },
+    { input: 'mouse', width: 450, theme: 'dark' },
+    { input: 'keyboard', width: 320, theme: 'light' },
+  ] as const;
+
+  for (const { input, width, theme } of cases) {
+    it(`never carries a choice over to the next e-mail (${input}, ${width} px, ${theme})`, async () => {
+      const context = await openPaneContext(
+        suite.browser,
+        { item: openEmail, dark: theme === 'dark' },
+        { signedInFrom: suite.signedIn, width, colorScheme: theme },
+      );
+      const page = await context.newPage();
+      suite.page = page;
+      await page.goto(`${origin}/addin/taskpane.html`);
+      await page.getByRole('radio', { name: /Pier 9 Terminal/, checked: true }).waitFor();
+      const tag = `switch-${input}-${width}-${theme}`;
+
+      // Choices on the first e-mail: its RFI, a note, one attachment unticked.
+      const note = page.getByRole('textbox', { name: 'Note (optional)' });
+      const rfi = page.getByRole('combobox', { name: 'RFI or submittal (optional)' });
+      const project = page.getByRole('combobox', { name: 'Or choose a project' });
+      if (input === 'mouse') {
+        await rfi.click();
+        await page.getByRole('option', { name: 'RFI-014 · Curtain wall anchor spacing' }).click();
+        await note.click();
+        await note.pressSequentially('for the east wall');
+        await page.getByRole('checkbox', { name: /site-photo\.jpg/ }).click();
+      } else {
+        await rfi.focus();
+        await page.keyboard.type('anchor');
+        await page.getByRole('option', { name: 'RFI-014 · Curtain wall anchor spacing' }).waitFor();
+        await page.keyboard.press('ArrowDown');
+        await page.keyboard.press('Enter');
+        await page.keyboard.press('Tab');
+        await page.getByRole('checkbox', { name: /site-photo\.jpg/ }).focus();
+        await page.keyboard.press('Space');
+        await note.focus();
+        await page.keyboard.type('for the east wall');
+      }
+      expect(await rfi.inputValue()).toBe('RFI-014 · Curtain wall anchor spacing');
+      expect(await page.getByRole('checkbox', { name: /site-photo\.jpg/ }).isChecked()).toBe(false);
+      await shot(page, `${tag}-1-chosen`);
+
+      // The next e-mail: its own top suggestion, no RFI, its own attachment ticked, no note.
+      await select(page, dockside);
+      await page.getByRole('heading', { name: dockside.subject }).waitFor();
+      await page.getByRole('radio', { name: /Dockside Offices/, checked: true }).waitFor();
+      expect(await formOf(page)).toEqual({
+        picker: 'Dockside Offices',
+        checkedRadio: expect.stringMatching(/^Dockside Offices · \d+%$/),
+        rfi: '',
+        note: '',
+        counter: '1 of 1 chosen · 21 B',
+      });
+      expect(await page.getByRole('checkbox', { name: /fixings\.txt/ }).isChecked()).toBe(true);
+      await shot(page, `${tag}-2-next-email`);
+      await expectAccessible(page);
+
+      // A project outside the suggestions for it, and a note.
+      if (input === 'mouse') {
+        await project.click();
+        await page.getByRole('option', { name: 'Quay Wall Repairs' }).click();
+        await note.click();
+        await note.pressSequentially('fixings');
+      } else {
+        await project.focus();
+        await page.keyboard.type('Quay');
+        await page.getByRole('option', { name: 'Quay Wall Repairs' }).waitFor();
+        await page.keyboard.press('ArrowDown');
+        await page.keyboard.press('Enter');
+        await note.focus();
+        await page.keyboard.type('fixings');
+      }
+      expect(await project.inputValue()).toBe('Quay Wall Repairs');
+      expect(await page.getByRole('radio', { checked: true }).count()).toBe(0);
+
+      // Back to the first e-mail: derived from it again, not from what was chosen before.
+      await select(page, openEmail);
+      await page.getByRole('heading', { name: openEmail.subject }).waitFor();
+      await page.getByRole('radio', { name: /Pier 9 Terminal/, checked: true }).waitFor();
+      expect(await formOf(page)).toEqual({
+        picker: 'Pier 9 Terminal',
+        checkedRadio: expect.stringMatching(/^Pier 9 Terminal · \d+%$/),
+        rfi: '',
+        note: '',
+        counter: '2 of 2 chosen · 42 B',
+      });
+      // And the second one again: its own suggestion, not the project chosen for it a moment ago.
+      await select(page, dockside);
+      await page.getByRole('heading', { name: dockside.subject }).waitFor();
+      await page.getByRole('radio', { name: /Dockside Offices/, checked: true }).waitFor();
+      expect((await formOf(page)).picker).toBe('Dockside Offices');
+      expect((await formOf(page)).note).toBe('');
+      await context.close();
+    }, 60_000);
+  }
+
+  it('files the next e-mail into its own suggestion with its own attachment', async () => {
+    const context = await openPaneContext(suite.browser, { item: openEmail }, { signedInFrom: suite.signedIn });
+    const page = await context.newPage();
+    suite.page = page;
+    await page.goto(`${origin}/addin/taskpane.html`);
+    await page.getByRole('radio', { name: /Pier 9 Terminal/, checked: true }).waitFor();
+    await page.getByRole('checkbox', { name: /site-photo\.jpg/ }).click();
+    await page.getByRole('textbox', { name: 'Note (optional)' }).fill('east wall');
+    await select(page, dockside);
+    await page.getByRole('radio', { name: /Dockside Offices/, checked: true }).waitFor();
+    await page.getByRole('button', { name: 'File', exact: true }).click();
+    await page.getByText('Filed in Dockside Offices with 1 attachment.').waitFor();
+    const { server, f } = suite;
+    const list = await server.call(
+      `/v1/organization/${f.orgA.id}/project/${f.projectA2.id}/emails?search=${encodeURIComponent('fixings')}`,
+      { token: f.admin.token },
+    );
+    expect(list.body.data.map((e: { subject: string }) => e.subject)).toEqual([dockside.subject]);
+    const detail = await server.call(
+      `/v1/organization/${f.orgA.id}/project/${f.projectA2.id}/emails/${list.body.data[0].id}`,
+      { token: f.admin.token },
+    );
+    expect(detail.body.attachments.map((a: { name: string }) => a.name)).toEqual(['fixings.txt']);
+    expect(detail.body.note ?? null).toBeNull();
+    await context.close();
+  });
+});

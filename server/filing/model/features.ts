@@ -1,0 +1,164 @@
+/**
+ * What the suggestion model counts of an e-mail (its features), the same way when an e-mail is filed (learned)
+ * and when one is asked about (looked up):
+ * - `w:<stem>`: a word of the subject, the new text or an attachment name, English-stemmed (inflections and the
+ *   plural `s` of Spanish words meet), accents and case removed, stop words (English and Spanish) left out;
+ * - `n:<id>`: an identifier, a token with a digit (PO-4471, BP26-0113, 23-118): letters and digits joined, and
+ *   its digits alone when it has letters ("PO 4471" and "P.O. #4471" meet);
+ * - `a:<address>` / `d:<domain>`: participants outside the organization's own domain (free-mail domains only as
+ *   addresses).
+ * Quoted messages and signatures, banners and disclaimers are never learned; looked up, each part counts by
+ * what it is (`partWeight`).
+ */
+import snowball from 'snowball-stemmers';
+import { parseMailBody } from '../clues/mail-body.js';
+import { domainOf } from '../message.js';
+
+export type Part = 'subject' | 'attachment' | 'body' | 'quoted' | 'from' | 'recipient';
+
+/** How much a feature found in each part of the e-mail asked about counts (one found in several: the most). */
+export const partWeight: Record<Part, number> = {
+  subject: 1.5,
+  attachment: 1.2,
+  body: 1,
+  quoted: 0.4,
+  from: 1,
+  recipient: 0.6,
+};
+
+/** Addresses at these domains say nothing about a project; the address itself still may. */
+export const freemailDomains = new Set(
+  'gmail.com googlemail.com outlook.com hotmail.com live.com yahoo.com icloud.com me.com aol.com proton.me protonmail.com gmx.com'.split(
+    ' ',
+  ),
+);
+
+const stemmer = snowball.newStemmer('english');
+
+const normalise = (text: string) =>
+  text
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase();
+
+const stopwords = new Set(
+  // English
+  (
+    'the and for are but not you your yours our ours with this that these those from have has had was were will ' +
+    'would could should can may might must shall been being into onto over under about above below after before ' +
+    'again then than there here when where which while who whom what why how all any both each few more most other ' +
+    'some such only own same too very just also per via let lets get got please thanks thank regards best hi hello ' +
+    'dear team all sent today tomorrow yesterday monday tuesday wednesday thursday friday saturday sunday week ' +
+    'morning afternoon know need see attached attach find below above see fyi asap re fw fwd email mail message ' +
+    "one two three four five six seven eight nine ten out off them they their its it's we us me my him her his she " +
+    "he yes let's did does done doing make made take took going come came back send sending sent look looking " +
+    'call called any anyone everyone something anything nothing new old good great ok okay sure question questions ' +
+    'update updated updates note notes info information time date dates day days jan feb mar apr may jun jul aug ' +
+    'sep sept oct nov dec january february march april june july august september october november december ' +
+    // Spanish
+    'que los las del por para con una uno unos unas como pero sus esta este estos estas ese esa eso hay muy ' +
+    'mas más ya sin sobre entre cuando donde nos les lo la el en de y o a al su se es son fue ser estar favor ' +
+    'gracias saludos hola buenos buenas días dias usted ustedes tenemos tiene mañana hoy semana falta faltan ' +
+    'terminamos queda quedan listo lista necesitamos hacer otra otro todo todos después despues ahora'
+  )
+    .split(/\s+/)
+    .map((w) => normalise(w)),
+);
+
+/** Word and identifier features of a piece of text, each with the text it came from (for reasons). */
+export function textFeatures(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const cleaned = normalise(text.replace(/\S+@\S+|https?:\/\/\S+|www\.\S+/gi, ' '));
+  // Identifiers keep their inner separators (`bp26-0113`, `p.o.#4471`) until joined.
+  for (const raw of cleaned.split(/[\s,;:()[\]{}<>"'!?*|=+]+/)) {
+    const token = raw.replace(/^[-./#_]+|[-./#_]+$/g, '');
+    if (!token) continue;
+    if (/\d/.test(token)) {
+      const joined = token.replace(/[^a-z0-9]/g, '');
+      const digits = joined.replace(/[a-z]/g, '');
+      // Times, dates and small quantities are not identifiers.
+      if (
+        digits.length < 3 ||
+        /^\d{1,2}[:.]\d{2}(am|pm)?$/.test(token) ||
+        /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/.test(token)
+      )
+        continue;
+      if (!out.has(`n:${joined}`)) out.set(`n:${joined}`, token.toUpperCase());
+      if (joined !== digits && !out.has(`n:${digits}`)) out.set(`n:${digits}`, token.toUpperCase());
+      continue;
+    }
+    for (const word of token.split(/[^a-z]+/)) {
+      if (word.length < 3 || stopwords.has(word)) continue;
+      const feature = `w:${stemmer.stem(word)}`;
+      if (!out.has(feature)) out.set(feature, word);
+    }
+  }
+  return out;
+}
+
+export interface MailParts {
+  subject: string;
+  body: string;
+  attachmentNames: readonly string[];
+  from: string;
+  recipients: readonly string[];
+  /** The organization's own domain (the filer's or asker's): colleagues are on every project's mail. */
+  ownDomain: string;
+}
+
+function participantFeatures(address: string, ownDomain: string): Map<string, string> {
+  const a = address.toLowerCase();
+  const domain = domainOf(a);
+  if (domain === ownDomain) return new Map();
+  return new Map(
+    freemailDomains.has(domain)
+      ? [[`a:${a}`, a]]
+      : [
+          [`a:${a}`, a],
+          [`d:${domain}`, domain],
+        ],
+  );
+}
+
+/** Attachment names read as words: `_`, `.` and `-` between words are spaces, the extension goes. */
+const attachmentText = (name: string) => name.replace(/\.[a-z0-9]{2,5}$/i, '').replace(/_/g, ' ');
+
+/** The features of each part of an e-mail, with the part's weight; a feature in several parts counts once, at its most. */
+export interface AskedFeature {
+  weight: number;
+  part: Part;
+  /** The text it came from: a word, an identifier as written, an address or domain. */
+  text: string;
+}
+
+export function weightedFeatures(mail: MailParts): Map<string, AskedFeature> {
+  const body = parseMailBody(mail.body);
+  const found = new Map<string, AskedFeature>();
+  const add = (part: Part, features: Map<string, string>) => {
+    for (const [f, text] of features)
+      if ((found.get(f)?.weight ?? 0) < partWeight[part]) found.set(f, { weight: partWeight[part], part, text });
+  };
+  add('subject', textFeatures(mail.subject.replace(/^\s*((re|fw|fwd|rv|aw)\s*:\s*)+/i, '')));
+  for (const name of mail.attachmentNames) add('attachment', textFeatures(attachmentText(name)));
+  add('body', textFeatures(body.text));
+  for (const q of body.quoted) add('quoted', textFeatures(`${q.subject ?? ''}\n${q.text}`));
+  add('from', participantFeatures(mail.from, mail.ownDomain));
+  for (const q of body.quoted)
+    if (q.fromAddress)
+      add(
+        domainOf(mail.from) === mail.ownDomain ? 'from' : 'recipient',
+        participantFeatures(q.fromAddress, mail.ownDomain),
+      );
+  for (const r of mail.recipients) add('recipient', participantFeatures(r, mail.ownDomain));
+  return found;
+}
+
+/** What filing an e-mail teaches: the features of what its sender wrote (never quotes or signatures) and its participants. */
+export function learnedFeatures(mail: MailParts): string[] {
+  const features = [...weightedFeatures(mail)].filter(([, f]) => f.part !== 'quoted').map(([feature]) => feature);
+  // At most this many per e-mail (a long text's first ones): the filing transaction stays short.
+  return features.slice(0, MAX_LEARNED).sort();
+}
+
+const MAX_LEARNED = 300;

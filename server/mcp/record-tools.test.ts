@@ -1,0 +1,217 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Fixtures, TestServer } from '../../test/harness.js';
+import { activity, reports } from '../db/schema.js';
+import { call, connectWithToken, errorText, startMcpTestServer, structured } from './mcp.fixtures.js';
+
+// The tools over the REST routes of filed e-mails, reports, the directory, the activity feed and one document, called
+// with the MCP SDK client: each answers what its REST route answers the same caller, and refuses what it refuses.
+
+let server: TestServer;
+let f: Fixtures;
+let agent: Client;
+let token: string;
+let filedEmailId: string;
+
+const newTools = [
+  'filed_emails_search',
+  'filed_email_read',
+  'reports_list',
+  'report_read',
+  'directory_search',
+  'activity_feed',
+  'document_read',
+];
+
+beforeAll(async () => {
+  ({ server, f } = await startMcpTestServer());
+  const key = await f.client(['mcp:access', 'email:read', 'document:read', 'organization:read'], {
+    orgs: [f.orgA.id],
+  });
+  token = key.token;
+  agent = await connectWithToken(server, token);
+  const filed = await server.call(`/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/emails`, {
+    method: 'POST',
+    token: f.member.token,
+    json: {
+      subject: 'RE: RFI-001 beam pocket',
+      from: { address: 'rita@acme-eng.test', name: 'Rita Reyes' },
+      to: ['member@harbor.test'],
+      internetMessageId: '<rfi-1-answer@acme-eng.test>',
+      bodyText: 'The pocket is 180 deep.',
+      documentId: 'doc_a1_rfi1',
+    },
+  });
+  expect(filed.status).toBe(201);
+  filedEmailId = filed.body.id;
+  const db = server.database.db;
+  await db.insert(reports).values({
+    id: 'rep_site_1',
+    organizationId: f.orgA.id,
+    projectId: f.projectA1.id,
+    seriesId: 'ser_site',
+    reportKind: 'site-report',
+    status: 'issued',
+    title: 'Site report: level 3 pour',
+    date: new Date('2025-05-02T07:00:00Z'),
+    version: '1',
+    isLatestVersion: true,
+    createdAt: new Date('2025-05-02T12:00:00Z'),
+    createdByName: 'Carla Diaz',
+  });
+  await db.insert(activity).values(
+    ['status_changed', 'comment_added'].map((action, i) => ({
+      id: `act_${i}`,
+      organizationId: f.orgA.id,
+      projectId: f.projectA1.id,
+      documentId: 'doc_a1_rfi1',
+      actorName: 'Ada Admin',
+      actorEmail: 'admin@harbor.test',
+      action,
+      title: `RFI-001 ${action}`,
+      createdAt: new Date(Date.UTC(2025, 4, 3, i)),
+    })),
+  );
+});
+afterAll(async () => {
+  await agent?.close();
+  await server?.close();
+});
+
+const rest = (path: string) => server.call(path, { token });
+const inA1 = () => `/v1/organization/${f.orgA.id}/project/${f.projectA1.id}`;
+
+describe('MCP tools over the REST routes', () => {
+  it('are listed with output schemas, and only tools.listChanged: false is advertised', async () => {
+    const { tools } = await agent.listTools();
+    for (const name of newTools) {
+      const tool = tools.find((t) => t.name === name);
+      expect(tool?.outputSchema?.type, name).toBe('object');
+      expect(tool?.annotations?.readOnlyHint, name).toBe(true);
+    }
+    expect(agent.getServerCapabilities()?.tools?.listChanged ?? false).toBe(false);
+    // What MCP Inspector warns about: type arrays; and an output schema must be an object schema at the top.
+    for (const tool of tools) {
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      for (const schema of [tool.inputSchema, tool.outputSchema]) {
+        expect(JSON.stringify(schema), tool.name).not.toMatch(/"type":\[/);
+      }
+    }
+  });
+
+  const pairs = (): [string, Record<string, unknown>, string][] => [
+    ['filed_emails_search', { projectId: f.projectA1.id, search: 'pocket' }, `${inA1()}/emails?search=pocket`],
+    ['filed_email_read', { projectId: f.projectA1.id, emailId: filedEmailId }, `${inA1()}/emails/${filedEmailId}`],
+    ['reports_list', { projectId: f.projectA1.id, limit: 5 }, `${inA1()}/reports?limit=5`],
+    ['report_read', { projectId: f.projectA1.id, reportId: 'rep_site_1' }, `${inA1()}/reports/rep_site_1`],
+    ['directory_search', { organizationId: f.orgA.id }, `/v1/organization/${f.orgA.id}/directory`],
+    [
+      'activity_feed',
+      { organizationId: f.orgA.id, action: ['comment_added'], from: '2025-05-01' },
+      `/v1/organization/${f.orgA.id}/activity?action=comment_added&from=2025-05-01`,
+    ],
+    [
+      'document_read',
+      { projectId: f.projectA1.id, documentUid: 'doc_a1_rfi1', include: ['assignees'] },
+      `${inA1()}/documents/doc_a1_rfi1?include=assignees`,
+    ],
+  ];
+
+  /** Each tool's answer against its REST route's for one caller: the same data, or the same refusal text. */
+  async function expectSameAsRest(client: Client, as: string, served: boolean) {
+    for (const [tool, args, path] of pairs()) {
+      const answer = await server.call(path, { token: as });
+      const result = await call(client, tool, args);
+      if (answer.status !== 200) {
+        expect(served, `${tool}: REST ${answer.status}`).toBe(false);
+        expect(errorText(result), tool).toBe(answer.body.error);
+        continue;
+      }
+      // Signed URLs carry their own expiry and signature: compare the rest.
+      const unsigned = (value: unknown) => JSON.stringify(value).replace(/signature=[^"&]+/g, 'signature=…');
+      expect(unsigned(structured(result)), tool).toBe(unsigned(answer.body));
+    }
+  }
+
+  it('answer what the REST route answers the same caller', async () => {
+    await expectSameAsRest(agent, token, true);
+    // A key of project A2 only: refused project A1's records as REST refuses them; the organization's directory
+    // and feed narrowed to its project as REST narrows them.
+    const scoped = await f.client(['mcp:access', 'email:read', 'document:read', 'organization:read'], {
+      projects: [{ orgId: f.orgA.id, projectId: f.projectA2.id }],
+    });
+    const scopedAgent = await connectWithToken(server, scoped.token);
+    try {
+      await expectSameAsRest(scopedAgent, scoped.token, false);
+      const feed = structured(await call(scopedAgent, 'activity_feed', { organizationId: f.orgA.id }));
+      expect(feed.data).toEqual([]);
+    } finally {
+      await scopedAgent.close();
+    }
+    const feed = structured(await call(agent, 'activity_feed', { organizationId: f.orgA.id, limit: 1 }));
+    expect(feed.data).toHaveLength(1);
+    expect(feed.hasMore).toBe(true);
+    const next = structured(await call(agent, 'activity_feed', { organizationId: f.orgA.id, cursor: feed.nextCursor }));
+    expect(next.data[0].uid).not.toBe(feed.data[0].uid);
+    const found = structured(await call(agent, 'filed_emails_search', { projectId: f.projectA1.id, search: 'pocket' }));
+    expect(found.data.map((e: { id: string }) => e.id)).toEqual([filedEmailId]);
+    const document = structured(
+      await call(agent, 'document_read', { projectId: f.projectA1.id, documentUid: 'doc_a1_rfi1' }),
+    );
+    expect(document).toMatchObject({ uid: 'doc_a1_rfi1', id: 'RFI-001', title: 'Beam pocket depth' });
+  });
+
+  it('refuse what the REST route refuses, with its reason', async () => {
+    const otherOrg = await rest(`/v1/organization/${f.orgB.id}/project/${f.projectB1.id}/documents/doc_b1_rfi1`);
+    expect(otherOrg.status).toBe(403);
+    expect(
+      errorText(await call(agent, 'document_read', { projectId: f.projectB1.id, documentUid: 'doc_b1_rfi1' })),
+    ).toBe(otherOrg.body.error);
+    expect(errorText(await call(agent, 'directory_search', { organizationId: f.orgB.id }))).toBe(otherOrg.body.error);
+    expect(
+      errorText(await call(agent, 'document_read', { projectId: f.projectA1.id, documentUid: 'doc_b1_rfi1' })),
+    ).toBe('Document not found');
+    expect(errorText(await call(agent, 'report_read', { projectId: f.projectA1.id, reportId: 'rep_nope' }))).toBe(
+      'Report not found',
+    );
+    expect(errorText(await call(agent, 'filed_emails_search', { projectId: 'prj_nope' }))).toBe('Project not found');
+    expect(errorText(await call(agent, 'activity_feed', { organizationId: f.orgA.id, from: 'last tuesday' }))).toMatch(
+      /from/,
+    );
+    const documentsOnly = await f.client(['mcp:access', 'document:read'], { orgs: [f.orgA.id] });
+    const limited = await connectWithToken(server, documentsOnly.token);
+    try {
+      expect(errorText(await call(limited, 'filed_emails_search', { projectId: f.projectA1.id }))).toMatch(
+        /email:read/,
+      );
+      expect(structured(await call(limited, 'reports_list', { projectId: f.projectA1.id })).data).toHaveLength(1);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('Accept on POST /mcp', () => {
+  const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+  const post = (accept?: string) =>
+    server.call('/mcp', {
+      method: 'POST',
+      token,
+      body: list,
+      headers: {
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2025-06-18',
+        ...(accept === undefined ? {} : { accept }),
+      },
+    });
+
+  it('serves JSON to a client that accepts JSON or says nothing; refuses one that takes neither', async () => {
+    for (const accept of [undefined, 'application/json', '*/*', 'application/json, text/event-stream']) {
+      const res = await post(accept);
+      expect(res.status, String(accept)).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.body.result.tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(newTools));
+    }
+    expect((await post('text/html')).status).toBe(406);
+  });
+});

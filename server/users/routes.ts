@@ -1,0 +1,84 @@
+import { OrgPath } from '../../shared/common.js';
+import {
+  MemberList,
+  MemberPath,
+  MemberResponse,
+  MembersQuery,
+  PersonResponse,
+  UpdateMemberBody,
+  UpdatePersonBody,
+  UserPath,
+} from '../../shared/members.js';
+import { access, defineRoute } from '../http/route.js';
+import { changeMemberRole, listMembers, removeMember, setUserDisabled } from './service.js';
+
+const endsAtOnce = 'Takes effect on the next request on every instance: the person’s cached authorization is dropped.';
+
+/** People: an organization's admins (and staff) manage its memberships; staff disable and enable people. */
+export const userRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/organization/:orgId/members',
+    operationId: 'listOrganizationMembers',
+    summary: "The organization's members with their roles (organization admins and staff)",
+    description:
+      'Ordered by name (case-insensitive), ties by membership uid. `search` matches name, e-mail or company. ' +
+      '`disabled` says the person is disabled platform-wide.',
+    tags: ['People'],
+    access: access.orgAdmin,
+    params: OrgPath,
+    query: MembersQuery,
+    responses: { 200: { description: 'A page of members', schema: MemberList } },
+    handler: ({ app, params, query }) => listMembers(app.db, params.orgId, query),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/organization/:orgId/members/:userId',
+    operationId: 'updateOrganizationMember',
+    summary: "Change a member's role (organization admins and staff)",
+    description: `${endsAtOnce} Demoting the organization's last admin is a 409.`,
+    tags: ['People'],
+    access: access.orgAdmin,
+    params: MemberPath,
+    body: UpdateMemberBody,
+    responses: { 200: { description: 'The membership, changed', schema: MemberResponse } },
+    errors: { 404: 'No such member of the organization', 409: "The organization's last admin" },
+    handler: async ({ app, params, body }) => ({
+      data: await changeMemberRole(app, params.orgId, params.userId, body.role),
+    }),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/organization/:orgId/members/:userId',
+    operationId: 'removeOrganizationMember',
+    summary: 'Remove a person from the organization and its projects (organization admins and staff)',
+    description: `${endsAtOnce} The person keeps their account and other memberships. Removing the organization's last admin is a 409.`,
+    tags: ['People'],
+    access: access.orgAdmin,
+    params: MemberPath,
+    responses: { 204: { description: 'Removed' } },
+    errors: { 404: 'No such member of the organization', 409: "The organization's last admin" },
+    handler: async ({ app, params }) => {
+      await removeMember(app, params.orgId, params.userId);
+      return undefined;
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/admin/users/:userId',
+    operationId: 'adminUpdateUser',
+    summary: 'Disable or enable a person (staff)',
+    description:
+      `${endsAtOnce} A disabled person cannot sign in and every token of theirs (API, add-in, MCP) is refused; ` +
+      'enabling them again lets their unexpired sign-ins work again. Disabling yourself is a 409.',
+    tags: ['Admin'],
+    access: access.staff,
+    params: UserPath,
+    body: UpdatePersonBody,
+    responses: { 200: { description: 'The person, changed', schema: PersonResponse } },
+    errors: { 404: 'No such person', 409: 'Disabling yourself' },
+    handler: async ({ app, caller, params, body }) => ({
+      data: await setUserDisabled(app, params.userId, body.disabled, caller.id),
+    }),
+  }),
+];
