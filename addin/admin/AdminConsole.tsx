@@ -20,6 +20,7 @@ import { useAsync } from '../ui/use-async.js';
 import { ApiKeys } from './ApiKeys.js';
 import { People } from './People.js';
 import { RunbookCard } from './Runbook.js';
+import { Webhooks } from './Webhooks.js';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, maxWidth: '960px', margin: '0 auto' },
@@ -77,6 +78,7 @@ export function AdminConsole({ api, signOut }: { api: ApiClient; signOut: () => 
           <AiSuggestCard key={`ai-${org.id}`} api={api} org={org} staff={me.data.staff} />
           <People key={`people-${org.id}`} api={api} org={org} staff={me.data.staff} />
           <ApiKeys key={`keys-${org.id}`} api={api} org={org} staff={me.data.staff} />
+          <Webhooks key={`webhooks-${org.id}`} api={api} org={org} />
         </>
       )}
       {me.data.staff && <RunbookCard api={api} />}

@@ -21,6 +21,14 @@ import { Me } from '../../shared/me.js';
 import { MemberList, MemberResponse, PersonResponse } from '../../shared/members.js';
 import { type Project, ProjectList } from '../../shared/organizations.js';
 import { type CreateSupportIssueBody, Runbook, SupportIssueResponse } from '../../shared/support-issues.js';
+import {
+  CreatedWebhookResponse,
+  type CreateWebhookBody,
+  WebhookDeliveryPage,
+  WebhookDeliveryResponse,
+  WebhookList,
+  WebhookResponse,
+} from '../../shared/webhooks.js';
 import { type Connection, createConnection } from './connection.js';
 
 /** A refused or failed API call, in plain words; `retryable` for network and 5xx/429 failures only. */
@@ -82,6 +90,8 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
      *  an organization admin the keys confined to that organization (`/v1/organization/{orgId}/clients`). */
     keys: (desk: KeyDesk) => keyCalls(call, desk),
     ...peopleCalls(call),
+    /** An organization's webhook endpoints and their delivery logs (its admins and staff). */
+    webhooks: (orgId: string) => webhookCalls(call, orgId),
     ...supportCalls(call),
   };
 }
@@ -282,6 +292,23 @@ function peopleCalls(call: Call) {
       call(PersonResponse, `/v1/admin/users/${enc(userId)}`, { method: 'PATCH', json: { disabled } }).then(
         (answer) => answer.data,
       ),
+  };
+}
+
+/** An organization's webhook endpoints and their delivery logs (its admins and staff). */
+function webhookCalls(call: Call, orgId: string) {
+  const base = `/v1/organization/${enc(orgId)}/webhooks`;
+  return {
+    list: () => call(WebhookList, base).then((answer) => answer.data),
+    create: (body: z.input<typeof CreateWebhookBody>) =>
+      call(CreatedWebhookResponse, base, { method: 'POST', json: body }).then((answer) => answer.data),
+    remove: (id: string) => call(null, `${base}/${enc(id)}`, { method: 'DELETE' }),
+    setEnabled: (id: string, enabled: boolean) =>
+      call(WebhookResponse, `${base}/${enc(id)}`, { method: 'PATCH', json: { enabled } }).then((answer) => answer.data),
+    /** The newest 25 deliveries, each with its attempts. */
+    deliveries: (id: string) =>
+      call(WebhookDeliveryPage, `${base}/${enc(id)}/deliveries?limit=25`).then((answer) => answer.data),
+    test: (id: string) => call(WebhookDeliveryResponse, `${base}/${enc(id)}/test`, { method: 'POST' }),
   };
 }
 

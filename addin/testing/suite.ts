@@ -30,17 +30,19 @@ export interface BrowserSuite {
   aiRequests: number;
 }
 
-export function useBrowserSuite(options: { fakeAi?: boolean; signIn?: boolean } = {}): BrowserSuite {
+export function useBrowserSuite(
+  options: { fakeAi?: boolean; signIn?: boolean; env?: Record<string, string> } = {},
+): BrowserSuite {
   const suite = { aiRequests: 0 } as BrowserSuite;
   let aiProvider: http.Server | undefined;
 
   beforeAll(async () => {
-    let env: Record<string, string> | undefined;
+    let env = options.env;
     if (options.fakeAi) {
       aiProvider = fakeAiProvider(() => suite.aiRequests++);
       await new Promise<void>((resolve) => aiProvider!.listen(0, '127.0.0.1', resolve));
       const port = (aiProvider.address() as AddressInfo).port;
-      env = { AI_BASE_URL: `http://127.0.0.1:${port}/v1`, AI_API_KEY: 'fake', AI_MODEL: 'fake-model' };
+      env = { ...env, AI_BASE_URL: `http://127.0.0.1:${port}/v1`, AI_API_KEY: 'fake', AI_MODEL: 'fake-model' };
     }
     suite.server = await startTestServer({ env });
     suite.f = await createFixtures(suite.server);

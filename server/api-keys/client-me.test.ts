@@ -67,6 +67,7 @@ describe('GET /v1/client/me', () => {
       'client:read': false,
       'client:create': false,
       'explorer:query': false,
+      'webhook:manage': false,
     });
     expect(res.body).not.toHaveProperty('client_secret');
     expect(JSON.stringify(res.body)).not.toContain(key.secret);

@@ -1,4 +1,4 @@
-import { type Runner, run, Logger as WorkerLogger } from 'graphile-worker';
+import type { Runner } from 'graphile-worker';
 import type pg from 'pg';
 import type { WebhookDispatcher } from '../context.js';
 import { poolOf, type Tx } from '../db/connection.js';
@@ -102,23 +102,28 @@ function inProcessExecutor(deps: DeliveryDeps): Executor {
  */
 function graphileExecutor(pool: pg.Pool, deps: DeliveryDeps): Executor {
   let runner: Promise<Runner> | undefined;
-  const logger = new WorkerLogger(() => (level, message, meta) => {
-    if (level === 'error') deps.log.error(meta ?? {}, message);
-    else if (level === 'warning') deps.log.warn(meta ?? {}, message);
-    else deps.log.debug(meta ?? {}, message);
-  });
+  const startRunner = async () => {
+    // Imported on first use: a start (and every instance without webhooks) does not load the job engine.
+    const { Logger, run } = await import('graphile-worker');
+    const logger = new Logger(() => (level, message, meta) => {
+      if (level === 'error') deps.log.error(meta ?? {}, message);
+      else if (level === 'warning') deps.log.warn(meta ?? {}, message);
+      else deps.log.debug(meta ?? {}, message);
+    });
+    return run({
+      pgPool: pool,
+      concurrency: 8,
+      noHandleSignals: true,
+      pollInterval: 2000,
+      logger,
+      taskList: {
+        webhook_deliver: (payload) => attemptDelivery(deps, (payload as { deliveryId: string }).deliveryId),
+      },
+    });
+  };
   return {
     async start() {
-      runner ??= run({
-        pgPool: pool,
-        concurrency: 8,
-        noHandleSignals: true,
-        pollInterval: 2000,
-        logger,
-        taskList: {
-          webhook_deliver: (payload) => attemptDelivery(deps, (payload as { deliveryId: string }).deliveryId),
-        },
-      }).catch((err) => {
+      runner ??= startRunner().catch((err) => {
         runner = undefined; // the next relay tries again
         throw err;
       });

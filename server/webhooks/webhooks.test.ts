@@ -5,8 +5,10 @@ import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
 import { loadConfig } from '../config.js';
 import { selectRows } from '../db/rows.js';
+import { comments, documents } from '../db/schema.js';
 import { mime } from '../filing/messages.fixtures.js';
 import { insertWebhook } from './queries.js';
+import { postJson } from './sender.js';
 import { type Receiver, startReceiver, verified } from './webhooks.fixtures.js';
 
 let server: TestServer;
@@ -167,6 +169,22 @@ describe('webhook endpoints', () => {
     }
   });
 
+  it('refuses at send time too: a host that resolves to a private address gets no request', async () => {
+    const before = receiver.received.length;
+    const options = { timeoutMs: 2000, allowPrivateNetworks: false };
+    const local = receiver.url.replace('127.0.0.1', 'localhost');
+    for (const url of [receiver.url, local]) {
+      const outcome = await postJson(url, {}, '{}', options);
+      expect(outcome.status).toBeNull();
+      expect(outcome.error).toMatch(/^Refused: /);
+    }
+    expect(receiver.received.length).toBe(before);
+    expect(await postJson(local, {}, '{}', { ...options, allowPrivateNetworks: true })).toEqual({
+      status: 200,
+      error: null,
+    });
+  });
+
   it('keeps the default retry schedule above 24 hours', () => {
     const delays = loadConfig({}).webhooks.retryDelaysMs;
     expect(delays.reduce((sum, d) => sum + d, 0)).toBeGreaterThanOrEqual(24 * 3600 * 1000);
@@ -317,6 +335,42 @@ describe('webhook delivery', () => {
       action: 'settings_changed',
       actor: { uid: f.admin.id },
     });
+    await server.call(`${hooksPath()}/${hook.id}`, { method: 'DELETE', token: f.admin.token });
+  });
+
+  it('pushes comment.deleted when an admin deletes a comment, and nothing for events not subscribed', async () => {
+    const db = server.database.db;
+    const hook = await createHook({ events: ['comment.deleted'] });
+    await db.insert(documents).values({
+      id: 'doc_hooks_rfi',
+      organizationId: f.orgA.id,
+      projectId: f.projectA1.id,
+      number: 'RFI-0077',
+      format: 'rfi',
+      type: 'RFI',
+      title: 'Slab edge',
+      status: 'pending',
+    });
+    await db.insert(comments).values({
+      id: 'cmt_hooks',
+      organizationId: f.orgA.id,
+      projectId: f.projectA1.id,
+      documentId: 'doc_hooks_rfi',
+      authorId: f.member.id,
+      body: 'Please check the slab edge.',
+    });
+    const before = receiver.received.length;
+    expect((await server.call('/v1/admin/comments/cmt_hooks', { method: 'DELETE', token: f.admin.token })).status).toBe(
+      204,
+    );
+    const [request] = (await receiver.waitForRequests(before + 1)).slice(before);
+    expect(verified(hook.secret, request!)).toMatchObject({
+      type: 'comment.deleted',
+      data: { commentId: 'cmt_hooks', documentId: 'doc_hooks_rfi', deletedBy: { id: f.admin.id } },
+    });
+    // The deletion's activity.created was not for this endpoint: one delivery only.
+    const log = await deliveryWhen(hook.id, (d) => d.state === 'succeeded');
+    expect(await deliveriesOf(hook.id)).toEqual([log]);
     await server.call(`${hooksPath()}/${hook.id}`, { method: 'DELETE', token: f.admin.token });
   });
 

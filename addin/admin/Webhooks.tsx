@@ -1,0 +1,285 @@
+import {
+  Badge,
+  Button,
+  Caption1,
+  Card,
+  CardHeader,
+  Checkbox,
+  Field,
+  Input,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  MessageBarTitle,
+  makeStyles,
+  Spinner,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
+import { useEffect, useRef, useState } from 'react';
+import type { MyOrganization } from '../../shared/me.js';
+import { type Webhook, type WebhookEventType, webhookEventTypes } from '../../shared/webhooks.js';
+import type { ApiClient } from '../api/client.js';
+import { ErrorNotice } from '../ui/notices.js';
+import { useAsync } from '../ui/use-async.js';
+
+const useStyles = makeStyles({
+  list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, margin: 0, padding: 0 },
+  endpoint: {
+    listStyleType: 'none',
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalXS,
+    paddingBlock: tokens.spacingVerticalS,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  url: { fontFamily: tokens.fontFamilyMonospace, overflowWrap: 'anywhere' },
+  muted: { display: 'block', color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
+  actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
+  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  group: {
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
+    borderRadius: tokens.borderRadiusMedium,
+    margin: 0,
+    minWidth: 0,
+  },
+  checks: { display: 'flex', flexWrap: 'wrap', columnGap: tokens.spacingHorizontalL },
+  secret: { fontFamily: tokens.fontFamilyMonospace, wordBreak: 'break-all' },
+});
+
+/** What an admin subscribes to (`webhook.test` is only sent by "Send test"). */
+const subscribable = webhookEventTypes.filter((type) => type !== 'webhook.test');
+type Calls = ReturnType<ApiClient['webhooks']>;
+
+/** The organization's webhook endpoints: list, add (secret shown once), test, re-enable, delete, delivery log. */
+export function Webhooks({ api, org }: { api: ApiClient; org: MyOrganization }) {
+  const styles = useStyles();
+  const calls = api.webhooks(org.id);
+  const [version, setVersion] = useState(0);
+  const hooks = useAsync(() => calls.list(), [org.id, version]);
+  const [secret, setSecret] = useState<{ url: string; secret: string }>();
+  const [actionError, setActionError] = useState<unknown>();
+  const act = async (work: () => Promise<unknown>) => {
+    setActionError(undefined);
+    try {
+      await work();
+      setVersion((v) => v + 1);
+    } catch (error) {
+      setActionError(error);
+    }
+  };
+  return (
+    <Card>
+      <CardHeader header={<Text weight="semibold">Webhooks for {org.name}</Text>} />
+      <Text className={styles.muted}>
+        Sitefile POSTs the events you choose to each URL, signed by the Standard Webhooks scheme, and retries for more
+        than a day. An endpoint that keeps failing is turned off; turn it on again here.
+      </Text>
+      {secret && <SigningSecretOnce {...secret} onDone={() => setSecret(undefined)} />}
+      {actionError !== undefined && <ErrorNotice error={actionError} />}
+      {hooks.status === 'loading' && <Spinner size="tiny" label="Loading webhooks…" />}
+      {hooks.status === 'failed' && <ErrorNotice error={hooks.error} onRetry={hooks.reload} />}
+      {hooks.status === 'done' &&
+        (hooks.data.length === 0 ? (
+          <Text>No webhooks yet.</Text>
+        ) : (
+          <ul className={styles.list} aria-label="Webhooks">
+            {hooks.data.map((hook) => (
+              <Endpoint key={hook.id} hook={hook} calls={calls} act={act} />
+            ))}
+          </ul>
+        ))}
+      <CreateWebhook
+        calls={calls}
+        onCreated={(created) => {
+          setSecret(created);
+          setVersion((v) => v + 1);
+        }}
+      />
+    </Card>
+  );
+}
+
+function Endpoint({
+  hook,
+  calls,
+  act,
+}: {
+  hook: Webhook;
+  calls: Calls;
+  act: (work: () => Promise<unknown>) => Promise<void>;
+}) {
+  const styles = useStyles();
+  const [showLog, setShowLog] = useState(false);
+  const [logVersion, setLogVersion] = useState(0);
+  const [testError, setTestError] = useState<unknown>();
+  // Not through `act`: the endpoint is unchanged, so the list stays (and this log with it).
+  const sendTest = async () => {
+    setTestError(undefined);
+    try {
+      await calls.test(hook.id);
+      setShowLog(true);
+      setLogVersion((v) => v + 1);
+    } catch (error) {
+      setTestError(error);
+    }
+  };
+  return (
+    <li className={styles.endpoint}>
+      <div className={styles.actions}>
+        <span className={styles.url}>{hook.url}</span>
+        <Badge appearance="tint" color={hook.enabled ? 'success' : 'danger'}>
+          {hook.enabled ? 'On' : 'Off'}
+        </Badge>
+      </div>
+      {hook.description && <Caption1 className={styles.muted}>{hook.description}</Caption1>}
+      <Caption1 className={styles.muted}>Events: {hook.events.join(', ')}</Caption1>
+      {hook.disabledReason && <Caption1 className={styles.muted}>{hook.disabledReason}</Caption1>}
+      <div className={styles.actions}>
+        <Button size="small" aria-expanded={showLog} onClick={() => setShowLog(!showLog)}>
+          {showLog ? 'Hide deliveries' : 'Deliveries'}
+        </Button>
+        {hook.enabled ? (
+          <Button size="small" onClick={() => void sendTest()}>
+            Send test
+          </Button>
+        ) : (
+          <Button size="small" onClick={() => void act(() => calls.setEnabled(hook.id, true))}>
+            Turn on
+          </Button>
+        )}
+        <Button
+          size="small"
+          onClick={() => {
+            if (window.confirm(`Delete the webhook to ${hook.url}? Its delivery log goes with it.`)) {
+              void act(() => calls.remove(hook.id));
+            }
+          }}
+        >
+          Delete
+        </Button>
+      </div>
+      {testError !== undefined && <ErrorNotice error={testError} title="Test not sent" />}
+      {showLog && <DeliveryLog key={logVersion} calls={calls} webhookId={hook.id} />}
+    </li>
+  );
+}
+
+/** The newest deliveries, each with every attempt's answer. */
+function DeliveryLog({ calls, webhookId }: { calls: Calls; webhookId: string }) {
+  const styles = useStyles();
+  const log = useAsync(() => calls.deliveries(webhookId), [webhookId]);
+  if (log.status === 'loading') return <Spinner size="tiny" label="Loading deliveries…" />;
+  if (log.status === 'failed') return <ErrorNotice error={log.error} onRetry={log.reload} />;
+  if (log.data.length === 0) return <Caption1 className={styles.muted}>No deliveries yet.</Caption1>;
+  return (
+    <ul className={styles.list} aria-label="Deliveries">
+      {log.data.map((d) => (
+        <li key={d.id} className={styles.endpoint}>
+          <Text>
+            {d.eventType} — {d.state}
+          </Text>
+          <Caption1 className={styles.muted}>
+            {new Date(d.createdAt).toLocaleString()}
+            {d.attempts.length > 0 &&
+              ` · attempts: ${d.attempts.map((a) => `${a.attempt}: ${a.responseStatus ?? a.error ?? 'no answer'}`).join(' · ')}`}
+            {d.nextAttemptAt && ` · next attempt ${new Date(d.nextAttemptAt).toLocaleString()}`}
+          </Caption1>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function CreateWebhook({
+  calls,
+  onCreated,
+}: {
+  calls: Calls;
+  onCreated: (created: { url: string; secret: string }) => void;
+}) {
+  const styles = useStyles();
+  const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [events, setEvents] = useState<WebhookEventType[]>(['email.filed']);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const create = async () => {
+    setSaving(true);
+    setError(undefined);
+    try {
+      const created = await calls.create({ url: url.trim(), events, description: description.trim() || undefined });
+      onCreated({ url: created.url, secret: created.secret });
+      setUrl('');
+      setDescription('');
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <form
+      className={styles.form}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void create();
+      }}
+    >
+      <Text as="h2" size={400} weight="semibold">
+        Add a webhook
+      </Text>
+      <Field label="URL" required>
+        <Input type="url" value={url} onChange={(_event, data) => setUrl(data.value)} maxLength={2000} />
+      </Field>
+      <Field label="Description">
+        <Input value={description} onChange={(_event, data) => setDescription(data.value)} maxLength={500} />
+      </Field>
+      <fieldset className={styles.group}>
+        <legend>Events</legend>
+        <div className={styles.checks}>
+          {subscribable.map((type) => (
+            <Checkbox
+              key={type}
+              label={type}
+              checked={events.includes(type)}
+              onChange={(_event, data) =>
+                setEvents(data.checked ? [...events, type] : events.filter((chosen) => chosen !== type))
+              }
+            />
+          ))}
+        </div>
+      </fieldset>
+      {error !== undefined && <ErrorNotice error={error} title="Not added" />}
+      <div>
+        <Button type="submit" appearance="primary" disabled={saving || !url.trim() || events.length === 0}>
+          {saving ? 'Adding…' : 'Add webhook'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The signing secret, once: receivers verify signatures with it; Sitefile never shows it again. */
+function SigningSecretOnce({ url, secret, onDone }: { url: string; secret: string; onDone: () => void }) {
+  const styles = useStyles();
+  const shown = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    shown.current?.scrollIntoView({ block: 'center' });
+    shown.current?.focus();
+  }, []);
+  return (
+    <MessageBar intent="warning" layout="multiline" ref={shown} tabIndex={-1}>
+      <MessageBarBody>
+        <MessageBarTitle>Signing secret for {url} — shown only this once</MessageBarTitle>
+        <span className={styles.secret} data-testid="webhook-secret">
+          {secret}
+        </span>
+      </MessageBarBody>
+      <MessageBarActions>
+        <Button onClick={() => void navigator.clipboard.writeText(secret).catch(() => undefined)}>Copy secret</Button>
+        <Button onClick={onDone}>I have stored it</Button>
+      </MessageBarActions>
+    </MessageBar>
+  );
+}
