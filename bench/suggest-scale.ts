@@ -52,17 +52,17 @@ interface SyntheticProject {
   firms: string[];
 }
 
-const pick = <T>(list: readonly T[]) => list[Math.floor(rng.next() * list.length)]!;
+const pick = <T>(list: readonly T[]) => list[Math.floor(rng.float() * list.length)]!;
 /** Zipf-like: low indexes far more often. */
-const commonWord = () => common[Math.floor(common.length * rng.next() ** 3)]!;
+const commonWord = () => common[Math.floor(common.length * rng.float() ** 3)]!;
 
 function mailOf(p: SyntheticProject) {
   const firm = pick(p.firms);
   const words = (n: number) => Array.from({ length: n }, commonWord);
   return {
-    subject: [pick(p.topics), ...words(3), rng.next() < 0.4 ? pick(p.ids) : ''].join(' '),
-    body: [...words(20), pick(p.topics), ...words(10), rng.next() < 0.3 ? pick(p.ids) : ''].join(' '),
-    from: `person${Math.floor(rng.next() * 3)}@${firm}`,
+    subject: [pick(p.topics), ...words(3), rng.float() < 0.4 ? pick(p.ids) : ''].join(' '),
+    body: [...words(20), pick(p.topics), ...words(10), rng.float() < 0.3 ? pick(p.ids) : ''].join(' '),
+    from: `person${Math.floor(rng.float() * 3)}@${firm}`,
     recipients: [`pm@${own}`],
     attachmentNames: [],
     ownDomain: own,
