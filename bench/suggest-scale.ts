@@ -38,8 +38,7 @@ const own = 'ridgelinegc.test';
 const syllables = 'ka lo mi ne ru sa to vi ze ba de fo gu hi ja ko lu ma no pe qui ra si tu ve wo xa yo zu'.split(' ');
 const pseudoWord = (i: number) => {
   let w = '';
-  for (let n = i + 7; w.length < 6 || n > 0; n = Math.floor(n / syllables.length))
-    w += syllables[n % syllables.length];
+  for (let n = i + 7; w.length < 6 || n > 0; n = Math.floor(n / syllables.length)) w += syllables[n % syllables.length];
   return w;
 };
 const common = Array.from({ length: 4000 }, (_, i) => pseudoWord(i));
@@ -69,7 +68,8 @@ function mailOf(p: SyntheticProject) {
   };
 }
 
-const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+const q = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 
 async function main() {
   const server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
@@ -130,7 +130,11 @@ async function main() {
     `model of ${emailCount} e-mails: ${rows.length} feature rows, ${totalRows.length} features, loaded in ${((performance.now() - t) / 1000).toFixed(1)} s`,
   );
 
-  const user = await createUser(db, { email: `pm@${own}`, name: 'PM', memberships: [{ orgId: org.id, role: 'member' }] });
+  const user = await createUser(db, {
+    email: `pm@${own}`,
+    name: 'PM',
+    memberships: [{ orgId: org.id, role: 'member' }],
+  });
   const token = server.app.context.tokens.sign(user.id, 'user').token;
   const suggestions: number[] = [];
   const baseline: number[] = [];

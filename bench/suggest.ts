@@ -39,10 +39,10 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { createFsBlobStore } from '../server/blobs/store.js';
-import { relearnOrganization } from '../server/filing/service.js';
 import { ManualClock } from '../server/clock.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/connection.js';
+import { relearnOrganization } from '../server/filing/service.js';
 import { Rng } from '../server/seed/random.js';
 import { type SeedScale, type SeedSummary, seedDatabase } from '../server/seed/seed.js';
 import { startServer } from '../server/server.js';
@@ -121,7 +121,9 @@ async function learnSeededMail(db: Db, summary: SeedSummary) {
   const started = performance.now();
   for (const org of summary.organizations) await relearnOrganization(db, org.id);
   const ms = performance.now() - started;
-  console.log(`model learned from ${n} filed e-mails in ${(ms / 1000).toFixed(1)} s: ${(ms / Math.max(1, n)).toFixed(2)} ms per e-mail`);
+  console.log(
+    `model learned from ${n} filed e-mails in ${(ms / 1000).toFixed(1)} s: ${(ms / Math.max(1, n)).toFixed(2)} ms per e-mail`,
+  );
 }
 
 async function startBenchServer(db: Db, dataDir: string): Promise<Server> {
