@@ -112,8 +112,8 @@ main().catch((err) => {
 });
 
 /**
- * The seed writes filed e-mails past the API: the suggestion model learns them as filing would have, one
- * organization at a time. The time per e-mail is what learning adds to each filing (in bulk, so a lower bound).
+ * The seed learned its filed e-mails (relearnOrganization); relearning them here times it: the time per e-mail
+ * is what learning costs per filed e-mail in bulk, page reads included.
  */
 async function learnSeededMail(db: Db, summary: SeedSummary) {
   const { rows } = (await db.execute(sql`select count(*)::int as n from filed_emails`)) as { rows: { n: number }[] };
