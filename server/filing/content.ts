@@ -2,9 +2,10 @@ import type { SuggestionRequest } from '../../shared/filing.js';
 import { documentNumbersIn } from './clues/document-numbers.js';
 import { type JobNumber, jobNumbersIn } from './clues/job-numbers.js';
 import { parseMailBody } from './clues/mail-body.js';
+import { splitPassing } from './clues/passing.js';
 
 /** Where in the e-mail a clue stands: it says how much the clue counts (W.where in score.ts). */
-export type Where = 'subject' | 'attachment' | 'body' | 'quotedSubject' | 'quoted' | 'signature';
+export type Where = 'subject' | 'attachment' | 'body' | 'passing' | 'quotedSubject' | 'quoted' | 'signature';
 
 export interface Section {
   where: Where;
@@ -22,10 +23,12 @@ export interface EmailContent {
 
 export function contentOf(request: SuggestionRequest): EmailContent {
   const body = parseMailBody(request.bodyPreview);
+  const own = splitPassing(body.text);
   const texts: [Where, string][] = [
     ['subject', request.subject],
     ...request.attachmentNames.map((name): [Where, string] => ['attachment', name]),
-    ['body', body.text],
+    ['body', own.main],
+    ['passing', own.passing],
     ...body.quoted.flatMap((q): [Where, string][] => [
       ...(q.subject ? [['quotedSubject', q.subject] as [Where, string]] : []),
       ['quoted', q.text],

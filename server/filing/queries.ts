@@ -371,7 +371,11 @@ export async function learnedCounts(
     sql`
     select t.organization_id as "organizationId", t.feature, f.project_id as "projectId", f.emails, t.emails as total
     from suggestion_feature_totals t
-    join suggestion_features f on f.organization_id = t.organization_id and f.feature = t.feature
+    -- Lateral: the counts of each kept feature by primary key, never a scan of every count.
+    cross join lateral (
+      select c.project_id, c.emails from suggestion_features c
+      where c.organization_id = t.organization_id and c.feature = t.feature
+    ) f
     where t.organization_id = any(${textArray(orgIds)}) and t.feature = any(${textArray(features)})
       and t.projects <= ${maxProjects}`,
     learnedCountRow,

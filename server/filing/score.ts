@@ -19,10 +19,15 @@ export const W = {
   name: { name: 9, alias: 9, phrase: 7, word: 4, 'generic-phrase': 2 } satisfies Record<NameStrength, number>,
   document: 8,
   /** How much a clue counts by where it stands: signatures and disclaimers carry little. */
-  where: { subject: 1, attachment: 1, body: 0.9, quotedSubject: 0.9, quoted: 0.8, signature: 0.2 } satisfies Record<
-    Where,
-    number
-  >,
+  where: {
+    subject: 1,
+    attachment: 1,
+    body: 0.9,
+    passing: 0.3,
+    quotedSubject: 0.9,
+    quoted: 0.8,
+    signature: 0.2,
+  } satisfies Record<Where, number>,
   /** A bare number in running text may be anything (a quantity, an address): only in subjects and file names. */
   bareNumberPlaces: new Set<Where>(['subject', 'attachment', 'quotedSubject']),
   /** Least content evidence that names a project (one distinctive word in the body does; a signature does not). */
@@ -41,8 +46,6 @@ export const W = {
   /** A learned word seen in one filed e-mail counts 1/(1+wordSupport) of one seen in many. */
   wordSupport: 2,
   identifierSupport: 0.5,
-  /** Evidence of project names in a sentence that mentions a project in passing, or lists several. */
-  passingMention: 0.3,
   /** Newsletters, automatic replies and calendar notices (clues/mail-kind.ts): their evidence counts this much. */
   automatedMail: 0.25,
   /** Temperature and "none" weight of the probability (see above). */
@@ -199,6 +202,7 @@ const partText: Record<AskedFeature['part'], string> = {
   subject: 'Its subject has',
   attachment: 'An attachment name has',
   body: 'Its message has',
+  passing: 'A comparison in its message has',
   quoted: 'The quoted message has',
   from: 'It comes from',
   recipient: 'It is sent to',
@@ -210,6 +214,7 @@ const whereText: Record<Where, string> = {
   subject: 'Subject',
   attachment: 'An attachment name',
   body: 'Message',
+  passing: 'A comparison in the message',
   quotedSubject: 'Quoted subject',
   quoted: 'Quoted message',
   signature: 'Signature',

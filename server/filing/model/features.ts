@@ -12,15 +12,17 @@
  */
 import snowball from 'snowball-stemmers';
 import { parseMailBody } from '../clues/mail-body.js';
+import { splitPassing } from '../clues/passing.js';
 import { domainOf } from '../message.js';
 
-export type Part = 'subject' | 'attachment' | 'body' | 'quoted' | 'from' | 'recipient';
+export type Part = 'subject' | 'attachment' | 'body' | 'passing' | 'quoted' | 'from' | 'recipient';
 
 /** How much a feature found in each part of the e-mail asked about counts (one found in several: the most). */
 export const partWeight: Record<Part, number> = {
   subject: 1.5,
   attachment: 1.2,
   body: 1,
+  passing: 0.3,
   quoted: 0.4,
   from: 1,
   recipient: 0.6,
@@ -141,7 +143,9 @@ export function weightedFeatures(mail: MailParts): Map<string, AskedFeature> {
   };
   add('subject', textFeatures(mail.subject.replace(/^\s*((re|fw|fwd|rv|aw)\s*:\s*)+/i, '')));
   for (const name of mail.attachmentNames) add('attachment', textFeatures(attachmentText(name)));
-  add('body', textFeatures(body.text));
+  const own = splitPassing(body.text);
+  add('body', textFeatures(own.main));
+  add('passing', textFeatures(own.passing));
   for (const q of body.quoted) add('quoted', textFeatures(`${q.subject ?? ''}\n${q.text}`));
   add('from', participantFeatures(mail.from, mail.ownDomain));
   for (const q of body.quoted)
@@ -156,7 +160,9 @@ export function weightedFeatures(mail: MailParts): Map<string, AskedFeature> {
 
 /** What filing an e-mail teaches: the features of what its sender wrote (never quotes or signatures) and its participants. */
 export function learnedFeatures(mail: MailParts): string[] {
-  const features = [...weightedFeatures(mail)].filter(([, f]) => f.part !== 'quoted').map(([feature]) => feature);
+  const features = [...weightedFeatures(mail)]
+    .filter(([, f]) => f.part !== 'quoted' && f.part !== 'passing')
+    .map(([feature]) => feature);
   // At most this many per e-mail (a long text's first ones): the filing transaction stays short.
   return features.slice(0, MAX_LEARNED).sort();
 }
