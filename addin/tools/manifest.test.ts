@@ -98,15 +98,17 @@ describe('npm run manifest', () => {
     );
     expect(events).toContain('<Runtime resid="Commands.Url" />');
     expect(events).toContain('<SupportsSharedFolders>true</SupportsSharedFolders>');
+    expect(events).toContain('<SupportsMultiSelect>true</SupportsMultiSelect>');
     expect(events).toContain(
       '<bt:Url id="Commands.Url" DefaultValue="https://sitefile.example.com/addin/commands.html" />',
     );
-    // ../shared/office-schemas predates these three Mail 1.1 additions. libxml2 stops at the first unexpected element
-    // of a sequence, so each is checked alone: each is refused by name, and without the three the copy is valid.
+    // ../shared/office-schemas predates these four Mail 1.1 additions. libxml2 stops at the first unexpected element
+    // of a sequence, so each is checked alone: each is refused by name, and without the four the copy is valid.
     const additions = {
       Runtimes: /\s*<Runtimes>[\s\S]*?<\/Runtimes>/,
       SupportsSharedFolders: /\s*<SupportsSharedFolders>true<\/SupportsSharedFolders>/,
       LaunchEvent: /\s*<ExtensionPoint xsi:type="LaunchEvent">[\s\S]*?<\/ExtensionPoint>/,
+      SupportsMultiSelect: /\s*<SupportsMultiSelect>true<\/SupportsMultiSelect>/,
     };
     const without = (names: string[]) =>
       names.reduce((xml, name) => xml.replace(additions[name as keyof typeof additions], ''), events);

@@ -50,7 +50,8 @@ export function manifestFor(template: string, origin: string): string {
  * Outlook features declared with elements that Microsoft added to the Mail 1.1 VersionOverrides schema after the
  * copy in shared/office-schemas was taken: event-based activation (file on send: a browser runtime for
  * commands.html and a LaunchEvent OnMessageSend, SendMode PromptUser, Mailbox 1.12) and shared/delegate mailboxes
- * (SupportsSharedFolders). `--outlook-events` adds them; the checked-in manifest.xml stays valid against the copy.
+ * (SupportsSharedFolders) and several messages selected at once (SupportsMultiSelect, Mailbox 1.13).
+ * `--outlook-events` adds them; the checked-in manifest.xml stays valid against the copy.
  */
 export function withOutlookEvents(manifest: string): string {
   const runtimes = `
@@ -64,17 +65,24 @@ export function withOutlookEvents(manifest: string): string {
               </LaunchEvents>
               <SourceLocation resid="Commands.Url" />
             </ExtensionPoint>`;
-  return manifest
-    .replace('<Host xsi:type="MailHost">', `<Host xsi:type="MailHost">${runtimes}`)
-    .replace(
-      '<DesktopFormFactor>',
-      '<DesktopFormFactor>\n            <SupportsSharedFolders>true</SupportsSharedFolders>',
-    )
-    .replace(/(\n\s*<\/DesktopFormFactor>)/, `${launchEvent}$1`)
-    .replace(
-      /(<bt:Url id="Taskpane.Url" DefaultValue="([^"]+)\/addin\/taskpane.html" \/>)/,
-      '$1\n          <bt:Url id="Commands.Url" DefaultValue="$2/addin/commands.html" />',
-    );
+  return (
+    manifest
+      .replace('<Host xsi:type="MailHost">', `<Host xsi:type="MailHost">${runtimes}`)
+      .replace(
+        '<DesktopFormFactor>',
+        '<DesktopFormFactor>\n            <SupportsSharedFolders>true</SupportsSharedFolders>',
+      )
+      .replace(/(\n\s*<\/DesktopFormFactor>)/, `${launchEvent}$1`)
+      // Several messages selected at once open the pane (Mailbox 1.13): "File several e-mails at once".
+      .replace(
+        '<SupportsPinning>true</SupportsPinning>',
+        '<SupportsPinning>true</SupportsPinning>\n                      <SupportsMultiSelect>true</SupportsMultiSelect>',
+      )
+      .replace(
+        /(<bt:Url id="Taskpane.Url" DefaultValue="([^"]+)\/addin\/taskpane.html" \/>)/,
+        '$1\n          <bt:Url id="Commands.Url" DefaultValue="$2/addin/commands.html" />',
+      )
+  );
 }
 
 function main(argv: string[]): void {
