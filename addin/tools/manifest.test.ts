@@ -126,6 +126,12 @@ describe('npm run manifest', () => {
     expect(() => parseDeploymentUrl('https://sitefile.example.com/app')).toThrow(/origin/);
     expect(() => parseDeploymentUrl('not a url')).toThrow(/absolute URL/);
     expect(parseDeploymentUrl('https://sitefile.example.com/')).toBe('https://sitefile.example.com');
+    // Development: http on the loopback interface only.
+    expect(parseDeploymentUrl('http://localhost:3000')).toBe('http://localhost:3000');
+    expect(parseDeploymentUrl('http://127.0.0.1:8080/')).toBe('http://127.0.0.1:8080');
+    expect(parseDeploymentUrl('http://[::1]:3000')).toBe('http://[::1]:3000');
+    expect(() => parseDeploymentUrl('http://10.0.0.5:3000')).toThrow(/https/);
+    expect(() => parseDeploymentUrl('http://localhost.example.com')).toThrow(/https/);
   });
 
   it('writes the file from the command line', () => {

@@ -22,7 +22,11 @@ export function addinIdFor(origin: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** Parses `--url`: Outlook loads add-ins over HTTPS only, and the manifest wants a bare origin. */
+/** Hosts a developer's own machine answers on: http is accepted there (npm run dev, PUBLIC_URL=http://localhost…). */
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Parses `--url`: Outlook loads add-ins over HTTPS only (http on loopback for development), and the manifest
+ *  wants a bare origin. */
 export function parseDeploymentUrl(value: string): string {
   let url: URL;
   try {
@@ -32,7 +36,10 @@ export function parseDeploymentUrl(value: string): string {
       `--url must be an absolute URL such as https://sitefile.example.com (got ${JSON.stringify(value)})`,
     );
   }
-  if (url.protocol !== 'https:') throw new Error('--url must use https: Outlook refuses add-ins served over http');
+  const loopbackHttp = url.protocol === 'http:' && loopbackHosts.has(url.hostname);
+  if (url.protocol !== 'https:' && !loopbackHttp) {
+    throw new Error('--url must use https (http only on localhost): Outlook refuses add-ins served over http');
+  }
   if (url.pathname !== '/' || url.search || url.hash) {
     throw new Error('--url must be an origin without a path, e.g. https://sitefile.example.com');
   }
