@@ -149,6 +149,12 @@
     handlers.get('olkSelectedItemsChanged')?.({ type: 'olkSelectedItemsChanged' });
   };
   const itemIdOf = (s) => s.itemId ?? `id-${s.internetMessageId}`;
+  // Outlook's theme switched while the pane is open: host.setTheme(dark) raises OfficeThemeChanged.
+  host.setTheme = (dark) => {
+    const officeTheme = { bodyBackgroundColor: dark ? '#1f1f1f' : '#ffffff' };
+    window.Office.context.officeTheme = officeTheme;
+    handlers.get('officeThemeChanged')?.({ type: 'officeThemeChanged', officeTheme });
+  };
   host.select = (next) => {
     host.customProperties = undefined;
     host.pendingProperties = undefined;
