@@ -48,7 +48,7 @@ export class ApiCallError extends Error {
 
 /** Status 0: no answer at all (offline, or the server is down). */
 export const unreachable = () =>
-  new ApiCallError('Sitefile cannot be reached. Check your connection; the add-in tries again by itself.', 0);
+  new ApiCallError('Sitefile cannot be reached. Check your connection and try again.', 0);
 
 export const isUnreachable = (error: unknown): boolean => error instanceof ApiCallError && error.status === 0;
 

@@ -31,8 +31,11 @@ export type AnyItem = Office.MessageRead & Office.MessageCompose;
 /** getAsFileAsync (Mailbox 1.14) is newer than the bundled office-js types. */
 type ItemWithFile = { getAsFileAsync(callback: (result: Office.AsyncResult<string>) => void): void };
 
+/** The selected message loaded to be read while several are selected (Mailbox 1.15 allows one at a time). */
+let loadedItem: AnyItem | undefined;
+
 export const item = (): AnyItem => {
-  const current = Office.context.mailbox.item;
+  const current = loadedItem ?? Office.context.mailbox.item;
   if (!current) throw new Error('No e-mail is selected.');
   return current as unknown as AnyItem;
 };
@@ -164,4 +167,62 @@ export async function readSharedMailbox(): Promise<SharedMailbox | undefined> {
   );
   // DelegatePermissions is a bit field; Write is 2 (Office.MailboxEnums.DelegatePermissions.Write).
   return { owner: shared.owner, canWrite: (Number(shared.delegatePermissions) & 2) !== 0 };
+}
+
+/** One of the messages selected together in Outlook's message list. */
+export interface SelectedMessage {
+  itemId: string;
+  subject: string;
+}
+
+type MailboxWithSelection = {
+  getSelectedItemsAsync(
+    callback: (result: Office.AsyncResult<{ itemId: string; subject: string; itemType: string }[]>) => void,
+  ): void;
+  loadItemByIdAsync(itemId: string, callback: (result: Office.AsyncResult<AnyItem>) => void): void;
+};
+type LoadedItem = AnyItem & { unloadAsync(callback: (result: Office.AsyncResult<void>) => void): void };
+
+const selectionMailbox = () => Office.context.mailbox as unknown as MailboxWithSelection;
+
+/** Filing several messages at once needs the selection (Mailbox 1.13) and reading each of them (1.15). */
+export function canFileSelection(): boolean {
+  return Office.context.requirements.isSetSupported('Mailbox', '1.15');
+}
+
+/** The messages selected in the message list (with SupportsMultiSelect in the manifest); [] on older hosts. */
+export async function readSelectedMessages(): Promise<SelectedMessage[]> {
+  if (!canFileSelection()) return [];
+  const selected = await officeCall<{ itemId: string; subject: string; itemType: string }[]>(
+    'getSelectedItemsAsync',
+    (cb) => selectionMailbox().getSelectedItemsAsync(cb),
+  );
+  return selected.filter((s) => s.itemType === 'message').map((s) => ({ itemId: s.itemId, subject: s.subject }));
+}
+
+/** Calls `handler` when the person selects other messages (several, or back to one). */
+export function onSelectionChanged(handler: () => void): Promise<void> {
+  return officeCall<void>('addHandlerAsync', (cb) =>
+    Office.context.mailbox.addHandlerAsync(
+      'olkSelectedItemsChanged' as unknown as Office.EventType.ItemChanged,
+      handler,
+      cb,
+    ),
+  );
+}
+
+/** Runs `use` with one selected message as the item every read above sees; unloaded after, whatever happens. */
+export async function withSelectedMessage<T>(itemId: string, use: () => Promise<T>): Promise<T> {
+  const loaded = await officeCall<AnyItem>('loadItemByIdAsync', (cb) =>
+    selectionMailbox().loadItemByIdAsync(itemId, cb),
+  ).catch(() => {
+    throw new Error('Outlook could not open this e-mail just now. Try again.');
+  });
+  loadedItem = loaded;
+  try {
+    return await use();
+  } finally {
+    loadedItem = undefined;
+    await officeCall<void>('unloadAsync', (cb) => (loaded as LoadedItem).unloadAsync(cb)).catch(() => undefined);
+  }
 }

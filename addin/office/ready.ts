@@ -29,3 +29,24 @@ export function isDarkColor(hex: string): boolean {
   const [r, g, b] = match.slice(1).map((part) => Number.parseInt(part, 16) / 255) as [number, number, number];
   return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5;
 }
+
+/**
+ * Calls `handler` when Outlook's theme changes while the pane is open (OfficeThemeChanged), or, outside an Office
+ * theme, the operating system's colour scheme. Returns nothing to undo: the pane lives as long as the page.
+ */
+export function onThemeChanged(handler: (dark: boolean) => void): void {
+  window.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', (event) => {
+    if (!Office.context?.officeTheme?.bodyBackgroundColor) handler(event.matches);
+  });
+  const mailbox = Office.context?.mailbox;
+  if (!mailbox) return;
+  mailbox.addHandlerAsync(
+    'officeThemeChanged' as unknown as Office.EventType.ItemChanged,
+    (event: { officeTheme?: { bodyBackgroundColor?: string } }) => {
+      const background = event.officeTheme?.bodyBackgroundColor;
+      if (background) handler(isDarkColor(background));
+    },
+    // Hosts without the event keep the theme the pane opened with.
+    () => undefined,
+  );
+}

@@ -2,12 +2,14 @@ import { Button, Caption1, makeStyles, Spinner, Tab, TabList, tokens } from '@fl
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import type { ApiClient } from '../api/client.js';
 import type { SignedOutReason } from '../auth/session.js';
+import type { SelectedMessage } from '../office/mailbox.js';
 import { OfflineBar } from '../ui/connection.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { SignIn } from '../ui/sign-in.js';
 import { useAsync } from '../ui/use-async.js';
 import type { Drafts } from './drafts.js';
 import { type FiledRecord, FilePanel } from './FilePanel.js';
+import { FileSeveral } from './FileSeveral.js';
 import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
 import { useProjectDirectory } from './project-directory.js';
@@ -73,15 +75,22 @@ function SignedIn({ api, host, signOut, firstLook, drafts }: TaskPaneProps) {
   const { me, projects, projectsError, aiByOrg } = usePaneData(api, host);
   const probe = useCallback(() => api.me(), [api]);
 
+  const [selection, setSelection] = useState<SelectedMessage[]>([]);
+  const readSelection = useCallback(() => {
+    host.readSelectedMessages().then(setSelection, () => setSelection([]));
+  }, [host]);
   const onItemChanged = useCallback(() => {
     // Choices are kept for an e-mail only while it is open: the next e-mail starts from its own suggestions.
     drafts.clear();
     setItemVersion((v) => v + 1);
-  }, [drafts]);
+    readSelection();
+  }, [drafts, readSelection]);
   useEffect(() => {
-    // A pinned task pane follows the selected e-mail; hosts without the event just keep the first one.
+    // A pinned task pane follows the selected e-mail (or e-mails); hosts without the events keep the first one.
+    readSelection();
     host.onItemChanged(onItemChanged).catch(() => undefined);
-  }, [host, onItemChanged]);
+    if (host.canFileSelection()) host.onSelectionChanged(onItemChanged).catch(() => undefined);
+  }, [host, onItemChanged, readSelection]);
 
   return (
     <main>
@@ -105,7 +114,16 @@ function SignedIn({ api, host, signOut, firstLook, drafts }: TaskPaneProps) {
       {me.status === 'done' && <Caption1>Signed in as {me.data.name}</Caption1>}
       {me.status === 'failed' && <ErrorNotice error={me.error} onRetry={me.reload} />}
       <div className={styles.body}>
-        {tab === 'file' ? (
+        {tab === 'file' && selection.length > 1 ? (
+          <FileSeveral
+            key={selection.map((m) => m.itemId).join(' ')}
+            api={api}
+            host={host}
+            selected={selection}
+            projects={projects}
+            projectsError={projectsError}
+          />
+        ) : tab === 'file' ? (
           <FilePanel
             api={api}
             host={host}

@@ -3,13 +3,15 @@ import {
   Caption1,
   Checkbox,
   MessageBar,
+  MessageBarActions,
   MessageBarBody,
   makeStyles,
   Text,
   tokens,
 } from '@fluentui/react-components';
 import { MAX_MESSAGE_BYTES } from '../../shared/filing.js';
-import type { MailAttachment } from '../office/mailbox.js';
+import type { OpenMessage } from '../office/mailbox.js';
+import { fileableAttachments, largestToLeaveOut, type sendingPlan } from './filing.js';
 
 const useStyles = makeStyles({
   root: { border: 'none', margin: 0, padding: 0, minWidth: 0, display: 'flex', flexDirection: 'column' },
@@ -31,16 +33,22 @@ export function formatSize(bytes: number): string {
   return `${Number((bytes / 1024 / 1024).toFixed(1))}\u00a0MB`;
 }
 
-/** The attachments to include, with select all/none, the total size and a warning above what Sitefile accepts. */
+/**
+ * The attachments to include, with select all/none, the size that will be sent (the encoded size when the whole
+ * message goes), and before File a warning above what Sitefile accepts with the offer to leave out the largest.
+ */
 export function Attachments(props: {
-  attachments: MailAttachment[];
+  message: OpenMessage;
   chosen: ReadonlySet<string>;
+  plan: ReturnType<typeof sendingPlan>;
   onChange: (chosen: ReadonlySet<string>) => void;
 }) {
   const styles = useStyles();
-  const { attachments, chosen } = props;
-  const total = attachments.filter((a) => chosen.has(a.id)).reduce((sum, a) => sum + a.size, 0);
+  const { chosen, plan } = props;
+  const attachments = fileableAttachments(props.message);
   const all = chosen.size === attachments.length;
+  const tooLarge = plan.fits ? [] : largestToLeaveOut(props.message, chosen);
+  const tooLargeBytes = attachments.filter((a) => tooLarge.includes(a.id)).reduce((sum, a) => sum + a.size, 0);
   return (
     <fieldset className={styles.root}>
       <legend>
@@ -48,7 +56,7 @@ export function Attachments(props: {
       </legend>
       <div className={styles.header}>
         <Caption1 className={styles.total}>
-          {chosen.size} of {attachments.length} chosen · {formatSize(total)}
+          {chosen.size} of {attachments.length} chosen · {formatSize(plan.bytes)}
         </Caption1>
         <Button
           appearance="transparent"
@@ -58,6 +66,9 @@ export function Attachments(props: {
           {all ? 'Select none' : 'Select all'}
         </Button>
       </div>
+      {plan.path === 'raw' && (
+        <Caption1 className={styles.total}>Sent as the whole message, attachments encoded.</Caption1>
+      )}
       {attachments.map((a) => (
         <Checkbox
           key={a.id}
@@ -81,12 +92,20 @@ export function Attachments(props: {
           }}
         />
       ))}
-      {total > MAX_MESSAGE_BYTES && (
+      {!plan.fits && (
         <MessageBar intent="warning" layout="multiline">
           <MessageBarBody>
             Together these are over the {formatSize(MAX_MESSAGE_BYTES)} Sitefile accepts for one e-mail. Untick some to
             file the rest.
           </MessageBarBody>
+          <MessageBarActions>
+            <Button
+              size="small"
+              onClick={() => props.onChange(new Set([...chosen].filter((id) => !tooLarge.includes(id))))}
+            >
+              {`Leave out the ${tooLarge.length === 1 ? 'largest' : `${tooLarge.length} largest`} (${formatSize(tooLargeBytes)})`}
+            </Button>
+          </MessageBarActions>
         </MessageBar>
       )}
     </fieldset>

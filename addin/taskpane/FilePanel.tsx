@@ -112,14 +112,18 @@ function MessageForm(props: FilePanelProps & { message: OpenMessage }) {
       />
       {project && <DocumentPicker api={api} project={project} value={form.document} onChange={form.setDocument} />}
       {!compose && form.attachments.length > 0 && (
-        <Attachments attachments={form.attachments} chosen={form.chosen} onChange={form.setChosen} />
+        <Attachments message={message} chosen={form.chosen} plan={form.plan} onChange={form.setChosen} />
       )}
       {!compose && (
         <Field label="Note (optional)">
           <Input value={form.note} onChange={(_event, data) => form.setNote(data.value)} maxLength={2000} />
         </Field>
       )}
-      <Button appearance="primary" disabled={!project || filing.state === 'busy'} onClick={form.file}>
+      <Button
+        appearance="primary"
+        disabled={!project || filing.state === 'busy' || (!compose && !form.plan.fits)}
+        onClick={form.file}
+      >
         {compose ? 'File this when sent' : 'File'}
       </Button>
       <FilingOutcome

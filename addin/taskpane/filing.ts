@@ -1,4 +1,4 @@
-import { MAX_BODY_PREVIEW_BYTES } from '../../shared/filing.js';
+import { MAX_BODY_PREVIEW_BYTES, MAX_MESSAGE_BYTES } from '../../shared/filing.js';
 import type { ApiClient, FileTarget } from '../api/client.js';
 import type { MailAttachment, OpenMessage } from '../office/mailbox.js';
 import type { MailHost } from './mail-host.js';
@@ -44,8 +44,49 @@ export async function suggestionRequest(host: MailHost, message: OpenMessage) {
 export const fileableAttachments = (message: OpenMessage) => message.attachments.filter((a) => !a.isInline);
 
 /**
- * Files the open e-mail. With every attachment chosen and a host that hands over the MIME message, the
- * original goes as is; otherwise the JSON form is built from the item's fields and the chosen attachments.
+ * How the e-mail will travel and the bytes that count against the server's limit there. The whole message (MIME,
+ * Mailbox 1.14, every attachment chosen) carries its attachments base64-encoded in lines of 76: a third larger and
+ * more, so it is sent that way only when that fits; otherwise the JSON form, whose limit counts decoded bytes.
+ */
+export function sendingPlan(
+  message: OpenMessage,
+  chosen: ReadonlySet<string>,
+  rawPossible: boolean,
+): { path: 'raw' | 'form'; bytes: number; fits: boolean } {
+  const attachments = fileableAttachments(message);
+  const decoded = attachments.filter((a) => chosen.has(a.id)).reduce((sum, a) => sum + a.size, 0);
+  const everyAttachment = attachments.every((a) => chosen.has(a.id));
+  if (everyAttachment && message.mode === 'read' && rawPossible) {
+    const encoded = message.attachments.reduce((sum, a) => sum + base64LineSize(a.size), 0);
+    if (encoded <= MAX_MESSAGE_BYTES) return { path: 'raw', bytes: encoded, fits: true };
+  }
+  return { path: 'form', bytes: decoded, fits: decoded <= MAX_MESSAGE_BYTES };
+}
+
+/** Bytes of `size` bytes in MIME's base64: 4 characters per 3 bytes, CRLF after every 76. */
+const base64LineSize = (size: number) => {
+  const chars = Math.ceil(size / 3) * 4;
+  return chars + Math.ceil(chars / 76) * 2;
+};
+
+/** The attachments to untick, largest first, so that the rest fits what Sitefile accepts. */
+export function largestToLeaveOut(message: OpenMessage, chosen: ReadonlySet<string>): string[] {
+  const kept = fileableAttachments(message)
+    .filter((a) => chosen.has(a.id))
+    .sort((a, b) => b.size - a.size);
+  let total = kept.reduce((sum, a) => sum + a.size, 0);
+  const out: string[] = [];
+  for (const a of kept) {
+    if (total <= MAX_MESSAGE_BYTES) break;
+    out.push(a.id);
+    total -= a.size;
+  }
+  return out;
+}
+
+/**
+ * Files the open e-mail: as the original MIME message or as the JSON form built from the item's fields and the
+ * chosen attachments, as `sendingPlan` decides.
  */
 export async function fileOpenMessage(
   api: ApiClient,
@@ -58,9 +99,8 @@ export async function fileOpenMessage(
   if (!message.from) throw new Error('This e-mail has no sender, so it cannot be filed.');
   onStep('reading');
   const attachments = fileableAttachments(message);
-  const everyAttachment = attachments.every((a) => chosenAttachmentIds.has(a.id));
   // A draft (filed as it is sent) has no MIME form yet: it always goes as the JSON form.
-  if (everyAttachment && message.mode === 'read' && host.canReadRawMessage()) {
+  if (sendingPlan(message, chosenAttachmentIds, host.canReadRawMessage()).path === 'raw') {
     const mime = base64ToBytes(await host.readRawMessageBase64());
     onStep('uploading');
     return api.fileRaw(target, mime, message.conversationId);

@@ -1,14 +1,18 @@
 import { markFiledInOutlook } from '../office/category.js';
 import {
+  canFileSelection,
   canReadRawMessage,
   hasOpenItem,
   onItemChanged,
+  onSelectionChanged,
   readAttachmentBase64,
   readBodyHtml,
   readBodyText,
   readOpenMessage,
   readRawMessageBase64,
+  readSelectedMessages,
   readSharedMailbox,
+  withSelectedMessage,
 } from '../office/mailbox.js';
 import { markToFileWhenSent, readFileWhenSentMark } from '../office/mark.js';
 import { readRoamingSetting, writeRoamingSetting } from '../office/roaming.js';
@@ -29,6 +33,10 @@ export const officeMailHost = {
   onItemChanged,
   readRoamingSetting,
   writeRoamingSetting,
+  canFileSelection,
+  readSelectedMessages,
+  onSelectionChanged,
+  withSelectedMessage,
 };
 
 export type MailHost = typeof officeMailHost;

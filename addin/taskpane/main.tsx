@@ -1,4 +1,4 @@
-import { StrictMode, useEffect, useState } from 'react';
+import { type ReactNode, StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createApiClient } from '../api/client.js';
 import {
@@ -10,7 +10,7 @@ import {
   signOutEverywhere,
 } from '../auth/session.js';
 import { openDialogForMessage } from '../office/dialog.js';
-import { whenOfficeReady } from '../office/ready.js';
+import { onThemeChanged, whenOfficeReady } from '../office/ready.js';
 import { ConnectionProvider } from '../ui/connection.js';
 import { Shell } from '../ui/shell.js';
 import { TaskPane } from './App.js';
@@ -67,13 +67,22 @@ function Root({ firstLook }: { firstLook: FirstLook | undefined }) {
   );
 }
 
+/** The shell in Outlook's theme, followed live: Outlook switching light/dark repaints the open pane. */
+function LiveShell({ dark, children }: { dark: boolean; children: ReactNode }) {
+  const [isDark, setDark] = useState(dark);
+  useEffect(() => {
+    if (typeof Office !== 'undefined') onThemeChanged(setDark);
+  }, []);
+  return <Shell dark={isDark}>{children}</Shell>;
+}
+
 // Nothing renders before Office is ready: the components read the mailbox as soon as they mount.
 whenOfficeReady().then((office) => {
   const firstLook =
     office.inOutlook && isSignedIn() && officeMailHost.hasOpenItem() ? startFirstLook(api, officeMailHost) : undefined;
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <Shell dark={office.dark}>{office.inOutlook ? <Root firstLook={firstLook} /> : <NoHost />}</Shell>
+      <LiveShell dark={office.dark}>{office.inOutlook ? <Root firstLook={firstLook} /> : <NoHost />}</LiveShell>
     </StrictMode>,
   );
 });

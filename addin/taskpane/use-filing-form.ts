@@ -6,7 +6,7 @@ import type { OpenMessage, SharedMailbox } from '../office/mailbox.js';
 import type { FileWhenSentMark } from '../office/mark.js';
 import { useAsync } from '../ui/use-async.js';
 import { type Drafts, draftKey } from './drafts.js';
-import { type FilingStep, fileableAttachments, fileOpenMessage, suggestionRequest } from './filing.js';
+import { type FilingStep, fileableAttachments, fileOpenMessage, sendingPlan, suggestionRequest } from './filing.js';
 import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
 import type { DocumentChoice } from './pickers.js';
@@ -98,6 +98,9 @@ export function useFilingForm(input: FilingFormInput) {
   };
   const chooseSuggestion = (s: Suggestion) => choose(fromSuggestion(s));
 
+  // What File will send, and whether Sitefile accepts it: told before File, not after.
+  const plan = sendingPlan(message, chosen, host.canReadRawMessage());
+
   const busy = useRef(false);
   const file = async () => {
     if (!project || busy.current) return;
@@ -129,6 +132,7 @@ export function useFilingForm(input: FilingFormInput) {
     setNote,
     chosen,
     setChosen,
+    plan,
     filing,
     choose,
     chooseSuggestion,

@@ -163,6 +163,29 @@ describeInBrowser('a pinned pane switching e-mails', () => {
     }, 60_000);
   }
 
+  it('follows Outlook’s theme live, light to dark and back, while the pane is open', async () => {
+    const context = await openPaneContext(suite.browser, { item: openEmail }, { signedInFrom: suite.signedIn });
+    const page = await context.newPage();
+    suite.page = page;
+    await page.goto(`${origin}/addin/taskpane.html`);
+    await page.getByRole('radio', { name: /Pier 9 Terminal/, checked: true }).waitFor();
+    const background = () =>
+      page.evaluate(() => getComputedStyle(document.querySelector('main')!.parentElement!).backgroundColor);
+    const setTheme = (dark: boolean) =>
+      page.evaluate(
+        (d) => (window as unknown as { __officeHost: { setTheme(dark: boolean): void } }).__officeHost.setTheme(d),
+        dark,
+      );
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await setTheme(true);
+    await expect.poll(background).toBe('rgb(41, 41, 41)');
+    await shot(page, 'theme-live-dark');
+    await expectAccessible(page);
+    await setTheme(false);
+    await expect.poll(background).toBe('rgb(255, 255, 255)');
+    await context.close();
+  });
+
   it('files the next e-mail into its own suggestion with its own attachment', async () => {
     const context = await openPaneContext(suite.browser, { item: openEmail }, { signedInFrom: suite.signedIn });
     const page = await context.newPage();

@@ -140,6 +140,21 @@
   // A pinned pane follows the selection: the test selects another e-mail (or none) with host.select(spec), and
   // the add-in's ItemChanged handler is called as Outlook calls it. Custom properties belong to the item.
   const handlers = new Map();
+  // Several messages selected (Mailbox 1.13): host.selectMany(specs) as Outlook raises SelectedItemsChanged; each is
+  // loaded by its id (1.15). A spec with failLoads: n fails its first n loads, as Outlook does when it is busy.
+  host.selected = [...(host.selected ?? [])];
+  host.selectMany = (specs) => {
+    host.selected = specs;
+    window.Office.context.mailbox.item = null;
+    handlers.get('olkSelectedItemsChanged')?.({ type: 'olkSelectedItemsChanged' });
+  };
+  const itemIdOf = (s) => s.itemId ?? `id-${s.internetMessageId}`;
+  // Outlook's theme switched while the pane is open: host.setTheme(dark) raises OfficeThemeChanged.
+  host.setTheme = (dark) => {
+    const officeTheme = { bodyBackgroundColor: dark ? '#1f1f1f' : '#ffffff' };
+    window.Office.context.officeTheme = officeTheme;
+    handlers.get('officeThemeChanged')?.({ type: 'officeThemeChanged', officeTheme });
+  };
   host.select = (next) => {
     host.customProperties = undefined;
     host.pendingProperties = undefined;
@@ -189,6 +204,26 @@
               host.calls.push(`addHandlerAsync:${type}`);
               handlers.set(type, handler);
               later(callback, ok(undefined));
+            },
+            getSelectedItemsAsync(callback) {
+              host.calls.push('getSelectedItemsAsync');
+              const list = host.selected.length ? host.selected : spec ? [spec] : [];
+              later(
+                callback,
+                ok(
+                  list.map((s) => ({ itemId: itemIdOf(s), subject: s.subject, itemType: 'message', itemMode: 'read' })),
+                ),
+              );
+            },
+            loadItemByIdAsync(itemId, callback) {
+              host.calls.push(`loadItemByIdAsync:${itemId}`);
+              const found = host.selected.find((s) => itemIdOf(s) === itemId);
+              if (!found) return later(callback, failed(9041, 'No such item'));
+              if (found.failLoads > 0) {
+                found.failLoads -= 1;
+                return later(callback, failed(9017, 'The item could not be loaded'));
+              }
+              later(callback, ok({ ...readItem(found), unloadAsync: (done) => later(done, ok(undefined)) }));
             },
             masterCategories: {
               getAsync: (callback) => later(callback, ok(host.masterCategories)),

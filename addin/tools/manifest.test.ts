@@ -98,15 +98,17 @@ describe('npm run manifest', () => {
     );
     expect(events).toContain('<Runtime resid="Commands.Url" />');
     expect(events).toContain('<SupportsSharedFolders>true</SupportsSharedFolders>');
+    expect(events).toContain('<SupportsMultiSelect>true</SupportsMultiSelect>');
     expect(events).toContain(
       '<bt:Url id="Commands.Url" DefaultValue="https://sitefile.example.com/addin/commands.html" />',
     );
-    // The vendored copy of the schemas predates these three Mail 1.1 additions. libxml2 stops at the first unexpected element
-    // of a sequence, so each is checked alone: each is refused by name, and without the three the copy is valid.
+    // The vendored copy of the schemas predates these four Mail 1.1 additions. libxml2 stops at the first unexpected element
+    // of a sequence, so each is checked alone: each is refused by name, and without the four the copy is valid.
     const additions = {
       Runtimes: /\s*<Runtimes>[\s\S]*?<\/Runtimes>/,
       SupportsSharedFolders: /\s*<SupportsSharedFolders>true<\/SupportsSharedFolders>/,
       LaunchEvent: /\s*<ExtensionPoint xsi:type="LaunchEvent">[\s\S]*?<\/ExtensionPoint>/,
+      SupportsMultiSelect: /\s*<SupportsMultiSelect>true<\/SupportsMultiSelect>/,
     };
     const without = (names: string[]) =>
       names.reduce((xml, name) => xml.replace(additions[name as keyof typeof additions], ''), events);
@@ -124,6 +126,12 @@ describe('npm run manifest', () => {
     expect(() => parseDeploymentUrl('https://sitefile.example.com/app')).toThrow(/origin/);
     expect(() => parseDeploymentUrl('not a url')).toThrow(/absolute URL/);
     expect(parseDeploymentUrl('https://sitefile.example.com/')).toBe('https://sitefile.example.com');
+    // Development: http on the loopback interface only.
+    expect(parseDeploymentUrl('http://localhost:3000')).toBe('http://localhost:3000');
+    expect(parseDeploymentUrl('http://127.0.0.1:8080/')).toBe('http://127.0.0.1:8080');
+    expect(parseDeploymentUrl('http://[::1]:3000')).toBe('http://[::1]:3000');
+    expect(() => parseDeploymentUrl('http://10.0.0.5:3000')).toThrow(/https/);
+    expect(() => parseDeploymentUrl('http://localhost.example.com')).toThrow(/https/);
   });
 
   it('writes the file from the command line', () => {

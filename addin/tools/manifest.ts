@@ -22,7 +22,11 @@ export function addinIdFor(origin: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** Parses `--url`: Outlook loads add-ins over HTTPS only, and the manifest wants a bare origin. */
+/** Hosts a developer's own machine answers on: http is accepted there (npm run dev, PUBLIC_URL=http://localhost…). */
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Parses `--url`: Outlook loads add-ins over HTTPS only (http on loopback for development), and the manifest
+ *  wants a bare origin. */
 export function parseDeploymentUrl(value: string): string {
   let url: URL;
   try {
@@ -32,7 +36,10 @@ export function parseDeploymentUrl(value: string): string {
       `--url must be an absolute URL such as https://sitefile.example.com (got ${JSON.stringify(value)})`,
     );
   }
-  if (url.protocol !== 'https:') throw new Error('--url must use https: Outlook refuses add-ins served over http');
+  const loopbackHttp = url.protocol === 'http:' && loopbackHosts.has(url.hostname);
+  if (url.protocol !== 'https:' && !loopbackHttp) {
+    throw new Error('--url must use https (http only on localhost): Outlook refuses add-ins served over http');
+  }
   if (url.pathname !== '/' || url.search || url.hash) {
     throw new Error('--url must be an origin without a path, e.g. https://sitefile.example.com');
   }
@@ -50,7 +57,8 @@ export function manifestFor(template: string, origin: string): string {
  * Outlook features declared with elements that Microsoft added to the Mail 1.1 VersionOverrides schema after the
  * copy in addin/tools/office-schemas was taken: event-based activation (file on send: a browser runtime for
  * commands.html and a LaunchEvent OnMessageSend, SendMode PromptUser, Mailbox 1.12) and shared/delegate mailboxes
- * (SupportsSharedFolders). `--outlook-events` adds them; the checked-in manifest.xml stays valid against the copy.
+ * (SupportsSharedFolders) and several messages selected at once (SupportsMultiSelect, Mailbox 1.13).
+ * `--outlook-events` adds them; the checked-in manifest.xml stays valid against the copy.
  */
 export function withOutlookEvents(manifest: string): string {
   const runtimes = `
@@ -64,17 +72,24 @@ export function withOutlookEvents(manifest: string): string {
               </LaunchEvents>
               <SourceLocation resid="Commands.Url" />
             </ExtensionPoint>`;
-  return manifest
-    .replace('<Host xsi:type="MailHost">', `<Host xsi:type="MailHost">${runtimes}`)
-    .replace(
-      '<DesktopFormFactor>',
-      '<DesktopFormFactor>\n            <SupportsSharedFolders>true</SupportsSharedFolders>',
-    )
-    .replace(/(\n\s*<\/DesktopFormFactor>)/, `${launchEvent}$1`)
-    .replace(
-      /(<bt:Url id="Taskpane.Url" DefaultValue="([^"]+)\/addin\/taskpane.html" \/>)/,
-      '$1\n          <bt:Url id="Commands.Url" DefaultValue="$2/addin/commands.html" />',
-    );
+  return (
+    manifest
+      .replace('<Host xsi:type="MailHost">', `<Host xsi:type="MailHost">${runtimes}`)
+      .replace(
+        '<DesktopFormFactor>',
+        '<DesktopFormFactor>\n            <SupportsSharedFolders>true</SupportsSharedFolders>',
+      )
+      .replace(/(\n\s*<\/DesktopFormFactor>)/, `${launchEvent}$1`)
+      // Several messages selected at once open the pane (Mailbox 1.13): "File several e-mails at once".
+      .replace(
+        '<SupportsPinning>true</SupportsPinning>',
+        '<SupportsPinning>true</SupportsPinning>\n                      <SupportsMultiSelect>true</SupportsMultiSelect>',
+      )
+      .replace(
+        /(<bt:Url id="Taskpane.Url" DefaultValue="([^"]+)\/addin\/taskpane.html" \/>)/,
+        '$1\n          <bt:Url id="Commands.Url" DefaultValue="$2/addin/commands.html" />',
+      )
+  );
 }
 
 function main(argv: string[]): void {

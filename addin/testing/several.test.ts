@@ -1,0 +1,124 @@
+import { expect, it } from 'vitest';
+import { describeInBrowser, expectAccessible, openEmail, openPaneContext, origin, shot } from './chromium.js';
+import { useBrowserSuite } from './suite.js';
+
+/**
+ * Several e-mails selected in Outlook's message list (Mailbox 1.13 multi-select, each read through 1.15's
+ * loadItemByIdAsync): filed into one project in one action, with progress, each e-mail's outcome, and a retry of
+ * the one that failed.
+ */
+
+const fiveEmails = (tag: string) =>
+  [1, 2, 3, 4, 5].map((n) => ({
+    ...openEmail,
+    itemId: `item-${tag}-${n}`,
+    internetMessageId: `<batch-${tag}-${n}@steel.example>`,
+    conversationId: `conv-${tag}-${n}`,
+    subject: `Pier 9 site report ${tag} no. ${n}`,
+    rawBase64: Buffer.from(
+      [
+        `Message-ID: <batch-${tag}-${n}@steel.example>`,
+        'From: Lee Chen <lee@steel.example>',
+        'To: member@harbor.test',
+        `Subject: Pier 9 site report ${tag} no. ${n}`,
+        'Date: Mon, 02 Mar 2026 08:15:00 +0000',
+        'MIME-Version: 1.0',
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        `Site report ${n}.`,
+        '',
+      ].join('\r\n'),
+    ).toString('base64'),
+    attachments: [],
+    // The fourth fails to load once (Outlook busy), then loads on the retry.
+    ...(n === 4 ? { failLoads: 1 } : {}),
+  }));
+
+describeInBrowser('filing several e-mails at once', () => {
+  const suite = useBrowserSuite();
+
+  for (const { input, width, theme } of [
+    { input: 'mouse', width: 320, theme: 'light' },
+    { input: 'keyboard', width: 450, theme: 'dark' },
+  ] as const) {
+    it(`files five selected e-mails in one action, one already filed, one failing and retried (${input}, ${width} px, ${theme})`, async () => {
+      const { server, f } = suite;
+      const tag = `${input}${width}`;
+      const emails = fiveEmails(tag);
+      // The second one is in Pier 9 already.
+      const already = await server.call(`/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/emails`, {
+        method: 'POST',
+        token: f.admin.token,
+        json: {
+          subject: emails[1]!.subject,
+          from: 'lee@steel.example',
+          to: ['member@harbor.test'],
+          internetMessageId: emails[1]!.internetMessageId,
+          sentAt: '2026-03-01T10:00:00Z',
+          bodyText: 'Filed before.',
+        },
+      });
+      expect(already.status).toBe(201);
+
+      const context = await openPaneContext(
+        suite.browser,
+        { noItemSelected: true, selected: emails, mailboxMinor: 15, dark: theme === 'dark' },
+        { signedInFrom: suite.signedIn, width, colorScheme: theme },
+      );
+      const page = await context.newPage();
+      suite.page = page;
+      await page.goto(`${origin}/addin/taskpane.html`);
+      await page.getByRole('heading', { name: '5 e-mails selected' }).waitFor();
+      const picker = page.getByRole('combobox', { name: 'Project for all of them' });
+      const fileAll = page.getByRole('button', { name: 'File 5 e-mails' });
+      if (input === 'mouse') {
+        await picker.click();
+        await picker.pressSequentially('pier');
+        await page.getByRole('option', { name: 'Pier 9 Terminal' }).click();
+        await fileAll.click();
+      } else {
+        await picker.focus();
+        await page.keyboard.type('pier');
+        await page.getByRole('option', { name: 'Pier 9 Terminal' }).waitFor();
+        await page.keyboard.press('ArrowDown');
+        await page.keyboard.press('Enter');
+        expect(await picker.inputValue()).toBe('Pier 9 Terminal');
+        await fileAll.focus();
+        await page.keyboard.press('Enter');
+      }
+      await page.getByText('3 filed, 1 already filed, 1 failed.').waitFor();
+      const rows = page.getByRole('list', { name: 'Selected e-mails' }).getByRole('listitem');
+      const outcomes = async () => (await rows.allTextContents()).map((t) => t.replace(/^.* no\. \d/, ''));
+      expect(await outcomes()).toEqual([
+        'Filed',
+        'Already filed there: nothing changed',
+        'Filed',
+        'Failed: Outlook could not open this e-mail just now. Try again.',
+        'Filed',
+      ]);
+      await shot(page, `several-${tag}-${theme}-failed`);
+      await expectAccessible(page);
+
+      const retry = page.getByRole('button', { name: 'Retry the 1 failed' });
+      if (input === 'mouse') await retry.click();
+      else {
+        await retry.focus();
+        await page.keyboard.press('Enter');
+      }
+      await page.getByText('4 filed, 1 already filed, 0 failed.').waitFor();
+      expect(await outcomes()).toEqual(['Filed', 'Already filed there: nothing changed', 'Filed', 'Filed', 'Filed']);
+      await shot(page, `several-${tag}-${theme}-done`);
+      await expectAccessible(page);
+
+      // Each of the five is in Pier 9 once.
+      const list = await server.call(
+        `/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/emails?limit=50&search=${encodeURIComponent(tag)}`,
+        { token: f.admin.token },
+      );
+      expect(list.body.data.map((e: { subject: string }) => e.subject).sort()).toEqual(
+        emails.map((e) => e.subject).sort(),
+      );
+      await context.close();
+    }, 60_000);
+  }
+});

@@ -1,0 +1,133 @@
+import { expect, it } from 'vitest';
+import {
+  describeInBrowser,
+  expectAccessible,
+  officeHostState,
+  openEmail,
+  openPaneContext,
+  origin,
+  shot,
+} from './chromium.js';
+import { useBrowserSuite } from './suite.js';
+
+/**
+ * Sizes told before File, on a host that hands over the whole message (Mailbox 1.14): the size shown is the size
+ * that will be sent, a message Sitefile would refuse is warned about before File, and the offer to leave out the
+ * largest attachments files the rest. (The stand-in's attachment sizes are Outlook's figures; their content is
+ * small, so no test uploads tens of megabytes.)
+ */
+
+const MB = 1024 * 1024;
+const attachment = (id: string, name: string, size: number) => ({
+  id,
+  name,
+  contentType: 'application/octet-stream',
+  size,
+  isInline: false,
+  content: Buffer.from(`content of ${name}`).toString('base64'),
+});
+
+/** 30 MB in three attachments. */
+const heavy = {
+  ...openEmail,
+  internetMessageId: '<tower-model-30mb@steel.example>',
+  subject: 'Pier 9 tower model and site video',
+  attachments: [
+    attachment('att-model', 'tower-model.ifc', 22 * MB),
+    attachment('att-video', 'site-video.mp4', 6 * MB),
+    attachment('att-minutes', 'minutes.pdf', 2 * MB),
+  ],
+};
+
+const sizeText = async (page: import('playwright-core').Page) =>
+  ((await page.getByText(/ of \d+ chosen · /).textContent()) ?? '').replace(/\u00a0/g, ' ');
+
+describeInBrowser('sizes told before File', () => {
+  const suite = useBrowserSuite();
+
+  for (const { width, theme } of [
+    { width: 320, theme: 'light' },
+    { width: 450, theme: 'dark' },
+  ] as const) {
+    it(`warns about a 30 MB message before File and files it without the largest (${width} px, ${theme})`, async () => {
+      const context = await openPaneContext(
+        suite.browser,
+        {
+          item: { ...heavy, internetMessageId: `<tower-${width}@steel.example>` },
+          mailboxMinor: 14,
+          dark: theme === 'dark',
+        },
+        { signedInFrom: suite.signedIn, width, colorScheme: theme },
+      );
+      const page = await context.newPage();
+      suite.page = page;
+      await page.goto(`${origin}/addin/taskpane.html`);
+      await page.getByRole('radio', { name: /Pier 9 Terminal/, checked: true }).waitFor();
+      expect(await sizeText(page)).toBe('3 of 3 chosen · 30 MB');
+      await page.getByText(/^Together these are over the 25\u00a0MB Sitefile accepts/).waitFor();
+      const file = page.getByRole('button', { name: 'File', exact: true });
+      expect(await file.isDisabled()).toBe(true);
+      await shot(page, `size-30mb-${width}-${theme}`);
+      await expectAccessible(page);
+
+      await page.getByRole('button', { name: 'Leave out the largest (22 MB)' }).click();
+      expect(await page.getByRole('checkbox', { name: /tower-model\.ifc/ }).isChecked()).toBe(false);
+      expect(await sizeText(page)).toBe('2 of 3 chosen · 8 MB');
+      expect(await page.getByText(/^Together these are over/).count()).toBe(0);
+      await file.click();
+      await page.getByText('Filed in Pier 9 Terminal with 2 attachments.').waitFor();
+      const calls = await officeHostState<string[]>(page, 'calls');
+      expect(calls).not.toContain('getAsFileAsync');
+      expect(calls).not.toContain('getAttachmentContentAsync:att-model');
+      await context.close();
+    }, 60_000);
+  }
+
+  it('shows the encoded size when the whole message goes, and sends a 19 MB attachment the way that fits', async () => {
+    const small = {
+      ...openEmail,
+      internetMessageId: '<small-3mb@steel.example>',
+      subject: 'Small drawing',
+      attachments: [attachment('att-s', 'drawing.pdf', 3 * MB)],
+    };
+    const context = await openPaneContext(
+      suite.browser,
+      { item: small, mailboxMinor: 14 },
+      { signedInFrom: suite.signedIn },
+    );
+    const page = await context.newPage();
+    suite.page = page;
+    await page.goto(`${origin}/addin/taskpane.html`);
+    await page.getByRole('radio').first().waitFor();
+    // 3 MB in base64 lines of 76 is 4.1 MB: what the whole message sends.
+    expect(await sizeText(page)).toBe('1 of 1 chosen · 4.1 MB');
+    await page.getByText('Sent as the whole message, attachments encoded.').waitFor();
+    await context.close();
+
+    // 19 MB would be 26 MB encoded, over the limit: sent as the JSON form (19 MB of attachments), no warning.
+    const nineteen = {
+      ...small,
+      internetMessageId: '<big-19mb@steel.example>',
+      subject: 'Survey scans',
+      attachments: [attachment('att-19', 'scans.zip', 19 * MB)],
+    };
+    const big = await openPaneContext(
+      suite.browser,
+      { item: nineteen, mailboxMinor: 14 },
+      { signedInFrom: suite.signedIn },
+    );
+    const bigPage = await big.newPage();
+    suite.page = bigPage;
+    await bigPage.goto(`${origin}/addin/taskpane.html`);
+    await bigPage.getByRole('radio').first().waitFor();
+    expect(await sizeText(bigPage)).toBe('1 of 1 chosen · 19 MB');
+    expect(await bigPage.getByText('Sent as the whole message, attachments encoded.').count()).toBe(0);
+    expect(await bigPage.getByText(/^Together these are over/).count()).toBe(0);
+    await bigPage.getByRole('button', { name: 'File', exact: true }).click();
+    await bigPage.getByText('Filed in Pier 9 Terminal with 1 attachment.').waitFor();
+    const calls = await officeHostState<string[]>(bigPage, 'calls');
+    expect(calls).not.toContain('getAsFileAsync');
+    expect(calls).toContain('getAttachmentContentAsync:att-19');
+    await big.close();
+  });
+});
