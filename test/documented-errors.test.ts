@@ -39,6 +39,9 @@ const notProvokedHere: Record<string, string> = {
   'GET /v1/downloads/{blobKey}/{fileName} 404': 'a valid signed link to a missing blob: server/downloads tests',
   'POST /v1/organization/{orgId}/project/{projectId}/emails 413':
     'a message over 25 MB (a 40 MB upload races the close of the connection on a loaded machine): server/filing tests',
+  'PATCH /v1/organization/{orgId}/members/{userId} 409': "demoting the organization's last admin: server/users tests",
+  'DELETE /v1/organization/{orgId}/members/{userId} 409': "removing the organization's last admin: server/users tests",
+  'PATCH /v1/admin/users/{userId} 409': 'staff disabling themselves: server/users tests',
 };
 
 const key = (op: Operation) => `${op.method} ${op.template}`;
@@ -60,6 +63,8 @@ const validBodies: Record<string, unknown> = {
   'PATCH /v1/organization/{orgId}/project/{projectId}': { name: 'Renamed project' },
   'PATCH /v1/organization/{orgId}/email-filing-settings': { aiSuggest: true },
   'PATCH /v1/admin/organizations/{orgId}/email-filing-settings': { aiSuggest: true },
+  'PATCH /v1/organization/{orgId}/members/{userId}': { role: 'member' },
+  'PATCH /v1/admin/users/{userId}': { disabled: false },
 };
 
 /** Path values: the fixtures' organization and project, a fresh UUID for every other identifier. */
