@@ -24,6 +24,7 @@ import type { MyOrganization } from '../../shared/me.js';
 import { permissionKeys } from '../../shared/permissions.js';
 import type { ApiClient } from '../api/client.js';
 import { ErrorNotice } from '../ui/notices.js';
+import { type Action, useAction } from '../ui/use-action.js';
 import { useAsync } from '../ui/use-async.js';
 import { CreateKey, type Secret } from './CreateKey.js';
 
@@ -54,8 +55,6 @@ const useStyles = makeStyles({
 const MAX_KEY_PAGES = 10;
 
 type KeyDeskCalls = ReturnType<ApiClient['keys']>;
-/** Runs one change to a key; the list reloads after it, and a failure is shown above the list. */
-type KeyAction = (work: () => Promise<unknown>) => Promise<void>;
 
 /**
  * The API keys of this organization — usage, create, disable/enable, rotate, delete. Staff see every key
@@ -65,7 +64,7 @@ export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganizati
   const desk = staff ? api.keys('staff') : api.keys({ orgId: org.id });
   const { keys, refresh } = useKeys(desk, org.id, staff);
   const [secret, setSecret] = useState<Secret>();
-  const { actionError, act } = useKeyAction(refresh);
+  const { actionError, act } = useAction(refresh);
   return (
     <Card>
       <CardHeader header={<Text weight="semibold">API keys for {org.name}</Text>} />
@@ -105,20 +104,6 @@ function useKeys(desk: KeyDeskCalls, orgId: string, staff: boolean) {
   return { keys, refresh: () => setVersion((v) => v + 1) };
 }
 
-function useKeyAction(refresh: () => void): { actionError: unknown; act: KeyAction } {
-  const [actionError, setActionError] = useState<unknown>();
-  const act = async (work: () => Promise<unknown>) => {
-    setActionError(undefined);
-    try {
-      await work();
-      refresh();
-    } catch (error) {
-      setActionError(error);
-    }
-  };
-  return { actionError, act };
-}
-
 function KeyTable({
   keys,
   desk,
@@ -127,7 +112,7 @@ function KeyTable({
 }: {
   keys: OAuthClient[];
   desk: KeyDeskCalls;
-  act: KeyAction;
+  act: Action;
   onRotated: (secret: Secret) => void;
 }) {
   const styles = useStyles();
@@ -185,7 +170,7 @@ function KeyActions({
 }: {
   keyRow: OAuthClient;
   desk: KeyDeskCalls;
-  act: KeyAction;
+  act: Action;
   onRotated: (secret: Secret) => void;
 }) {
   const styles = useStyles();

@@ -20,6 +20,7 @@ import type { MyOrganization } from '../../shared/me.js';
 import type { Member } from '../../shared/members.js';
 import type { ApiClient } from '../api/client.js';
 import { ErrorNotice } from '../ui/notices.js';
+import { type Action, useAction } from '../ui/use-action.js';
 import { useAsync } from '../ui/use-async.js';
 
 const useStyles = makeStyles({
@@ -59,16 +60,8 @@ export function People({ api, org, staff }: { api: ApiClient; org: MyOrganizatio
     }
     return { members, nextCursor: cursor ?? null };
   }, [org.id, version, pages]);
-  const [actionError, setActionError] = useState<unknown>();
-  const act = async (work: () => Promise<unknown>) => {
-    setActionError(undefined);
-    try {
-      await work();
-      setVersion((v) => v + 1);
-    } catch (error) {
-      setActionError(error);
-    }
-  };
+  // After a change the list reloads; a failure is shown above it.
+  const { actionError, act } = useAction(() => setVersion((v) => v + 1));
   return (
     <Card>
       <CardHeader header={<Text weight="semibold">People of {org.name}</Text>} />
@@ -123,7 +116,7 @@ function PersonActions({
   org: MyOrganization;
   member: Member;
   staff: boolean;
-  act: (work: () => Promise<unknown>) => Promise<void>;
+  act: Action;
 }) {
   const styles = useStyles();
   const who = `${member.name} (${member.email})`;
