@@ -243,12 +243,12 @@ describe('tools: existence, platform keys, dates and cursors', () => {
   it('a real cursor with its key replaced is refused by documents_list and its REST twin', async () => {
     const args = { projectId: f.projectA1.id, sortBy: 'dueDate', sortOrder: 'asc', limit: 1 };
     const { data } = await callTool('documents_list', args);
-    const real = JSON.parse(
-      Buffer.from((data as unknown as { nextCursor: string }).nextCursor, 'base64url').toString(),
-    );
+    // A cursor is `payload.signature`: the payload edited under the genuine signature.
+    const [payload, signature] = (data as unknown as { nextCursor: string }).nextCursor.split('.');
+    const real = JSON.parse(Buffer.from(payload!, 'base64url').toString());
     const rest = `/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/documents?sortBy=dueDate&sortOrder=asc&limit=1`;
     for (const k of [['2025-02-30'], ['soon']]) {
-      const cursor = Buffer.from(JSON.stringify({ ...real, k })).toString('base64url');
+      const cursor = `${Buffer.from(JSON.stringify({ ...real, k })).toString('base64url')}.${signature}`;
       expect(await callTool('documents_list', { ...args, cursor })).toEqual({ error: 'Invalid cursor' });
       const res = await server.call(`${rest}&cursor=${cursor}`, { token: f.member.token });
       expect(res.status).toBe(400);
