@@ -70,7 +70,10 @@ export const CreatedWebhook = Webhook.extend({
   }),
 }).meta({ id: 'CreatedWebhook' });
 
-export const WebhookPath = z.object({ orgId: Id, webhookId: Id });
+export const WebhookPath = z.object({
+  orgId: Id,
+  webhookId: Id.meta({ description: 'Webhook endpoint id (`whk_…`)' }),
+});
 
 export const WebhookAttempt = z
   .object({

@@ -71,7 +71,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** Starts server/main.ts on `port` and resolves once it printed its banner. */
+/** Starts server/main.ts on `port` and resolves once it printed its banner (where it runs). */
 function startChild(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: repoRoot,
@@ -95,7 +95,7 @@ function startChild(port: number): Promise<ChildProcess> {
     let output = '';
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('Try: curl')) resolve(child);
+      if (output.includes('API reference')) resolve(child);
     };
     child.stdout!.on('data', collect);
     child.stderr!.on('data', collect);
