@@ -3,7 +3,6 @@ import type { DirectoryEntry, DirectoryQuery } from '../../shared/directory.js';
 import { type Caller, projectsInOrg } from '../auth/caller.js';
 import type { ListContext } from '../context.js';
 import { cursorPosition, cutPage, type KeysetPosition, keysetCursor } from '../cursor.js';
-import type { Db } from '../db/connection.js';
 import { type DirectoryRow, directoryPage } from './queries.js';
 
 type Query = z.output<typeof DirectoryQuery>;
