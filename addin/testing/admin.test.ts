@@ -76,7 +76,9 @@ describeInBrowser('the admin console in Chromium', () => {
     await pane.goto(`${origin}/addin/taskpane.html`);
     await pane.getByText('AI suggestions on').waitFor();
     await pane.getByRole('radio', { name: /Pier 9 Terminal/ }).waitFor();
-    expect(suite.aiRequests).toBeGreaterThan(0);
+    // This e-mail names its project: local evidence is sure, so the provider is not asked even with the switch on
+    // (asked only below the documented threshold: server/filing and test/suggestion-corpus tests).
+    expect(suite.aiRequests).toBe(0);
     await shot(pane, '12-suggestions-ai-on');
     await expectAccessible(pane);
     await pane.close();

@@ -174,6 +174,7 @@ describe('npm run cli -- backup / restore', () => {
   it('points a PostgreSQL deployment to its own tools', async () => {
     const run = await cli(['backup', '--out', path.join(scratch, 'pg.tar.gz')], restored, {
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
+      JWT_SIGNING_KEY: 'backup-test-signing-key-0123456789abcdef',
     });
     expect(run.code).toBe(1);
     expect(run.stderr).toEqual([expect.stringMatching(/^error: backup and restore cover the embedded mode .*pg_dump/)]);
