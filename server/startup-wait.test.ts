@@ -41,7 +41,14 @@ async function startBundle(env: Record<string, string>): Promise<Started> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-wait-'));
   const child = spawn(process.execPath, ['dist/server/main.mjs'], {
     cwd: repoRoot,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', ...env },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      JWT_SIGNING_KEY: 'startup-wait-test-signing-key-0123456789',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -109,7 +116,7 @@ describe.skipIf(!serverUrl)('start-up waits for PostgreSQL', () => {
 
       proxy = await startProxy(proxyPort, target);
       await until(async () => (await statusOf(started.port, '/readyz')) === 200, '/readyz 200');
-      await until(() => started.output().includes('Try: curl'), 'the banner');
+      await until(() => started.output().includes('Sitefile is running at'), 'the banner');
       // Unauthenticated now reaches the API (401), where it was refused as not ready (503).
       expect(await statusOf(started.port, '/v1/organization')).toBe(401);
 
