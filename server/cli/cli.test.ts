@@ -383,4 +383,17 @@ describe('cli', () => {
     expect(first.users.map((u: { role: string }) => u.role).sort()).toEqual(['admin', 'admin', 'member', 'member']);
     expect(json(await cli(['demo', '--json'], demoEnv.env))).toEqual(first);
   }, 600_000);
+
+  it("relearns the suggestion model from each organization's filed e-mail, the same counts every time", async () => {
+    const demo = json(await cli(['demo', '--json'], demoEnv.env));
+    const orgIds = demo.organizations.map((o: { id: string }) => o.id).sort();
+    const all = json(await cli(['org', 'relearn-suggestions', '--json'], demoEnv.env));
+    // The demo files 40 e-mails in each of its two projects per organization.
+    expect(all.organizations).toEqual(orgIds.map((organizationId: string) => ({ organizationId, emails: 80 })));
+    const one = json(await cli(['org', 'relearn-suggestions', '--org', orgIds[0], '--json'], demoEnv.env));
+    expect(one.organizations).toEqual([{ organizationId: orgIds[0], emails: 80 }]);
+    const unknown = await cli(['org', 'relearn-suggestions', '--org', 'org_missing'], demoEnv.env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderrLines).toEqual([expect.stringMatching(/^error: .*org_missing/)]);
+  }, 600_000);
 });

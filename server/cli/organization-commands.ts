@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { CreateProjectBody, UpdateProjectBody } from '../../shared/organizations.js';
+import { relearnOrganizations } from '../filing/service.js';
 import { createOrganization, createProject, updateProject } from '../organizations/service.js';
 import { collect, output, parseBody, withDatabase } from './session.js';
 
@@ -13,6 +14,16 @@ export function addOrganizationCommands(program: Command): void {
     .action(async (opts: { name: string; json?: boolean }) => {
       const created = await withDatabase(({ db }) => createOrganization(db, { name: opts.name }));
       output(opts.json, created, `Created organization ${created.id} ${created.name}`);
+    });
+  org
+    .command('relearn-suggestions')
+    .description("rebuild the suggestion model from the organization's filed e-mail (every organization without --org)")
+    .option('--org <orgId>', 'only this organization (repeatable)', collect, undefined)
+    .option('--json', 'print the result as JSON')
+    .action(async (opts: { org?: string[]; json?: boolean }) => {
+      const relearned = await withDatabase(({ db }) => relearnOrganizations(db, opts.org));
+      const lines = relearned.map((r) => `${r.organizationId}  ${r.emails} filed e-mails learned`);
+      output(opts.json, { organizations: relearned }, lines.join('\n') || 'No organization has filed e-mail');
     });
 
   const project = program.command('project').description('projects');

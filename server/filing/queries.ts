@@ -383,6 +383,16 @@ export async function learnedCounts(
 }
 
 /** One page of an organization's filed e-mails (by id) with their attachment names, to learn from. */
+/** Organizations that have filed e-mail, by id. */
+export async function organizationsWithFiledEmails(db: Db): Promise<string[]> {
+  const rows = await selectRows(
+    db,
+    sql`select distinct organization_id as "organizationId" from filed_emails order by 1`,
+    z.object({ organizationId: z.string() }),
+  );
+  return rows.map((row) => row.organizationId);
+}
+
 export async function filedEmailsToLearn(db: Db, organizationId: string, afterId: string, limit: number) {
   return selectRows(
     db,

@@ -18,6 +18,7 @@ import { signDownload } from '../downloads/signing.js';
 import { readEmailFilingSettings } from '../email-filing-settings/queries.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
+import { findOrganization } from '../organizations/queries.js';
 import { emitEvent } from '../webhooks/queries.js';
 import { MAX_PROJECTS_SENT, rerankWithProvider } from './ai.js';
 import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId, searchTextOf } from './message.js';
@@ -37,6 +38,7 @@ import {
   learnFeatures,
   listFiledEmails,
   type OrgFilter,
+  organizationsWithFiledEmails,
   threadOf,
 } from './queries.js';
 import { rankProjects } from './ranker.js';
@@ -443,9 +445,10 @@ export async function suggestProjects(
  * Relearns an organization's suggestion model from every e-mail filed in it (mail filed before the model existed,
  * or rows written past the API, as the seed does): forgets it, then learns each e-mail as filing would have.
  */
-export async function relearnOrganization(db: Db, organizationId: string) {
-  await db.transaction(async (tx) => {
+export async function relearnOrganization(db: Db, organizationId: string): Promise<number> {
+  return db.transaction(async (tx) => {
     await forgetLearned(tx, organizationId);
+    let learned = 0;
     for (let after = ''; ; ) {
       const page = await filedEmailsToLearn(tx, organizationId, after, 500);
       for (const row of page) {
@@ -463,8 +466,25 @@ export async function relearnOrganization(db: Db, organizationId: string) {
           }),
         );
       }
+      learned += page.length;
       if (page.length < 500) break;
       after = page.at(-1)!.id;
     }
+    return learned;
   });
+}
+
+/**
+ * `cli org relearn-suggestions`: the model relearned from every filed e-mail of these organizations (all that
+ * have filed mail when none is named) — for mail filed before the model existed, or after a change to what it counts.
+ */
+export async function relearnOrganizations(db: Db, organizationIds?: readonly string[]) {
+  for (const id of organizationIds ?? []) {
+    if (!(await findOrganization(db, id))) throw ApiError.notFound(`Organization ${id}`);
+  }
+  const ids = organizationIds ?? (await organizationsWithFiledEmails(db));
+  const relearned: { organizationId: string; emails: number }[] = [];
+  for (const organizationId of ids)
+    relearned.push({ organizationId, emails: await relearnOrganization(db, organizationId) });
+  return relearned;
 }
