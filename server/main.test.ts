@@ -30,7 +30,7 @@ const newDataDir = () => {
 async function startAndStop(
   dir: string,
   env: Record<string, string> = {},
-  paths: string[] = [],
+  paths: (string | ((port: number) => string))[] = [],
 ): Promise<{ banner: string; statuses: number[] }> {
   const port = await freePort(); // the banner shows the configured address, so port 0 will not do
   return new Promise((resolve, reject) => {
@@ -51,7 +51,9 @@ async function startAndStop(
     let statuses: number[] = [];
     const started = () => output.includes('admin console');
     const askThenStop = async () => {
-      statuses = await Promise.all(paths.map(async (p) => (await fetch(`http://127.0.0.1:${port}${p}`)).status));
+      statuses = await Promise.all(
+        paths.map(async (p) => (await fetch(`http://127.0.0.1:${port}${typeof p === 'string' ? p : p(port)}`)).status),
+      );
       child.kill('SIGTERM');
     };
     const collect = (chunk: Buffer) => {
@@ -74,6 +76,17 @@ function signIn(banner: string, label: string) {
   expect(match, `${label} line in:\n${banner}`).not.toBeNull();
   return { email: match![1]!, password: match![2]! };
 }
+
+/** The add-in's sign-in request (authorization code with PKCE) as it sends it on a server at `port`. */
+const addinSignIn = (port: number) =>
+  `/oauth/authorize?${new URLSearchParams({
+    response_type: 'code',
+    client_id: 'sitefile-addin',
+    redirect_uri: `http://localhost:${port}/addin/auth-callback.html`,
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+    state: 'first-start',
+  })}`;
 
 const credentialLines = (banner: string) =>
   banner.split('\n').filter((line) => /Demo API key|sign-in|Org admin|Member/.test(line));
@@ -146,12 +159,13 @@ describe.runIf(!serverUrl)('npm start on an empty embedded database (the README)
   let first: { banner: string; statuses: number[] };
 
   beforeAll(async () => {
-    first = await startAndStop(dir, {}, ['/readyz', '/docs/', '/v1/openapi.json']);
+    first = await startAndStop(dir, {}, ['/readyz', '/docs/', '/v1/openapi.json', addinSignIn]);
   }, 180_000);
 
-  it('migrates, seeds the demo, serves the API reference and the document', () => {
+  it("migrates, seeds the demo, serves the API reference, the document and the add-in's sign-in", () => {
     expect(first.banner).toContain(`embedded database in ${dir}`);
-    expect(first.statuses).toEqual([200, 200, 200]);
+    // The add-in's OAuth client is registered once migrations have made its table, even on the first start.
+    expect(first.statuses).toEqual([200, 200, 200, 200]);
   });
 
   it("prints staff, organization admin and member sign-ins whose passwords work, with the admin's role", async () => {

@@ -99,12 +99,18 @@ const mcpResourceMetadata = (base: string, resources: OAuthResources): OAuthProt
   resource_name: 'Sitefile MCP',
 });
 
-/** First-party apps are registered before the first OAuth request is answered. */
+/**
+ * First-party apps are registered before the first OAuth request is answered — on that request, not at
+ * construction: the server listens before migrations have run (start-up waits for the database), and OAuth
+ * requests reach here only once it is ready. A failed registration is tried again by the next request.
+ */
 function firstPartyAppsRegistered(app: AppContext): RequestHandler {
-  const registered = registerFirstPartyApps(app).catch((err) => {
-    app.log.error({ err }, 'registering first-party OAuth apps failed');
-  });
+  let registered: Promise<void> | undefined;
   return (_req, _res, next) => {
+    registered ??= registerFirstPartyApps(app).catch((err) => {
+      registered = undefined;
+      throw err;
+    });
     registered.then(() => next(), next);
   };
 }
