@@ -2,17 +2,16 @@
 // afterwards): total time and rows/s for each.
 //   npx tsx bench/seed-large.ts [--pg postgres://postgres@127.0.0.1:5432/postgres] [--only pg|pglite]
 //                               [--scale large|demo] [--seed N]
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { createFsBlobStore } from '../server/blobs/store.js';
 import { runSeed } from '../server/cli/seed.js';
 import { type Database, openDatabase } from '../server/db/connection.js';
 import type { SeedScale } from '../server/seed/seed.js';
+import { createPostgresDatabase } from '../test/harness.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -66,24 +65,12 @@ async function onPglite(): Promise<Result> {
 }
 
 async function onPostgres(serverUrl: string): Promise<Result> {
-  const name = `sitefile_seed_bench_${randomBytes(4).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
+  const scratch = await createPostgresDatabase(serverUrl);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-seed-bench-'));
   try {
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    return await measure('PostgreSQL', await openDatabase({ databaseUrl: url.toString() }), dataDir);
+    return await measure('PostgreSQL', await openDatabase({ databaseUrl: scratch.url }), dataDir);
   } finally {
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await scratch.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
 }
