@@ -143,6 +143,44 @@ describe('search', () => {
   });
 });
 
+describe('search finds any subject text', () => {
+  let projectId: string;
+  beforeAll(async () => {
+    projectId = (await createProject(server.database.db, { organizationId: f.orgA.id, name: 'Bracket Wharf' })).id;
+    const subjects = ['RE: <Pier 9> steel <RFI-12> answer', '[EXT] The Who #4471', 'Crane base'];
+    for (const [i, subject] of subjects.entries()) {
+      const res = await fileRaw(mime({ messageId: `<brackets-${i}@x.test>`, subject }), {
+        path: emailsPath(projectId),
+      });
+      expect(res.status).toBe(201);
+    }
+  });
+
+  const found = async (search: string) => {
+    const res = await server.call(`${emailsPath(projectId)}?search=${encodeURIComponent(search)}`, {
+      token: f.member.token,
+    });
+    expect(res.status, search).toBe(200);
+    return res.body.data.map((e: { subject: string }) => e.subject);
+  };
+
+  it('finds subjects with angle brackets by the text in them, whole or in words', async () => {
+    const brackets = ['RE: <Pier 9> steel <RFI-12> answer'];
+    for (const search of ['<Pier 9>', '<RFI-12>', 'Pier', 'rfi-12', 'steel answer', 'pier 9 steel', '9> steel <RFI']) {
+      expect(await found(search), search).toEqual(brackets);
+    }
+  });
+
+  it('finds stop words, tags and numbers typed as they stand in the subject', async () => {
+    for (const search of ['The Who', '[EXT]', '#4471']) {
+      expect(await found(search), search).toEqual(['[EXT] The Who #4471']);
+    }
+    expect(await found('crane')).toEqual(['Crane base']);
+    expect(await found('<Crane>')).toEqual(['Crane base']);
+    expect(await found('<Dockside>')).toEqual([]);
+  });
+});
+
 describeAuthMatrix('filed e-mail search', ctx, {
   method: 'GET',
   path: '/v1/organization/{orgId}/project/{projectId}/emails',

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { KeysetPosition } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
 import { keysetOrder } from '../db/keyset.js';
+import { likeContains } from '../db/like.js';
 import { selectRows } from '../db/rows.js';
 import {
   documents,
@@ -124,12 +125,25 @@ export interface ListFilters {
   limit: number;
 }
 
+/**
+ * Words (stemmed, or exact for stop words and codes) anywhere in the indexed text, or the text as typed anywhere in
+ * the subject. Angle brackets are spaces on both sides (see the column), so `<RFI-12>` finds its words.
+ */
+const searchMatch = (text: string) => {
+  const words = sql`translate(${text}, '<>', '  ')`;
+  return or(
+    sql`${filedEmails.searchVector} @@ websearch_to_tsquery('english', ${words})`,
+    sql`${filedEmails.searchVector} @@ websearch_to_tsquery('simple', ${words})`,
+    sql`${filedEmails.subject} ilike ${likeContains(text)}`,
+  );
+};
+
 const newestFiledFirst = keysetOrder(filedEmails.filedAt, filedEmails.id, 'desc', 'timestamptz');
 
 /** One page of a project's filed e-mails, newest filing first (index filed_emails_project_filed_idx). */
 export async function listFiledEmails(db: Db, f: ListFilters): Promise<FiledEmailWithFiler[]> {
   const conditions: (SQL | undefined)[] = [eq(filedEmails.projectId, f.projectId)];
-  if (f.search) conditions.push(sql`${filedEmails.searchVector} @@ websearch_to_tsquery('english', ${f.search})`);
+  if (f.search) conditions.push(searchMatch(f.search));
   if (f.from) conditions.push(sql`lower(${filedEmails.fromAddress}) = ${f.from}`);
   if (f.to) {
     const needle = JSON.stringify([{ address: f.to }]);

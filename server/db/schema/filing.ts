@@ -42,7 +42,8 @@ export const filedEmails = pgTable(
     filedAt: ts('filed_at').notNull(),
     searchText: text('search_text').notNull().default(''),
     searchVector: tsvector('search_vector').generatedAlwaysAs(
-      sql`setweight(to_tsvector('simple', coalesce(subject, '')), 'A') || setweight(to_tsvector('english', coalesce(search_text, '')), 'B')`,
+      // Angle brackets become spaces: the parser takes `<Pier 9>` for a markup tag and would drop its words.
+      sql`setweight(to_tsvector('simple', translate(coalesce(subject, ''), '<>', '  ')), 'A') || setweight(to_tsvector('english', translate(coalesce(search_text, ''), '<>', '  ')), 'B')`,
     ),
   },
   (t) => [
