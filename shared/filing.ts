@@ -129,7 +129,13 @@ const OtherFiling = z.object({
 });
 
 export const FileEmailResult = FiledEmailSummary.extend({
-  duplicate: z.boolean().meta({ description: 'true: this e-mail was already filed in this project; nothing changed' }),
+  duplicate: z.boolean().meta({
+    description: 'true: this e-mail was already filed in this project; nothing changed but `linkedToDocument`',
+  }),
+  linkedToDocument: z.boolean().meta({
+    description:
+      'true: it was already filed here on no document, and this request put it on `documentId` (409 when it is on another)',
+  }),
   attachments: z.array(AttachmentSummary),
   alsoFiledIn: z.array(OtherFiling).meta({ description: 'Other projects (in your scope) holding the same e-mail' }),
 });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { activity, filedEmails } from '../db/schema.js';
+import { activity, documents, filedEmails } from '../db/schema.js';
 import {
   ctx,
   detailOf,
@@ -86,6 +86,56 @@ describe('filing a raw message', () => {
     expect(file.res.headers.get('content-type')).toContain('application/pdf');
     expect(file.res.headers.get('content-disposition')).toMatch(/^attachment/);
     expect(file.bytes.equals(pdf)).toBe(true);
+  });
+});
+
+describe('filing an e-mail the project holds again, onto an RFI', () => {
+  const raw = mime({ messageId: '<link-later@acme-eng.test>', subject: 'Pile cap: site query' });
+  const onRfi = (documentId: string) => `${emailsPath()}?documentId=${documentId}`;
+  beforeAll(async () => {
+    const rfi = { organizationId: f.orgA.id, projectId: f.projectA1.id, format: 'rfi', type: 'RFI', status: 'pending' };
+    await server.database.db.insert(documents).values([
+      { ...rfi, id: 'doc_rfi020', number: 'RFI-020', title: 'Pile cap levels' },
+      { ...rfi, id: 'doc_rfi021', number: 'RFI-021', title: 'Pile cap cover' },
+    ]);
+  });
+
+  it('links the record to the RFI when it was on none, once, and says so', async () => {
+    const first = await fileRaw(raw);
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ documentId: null, linkedToDocument: false });
+
+    const linked = await fileRaw(raw, { path: onRfi('doc_rfi020'), token: f.admin.token });
+    expect(linked.status).toBe(200);
+    expect(linked.body).toMatchObject({
+      id: first.body.id,
+      duplicate: true,
+      linkedToDocument: true,
+      documentId: 'doc_rfi020',
+      filedBy: { id: f.member.id },
+    });
+    expect((await detailOf(first.body.id)).body.documentId).toBe('doc_rfi020');
+    const lookup = await server.call('/v1/filed-emails/lookup?internetMessageId=link-later@acme-eng.test', {
+      token: f.member.token,
+    });
+    expect(lookup.body.filings).toEqual([expect.objectContaining({ documentNumber: 'RFI-020' })]);
+    const onDocument = await server.database.db
+      .select({ title: activity.title, actorId: activity.actorId })
+      .from(activity)
+      .where(and(eq(activity.documentId, 'doc_rfi020'), eq(activity.action, 'email_filed')));
+    expect(onDocument).toEqual([{ title: 'E-mail filed on RFI-020: Pile cap: site query', actorId: f.admin.id }]);
+
+    const again = await fileRaw(raw, { path: onRfi('doc_rfi020') });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ duplicate: true, linkedToDocument: false, documentId: 'doc_rfi020' });
+  });
+
+  it('refuses to move it from the RFI it is on to another (409), and keeps it there', async () => {
+    const moved = await fileRaw(raw, { path: onRfi('doc_rfi021') });
+    expect(moved.status).toBe(409);
+    expect(moved.body.error).toMatch(/already filed in this project on RFI-020; it was not linked to RFI-021/);
+    const id = (await fileRaw(raw)).body.id;
+    expect((await detailOf(id)).body.documentId).toBe('doc_rfi020');
   });
 });
 

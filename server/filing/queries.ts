@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { KeysetPosition } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
@@ -73,6 +73,16 @@ export async function insertFiledEmail(tx: Tx, row: NewFiledEmail): Promise<bool
     .onConflictDoNothing({ target: [filedEmails.projectId, filedEmails.messageId] })
     .returning({ id: filedEmails.id });
   return inserted.length > 0;
+}
+
+/** Puts a filed e-mail on a document; false when it is on one already (it stays there). */
+export async function linkFiledEmailToDocument(tx: Tx, id: string, documentId: string): Promise<boolean> {
+  const updated = await tx
+    .update(filedEmails)
+    .set({ documentId })
+    .where(and(eq(filedEmails.id, id), isNull(filedEmails.documentId)))
+    .returning({ id: filedEmails.id });
+  return updated.length > 0;
 }
 
 export async function insertAttachments(tx: Tx, rows: (typeof filedEmailAttachments.$inferInsert)[]) {

@@ -74,10 +74,15 @@ export const filingRoutes = [
     ],
     responses: {
       201: { description: 'Filed', schema: FileEmailResult },
-      200: { description: 'Already filed in this project (duplicate: true): nothing changed', schema: FileEmailResult },
+      200: {
+        description:
+          'Already filed in this project (duplicate: true): nothing changed, except that a `documentId` given links a record that was on no document (linkedToDocument: true)',
+        schema: FileEmailResult,
+      },
     },
     errors: {
       404: 'Project not found in this organization, or documentId is not a document of this project',
+      409: 'Already filed in this project on another document than documentId',
       413: 'The message is larger than 25 MB',
       415: 'Neither message/rfc822 nor application/json',
       503: 'The server is running its most filings at once (FILINGS_MAX) and none finished within the wait',

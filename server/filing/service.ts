@@ -36,6 +36,7 @@ import {
   insertAttachments,
   insertFiledEmail,
   learnFeatures,
+  linkFiledEmailToDocument,
   listFiledEmails,
   type OrgFilter,
   organizationsWithFiledEmails,
@@ -70,7 +71,8 @@ export async function fileEmail(
   const existing = await findFiledEmailByMessage(app.db, target.projectId, email.messageId);
   if (existing) {
     app.metrics.filings.inc({ result: 'duplicate' });
-    return { status: 200, body: await filingResult(app, caller, existing, true) };
+    const linked = document ? await linkToDocument(app, caller, existing, document) : undefined;
+    return { status: 200, body: await filingResult(app, caller, linked ?? existing, true, linked !== undefined) };
   }
 
   const blobs = await storeBlobs(app, email);
@@ -80,7 +82,46 @@ export async function fileEmail(
   const stored = await findFiledEmailByMessage(app.db, target.projectId, email.messageId);
   if (!stored) throw new Error(`Filed e-mail ${email.messageId} vanished after insert`);
   app.metrics.filings.inc({ result: inserted ? 'filed' : 'duplicate' });
-  return { status: inserted ? 201 : 200, body: await filingResult(app, caller, stored, !inserted) };
+  return { status: inserted ? 201 : 200, body: await filingResult(app, caller, stored, !inserted, false) };
+}
+
+/**
+ * Filing an e-mail the project holds already, onto a document: the record is linked to that document when it is on
+ * none yet (the updated record), left alone when it is on that document (undefined), and refused when it is on
+ * another one (moving it would take it off a document someone chose).
+ */
+async function linkToDocument(
+  app: AppContext,
+  caller: Caller,
+  existing: FiledEmailWithFiler,
+  document: NonNullable<Awaited<ReturnType<typeof findDocumentInProject>>>,
+): Promise<FiledEmailWithFiler | undefined> {
+  const { email } = existing;
+  if (email.documentId === document.id) return undefined;
+  const linked = await app.db.transaction(async (tx) => {
+    if (!(await linkFiledEmailToDocument(tx, email.id, document.id))) return false;
+    await recordActivity(tx, {
+      organizationId: email.organizationId,
+      projectId: email.projectId,
+      documentId: document.id,
+      actor: caller,
+      action: 'email_filed',
+      title: `E-mail filed on ${document.number}: ${email.subject || '(no subject)'}`.slice(0, 500),
+      details: { filedEmailId: email.id, internetMessageId: email.messageId, from: email.fromAddress },
+      at: app.clock.now(),
+    });
+    return true;
+  });
+  const current = await findFiledEmail(app.db, email.projectId, email.id);
+  if (linked && current) return current;
+  if (current?.email.documentId === document.id) return undefined;
+  const other = current?.email.documentId
+    ? await findDocumentInProject(app.db, email.projectId, current.email.documentId)
+    : undefined;
+  throw new ApiError(
+    'conflict',
+    `This e-mail is already filed in this project on ${other?.number ?? 'another document'}; it was not linked to ${document.number}`,
+  );
 }
 
 type StoredBlobs = Awaited<ReturnType<typeof storeBlobs>>;
@@ -201,7 +242,13 @@ async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
   return true;
 }
 
-async function filingResult(app: AppContext, caller: Caller, row: FiledEmailWithFiler, duplicate: boolean) {
+async function filingResult(
+  app: AppContext,
+  caller: Caller,
+  row: FiledEmailWithFiler,
+  duplicate: boolean,
+  linkedToDocument: boolean,
+) {
   const [attachments, alsoFiledIn] = await Promise.all([
     attachmentsOf(app.db, row.email.id),
     otherFilings(app, caller, row),
@@ -209,6 +256,7 @@ async function filingResult(app: AppContext, caller: Caller, row: FiledEmailWith
   return {
     ...summaryOf(row),
     duplicate,
+    linkedToDocument,
     attachments: attachments.map((a) => ({ id: a.id, name: a.name, contentType: a.contentType, size: a.size })),
     alsoFiledIn,
   };
