@@ -79,6 +79,20 @@ export async function signInAndConsent(
   return new URL(done.location).searchParams;
 }
 
+/** Signs in on the authorization page of one of our own apps, which asks no consent: the redirect's parameters. */
+export async function signInFirstParty(
+  server: TestServer,
+  authorizationUrl: string | URL,
+  credentials: { email: string; password: string },
+): Promise<URLSearchParams> {
+  const browser = createBrowser(server);
+  const form = await browser.get(authorizationUrl);
+  if (form.status !== 200) throw new Error(`sign-in page: ${form.status} ${form.html}`);
+  const done = await browser.post(form, credentials);
+  if (done.status !== 302 || !done.location) throw new Error(`sign-in: ${done.status} ${done.html}`);
+  return new URL(done.location).searchParams;
+}
+
 export const pkce = () => {
   const verifier = randomBytes(32).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
@@ -121,7 +135,7 @@ export async function oauthForm(
 export async function addinSignIn(server: TestServer, credentials: { email: string; password: string }) {
   const { verifier, challenge } = pkce();
   const redirectUri = `${server.config.publicUrl}/addin/auth-callback.html`;
-  const redirect = await signInAndConsent(
+  const redirect = await signInFirstParty(
     server,
     authorizeUrl(server, { client_id: ADDIN_CLIENT_ID, redirect_uri: redirectUri, code_challenge: challenge }),
     credentials,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createUser } from '../users/service.js';
 import { createBrowser, hiddenFields, pkce, signInAndConsent } from './browser.fixtures.js';
-import { agent, agentRedirect, authorizeUrl, server } from './oauth.fixtures.js';
+import { ADDIN_CLIENT_ID } from './first-party.js';
+import { addinRedirect, agent, agentRedirect, authorizeUrl, server } from './oauth.fixtures.js';
 import { ACCOUNT_CEILING, ADDRESS_CEILING, PAIR_FREE_FAILURES } from './throttle.js';
 
 // The sign-in and consent pages a person sees, and how repeated failures are slowed down.
@@ -73,6 +74,44 @@ describe('sign-in page', () => {
     expect(consent.html).toContain('Ada Admin (admin@harbor.test)');
     expect(consent.html).toContain('Harbor Construction');
     expect(consent.html).toContain('search e-mail dispatches');
+  });
+
+  it('asks the first-party add-in no consent: the sign-in sends the person back with a code, every time', async () => {
+    const addinUrl = () =>
+      authorizeUrl({
+        client_id: ADDIN_CLIENT_ID,
+        redirect_uri: addinRedirect,
+        code_challenge: pkce().challenge,
+        state: 'pane',
+      });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const browser = createBrowser(server);
+      const form = await browser.get(addinUrl());
+      expect(form.html).toContain('Sitefile for Outlook wants to connect to your Sitefile account.');
+      const done = await browser.post(form, { email: 'member@harbor.test', password: 'member-pass-1' });
+      expect(done.status).toBe(302);
+      expect(done.html).not.toContain('Allow');
+      const back = new URL(done.location!);
+      expect(back.origin + back.pathname).toBe(addinRedirect);
+      expect(back.searchParams.get('code')).toBeTruthy();
+      expect(back.searchParams.get('state')).toBe('pane');
+    }
+    // A wrong password still gets no code.
+    const browser = createBrowser(server);
+    const wrong = await browser.post(await browser.get(addinUrl()), { email: 'member@harbor.test', password: 'x' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.location).toBeNull();
+  });
+
+  it('asks a self-registered client for consent on every sign-in, marked unverified', async () => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const browser = createBrowser(server);
+      const form = await browser.get(agentAuthorizeUrl());
+      const consent = await browser.post(form, { email: 'member@harbor.test', password: 'member-pass-1' });
+      expect(consent.status).toBe(200);
+      expect(consent.html).toContain('Allow an unverified application to access Sitefile?');
+      expect((await browser.post(consent, { decision: 'allow' })).status).toBe(302);
+    }
   });
 
   it('redirects with access_denied and the state when the person denies', async () => {

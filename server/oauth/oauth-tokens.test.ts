@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addinSignIn, createBrowser, pkce, signInAndConsent, viaServer } from './browser.fixtures.js';
+import { addinSignIn, createBrowser, pkce, signInAndConsent, signInFirstParty, viaServer } from './browser.fixtures.js';
 import { ADDIN_CLIENT_ID } from './first-party.js';
 import { addinRedirect, agent, agentRedirect, authorizeUrl, base, server, tokenRequest } from './oauth.fixtures.js';
 
@@ -132,7 +132,7 @@ describe('code and token exchange', () => {
 describe('the Outlook add-in first-party client', () => {
   it('is registered at start-up as a public client and gets /v1 tokens through PKCE', async () => {
     const { verifier, challenge } = pkce();
-    const redirect = await signInAndConsent(
+    const redirect = await signInFirstParty(
       server,
       authorizeUrl({ client_id: ADDIN_CLIENT_ID, redirect_uri: addinRedirect, code_challenge: challenge }),
       { email: 'admin@harbor.test', password: 'admin-pass-1' },

@@ -27,6 +27,15 @@ const layout = (title: string, body: string) => `<!doctype html>
     button.secondary { background: #fff; color: #0f5c8c; margin-left: .5rem; }
     :focus-visible { outline: 3px solid #ffb000; outline-offset: 2px; }
     .error { color: #a4000f; border-left: 4px solid #a4000f; padding-left: .75rem; }
+    h1:focus { outline: none; }
+    h1:focus-visible { outline: 3px solid #ffb000; }
+    /* The answer stays in view in a short window (Outlook's sign-in dialog): the details scroll under it. */
+    .answer { position: sticky; bottom: 0; background: #fff; padding-bottom: 1rem; border-top: 1px solid #d1d1d1; }
+    .answer button { margin-top: 1rem; }
+    @media (max-width: 480px) {
+      main { margin: 0; padding: 1rem; border-radius: 0; min-height: 100vh; box-sizing: border-box; }
+      h1 { font-size: 1.3rem; margin-top: 0; }
+    }
   </style>
 </head>
 <body>
@@ -73,7 +82,7 @@ export const signInPage = (page: SignInPage) =>
     <form method="post" action="${escapeHtml(page.action)}" novalidate>
       ${hidden({ ...page.oauthParams, step: 'signin', csrf: page.csrf })}
       <label for="email">Email</label>
-      <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(page.email ?? '')}"${page.error ? ' aria-describedby="signin-error" aria-invalid="true"' : ''}>
+      <input id="email" name="email" type="email" autocomplete="username" required autofocus value="${escapeHtml(page.email ?? '')}"${page.error ? ' aria-describedby="signin-error" aria-invalid="true"' : ''}>
       <label for="password">Password</label>
       <input id="password" name="password" type="password" autocomplete="current-password" required${page.error ? ' aria-describedby="signin-error" aria-invalid="true"' : ''}>
       <button type="submit">Sign in</button>
@@ -96,7 +105,8 @@ export interface ConsentPage {
 export const consentPage = (page: ConsentPage) =>
   layout(
     'Allow access',
-    `<h1>Allow ${page.client.verified ? clientLabel(page.client) : 'an unverified application'} to access Sitefile?</h1>
+    // The question takes the focus, not Allow: Enter must not grant an application the person has not read about.
+    `<h1 tabindex="-1" autofocus>Allow ${page.client.verified ? clientLabel(page.client) : 'an unverified application'} to access Sitefile?</h1>
     ${
       page.client.verified
         ? ''
@@ -109,7 +119,7 @@ export const consentPage = (page: ConsentPage) =>
     </ul>
     <p>Organizations it will reach: ${page.organizations.length > 0 ? page.organizations.map(escapeHtml).join(', ') : 'none (your account has no organization memberships)'}.</p>
     <p>After you answer, you will be sent to <strong>${escapeHtml(page.client.redirectHost)}</strong>.</p>
-    <form method="post" action="${escapeHtml(page.action)}">
+    <form method="post" action="${escapeHtml(page.action)}" class="answer">
       ${hidden({ ...page.oauthParams, step: 'consent', csrf: page.csrf, ticket: page.ticket })}
       <button type="submit" name="decision" value="allow">Allow</button>
       <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
