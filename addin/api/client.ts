@@ -10,6 +10,7 @@ import { DocumentList } from '../../shared/documents.js';
 import { EmailFilingSettingsResponse } from '../../shared/email-filing-settings.js';
 import { ErrorBody } from '../../shared/errors.js';
 import {
+  FiledEmailDetail,
   FiledEmailList,
   type FileEmailJson,
   FileEmailResult,
@@ -243,6 +244,11 @@ function filingCalls(call: Call) {
         method: 'POST',
         json: { ...form, documentId: target.documentId, note: target.note },
         forbidden: forbiddenText.file,
+      }),
+
+    filedEmail: (orgId: string, projectId: string, emailId: string) =>
+      call(FiledEmailDetail, `/v1/organization/${enc(orgId)}/project/${enc(projectId)}/emails/${enc(emailId)}`, {
+        forbidden: forbiddenText.readFiled,
       }),
 
     searchFiled: (orgId: string, projectId: string, search: string, cursor?: string) =>

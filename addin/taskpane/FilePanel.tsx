@@ -2,6 +2,7 @@ import {
   Button,
   Field,
   Input,
+  Link,
   MessageBar,
   MessageBarBody,
   MessageBarTitle,
@@ -31,10 +32,11 @@ const useStyles = makeStyles({
   nowrap: { whiteSpace: 'nowrap' },
 });
 
-/** The filed record to show in the "Filed e-mails" tab. */
+/** The filed record to open in the "Filed e-mails" tab. */
 export interface FiledRecord {
   project: ProjectOption;
   subject: string;
+  emailId: string;
 }
 
 export interface FilePanelProps {
@@ -101,7 +103,22 @@ function MessageForm(props: FilePanelProps & { message: OpenMessage }) {
         aiOn={aiOrg ?? (props.aiByOrg ? aiOnSomewhere : undefined)}
         aiUsed={form.suggestions.status === 'done' && form.suggestions.data.aiUsed}
       />
-      <EarlierFilings form={form} />
+      <EarlierFilings
+        form={form}
+        onOpen={(f) =>
+          props.onOpenFiled({
+            project: props.projects?.option(f.organizationId, f.projectId, f.projectName) ?? {
+              orgId: f.organizationId,
+              orgName: '',
+              projectId: f.projectId,
+              name: f.projectName,
+              code: null,
+            },
+            subject: message.subject,
+            emailId: f.filedEmailId,
+          })
+        }
+      />
       <Suggestions form={form} />
       <ProjectPicker
         projects={props.projects}
@@ -130,15 +147,18 @@ function MessageForm(props: FilePanelProps & { message: OpenMessage }) {
         filing={filing}
         onRetry={form.file}
         onOpenFiled={() =>
-          filing.state === 'done' && props.onOpenFiled({ project: filing.project, subject: message.subject })
+          filing.state === 'done' &&
+          props.onOpenFiled({ project: filing.project, subject: message.subject, emailId: filing.result.id })
         }
       />
     </>
   );
 }
 
-/** Where this e-mail is filed already (or was marked when it was written). */
-function EarlierFilings({ form }: { form: FilingForm }) {
+type EarlierFiling = NonNullable<Extract<FilingForm['lookup'], { status: 'done' }>['data']>['filings'][number];
+
+/** Where this e-mail is filed already, each filing to open (or the project marked when it was written). */
+function EarlierFilings({ form, onOpen }: { form: FilingForm; onOpen: (filing: EarlierFiling) => void }) {
   const styles = useStyles();
   const { lookup, markedProject, mark } = form;
   const filedOnSend = mark.status === 'done' && mark.data?.filedEmailId;
@@ -157,7 +177,10 @@ function EarlierFilings({ form }: { form: FilingForm }) {
                     (<span className={styles.nowrap}>{f.documentNumber}</span>)
                   </>
                 )}{' '}
-                by {f.filedBy.name} on {dateOf(f.filedAt)}.
+                by {f.filedBy.name} on {dateOf(f.filedAt)}.{' '}
+                <Link onClick={() => onOpen(f)} aria-label={`Open it as filed in ${f.projectName}`}>
+                  Open it
+                </Link>
               </div>
             ))}
           </MessageBarBody>

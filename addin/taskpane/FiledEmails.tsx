@@ -1,9 +1,21 @@
-import { Button, Caption1, Field, makeStyles, SearchBox, Spinner, Text, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  Caption1,
+  Field,
+  Link,
+  makeStyles,
+  SearchBox,
+  Spinner,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import type { FiledEmailList } from '../../shared/filing.js';
 import type { ApiClient } from '../api/client.js';
 import { ErrorNotice } from '../ui/notices.js';
+import { useRunAgainWhenOnline } from '../ui/use-async.js';
+import { type FiledEmailRef, FiledEmailView } from './FiledEmailView.js';
 import type { FiledRecord } from './FilePanel.js';
 import { ProjectPicker } from './pickers.js';
 import type { ProjectDirectory, ProjectOption } from './project-directory.js';
@@ -20,6 +32,7 @@ const useStyles = makeStyles({
   },
   item: { borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, paddingBottom: tokens.spacingVerticalS },
   meta: { color: tokens.colorNeutralForeground3, display: 'block' },
+  open: { fontWeight: tokens.fontWeightSemibold, textAlign: 'start', overflowWrap: 'anywhere' },
 });
 
 type Page = z.output<typeof FiledEmailList>;
@@ -29,18 +42,21 @@ type Results =
   | { state: 'done'; items: Page['data']; next: string | null }
   | { state: 'failed'; error: unknown };
 
-/** The "Filed e-mails" tab: search what the team has filed in a project. */
+/** The "Filed e-mails" tab: search what the team has filed in a project, and open one to read it. */
 export default function FiledEmails(props: {
   api: ApiClient;
   projects: ProjectDirectory | undefined;
   projectsError?: unknown;
-  /** The record just filed, opened from the File tab: its project, searched by its subject. */
+  /** A record opened from the File tab: shown to read, with its project's list searched by its subject behind it. */
   record?: FiledRecord;
 }) {
   const { projects, record } = props;
   const styles = useStyles();
   const [project, setProject] = useState<ProjectOption | undefined>(record?.project);
   const [query, setQuery] = useState(record?.subject ?? '');
+  const [open, setOpen] = useState<FiledEmailRef | undefined>(
+    record ? { orgId: record.project.orgId, projectId: record.project.projectId, emailId: record.emailId } : undefined,
+  );
   const { results, search } = useFiledSearch(props.api, project, query);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: searches once for the record it was opened with
@@ -48,6 +64,7 @@ export default function FiledEmails(props: {
     if (record) void search(record.project);
   }, [record]);
 
+  if (open) return <FiledEmailView api={props.api} open={open} onBack={() => setOpen(undefined)} />;
   return (
     <section className={styles.root} aria-label="Filed e-mails">
       <ProjectPicker
@@ -84,6 +101,7 @@ export default function FiledEmails(props: {
           items={results.items}
           next={results.next}
           onMore={(cursor) => void search(project, { items: results.items, cursor })}
+          onOpen={(e) => setOpen({ orgId: e.organizationId, projectId: e.projectId, emailId: e.id })}
         />
       )}
     </section>
@@ -107,6 +125,8 @@ function useFiledSearch(api: ApiClient, project: ProjectOption | undefined, quer
       setResults({ state: 'failed', error });
     }
   };
+  // A search the outage stopped runs again once the server answers, as the offline bar says.
+  useRunAgainWhenOnline(results.state === 'failed' ? results.error : undefined, () => void search());
   return { results, search };
 }
 
@@ -115,10 +135,12 @@ function FoundEmails({
   items,
   next,
   onMore,
+  onOpen,
 }: {
   items: Page['data'];
   next: string | null;
   onMore: (cursor: string) => void;
+  onOpen: (email: Page['data'][number]) => void;
 }) {
   const styles = useStyles();
   return (
@@ -131,7 +153,9 @@ function FoundEmails({
       <ul className={styles.list}>
         {items.map((e) => (
           <li key={e.id} className={styles.item}>
-            <Text weight="semibold">{e.subject || '(no subject)'}</Text>
+            <Link className={styles.open} onClick={() => onOpen(e)}>
+              {e.subject || '(no subject)'}
+            </Link>
             <Caption1 className={styles.meta}>
               From {e.from.name ?? e.from.address} · filed by {e.filedBy.name} on{' '}
               {new Date(e.filedAt).toLocaleDateString()}

@@ -1,9 +1,9 @@
 import { Field, Link, MessageBar, MessageBarBody, MessageBarTitle, ProgressBar } from '@fluentui/react-components';
 import { useEffect, useRef } from 'react';
 import { filedCategoryName } from '../office/category.js';
-import { ErrorNotice } from '../ui/notices.js';
+import { ErrorNotice, messageOf } from '../ui/notices.js';
 import type { FilingStep } from './filing.js';
-import type { Filing } from './use-filing-form.js';
+import type { CategoryOutcome, Filing } from './use-filing-form.js';
 
 export const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 
@@ -63,7 +63,19 @@ function OutcomeBody({
       );
     case 'done': {
       const r = filing.result;
-      const category = filing.categoryAdded ? ` Marked “${filedCategoryName(filing.project.name)}” in Outlook.` : '';
+      const category = ` ${categoryText(filing.category, filedCategoryName(filing.project.name))}`;
+      if (r.linkedToDocument) {
+        const onto = filing.document?.number ?? 'the document chosen';
+        return (
+          <MessageBar intent="success" layout="multiline">
+            <MessageBarBody>
+              <MessageBarTitle>Linked to {onto}</MessageBarTitle>
+              {r.filedBy.name} had filed this e-mail in {filing.project.name} on {dateOf(r.filedAt)}; it is now on{' '}
+              {onto} too.{category} <Link onClick={onOpenFiled}>Open it in Sitefile</Link>
+            </MessageBarBody>
+          </MessageBar>
+        );
+      }
       return r.duplicate ? (
         <MessageBar intent="warning" layout="multiline">
           <MessageBarBody>
@@ -82,5 +94,19 @@ function OutcomeBody({
         </MessageBar>
       );
     }
+  }
+}
+
+/** What happened to the "Filed: project" category, in the person's words. */
+function categoryText(category: CategoryOutcome, name: string): string {
+  switch (category.state) {
+    case 'added':
+      return `Marked “${name}” in Outlook.`;
+    case 'read-only':
+      return `Not marked in Outlook: you may only read ${category.owner}’s mailbox.`;
+    case 'not-in-master-list':
+      return `Not marked in Outlook: “${name}” is not in the categories of ${category.owner}’s mailbox yet, and Outlook does not let Sitefile add it there. Whoever manages that mailbox can add it (Categorize › Manage categories); e-mails filed afterwards are marked.`;
+    case 'failed':
+      return `Not marked in Outlook: ${messageOf(category.error)}.`;
   }
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import type { FileEmailResult, LookupResult, Suggestion } from '../../shared/filing.js';
 import type { ApiClient } from '../api/client.js';
+import { OfficeCallError } from '../office/async.js';
 import type { OpenMessage, SharedMailbox } from '../office/mailbox.js';
 import type { FileWhenSentMark } from '../office/mark.js';
 import { useAsync } from '../ui/use-async.js';
@@ -15,8 +16,22 @@ import type { ProjectDirectory, ProjectOption } from './project-directory.js';
 export type Filing =
   | { state: 'idle' }
   | { state: 'busy'; step: FilingStep | 'marking' }
-  | { state: 'done'; result: z.output<typeof FileEmailResult>; project: ProjectOption; categoryAdded: boolean }
+  | {
+      state: 'done';
+      result: z.output<typeof FileEmailResult>;
+      project: ProjectOption;
+      document?: DocumentChoice;
+      category: CategoryOutcome;
+    }
   | { state: 'marked'; project: ProjectOption }
+  | { state: 'failed'; error: unknown };
+
+/** Whether the "Filed: project" category landed on the message in Outlook, and if not, why. */
+export type CategoryOutcome =
+  | { state: 'added' }
+  | { state: 'read-only'; owner: string }
+  /** A shared mailbox's master list lacks the category and Outlook did not let the add-in add it there. */
+  | { state: 'not-in-master-list'; owner: string }
   | { state: 'failed'; error: unknown };
 
 export interface FilingFormInput {
@@ -112,7 +127,6 @@ export function useFilingForm(input: FilingFormInput) {
           : await fileNow({ api, host, message, project, document, note, chosen, setFiling, shared: facts.shared }),
       );
       input.projects?.remember(project);
-      if (!compose) facts.lookup.reload();
     } catch (error) {
       setFiling({ state: 'failed', error });
     } finally {
@@ -182,12 +196,19 @@ async function fileNow(args: {
     setFiling({ state: 'busy', step }),
   );
   const shared = args.shared.status === 'done' ? args.shared.data : undefined;
-  const categoryAdded =
+  const category: CategoryOutcome =
     shared && !shared.canWrite
-      ? false
+      ? { state: 'read-only', owner: shared.owner }
       : await host.markFiledInOutlook(project.name).then(
-          () => true,
-          () => false,
+          () => ({ state: 'added' }),
+          (error: unknown) => categoryRefusal(error, shared?.owner),
         );
-  return { state: 'done', result, project, categoryAdded };
+  return { state: 'done', result, project, document: args.document, category };
+}
+
+/** Outlook applies only categories of the mailbox's master list; a delegate may not be allowed to add to it. */
+function categoryRefusal(error: unknown, owner: string | undefined): CategoryOutcome {
+  const notInMasterList =
+    error instanceof OfficeCallError && (error.operation === 'masterCategories.addAsync' || error.code === 9044);
+  return owner && notInMasterList ? { state: 'not-in-master-list', owner } : { state: 'failed', error };
 }

@@ -228,6 +228,8 @@
             masterCategories: {
               getAsync: (callback) => later(callback, ok(host.masterCategories)),
               addAsync(categories, callback) {
+                // A delegate whose Outlook does not let add-ins change the owner's list.
+                if (host.masterCategoriesLocked) return later(callback, failed(9043, 'Access is denied'));
                 host.masterCategories.push(...categories);
                 later(callback, ok(undefined));
               },

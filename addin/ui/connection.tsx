@@ -44,7 +44,8 @@ export function OfflineBar({ probe }: { probe: () => Promise<unknown> }) {
     <MessageBar intent="warning" layout="multiline" role="status">
       <MessageBarBody>
         <MessageBarTitle>Offline</MessageBarTitle>
-        Sitefile cannot be reached. You are still signed in; the add-in tries again every few seconds.
+        Sitefile cannot be reached. You are still signed in. The add-in checks every few seconds and then loads again
+        what could not load; an e-mail that was not filed waits for you to press File again.
       </MessageBarBody>
       <MessageBarActions>
         <Button onClick={() => void probe().catch(() => undefined)}>Try now</Button>

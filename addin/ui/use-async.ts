@@ -22,7 +22,6 @@ export function useAsync<T>(load: () => Promise<T>, deps: readonly unknown[]): A
   const state: AsyncState<T> = sameDeps(answer.deps, deps) ? answer.state : { status: 'loading' };
   const [attempt, setAttempt] = useState(0);
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
-  const connection = useConnection();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names the dependencies of `load`
   useEffect(() => {
     let current = true;
@@ -35,12 +34,18 @@ export function useAsync<T>(load: () => Promise<T>, deps: readonly unknown[]): A
       current = false;
     };
   }, [...deps, attempt]);
-  const waitsForServer = state.status === 'failed' && isUnreachable(state.error);
+  useRunAgainWhenOnline(state.status === 'failed' ? state.error : undefined, reload);
+  return { ...state, reload };
+}
+
+/** Runs `again` once the server answers again, while `error` says it could not be reached. */
+export function useRunAgainWhenOnline(error: unknown, again: () => void) {
+  const connection = useConnection();
+  const waitsForServer = error !== undefined && isUnreachable(error);
   useEffect(() => {
     if (!waitsForServer || !connection) return;
     return connection.subscribe(() => {
-      if (!connection.isOffline()) reload();
+      if (!connection.isOffline()) again();
     });
-  }, [waitsForServer, connection, reload]);
-  return { ...state, reload };
+  }, [waitsForServer, connection, again]);
 }

@@ -1,0 +1,314 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { pkce } from '../../server/oauth/browser.fixtures.js';
+import { repoRoot } from '../tools/manifest.js';
+import {
+  describeInBrowser,
+  expectAccessible,
+  openEmail,
+  openPaneContext,
+  origin,
+  shot,
+  signInToAdmin,
+} from './chromium.js';
+import { useBrowserSuite } from './suite.js';
+
+/**
+ * Opening what was filed (from "Already filed" and from search), search by any subject text, filing again onto an
+ * RFI, the result in view after File, a delegate's category, the offline bar's promise, and the consent page of a
+ * self-registered client in Outlook's 300 px dialog; axe on every screen at 320 and 450 px, light and dark.
+ */
+
+const widths = [320, 450] as const;
+/** A screenshot of the window only (not the full page): what is in view. */
+const artifact = (name: string) => path.join(repoRoot, 'test/artifacts/addin', `${name}.png`);
+const themes = ['light', 'dark'] as const;
+type Theme = (typeof themes)[number];
+
+/** An e-mail filed earlier by Ada Admin into Pier 9 Terminal (no RFI), with its two attachments. */
+const filedEarlier = {
+  ...openEmail,
+  internetMessageId: '<read-view-1@steel.example>',
+  subject: 'RE: <Pier 9> anchor bolts, revision D',
+  bodyText: 'Mia,\n\nrevision D moves the anchors to 250 centres.\n\nLee',
+};
+
+describeInBrowser('opening what was filed', () => {
+  const suite = useBrowserSuite();
+  const emailsPath = () => `/v1/organization/${suite.f.orgA.id}/project/${suite.f.projectA1.id}/emails`;
+
+  const fileByApi = async (email: typeof filedEarlier) => {
+    const res = await suite.server.call(emailsPath(), {
+      method: 'POST',
+      token: suite.f.admin.token,
+      json: {
+        subject: email.subject,
+        from: email.from,
+        to: email.to.map((p) => p.address),
+        internetMessageId: email.internetMessageId,
+        sentAt: email.sentAt,
+        bodyText: email.bodyText,
+        attachments: email.attachments.map((a) => ({
+          name: a.name,
+          contentType: a.contentType,
+          contentBase64: a.content,
+        })),
+      },
+    });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  };
+
+  const openPane = async (item: object, width: number, theme: Theme, host: Record<string, unknown> = {}) => {
+    const context = await openPaneContext(
+      suite.browser,
+      { item, dark: theme === 'dark', ...host },
+      { signedInFrom: suite.signedIn, width, colorScheme: theme },
+    );
+    const page = await context.newPage();
+    suite.page = page;
+    await page.goto(`${origin}/addin/taskpane.html`);
+    return { context, page };
+  };
+
+  /** The read view of `filedEarlier`: headers, body, attachments whose signed links give the bytes filed. */
+  const expectReadView = async (page: Page) => {
+    const heading = page.getByRole('heading', { name: filedEarlier.subject });
+    await heading.waitFor();
+    expect(await heading.evaluate((h) => h === document.activeElement)).toBe(true);
+    await page.getByText('Lee Chen <lee@steel.example>').waitFor();
+    await page.getByText('revision D moves the anchors to 250 centres.').waitFor();
+    await page.getByText(/^by Ada Admin on /).waitFor();
+    const link = page.getByRole('link', { name: 'anchor-detail.txt' });
+    // The signed link, fetched as the browser would follow it (no token).
+    const download = await page.evaluate(
+      async (url) => {
+        const res = await fetch(url, { credentials: 'omit' });
+        return { status: res.status, disposition: res.headers.get('content-disposition'), text: await res.text() };
+      },
+      (await link.getAttribute('href'))!,
+    );
+    expect(download).toEqual({
+      status: 200,
+      disposition: expect.stringMatching(/^attachment/),
+      text: 'Anchor detail rev C: M12 at 300 centres',
+    });
+    expect(await page.getByRole('link', { name: 'site-photo.jpg' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Download the original e-mail (.eml)' }).count()).toBe(1);
+  };
+
+  it('opens the filed e-mail from "Already filed" by mouse, and from search by keyboard, at 320 and 450 px, light and dark', async () => {
+    await fileByApi(filedEarlier);
+    for (const width of widths) {
+      for (const theme of themes) {
+        const { context, page } = await openPane(filedEarlier, width, theme);
+        await page.getByText(/Already filed in Pier 9 Terminal by Ada Admin on/).waitFor();
+        await expectAccessible(page);
+        await page.getByRole('button', { name: 'Open it as filed in Pier 9 Terminal' }).click();
+        await expectReadView(page);
+        await shot(page, `read-view-${width}-${theme}`);
+        await expectAccessible(page);
+        // No text wider than the pane.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+        // Back to the list (the project's e-mails with this subject), then open it again by keyboard.
+        await page.getByRole('button', { name: '← Back to the list' }).click();
+        const found = page.getByRole('button', { name: filedEarlier.subject });
+        await found.waitFor();
+        await shot(page, `read-list-${width}-${theme}`);
+        await expectAccessible(page);
+        await found.focus();
+        await page.keyboard.press('Enter');
+        await expectReadView(page);
+        await context.close();
+      }
+    }
+  }, 180_000);
+
+  it('finds a subject with <…> in the Filed e-mails tab and opens it', async () => {
+    const { context, page } = await openPane(openEmail, 320, 'light');
+    await page.getByRole('tab', { name: 'Filed e-mails' }).click();
+    const picker = page.getByRole('combobox', { name: 'Project' });
+    await picker.click();
+    await picker.pressSequentially('Pier');
+    await page.getByRole('option', { name: 'Pier 9 Terminal' }).click();
+    const search = page.getByRole('searchbox', { name: 'Search filed e-mails' });
+    await search.fill('<Pier 9>');
+    await search.press('Enter');
+    // Its words find it (and the other e-mails about Pier 9).
+    await page.getByRole('button', { name: filedEarlier.subject }).waitFor();
+    await shot(page, 'read-search-brackets');
+    await page.getByRole('button', { name: filedEarlier.subject }).click();
+    await expectReadView(page);
+    await context.close();
+  });
+
+  it('filing an already filed e-mail again with an RFI chosen links it to the RFI', async () => {
+    const { context, page } = await openPane(filedEarlier, 450, 'light');
+    await page.getByText(/Already filed in Pier 9 Terminal by Ada Admin on/).waitFor();
+    const documentPicker = page.getByRole('combobox', { name: 'RFI or submittal (optional)' });
+    await documentPicker.click();
+    await documentPicker.pressSequentially('anchor');
+    await page.getByRole('option', { name: 'RFI-014 · Curtain wall anchor spacing' }).click();
+    await page.getByRole('button', { name: 'File', exact: true }).click();
+    await page.getByText('Linked to RFI-014').waitFor();
+    await page
+      .getByText(/Ada Admin had filed this e-mail in Pier 9 Terminal on .*; it is now on RFI-014 too\./)
+      .waitFor();
+    expect(await page.getByText('Nothing was changed').count()).toBe(0);
+    await shot(page, 'read-linked-to-rfi');
+    await expectAccessible(page);
+    const list = await suite.server.call(`${emailsPath()}?documentId=doc_rfi014`, { token: suite.f.admin.token });
+    expect(list.body.data.map((e: { subject: string }) => e.subject)).toContain(filedEarlier.subject);
+    await context.close();
+  });
+
+  it('after File at 350×800 the result is in view, and the focus on it', async () => {
+    const context = await openPaneContext(suite.browser, { item: openEmail }, { signedInFrom: suite.signedIn });
+    const page = await context.newPage();
+    suite.page = page;
+    await page.setViewportSize({ width: 350, height: 800 });
+    await page.goto(`${origin}/addin/taskpane.html`);
+    await page.getByRole('radio', { name: /Pier 9 Terminal/ }).waitFor();
+    await page.getByRole('button', { name: 'File', exact: true }).click();
+    const outcome = page.getByTestId('filing-outcome');
+    await page.getByText(/Filed in Pier 9 Terminal with 2 attachments/).waitFor();
+    // Whatever loads after File must not push the result away: give it the time a lookup takes.
+    await page.waitForTimeout(1500);
+    const box = (await outcome.boundingBox())!;
+    const scrollY = await page.evaluate(() => window.scrollY);
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(800);
+    expect(await outcome.evaluate((o) => o === document.activeElement)).toBe(true);
+    expect(scrollY).toBeGreaterThanOrEqual(0);
+    await page.screenshot({ path: artifact('read-filed-350x800') });
+    await context.close();
+  });
+
+  it('tells a delegate when the category cannot be added to the owner’s list', async () => {
+    const delegated = {
+      ...openEmail,
+      internetMessageId: '<delegate-category@steel.example>',
+      subject: 'Delegate copy: crane schedule',
+      sharedMailbox: { owner: 'projects@harbor.test', permissions: 3 },
+    };
+    const { context, page } = await openPane(delegated, 320, 'dark', { masterCategoriesLocked: true });
+    await page.getByText('In the shared mailbox projects@harbor.test').waitFor();
+    await page.getByRole('radio', { name: /Pier 9 Terminal/ }).waitFor();
+    await page.getByRole('button', { name: 'File', exact: true }).click();
+    await page
+      .getByText(
+        /Not marked in Outlook: “Filed: Pier 9 Terminal” is not in the categories of projects@harbor\.test’s mailbox yet/,
+      )
+      .waitFor();
+    await shot(page, 'read-delegate-category');
+    await expectAccessible(page);
+    await context.close();
+  });
+
+  it('after an outage, the search the outage stopped runs again by itself, as the offline bar says', async () => {
+    const { context, page } = await openPane(openEmail, 450, 'dark');
+    await page.getByRole('radio', { name: /Pier 9 Terminal/ }).waitFor();
+    await page.getByRole('tab', { name: 'Filed e-mails' }).click();
+    const picker = page.getByRole('combobox', { name: 'Project' });
+    await picker.click();
+    await picker.pressSequentially('Pier');
+    await page.getByRole('option', { name: 'Pier 9 Terminal' }).click();
+    await page
+      .getByText(/filed e-mails?$/)
+      .first()
+      .waitFor();
+    await context.route(`${origin}/v1/**`, (route) => route.abort('internetdisconnected'));
+    const search = page.getByRole('searchbox', { name: 'Search filed e-mails' });
+    await search.fill('revision D');
+    await search.press('Enter');
+    await page.getByText('Offline', { exact: true }).waitFor();
+    await page.getByText(/loads again what could not load; an e-mail that was not filed waits for you/).waitFor();
+    await shot(page, 'read-offline-search');
+    await expectAccessible(page);
+    await context.unroute(`${origin}/v1/**`);
+    // No click: the bar's check finds the server, and the search runs again.
+    await page.getByText('1 filed e-mail', { exact: true }).waitFor({ timeout: 20_000 });
+    await page.getByText('Offline', { exact: true }).waitFor({ state: 'hidden' });
+    await context.close();
+  }, 60_000);
+
+  it('the consent page of a self-registered client fits Outlook’s 300 px dialog: Allow in view, focus on the question', async () => {
+    const redirect = 'http://127.0.0.1:33418/callback';
+    const client = await suite.server.call('/oauth/register', {
+      method: 'POST',
+      json: { client_name: 'Site Diary Agent', redirect_uris: [redirect] },
+    });
+    expect(client.status).toBe(201);
+    for (const theme of themes) {
+      const context = await suite.browser.newContext({ viewport: { width: 300, height: 480 }, colorScheme: theme });
+      const page = await context.newPage();
+      suite.page = page;
+      const url = new URL(`${origin}/oauth/authorize`);
+      for (const [k, v] of Object.entries({
+        response_type: 'code',
+        client_id: client.body.client_id,
+        redirect_uri: redirect,
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+      })) {
+        url.searchParams.set(k, v);
+      }
+      await page.goto(url.href);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('email');
+      await page.keyboard.type('member@harbor.test');
+      await page.getByLabel('Password').fill('member-pass-1');
+      await page.keyboard.press('Enter');
+      const question = page.getByRole('heading', { name: 'Allow an unverified application to access Sitefile?' });
+      await question.waitFor();
+      expect(await question.evaluate((h) => h === document.activeElement)).toBe(true);
+      const allow = (await page.getByRole('button', { name: 'Allow' }).boundingBox())!;
+      const deny = (await page.getByRole('button', { name: 'Deny' }).boundingBox())!;
+      for (const button of [allow, deny]) {
+        expect(button.y).toBeGreaterThanOrEqual(0);
+        expect(button.y + button.height).toBeLessThanOrEqual(480);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(300);
+      await page.screenshot({ path: artifact(`read-consent-300-${theme}`) });
+      await expectAccessible(page);
+      // By keyboard: one Tab from the question reaches Allow.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow');
+      const back = page.waitForRequest((request) => request.url().startsWith(`${redirect}?code=`));
+      await page.keyboard.press('Enter');
+      await back;
+      await context.close();
+    }
+  });
+
+  it('axe finds nothing serious on the admin console at 320 and 450 px, light and dark', async () => {
+    const signedIn = await suite.browser.newContext();
+    const first = await signedIn.newPage();
+    await signInToAdmin(first, 'staff@sitefile.test', 'staff-pass-1');
+    for (const width of widths) {
+      for (const theme of themes) {
+        const context = await suite.browser.newContext({
+          viewport: { width, height: 900 },
+          colorScheme: theme,
+          storageState: await signedIn.storageState(),
+        });
+        const page = await context.newPage();
+        suite.page = page;
+        await page.goto(`${origin}/admin`);
+        await page.getByText('AI project suggestions').waitFor();
+        await page.getByText('Support issues and runbook').waitFor();
+        await shot(page, `read-admin-${width}-${theme}`);
+        await expectAccessible(page);
+        const signedOut = await suite.browser.newContext({ viewport: { width, height: 900 }, colorScheme: theme });
+        const outPage = await signedOut.newPage();
+        await outPage.goto(`${origin}/admin`);
+        await outPage.getByRole('button', { name: 'Sign in to Sitefile' }).waitFor();
+        await expectAccessible(outPage);
+        await signedOut.close();
+        await context.close();
+      }
+    }
+    await signedIn.close();
+  }, 180_000);
+});
