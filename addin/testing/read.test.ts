@@ -282,6 +282,60 @@ describeInBrowser('opening what was filed', () => {
     }
   });
 
+  it('axe finds nothing serious on the pane’s other screens at 320 and 450 px, light and dark', async () => {
+    const compose = { ...openEmail, mode: 'compose', internetMessageId: undefined, attachments: [] };
+    const screens: {
+      name: string;
+      host: Record<string, unknown>;
+      signedIn: boolean;
+      shows: (page: Page) => unknown;
+    }[] = [
+      {
+        name: 'signed-out',
+        host: { item: openEmail },
+        signedIn: false,
+        shows: (page) => page.getByRole('button', { name: 'Sign in to Sitefile' }).waitFor(),
+      },
+      {
+        name: 'no-host',
+        host: {},
+        signedIn: true,
+        shows: (page) => page.getByRole('heading', { name: 'Sitefile for Outlook' }).waitFor(),
+      },
+      {
+        name: 'no-item',
+        host: { noItemSelected: true },
+        signedIn: true,
+        shows: (page) => page.getByText('Select an e-mail to see where it belongs and file it.').waitFor(),
+      },
+      {
+        name: 'compose',
+        host: { item: compose },
+        signedIn: true,
+        shows: (page) => page.getByRole('button', { name: 'File this when sent' }).waitFor(),
+      },
+    ];
+    for (const width of widths) {
+      for (const theme of themes) {
+        for (const screen of screens) {
+          const context = await openPaneContext(
+            suite.browser,
+            { ...screen.host, dark: theme === 'dark' },
+            { signedInFrom: screen.signedIn ? suite.signedIn : undefined, width, colorScheme: theme },
+          );
+          const page = await context.newPage();
+          suite.page = page;
+          await page.goto(`${origin}/addin/taskpane.html`);
+          await screen.shows(page);
+          await shot(page, `read-screen-${screen.name}-${width}-${theme}`);
+          await expectAccessible(page);
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+          await context.close();
+        }
+      }
+    }
+  }, 240_000);
+
   it('axe finds nothing serious on the admin console at 320 and 450 px, light and dark', async () => {
     const signedIn = await suite.browser.newContext();
     const first = await signedIn.newPage();

@@ -147,10 +147,11 @@ describeInBrowser('file on send, shared mailboxes and categories', () => {
     expect((await filedIn(f.projectA1.id, 'anchor')).length).toBe(1);
     await shot(page, '26-shared-mailbox-filed');
     await expectAccessible(page);
-    // "Open it in Sitefile": the record in the Filed e-mails tab.
+    // "Open it in Sitefile": the record opened in the Filed e-mails tab.
     await page.getByRole('button', { name: 'Open it in Sitefile' }).click();
+    await page.getByRole('heading', { name: openEmail.subject }).waitFor();
+    await page.getByRole('button', { name: '← Back to the list' }).click();
     await page.getByText('1 filed e-mail', { exact: true }).waitFor();
-    await page.getByText(openEmail.subject).waitFor();
     await context.close();
   });
 
