@@ -12,14 +12,23 @@ export const Organization = z
 export const MAX_REFERENCE_NUMBERS = 30;
 const ReferenceNumber = z
   .strictObject({
-    label: z.string().trim().min(1).max(60).meta({ description: 'What the number is: "Permit", "Owner project no.", "PO".' }),
+    label: z
+      .string()
+      .trim()
+      .min(1)
+      .max(60)
+      .meta({ description: 'What the number is: "Permit", "Owner project no.", "PO".' }),
     value: z
       .string()
       .trim()
       .min(3)
       .max(60)
-      .regex(/^[\p{L}\p{N}][\p{L}\p{N} .#_/-]*$/u, { error: 'must be letters and digits, optionally with space . # _ / -' })
-      .refine((v) => (v.match(/\d/g) ?? []).length >= 3, { error: 'must have at least 3 digits (a number mail can quote)' })
+      .regex(/^[\p{L}\p{N}][\p{L}\p{N} .#_/-]*$/u, {
+        error: 'must be letters and digits, optionally with space . # _ / -',
+      })
+      .refine((v) => (v.match(/\d/g) ?? []).length >= 3, {
+        error: 'must have at least 3 digits (a number mail can quote)',
+      })
       .meta({ description: 'As written on the documents: "BP26-0113", "PO 4471", "CP-4488".' }),
   })
   .meta({ id: 'ReferenceNumber' });
@@ -86,7 +95,9 @@ export const UpdateProjectBody = z
     code: ProjectCode.nullable().optional().meta({ description: 'null removes the code.' }),
     aliases: ProjectAliases.optional().meta({ description: 'Replaces the whole list; [] removes every alias.' }),
     siteAddress: SiteAddress.nullable().optional().meta({ description: 'null removes the address.' }),
-    referenceNumbers: ReferenceNumbers.optional().meta({ description: 'Replaces the whole list; [] removes every one.' }),
+    referenceNumbers: ReferenceNumbers.optional().meta({
+      description: 'Replaces the whole list; [] removes every one.',
+    }),
   })
   .refine((b) => Object.keys(b).length > 0, {
     error: 'Give at least one of name, code, aliases, siteAddress, referenceNumbers',

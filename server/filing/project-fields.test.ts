@@ -87,7 +87,11 @@ describe('site address and reference numbers of a project', () => {
   });
 
   it('put the project first for an e-mail quoting its permit number or naming its site, with nothing filed', async () => {
-    const permit = await suggest(f.member.token, 'Inspection result', 'Framing inspection under permit 26-0113 passed.');
+    const permit = await suggest(
+      f.member.token,
+      'Inspection result',
+      'Framing inspection under permit 26-0113 passed.',
+    );
     expect(permit.status).toBe(200);
     const [top] = permit.body.suggestions;
     expect(top).toMatchObject({ projectId: library.id, decidedBy: 'project-field' });

@@ -1,7 +1,14 @@
 import type { Suggestion } from '../../shared/filing.js';
 import { effectiveCode, matchesCode } from './clues/job-numbers.js';
-import { buildNameIndex, type NameIndex, type NameStrength, nameMatchesIn } from './clues/project-names.js';
 import { addressMatchesIn, buildFieldIndex, type FieldIndex } from './clues/project-fields.js';
+import {
+  buildNameIndex,
+  lookalikeMatchesIn,
+  type NameIndex,
+  type NameMatch,
+  type NameStrength,
+  nameMatchesIn,
+} from './clues/project-names.js';
 import type { EmailContent, Where } from './content.js';
 import type { AskedFeature } from './model/features.js';
 
@@ -253,16 +260,19 @@ function scoreJobNumbers(e: Evidence, add: AddContent) {
 }
 
 function scoreNames(e: Evidence, add: AddContent) {
-  for (const section of e.content.sections) {
-    for (const m of e.orgs.flatMap((o) => nameMatchesIn(section.text, o.names))) {
-      add(
-        m.projectId,
-        'project-name',
-        W.name[m.strength] * W.where[section.where],
-        `${whereText[section.where]} names “${m.words}”`,
-      );
-    }
-  }
+  const sections = e.content.sections;
+  const named = (where: Where, m: NameMatch) =>
+    add(m.projectId, 'project-name', W.name[m.strength] * W.where[where], `${whereText[where]} names “${m.words}”`);
+  for (const section of sections)
+    for (const m of e.orgs.flatMap((o) => nameMatchesIn(section.text, o.names))) named(section.where, m);
+  // Signatures and banners neither name a group of look-alikes nor tell them apart.
+  const told = sections.filter((s) => s.where !== 'signature');
+  for (const org of e.orgs)
+    for (const { text, match } of lookalikeMatchesIn(
+      told.map((s) => s.text),
+      org.names,
+    ))
+      named(told[text]!.where, match);
 }
 
 /** Reference numbers (read as the model reads identifiers, by part) and site addresses set on the projects. */

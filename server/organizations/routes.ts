@@ -88,7 +88,8 @@ export const organizationRoutes = [
     method: 'patch',
     path: '/v1/organization/:orgId/project/:projectId',
     operationId: 'updateProject',
-    summary: 'Rename a project or set its code, aliases, site address and reference numbers (organization admins and staff)',
+    summary:
+      'Rename a project or set its code, aliases, site address and reference numbers (organization admins and staff)',
     description:
       'Only the fields given change; `code: null` and `siteAddress: null` remove them, `aliases` and ' +
       '`referenceNumbers` replace the list.',
