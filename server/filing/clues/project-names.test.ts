@@ -83,6 +83,8 @@ describe('lookalikeMatchesIn', () => {
     expect(told('the middle school custodians')).toEqual([]);
     expect(told('Willowbrook business park, building permit')).toEqual([]);
     expect(told('Granite Ridge school - phase 2')).toEqual([]);
+    // An everyday word both names have ("ridge") does not make them look-alikes.
+    expect(told('the ridge above the middle school')).toEqual([]);
   });
 });
 

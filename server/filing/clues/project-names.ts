@@ -151,7 +151,8 @@ export function buildNameIndex(
   return { variants, byWord, distinctive, weak, slips, lookalikes: lookalikesOf(projects, owners) };
 }
 
-/** Per word that 2 to MAX_LOOKALIKES projects share (not a kind of building), each one's units the others lack. */
+/** Per word that 2 to MAX_LOOKALIKES projects share (not a kind of building, nor an everyday word such as "north"
+ *  that any sentence may have), each one's units the others lack. */
 function lookalikesOf(
   projects: readonly { id: string; name: string; aliases: readonly string[] }[],
   owners: Map<string, Set<string>>,
@@ -161,7 +162,8 @@ function lookalikesOf(
   );
   const lookalikes: NameIndex['lookalikes'] = new Map();
   for (const [word, projectIds] of owners) {
-    if (projectIds.size < 2 || projectIds.size > MAX_LOOKALIKES || genericWords.has(word) || word.length < 4) continue;
+    const kindOrEveryday = genericWords.has(word) || everydayWords.has(word);
+    if (projectIds.size < 2 || projectIds.size > MAX_LOOKALIKES || kindOrEveryday || word.length < 4) continue;
     if (/\d/.test(word)) continue;
     const group = [...projectIds];
     lookalikes.set(
