@@ -1,8 +1,8 @@
-// The second hand-written corpus (bench/data/suggest-corpus-2, issue 26), evaluated against a real server on a
+// A hand-written corpus with history (bench/data/suggest-corpus-2 by default, issue 26), evaluated against a real server on a
 // real port: the older e-mails are filed through the API as the organization's history (the model learns as they
 // are filed), the newer ones are asked about through POST /v1/filing/suggestions.
 //
-//   npx tsx bench/suggest-history.ts [--set held-out|tuning] [--misses]
+//   npx tsx bench/suggest-history.ts [--corpus suggest-corpus-2|suggest-corpus-3] [--set held-out|tuning] [--misses]
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/suggest-history.ts   (a fresh database is created)
 //
 // Reported: top-1 / top-3 per kind (for `none` mail: no suggestion above 0.5), a reliability table of the top
@@ -22,15 +22,24 @@ import { createOrganization, createProject } from '../server/organizations/servi
 import { createUser } from '../server/users/service.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
 
-const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data', 'suggest-corpus-2');
-/** Tuning files the history before this date and asks about the history from it on. */
+const dataDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data');
+export const DEFAULT_CORPUS = 'suggest-corpus-2';
+/** Tuning files the history before this date and asks about the history from it on (the second corpus). */
 const TUNING_SPLIT = '2026-04-15';
 
 interface Setup {
   organization: string;
   caller: { name: string; email: string };
   split: string;
-  projects: { key: string; name: string; code: string; aliases: string[] }[];
+  projects: {
+    key: string;
+    name: string;
+    code: string;
+    aliases: string[];
+    /** Set by an admin on the project (the third corpus). */
+    siteAddress?: string;
+    referenceNumbers?: { label: string; value: string }[];
+  }[];
 }
 
 interface Address {
@@ -64,12 +73,13 @@ const addressList = (text: string | undefined) =>
         .map(parseAddress)
     : [];
 
-export function loadSetup(): Setup {
-  return JSON.parse(readFileSync(path.join(dir, 'setup.json'), 'utf8'));
+export function loadSetup(corpus = DEFAULT_CORPUS): Setup {
+  return JSON.parse(readFileSync(path.join(dataDir, corpus, 'setup.json'), 'utf8'));
 }
 
 /** Every labelled e-mail, oldest first (file order within a day). */
-export function loadMails(callerEmail: string): CorpusMail[] {
+export function loadMails(callerEmail: string, corpus = DEFAULT_CORPUS): CorpusMail[] {
+  const dir = path.join(dataDir, corpus);
   const files = readdirSync(dir)
     .filter((f) => f.startsWith('mail-'))
     .sort();
@@ -121,6 +131,8 @@ export interface Outcome {
 }
 
 export interface RunOptions {
+  /** A directory of bench/data (default: the second corpus). */
+  corpus?: string;
   set: 'held-out' | 'tuning';
   order: 'oldest-first' | 'newest-first';
   /** aiSuggest on, with a provider that always answers right. */
@@ -129,8 +141,8 @@ export interface RunOptions {
 
 /** Builds the organization on a fresh database behind a real server, files the history, asks about the rest. */
 export async function runCorpus(options: RunOptions): Promise<Outcome[]> {
-  const setup = loadSetup();
-  const mails = loadMails(setup.caller.email);
+  const setup = loadSetup(options.corpus);
+  const mails = loadMails(setup.caller.email, options.corpus);
   const [filedBefore, askBefore] = options.set === 'held-out' ? [setup.split, '9999'] : [TUNING_SPLIT, setup.split];
   const provider = options.ai ? await startRightProvider(setup, mails) : undefined;
   const server = await startTestServer({
@@ -147,6 +159,8 @@ export async function runCorpus(options: RunOptions): Promise<Outcome[]> {
         name: p.name,
         code: p.code,
         aliases: p.aliases,
+        siteAddress: p.siteAddress,
+        referenceNumbers: p.referenceNumbers,
       });
       idOf.set(p.key, created.id);
       keyOf.set(created.id, p.key);
@@ -326,20 +340,25 @@ export function printReport(label: string, outcomes: Outcome[], misses = false) 
       );
 }
 
-export async function reportHistoryCorpus(options: { set: RunOptions['set']; misses: boolean }) {
-  const forward = await runCorpus({ set: options.set, order: 'oldest-first', ai: false });
-  printReport(`Second corpus, ${options.set}, history filed oldest first, local only`, forward, options.misses);
-  const reverse = await runCorpus({ set: options.set, order: 'newest-first', ai: false });
+export async function reportHistoryCorpus(options: { set: RunOptions['set']; misses: boolean; corpus?: string }) {
+  const { set, corpus = DEFAULT_CORPUS } = options;
+  const forward = await runCorpus({ corpus, set, order: 'oldest-first', ai: false });
+  printReport(`${corpus}, ${set}, history filed oldest first, local only`, forward, options.misses);
+  const reverse = await runCorpus({ corpus, set, order: 'newest-first', ai: false });
   console.log(
     `history filed newest first: ${fingerprint(reverse) === fingerprint(forward) ? 'identical suggestions and probabilities' : 'DIFFERENT'}`,
   );
-  const ai = await runCorpus({ set: options.set, order: 'oldest-first', ai: true });
-  printReport(`Second corpus, ${options.set}, aiSuggest on, a provider that always answers right`, ai, false);
+  const ai = await runCorpus({ corpus, set, order: 'oldest-first', ai: true });
+  printReport(`${corpus}, ${set}, aiSuggest on, a provider that always answers right`, ai, false);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const { values } = parseArgs({
-    options: { set: { type: 'string', default: 'held-out' }, misses: { type: 'boolean', default: false } },
+    options: {
+      corpus: { type: 'string', default: DEFAULT_CORPUS },
+      set: { type: 'string', default: 'held-out' },
+      misses: { type: 'boolean', default: false },
+    },
   });
-  await reportHistoryCorpus({ set: values.set as RunOptions['set'], misses: values.misses });
+  await reportHistoryCorpus({ corpus: values.corpus, set: values.set as RunOptions['set'], misses: values.misses });
 }

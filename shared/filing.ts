@@ -236,7 +236,17 @@ export const Suggestion = z.object({
   documentNumber: z.string().optional(),
   score: z.number().min(0).max(1),
   decidedBy: z
-    .enum(['thread', 'job-number', 'project-name', 'document-number', 'filed-content', 'history', 'directory', 'ai'])
+    .enum([
+      'thread',
+      'job-number',
+      'project-name',
+      'document-number',
+      'project-field',
+      'filed-content',
+      'history',
+      'directory',
+      'ai',
+    ])
     .meta({ description: 'The clue that decided this suggestion; `reasons[0]` says it in words.' }),
   reasons: z.array(z.string()),
 });

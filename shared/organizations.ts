@@ -9,6 +9,41 @@ export const Organization = z
   })
   .meta({ id: 'Organization' });
 
+export const MAX_REFERENCE_NUMBERS = 30;
+const ReferenceNumber = z
+  .strictObject({
+    label: z
+      .string()
+      .trim()
+      .min(1)
+      .max(60)
+      .meta({ description: 'What the number is: "Permit", "Owner project no.", "PO".' }),
+    value: z
+      .string()
+      .trim()
+      .min(3)
+      .max(60)
+      .regex(/^[\p{L}\p{N}][\p{L}\p{N} .#_/-]*$/u, {
+        error: 'must be letters and digits, optionally with space . # _ / -',
+      })
+      .refine((v) => (v.match(/\d/g) ?? []).length >= 3, {
+        error: 'must have at least 3 digits (a number mail can quote)',
+      })
+      .meta({ description: 'As written on the documents: "BP26-0113", "PO 4471", "CP-4488".' }),
+  })
+  .meta({ id: 'ReferenceNumber' });
+const ReferenceNumbers = z
+  .array(ReferenceNumber)
+  .max(MAX_REFERENCE_NUMBERS)
+  .refine((list) => new Set(list.map((r) => r.value.toLowerCase())).size === list.length, {
+    error: 'values must not repeat',
+  });
+const SiteAddress = z
+  .string()
+  .trim()
+  .max(300)
+  .regex(/\d[\p{L}\p{N}-]*\s+\p{L}/u, { error: 'must have a street number and street ("1450 Mercer St")' });
+
 export const Project = z
   .object({
     id: z.string(),
@@ -19,6 +54,14 @@ export const Project = z
         'Project number or job number ("4410"). When none is set, a job number at the start of the name counts as the code for e-mail suggestions.',
     }),
     aliases: z.array(z.string()).meta({ description: 'Other names people use for the project ("Lakeshore Library").' }),
+    siteAddress: z.string().nullable().meta({
+      description:
+        'Where the site is ("1450 Mercer St, Denver"). An e-mail naming its street number and street counts for the project in suggestions.',
+    }),
+    referenceNumbers: z.array(ReferenceNumber).meta({
+      description:
+        'Numbers others give the project — the owner’s project number, permits, purchase orders, contracts — each with what it is. E-mail suggestions match them like the code, from the first e-mail on.',
+    }),
     createdAt: Timestamp,
   })
   .meta({ id: 'Project' });
@@ -37,7 +80,13 @@ const ProjectAliases = z
   .refine((list) => new Set(list.map((a) => a.toLowerCase())).size === list.length, { error: 'must not repeat' });
 
 export const CreateProjectBody = z
-  .strictObject({ name: ProjectName, code: ProjectCode.optional(), aliases: ProjectAliases.default([]) })
+  .strictObject({
+    name: ProjectName,
+    code: ProjectCode.optional(),
+    aliases: ProjectAliases.default([]),
+    siteAddress: SiteAddress.optional(),
+    referenceNumbers: ReferenceNumbers.default([]),
+  })
   .meta({ id: 'CreateProjectBody' });
 
 export const UpdateProjectBody = z
@@ -45,8 +94,14 @@ export const UpdateProjectBody = z
     name: ProjectName.optional(),
     code: ProjectCode.nullable().optional().meta({ description: 'null removes the code.' }),
     aliases: ProjectAliases.optional().meta({ description: 'Replaces the whole list; [] removes every alias.' }),
+    siteAddress: SiteAddress.nullable().optional().meta({ description: 'null removes the address.' }),
+    referenceNumbers: ReferenceNumbers.optional().meta({
+      description: 'Replaces the whole list; [] removes every one.',
+    }),
   })
-  .refine((b) => Object.keys(b).length > 0, { error: 'Give at least one of name, code, aliases' })
+  .refine((b) => Object.keys(b).length > 0, {
+    error: 'Give at least one of name, code, aliases, siteAddress, referenceNumbers',
+  })
   .meta({ id: 'UpdateProjectBody' });
 
 export const ProjectListQuery = strictQuery({
@@ -69,3 +124,4 @@ export const ProjectList = listEnvelope(Project).meta({ id: 'ProjectList' });
 
 export type Organization = z.infer<typeof Organization>;
 export type Project = z.infer<typeof Project>;
+export type ReferenceNumber = z.infer<typeof ReferenceNumber>;

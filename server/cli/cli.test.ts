@@ -125,6 +125,8 @@ describe('cli', () => {
       organizationId: made.org!.id,
       code: null,
       aliases: [],
+      siteAddress: null,
+      referenceNumbers: [],
       createdAt: expect.any(String),
     });
   }, 300_000);

@@ -235,16 +235,18 @@ export async function projectsOfOrgs(db: Db, orgIds: readonly string[]) {
       name: projects.name,
       code: projects.code,
       aliases: projects.aliases,
+      siteAddress: projects.siteAddress,
+      referenceNumbers: projects.referenceNumbers,
     })
     .from(organizations)
     .leftJoin(projects, eq(projects.organizationId, organizations.id))
     .where(inArray(organizations.id, [...orgIds]))
     .limit(20_000);
   const byOrg = new Map<string, { organizationId: string; version: number; projects: ProjectRef[] }>();
-  for (const { organizationId, version, id, name, code, aliases } of rows) {
+  for (const { organizationId, version, id, name, code, aliases, siteAddress, referenceNumbers } of rows) {
     const org = byOrg.get(organizationId) ?? { organizationId, version, projects: [] };
-    if (id !== null && name !== null && aliases !== null)
-      org.projects.push({ id, organizationId, name, code, aliases });
+    if (id !== null && name !== null && aliases !== null && referenceNumbers !== null)
+      org.projects.push({ id, organizationId, name, code, aliases, siteAddress, referenceNumbers });
     byOrg.set(organizationId, org);
   }
   return [...byOrg.values()];

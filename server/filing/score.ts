@@ -1,6 +1,14 @@
 import type { Suggestion } from '../../shared/filing.js';
 import { effectiveCode, matchesCode } from './clues/job-numbers.js';
-import { buildNameIndex, type NameIndex, type NameStrength, nameMatchesIn } from './clues/project-names.js';
+import { addressMatchesIn, buildFieldIndex, type FieldIndex } from './clues/project-fields.js';
+import {
+  buildNameIndex,
+  lookalikeMatchesIn,
+  type NameIndex,
+  type NameMatch,
+  type NameStrength,
+  nameMatchesIn,
+} from './clues/project-names.js';
 import type { EmailContent, Where } from './content.js';
 import type { AskedFeature } from './model/features.js';
 
@@ -18,6 +26,11 @@ export const W = {
   jobNumberBare: 7,
   name: { name: 9, alias: 9, phrase: 7, word: 4, 'generic-phrase': 2 } satisfies Record<NameStrength, number>,
   document: 8,
+  /** A reference number or site address an admin set on the project: as strong as its name or labelled code. */
+  referenceNumber: 9,
+  siteAddress: 9,
+  /** A reference number's digits alone ("4471" for PO-4471) may be a quantity or a price. */
+  referenceDigitsOnly: 0.7,
   /** How much a clue counts by where it stands: signatures and disclaimers carry little. */
   where: {
     subject: 1,
@@ -59,6 +72,7 @@ export type ClueKind =
   | 'job-number'
   | 'project-name'
   | 'document-number'
+  | 'project-field'
   | 'filed-content'
   | 'history'
   | 'directory';
@@ -74,6 +88,8 @@ export interface ProjectRef {
   name: string;
   code: string | null;
   aliases: string[];
+  siteAddress: string | null;
+  referenceNumbers: { label: string; value: string }[];
 }
 
 /** What scoring needs of one organization's projects: built once per version of them (project-index-cache.ts). */
@@ -83,6 +99,8 @@ export interface OrgProjects {
   names: NameIndex;
   /** Projects whose code (or the job number their name starts with) has digits, as job numbers match them. */
   codes: { id: string; code: string }[];
+  /** Site addresses and reference numbers set on the projects. */
+  fields: FieldIndex;
 }
 
 export function indexProjects(projects: ProjectRef[]): OrgProjects {
@@ -90,7 +108,7 @@ export function indexProjects(projects: ProjectRef[]): OrgProjects {
     const code = effectiveCode(p);
     return code && /\d/.test(code) ? [{ id: p.id, code }] : [];
   });
-  return { projects, names: buildNameIndex(projects), codes };
+  return { projects, names: buildNameIndex(projects), codes, fields: buildFieldIndex(projects) };
 }
 
 export interface Evidence {
@@ -135,6 +153,7 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   }
   scoreJobNumbers(e, content);
   scoreNames(e, content);
+  scoreProjectFields(e, content);
   const historyProjects = scoreHistory(e, other);
   scoreDocuments(e, historyProjects, content, byId);
   const memberCount = new Map<string, number>();
@@ -241,14 +260,43 @@ function scoreJobNumbers(e: Evidence, add: AddContent) {
 }
 
 function scoreNames(e: Evidence, add: AddContent) {
-  for (const section of e.content.sections) {
-    for (const m of e.orgs.flatMap((o) => nameMatchesIn(section.text, o.names))) {
-      add(
-        m.projectId,
-        'project-name',
-        W.name[m.strength] * W.where[section.where],
-        `${whereText[section.where]} names “${m.words}”`,
-      );
+  const sections = e.content.sections;
+  const named = (where: Where, m: NameMatch) =>
+    add(m.projectId, 'project-name', W.name[m.strength] * W.where[where], `${whereText[where]} names “${m.words}”`);
+  for (const section of sections)
+    for (const m of e.orgs.flatMap((o) => nameMatchesIn(section.text, o.names))) named(section.where, m);
+  // Signatures and banners neither name a group of look-alikes nor tell them apart.
+  const told = sections.filter((s) => s.where !== 'signature');
+  for (const org of e.orgs)
+    for (const { text, match } of lookalikeMatchesIn(
+      told.map((s) => s.text),
+      org.names,
+    ))
+      named(told[text]!.where, match);
+}
+
+/** Reference numbers (read as the model reads identifiers, by part) and site addresses set on the projects. */
+function scoreProjectFields(e: Evidence, add: AddContent) {
+  for (const org of e.orgs) {
+    for (const [feature, asked] of e.asked) {
+      const holders = org.fields.references.get(feature) ?? [];
+      for (const h of holders)
+        add(
+          h.projectId,
+          'project-field',
+          (W.referenceNumber * asked.weight * (h.whole ? 1 : W.referenceDigitsOnly)) / holders.length,
+          `${partText[asked.part]} “${asked.text}”: ${h.text} of this project`,
+        );
+    }
+    for (const section of e.content.sections) {
+      const matches = addressMatchesIn(section.text, org.fields);
+      for (const m of matches)
+        add(
+          m.projectId,
+          'project-field',
+          (W.siteAddress * W.where[section.where]) / matches.length,
+          `${whereText[section.where]} names the site, ${m.address}`,
+        );
     }
   }
 }

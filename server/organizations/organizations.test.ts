@@ -118,6 +118,8 @@ describe('GET /v1/organization/{orgId}/project', () => {
           name: 'Pier 9 Terminal',
           code: null,
           aliases: [],
+          siteAddress: null,
+          referenceNumbers: [],
           createdAt: expect.any(String),
         },
       ],
@@ -258,6 +260,8 @@ describe('project code and aliases through the API', () => {
       name: 'Lakeshore Public Library',
       code: '4410',
       aliases: ['Lakeshore Library'],
+      siteAddress: null,
+      referenceNumbers: [],
       createdAt: expect.any(String),
     });
     const path = `${base()}/${created.body.id}`;

@@ -66,7 +66,7 @@ export async function insertProject(db: Db | Tx, row: typeof projects.$inferInse
 export async function updateProjectRow(
   db: Db | Tx,
   target: { organizationId: string; projectId: string },
-  change: Partial<Pick<ProjectRow, 'name' | 'code' | 'aliases'>>,
+  change: Partial<Pick<ProjectRow, 'name' | 'code' | 'aliases' | 'siteAddress' | 'referenceNumbers'>>,
 ): Promise<ProjectRow | undefined> {
   const [row] = await db
     .update(projects)

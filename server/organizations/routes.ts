@@ -70,8 +70,10 @@ export const organizationRoutes = [
     operationId: 'createProject',
     summary: 'Create a project (organization admins and staff)',
     description:
-      'Code and aliases are what e-mail suggestions match besides the name: `{"name":"Lakeshore Public Library",' +
-      '"code":"4410","aliases":["Lakeshore Library"]}`. Client keys and members get 403.',
+      'Code, aliases, site address and reference numbers are what e-mail suggestions match besides the name, from ' +
+      'the first e-mail on: `{"name":"Lakeshore Public Library","code":"4410","aliases":["Lakeshore Library"],' +
+      '"siteAddress":"2200 Lakeshore Dr","referenceNumbers":[{"label":"Permit","value":"BP26-0113"}]}`. ' +
+      'Client keys and members get 403.',
     params: OrgPath,
     body: CreateProjectBody,
     responses: { 201: { description: 'The new project', schema: Project } },
@@ -86,8 +88,11 @@ export const organizationRoutes = [
     method: 'patch',
     path: '/v1/organization/:orgId/project/:projectId',
     operationId: 'updateProject',
-    summary: 'Rename a project or set its code and aliases (organization admins and staff)',
-    description: 'Only the fields given change; `code: null` removes the code, `aliases` replaces the list.',
+    summary:
+      'Rename a project or set its code, aliases, site address and reference numbers (organization admins and staff)',
+    description:
+      'Only the fields given change; `code: null` and `siteAddress: null` remove them, `aliases` and ' +
+      '`referenceNumbers` replace the list.',
     params: ProjectPath,
     body: UpdateProjectBody,
     responses: { 200: { description: 'The project as it is now', schema: Project } },

@@ -1,4 +1,4 @@
-import type { Organization, Project } from '../../shared/organizations.js';
+import type { Organization, Project, ReferenceNumber } from '../../shared/organizations.js';
 import { type Caller, projectsInOrg, reachableOrgIds } from '../auth/caller.js';
 import type { ListContext } from '../context.js';
 import { type CursorKey, cursorPosition, cutPage, type KeysetPosition, keysetCursor, namePosition } from '../cursor.js';
@@ -25,9 +25,17 @@ export async function createOrganization(db: Db, input: { name: string; id?: str
   return { id, name: input.name };
 }
 
+/** What an admin sets on a project besides its name: what e-mail suggestions match. */
+interface ProjectFields {
+  code?: string | null;
+  aliases?: readonly string[];
+  siteAddress?: string | null;
+  referenceNumbers?: readonly ReferenceNumber[];
+}
+
 export async function createProject(
   db: Db,
-  input: { organizationId: string; name: string; code?: string; aliases?: readonly string[]; id?: string },
+  input: { organizationId: string; name: string; id?: string } & ProjectFields,
 ): Promise<Project> {
   if (!(await findOrganization(db, input.organizationId)))
     throw ApiError.badRequest(`Unknown organization: ${input.organizationId}`);
@@ -37,20 +45,25 @@ export async function createProject(
     name: input.name,
     code: input.code ?? null,
     aliases: [...(input.aliases ?? [])],
+    siteAddress: input.siteAddress ?? null,
+    referenceNumbers: [...(input.referenceNumbers ?? [])],
   });
   return projectOf(row);
 }
 
-/** Changes name, code (null removes it) or aliases (the whole list) of one project of the organization. */
+/** Changes name, code or site address (null removes them), aliases or reference numbers (the whole list) of
+ *  one project of the organization. */
 export async function updateProject(
   db: Db,
   target: { organizationId: string; projectId: string },
-  change: { name?: string; code?: string | null; aliases?: readonly string[] },
+  change: { name?: string } & ProjectFields,
 ): Promise<Project> {
   const row = await updateProjectRow(db, target, {
     ...(change.name !== undefined ? { name: change.name } : {}),
     ...(change.code !== undefined ? { code: change.code } : {}),
     ...(change.aliases !== undefined ? { aliases: [...change.aliases] } : {}),
+    ...(change.siteAddress !== undefined ? { siteAddress: change.siteAddress } : {}),
+    ...(change.referenceNumbers !== undefined ? { referenceNumbers: [...change.referenceNumbers] } : {}),
   });
   if (!row) throw ApiError.notFound('Project');
   return projectOf(row);
@@ -62,6 +75,8 @@ const projectOf = (r: ProjectRow): Project => ({
   name: r.name,
   code: r.code,
   aliases: r.aliases,
+  siteAddress: r.siteAddress,
+  referenceNumbers: r.referenceNumbers,
   createdAt: r.createdAt.toISOString(),
 });
 

@@ -1,7 +1,7 @@
 // Organizations, their projects, people and who belongs where.
 
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, emptyTextArray, orgId, refersTo, ts, updatedAt } from './columns.js';
 
 export const organizations = pgTable('organizations', {
@@ -22,6 +22,14 @@ export const projects = pgTable(
     code: text('code'),
     /** Other names people use for the project ("Lakeshore Library"); the suggestion ranker matches them. */
     aliases: text('aliases').array().notNull().default(emptyTextArray()),
+    /** Where the site is ("1450 Mercer St, Denver"); e-mails naming its number and street are the project's. */
+    siteAddress: text('site_address'),
+    /** Numbers others give the project (owner's project number, permits, purchase orders, contracts), set by an
+     *  admin: the suggestion ranker matches them from the first e-mail on, before any mail is filed. */
+    referenceNumbers: jsonb('reference_numbers')
+      .$type<{ label: string; value: string }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     createdAt: createdAt(),
   },
   (t) => [index('projects_org_name_idx').on(t.organizationId, t.name, t.id)],

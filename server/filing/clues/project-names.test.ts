@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildNameIndex, nameMatchesIn, wordsOf } from './project-names.js';
+import { buildNameIndex, lookalikeMatchesIn, nameMatchesIn, wordsOf } from './project-names.js';
 
 const index = buildNameIndex([
   { id: 'lib', name: '4410 Lakeshore Public Library', aliases: ['Lakeshore Library'] },
@@ -44,6 +44,47 @@ describe('nameMatchesIn', () => {
 
   it('ignores e-mail addresses and links', () => {
     expect(matches('write to info@lakeshorelibrary.org or see www.lakeview.example/news')).toEqual({});
+  });
+});
+
+describe('misspellings and Spanish', () => {
+  it('reads one typing slip in a name word of five letters or more as that word', () => {
+    expect(matches('Lakeshor - glazing shop drawings')).toEqual({ lib: 'word' });
+    expect(matches('Westfeild transit site walk')).toEqual({ transit: 'phrase' });
+    expect(matches('the Riversdie medical office building')).toEqual({ mob: 'name' });
+    // Two slips, or a short word, are not read as a name.
+    expect(matches('Lakshor glazing')).toEqual({});
+    expect(matches('Cedr Hills')).toEqual({});
+  });
+
+  it('reads the Spanish for kinds of building', () => {
+    expect(matches('la escuela primaria Maple Grove')).toEqual({ school: 'phrase' });
+    expect(wordsOf('los edificios de la fase 2')).toEqual(['building', 'phase', '2']);
+  });
+});
+
+describe('lookalikeMatchesIn', () => {
+  const campus = buildNameIndex([
+    { id: 'gre', name: '3101 Granite Ridge Elementary School Replacement', aliases: [] },
+    { id: 'grm', name: '3102 Granite Ridge Middle School HVAC Upgrade', aliases: [] },
+    { id: 'wb1', name: 'Willowbrook Business Park Building A - Phase 1', aliases: [] },
+    { id: 'wb2', name: 'Willowbrook Business Park Building B - Phase 2', aliases: [] },
+  ]);
+  const told = (...texts: string[]) => lookalikeMatchesIn(texts, campus).map((m) => [m.text, m.match.projectId]);
+
+  it('names the look-alike whose own words are written where the words they share are', () => {
+    expect(told('Granite Ridge - controls training', 'the middle school custodians')).toEqual([[1, 'grm']]);
+    expect(told('Bldg B canopy at Willowbrook')).toEqual([[0, 'wb2']]);
+    expect(told('Willowbrok phase 1 punch walk')).toEqual([[0, 'wb1']]);
+    expect(told('la secundaria Granite Ridge')).toEqual([[0, 'grm']]);
+  });
+
+  it('names none without a shared word, and not by a word both have', () => {
+    expect(told('the middle school custodians')).toEqual([]);
+    expect(told('Willowbrook business park, building permit')).toEqual([]);
+    expect(told('Granite Ridge school - phase 2')).toEqual([]);
+    // An everyday word both names have ("ridge") does not make them look-alikes.
+    expect(told('the ridge above the middle school')).toEqual([]);
   });
 });
 

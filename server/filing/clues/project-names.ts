@@ -1,10 +1,13 @@
 /**
  * A project named in text, in full or in part: its name without the job number, an alias, two or more of
  * its words in order ("Lakeshore Library" for "4410 Lakeshore Public Library"), or one word no other
- * project of the organization has. Case, punctuation, accents, camel case ("MapleGrove") and plural `s` do
- * not matter. Words that say what kind of building it is ("Center", "Building", "Phase", "School") or that
- * several of the organization's projects share never name a project alone, and together only weakly
- * ("medical office buildings" in a trade newsletter).
+ * project of the organization has. Case, punctuation, accents, camel case ("MapleGrove"), plural `s`, one typing
+ * slip in a name word of five letters or more ("Kesler", "Willowbrok") and the Spanish for kinds of building
+ * ("escuela primaria", "edificio") do not matter. Words that say what kind of building it is ("Center",
+ * "Building", "Phase", "School") or that several of the organization's projects share never name a project alone,
+ * and together only weakly ("medical office buildings" in a trade newsletter) — except to tell look-alikes apart:
+ * where a word several projects share ("Granite", "Willowbrook") is written, the words of one of them that the
+ * others lack ("middle", "building B", "phase 1") name it.
  */
 import { codeFromName } from './job-numbers.js';
 
@@ -31,10 +34,38 @@ export interface NameIndex {
   distinctive: Map<string, string>;
   /** Words that do not make a phrase distinctive: generic, or shared by several projects. */
   weak: Set<string>;
+  /** Name words of five letters or more, by each form with one letter left out: for typing slips. */
+  slips: Map<string, string[]>;
+  /** A word a few look-alike projects share → per project, its units the others of them lack. */
+  lookalikes: Map<string, { projectId: string; units: string[] }[]>;
 }
 
-const stopwords = new Set(['the', 'of', 'at', 'and', 'for', 'no', 'a', 'an', 'in', 'on', 'to', 'nr', 'num']);
-const abbreviations: Record<string, string> = { ctr: 'center', cntr: 'center', bldg: 'building', elem: 'elementary' };
+const stopwords = new Set('the of at and for no a an in on to nr num el la los las de del y en'.split(' '));
+/** Abbreviations, and the Spanish for kinds of building and work (a subcontractor writing in Spanish). */
+const synonyms: Record<string, string> = {
+  ctr: 'center',
+  cntr: 'center',
+  bldg: 'building',
+  elem: 'elementary',
+  edificio: 'building',
+  fase: 'phase',
+  escuela: 'school',
+  primaria: 'elementary',
+  secundaria: 'middle',
+  preparatoria: 'high',
+  biblioteca: 'library',
+  estacionamiento: 'parking',
+  bomberos: 'fire',
+  estacion: 'station',
+  apartamento: 'apartment',
+  departamento: 'apartment',
+  bodega: 'warehouse',
+  almacen: 'warehouse',
+  torre: 'tower',
+  clinica: 'clinic',
+  remodelacion: 'renovation',
+  ampliacion: 'addition',
+};
 /** What kind of building or work a project is: common to project names in any organization. */
 const genericWords = new Set(
   (
@@ -52,9 +83,12 @@ const everydayWords = new Set(
     'county state national first second third'
   ).split(' '),
 );
+/** A word shared by more projects than this does not make them look-alikes (it is just common). */
+const MAX_LOOKALIKES = 4;
 
-/** Lower-case words without accents, punctuation, addresses or links; camel case split; plural `s` removed. */
-export function wordsOf(text: string): string[] {
+/** Lower-case tokens without accents, punctuation, addresses or links; camel case split; plural `s` removed;
+ *  abbreviations and Spanish building words in English. Stop words kept (`Building A`). */
+function tokensOf(text: string): string[] {
   return text
     .replace(/\S+@\S+|https?:\/\/\S+|www\.\S+/gi, ' ')
     .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
@@ -62,18 +96,38 @@ export function wordsOf(text: string): string[] {
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w && !stopwords.has(w))
-    .map((w) => abbreviations[w] ?? (w.length > 4 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
+    .filter((w) => w)
+    .map((w) => (w.length > 4 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w))
+    .map((w) => synonyms[w] ?? w);
 }
+
+/** The words of `tokensOf` without stop words. */
+export function wordsOf(text: string): string[] {
+  return tokensOf(text).filter((w) => !stopwords.has(w));
+}
+
+/** Words, and a number or single letter with the word before it ("phase 1", "building a"): what tells look-alikes apart. */
+function unitsOf(text: string): Set<string> {
+  const tokens = tokensOf(text);
+  const units = new Set<string>();
+  tokens.forEach((t, i) => {
+    const previous = tokens[i - 1];
+    if (/^(\d+|\p{L})$/u.test(t)) {
+      if (previous && !stopwords.has(previous)) units.add(`${previous} ${t}`);
+    } else if (!stopwords.has(t)) units.add(t);
+  });
+  return units;
+}
+
+/** Each form of a word with one letter left out. */
+const withoutOneLetter = (word: string) => Array.from(word, (_, i) => word.slice(0, i) + word.slice(i + 1));
 
 export function buildNameIndex(
   projects: readonly { id: string; name: string; aliases: readonly string[] }[],
 ): NameIndex {
   const variants: Variant[] = [];
   for (const p of projects) {
-    const code = codeFromName(p.name);
-    const name = code ? p.name.replace(/^\s*\S+/, '') : p.name;
-    variants.push({ projectId: p.id, kind: 'name', tokens: wordsOf(name) });
+    variants.push({ projectId: p.id, kind: 'name', tokens: wordsOf(nameWithoutCode(p.name)) });
     for (const alias of p.aliases) variants.push({ projectId: p.id, kind: 'alias', tokens: wordsOf(alias) });
   }
   const byWord = new Map<string, Variant[]>();
@@ -86,17 +140,104 @@ export function buildNameIndex(
   }
   const weak = new Set<string>();
   const distinctive = new Map<string, string>();
+  const slips = new Map<string, string[]>();
   for (const [word, projectIds] of owners) {
     const generic = genericWords.has(word) || /^\d+$/.test(word) || word.length < 3;
     if (generic || projectIds.size > 1) weak.add(word);
     else if (!everydayWords.has(word) && word.length >= 4) distinctive.set(word, [...projectIds][0]!);
+    if (word.length >= 5 && !/\d/.test(word))
+      for (const form of withoutOneLetter(word)) slips.set(form, [...(slips.get(form) ?? []), word]);
   }
-  return { variants, byWord, distinctive, weak };
+  return { variants, byWord, distinctive, weak, slips, lookalikes: lookalikesOf(projects, owners) };
+}
+
+/** Per word that 2 to MAX_LOOKALIKES projects share (not a kind of building, nor an everyday word such as "north"
+ *  that any sentence may have), each one's units the others lack. */
+function lookalikesOf(
+  projects: readonly { id: string; name: string; aliases: readonly string[] }[],
+  owners: Map<string, Set<string>>,
+) {
+  const unitsOfProject = new Map(
+    projects.map((p) => [p.id, new Set([p.name, ...p.aliases].flatMap((text) => [...unitsOf(nameWithoutCode(text))]))]),
+  );
+  const lookalikes: NameIndex['lookalikes'] = new Map();
+  for (const [word, projectIds] of owners) {
+    const kindOrEveryday = genericWords.has(word) || everydayWords.has(word);
+    if (projectIds.size < 2 || projectIds.size > MAX_LOOKALIKES || kindOrEveryday || word.length < 4) continue;
+    if (/\d/.test(word)) continue;
+    const group = [...projectIds];
+    lookalikes.set(
+      word,
+      group.map((id) => ({
+        projectId: id,
+        units: [...unitsOfProject.get(id)!].filter(
+          (u) => !group.some((other) => other !== id && unitsOfProject.get(other)!.has(u)),
+        ),
+      })),
+    );
+  }
+  return lookalikes;
+}
+
+const nameWithoutCode = (name: string) => (codeFromName(name) ? name.replace(/^\s*\S+/, '') : name);
+
+/** The name word `word` stands for: itself, or the one it is a typing slip of (one letter added, left out,
+ *  changed or two swapped), when exactly one name word is that close. */
+function nameWordOf(word: string, index: NameIndex): string {
+  if (index.byWord.has(word) || word.length < 5 || /\d/.test(word)) return word;
+  const close = new Set(
+    [word, ...withoutOneLetter(word)].flatMap((form) => [
+      ...(index.slips.get(form) ?? []),
+      ...(index.byWord.has(form) && form.length >= 5 ? [form] : []),
+    ]),
+  );
+  close.delete(word);
+  const candidates = [...close].filter((c) => isOneSlip(word, c));
+  return candidates.length === 1 ? candidates[0]! : word;
+}
+
+/** One letter added, left out or changed, or two neighbours swapped. */
+function isOneSlip(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  const rest = (x: string, skip: number) => x.slice(i + skip);
+  return (
+    rest(a, 1) === rest(b, 1) ||
+    rest(a, 1) === rest(b, 0) ||
+    rest(a, 0) === rest(b, 1) ||
+    (a[i] === b[i + 1] && a[i + 1] === b[i] && rest(a, 2) === rest(b, 2))
+  );
+}
+
+/**
+ * Look-alike projects told apart: where any of `texts` has a word a few projects share, each text that has units
+ * of one of them that the others lack names it (per text, the projects and the words).
+ */
+export function lookalikeMatchesIn(texts: readonly string[], index: NameIndex): { text: number; match: NameMatch }[] {
+  if (index.lookalikes.size === 0) return [];
+  const shared = new Set(
+    texts.flatMap((t) => wordsOf(t).map((w) => nameWordOf(w, index))).filter((w) => index.lookalikes.has(w)),
+  );
+  const found = new Map<string, { text: number; match: NameMatch }>();
+  texts.forEach((text, i) => {
+    const units = new Set([...unitsOf(text)].map((u) => (u.includes(' ') ? u : nameWordOf(u, index))));
+    for (const word of shared)
+      for (const { projectId, units: own } of index.lookalikes.get(word)!) {
+        const telling = own.filter((u) => units.has(u));
+        if (telling.length > 0 && !found.has(`${i} ${projectId}`))
+          found.set(`${i} ${projectId}`, {
+            text: i,
+            match: { projectId, strength: 'phrase', words: `${word} … ${telling.join(', ')}` },
+          });
+      }
+  });
+  return [...found.values()];
 }
 
 /** The strongest way each project is named in `text`. */
 export function nameMatchesIn(text: string, index: NameIndex): NameMatch[] {
-  const words = wordsOf(text);
+  const words = wordsOf(text).map((w) => nameWordOf(w, index));
   const best = new Map<string, NameMatch>();
   const keep = (m: NameMatch) => {
     const current = best.get(m.projectId);
