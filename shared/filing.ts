@@ -99,6 +99,11 @@ export const FiledEmailSummary = z.object({
   messageIdGenerated: z
     .boolean()
     .meta({ description: 'The message had no Message-ID: a stable one was generated from its headers' }),
+  sentMessageId: z.string().nullable().meta({
+    description:
+      'Filed as it was sent (messageIdGenerated): the Message-ID the sent mail carries, once a copy of it told it; ' +
+      'found by lookup and filing like internetMessageId',
+  }),
   conversationId: z.string().nullable(),
   subject: z.string(),
   from: EmailAddress,
@@ -189,7 +194,18 @@ export const FiledEmailListQuery = strictQuery({
 
 export const FiledEmailList = listEnvelope(FiledEmailSummary);
 
-export const LookupQuery = strictQuery({ internetMessageId: MessageIdInput });
+export const LookupQuery = strictQuery({
+  internetMessageId: MessageIdInput,
+  from: AddressInput.optional().meta({
+    description: 'With subject and sentAt: also find the filing made as this e-mail was sent, before it had this Message-ID',
+  }),
+  subject: z.string().max(2000).optional().meta({ description: 'The subject of this copy (with from and sentAt)' }),
+  sentAt: Timestamp.optional().meta({ description: 'When this copy was sent or arrived (with from and subject)' }),
+  conversationId: ConversationId.optional(),
+});
+
+/** The Message-ID the transport gave an e-mail that was filed as it was sent, told by the sender's sent copy. */
+export const SentMessageIdBody = z.strictObject({ internetMessageId: MessageIdInput });
 
 export const LookupResult = z.object({
   internetMessageId: z.string(),
