@@ -11,6 +11,7 @@ import { EmailFilingSettingsResponse } from '../../shared/email-filing-settings.
 import { ErrorBody } from '../../shared/errors.js';
 import {
   FiledEmailList,
+  FiledEmailSummary,
   type FileEmailJson,
   FileEmailResult,
   LookupResult,
@@ -67,6 +68,9 @@ export interface TokenSource {
 const MAX_PROJECT_PAGES = 40;
 
 export type FileTarget = { orgId: string; projectId: string; documentId?: string; note?: string };
+
+/** A received e-mail's sender, subject and time (ISO), by which the filing made as it was sent is recognised. */
+export type SentCopyHints = { from: string; subject: string; sentAt: string; conversationId?: string };
 
 /** The JSON filing form, for hosts that cannot hand over the raw message. */
 export type FileEmailForm = Omit<FileEmailJson, 'documentId' | 'note'>;
@@ -211,9 +215,19 @@ const filingSettingsPath = (orgId: string, asStaff: boolean) =>
 /** Filing the open e-mail: where it is filed already, suggestions, filing it, searching what was filed. */
 function filingCalls(call: Call) {
   return {
-    lookup: (internetMessageId: string) =>
-      call(LookupResult, `/v1/filed-emails/lookup?internetMessageId=${encodeURIComponent(internetMessageId)}`, {
+    /** Where an e-mail is filed; with `copy` (a received e-mail's sender, subject and time) also a filing made as it
+     *  was sent that does not know this Message-ID yet. */
+    lookup: (internetMessageId: string, copy?: SentCopyHints) =>
+      call(LookupResult, `/v1/filed-emails/lookup?${new URLSearchParams({ internetMessageId, ...copy })}`, {
         forbidden: forbiddenText.readFiled,
+      }),
+
+    /** The sender's sent copy tells the Message-ID the transport gave an e-mail filed as it was sent. */
+    tellSentMessageId: (target: FileTarget, filedEmailId: string, internetMessageId: string) =>
+      call(FiledEmailSummary, `${emailsPath(target)}/${enc(filedEmailId)}/sent-message-id`, {
+        method: 'PUT',
+        json: { internetMessageId },
+        forbidden: forbiddenText.file,
       }),
 
     suggestions: (request: SuggestionInput) =>

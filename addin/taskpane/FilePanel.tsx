@@ -15,6 +15,7 @@ import type { OpenMessage } from '../office/mailbox.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
 import { Attachments } from './Attachments.js';
+import { DraftMark } from './DraftMark.js';
 import { type Drafts, draftKey } from './drafts.js';
 import { dateOf, FilingOutcome } from './FilingOutcome.js';
 import type { FirstLook } from './first-look.js';
@@ -102,6 +103,7 @@ function MessageForm(props: FilePanelProps & { message: OpenMessage }) {
         aiUsed={form.suggestions.status === 'done' && form.suggestions.data.aiUsed}
       />
       <EarlierFilings form={form} />
+      <DraftMark form={form} host={props.host} />
       <Suggestions form={form} />
       <ProjectPicker
         projects={props.projects}

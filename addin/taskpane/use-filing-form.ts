@@ -6,10 +6,18 @@ import type { OpenMessage, SharedMailbox } from '../office/mailbox.js';
 import type { FileWhenSentMark } from '../office/mark.js';
 import { useAsync } from '../ui/use-async.js';
 import { type Drafts, draftKey } from './drafts.js';
-import { type FilingStep, fileableAttachments, fileOpenMessage, sendingPlan, suggestionRequest } from './filing.js';
+import {
+  type FilingStep,
+  fileableAttachments,
+  fileOpenMessage,
+  lookupFilings,
+  sendingPlan,
+  suggestionRequest,
+} from './filing.js';
 import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
 import type { DocumentChoice } from './pickers.js';
+import { useSentCopy } from './sent-copy.js';
 import type { ProjectDirectory, ProjectOption } from './project-directory.js';
 
 export type Filing =
@@ -17,6 +25,7 @@ export type Filing =
   | { state: 'busy'; step: FilingStep | 'marking' }
   | { state: 'done'; result: z.output<typeof FileEmailResult>; project: ProjectOption; categoryAdded: boolean }
   | { state: 'marked'; project: ProjectOption }
+  | { state: 'unmarked' }
   | { state: 'failed'; error: unknown };
 
 export interface FilingFormInput {
@@ -33,9 +42,8 @@ const unnamedMarkedProject = 'the project chosen while writing it';
 
 /** What the host tells about the open e-mail besides its fields: earlier filings, suggestions, marks, mailbox. */
 function useMessageFacts({ api, host, message, firstLook }: FilingFormInput) {
-  const compose = message.mode === 'compose';
   const lookup = useAsync<z.output<typeof LookupResult> | undefined>(
-    async () => firstLook?.lookup() ?? (message.internetMessageId ? api.lookup(message.internetMessageId) : undefined),
+    async () => firstLook?.lookup() ?? lookupFilings(api, message),
     [message.internetMessageId],
   );
   const suggestions = useAsync(
@@ -43,10 +51,11 @@ function useMessageFacts({ api, host, message, firstLook }: FilingFormInput) {
     [message],
   );
   const mark = useAsync<FileWhenSentMark | undefined>(
-    async () => (compose ? undefined : host.readFileWhenSentMark().catch(() => undefined)),
+    () => host.readFileWhenSentMark().catch(() => undefined),
     [message],
   );
   const shared = useAsync<SharedMailbox | undefined>(() => host.readSharedMailbox().catch(() => undefined), [message]);
+  useSentCopy(api, host, message, mark, lookup.reload);
   return { lookup, suggestions, mark, shared };
 }
 
@@ -97,6 +106,11 @@ export function useFilingForm(input: FilingFormInput) {
     setFiling({ state: 'idle' });
   };
   const chooseSuggestion = (s: Suggestion) => choose(fromSuggestion(s));
+  /** The draft's mark was removed: it goes without being filed. */
+  const unmarked = () => {
+    facts.mark.reload();
+    setFiling({ state: 'unmarked' });
+  };
 
   // What File will send, and whether Sitefile accepts it: told before File, not after.
   const plan = sendingPlan(message, chosen, host.canReadRawMessage());
@@ -112,7 +126,8 @@ export function useFilingForm(input: FilingFormInput) {
           : await fileNow({ api, host, message, project, document, note, chosen, setFiling, shared: facts.shared }),
       );
       input.projects?.remember(project);
-      if (!compose) facts.lookup.reload();
+      if (compose) facts.mark.reload();
+      else facts.lookup.reload();
     } catch (error) {
       setFiling({ state: 'failed', error });
     } finally {
@@ -136,6 +151,7 @@ export function useFilingForm(input: FilingFormInput) {
     filing,
     choose,
     chooseSuggestion,
+    unmarked,
     file,
   };
 }
