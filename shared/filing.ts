@@ -201,20 +201,27 @@ export const LookupQuery = strictQuery({
   }),
   subject: z.string().max(2000).optional().meta({ description: 'The subject of this copy (with from and sentAt)' }),
   sentAt: Timestamp.optional().meta({ description: 'When this copy was sent or arrived (with from and subject)' }),
-  conversationId: ConversationId.optional(),
+  conversationId: ConversationId.optional().meta({
+    description: 'The Outlook conversation: the answer also tells where the rest of it is filed (`conversation`)',
+  }),
 });
 
 /** The Message-ID the transport gave an e-mail that was filed as it was sent, told by the sender's sent copy. */
 export const SentMessageIdBody = z.strictObject({ internetMessageId: MessageIdInput });
 
+const LookupFiling = OtherFiling.extend({
+  organizationId: z.string(),
+  documentNumber: z.string().nullable(),
+});
+
 export const LookupResult = z.object({
   internetMessageId: z.string(),
-  filings: z.array(
-    OtherFiling.extend({
-      organizationId: z.string(),
-      documentNumber: z.string().nullable(),
-    }),
-  ),
+  filings: z.array(LookupFiling),
+  conversation: z.array(LookupFiling).meta({
+    description:
+      'With conversationId: the latest filing of other messages of this conversation per project (and document) ' +
+      'in your scope, newest first, at most 10 — where a reply belongs',
+  }),
 });
 
 export const SuggestionRequest = z.strictObject({

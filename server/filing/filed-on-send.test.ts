@@ -186,3 +186,45 @@ describe('an e-mail filed as it was sent', () => {
     ]);
   });
 });
+
+describe('a reply in a filed conversation', () => {
+  const conversationId = 'AAQkADAwATM0MDAAMS1hYjQ3-stair';
+  const reply = (messageId: string, subject: string, projectId: string, documentId?: string) =>
+    fileJson(
+      {
+        subject,
+        from: 'rita@acme-eng.test',
+        to: ['member@harbor.test'],
+        internetMessageId: messageId,
+        conversationId,
+        bodyText: subject,
+        ...(documentId ? { documentId } : {}),
+      },
+      { path: emailsPath(projectId) },
+    );
+
+  it('is told where the rest of its conversation is filed, newest first, within the caller scope', async () => {
+    expect((await reply('<stair-1@acme-eng.test>', 'Stair core', f.projectA1.id)).status).toBe(201);
+    expect((await reply('<stair-2@acme-eng.test>', 'RE: Stair core', f.projectA1.id)).status).toBe(201);
+    expect((await reply('<stair-3@acme-eng.test>', 'RE: Stair core', f.projectA2.id)).status).toBe(201);
+    const res = await lookup({ internetMessageId: '<stair-4@acme-eng.test>', conversationId });
+    expect(res.status).toBe(200);
+    expect(res.body.filings).toEqual([]);
+    expect(res.body.conversation.map((c: { projectId: string; projectName: string }) => c.projectName)).toEqual([
+      'Dockside Offices',
+      'Pier 9 Terminal',
+    ]);
+    // The message itself is not its own conversation.
+    const own = await lookup({ internetMessageId: '<stair-3@acme-eng.test>', conversationId });
+    expect(own.body.filings.map((x: { projectId: string }) => x.projectId)).toEqual([f.projectA2.id]);
+    expect(own.body.conversation.map((c: { projectId: string }) => c.projectId)).toEqual([f.projectA1.id]);
+    // Scoped to one project, and another tenant sees nothing of it.
+    const key = await f.client(['email:read'], { projects: [{ orgId: f.orgA.id, projectId: f.projectA2.id }] });
+    const scoped = await lookup({ internetMessageId: '<stair-4@acme-eng.test>', conversationId }, key.token);
+    expect(scoped.body.conversation.map((c: { projectId: string }) => c.projectId)).toEqual([f.projectA2.id]);
+    const other = await lookup({ internetMessageId: '<stair-4@acme-eng.test>', conversationId }, outsider.token);
+    expect(other.body.conversation).toEqual([]);
+    // Without a conversation id, no conversation.
+    expect((await lookup({ internetMessageId: '<stair-4@acme-eng.test>' })).body.conversation).toEqual([]);
+  });
+});

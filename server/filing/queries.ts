@@ -163,24 +163,27 @@ export async function attachmentsOf(db: Db, filedEmailId: string): Promise<Attac
     .orderBy(asc(filedEmailAttachments.name), asc(filedEmailAttachments.id));
 }
 
+/** A filing as lookup tells it: where, on which document, by whom, when. */
+const filingColumns = {
+  filedEmailId: filedEmails.id,
+  organizationId: filedEmails.organizationId,
+  projectId: filedEmails.projectId,
+  projectName: projects.name,
+  documentId: filedEmails.documentId,
+  documentNumber: documents.number,
+  filedById: filedEmails.filedById,
+  filedByName: users.name,
+  filedByEmail: users.email,
+  filedAt: filedEmails.filedAt,
+};
+
 /**
  * Every filing of one Message-ID in these organizations (by its own or its transport Message-ID, and with `copy`,
  * filings made on send that it is a copy of), with project name, document number and filer.
  */
 export async function filingsOfMessage(db: Db, orgs: OrgFilter, messageId: string, copy?: SentCopy) {
   return db
-    .select({
-      filedEmailId: filedEmails.id,
-      organizationId: filedEmails.organizationId,
-      projectId: filedEmails.projectId,
-      projectName: projects.name,
-      documentId: filedEmails.documentId,
-      documentNumber: documents.number,
-      filedById: filedEmails.filedById,
-      filedByName: users.name,
-      filedByEmail: users.email,
-      filedAt: filedEmails.filedAt,
-    })
+    .select(filingColumns)
     .from(filedEmails)
     .innerJoin(projects, eq(projects.id, filedEmails.projectId))
     .leftJoin(documents, eq(documents.id, filedEmails.documentId))
@@ -188,6 +191,39 @@ export async function filingsOfMessage(db: Db, orgs: OrgFilter, messageId: strin
     .where(and(inOrgs(orgs), copy ? or(namedBy(messageId), awaitingSentId(copy)) : namedBy(messageId)))
     .orderBy(asc(filedEmails.filedAt), asc(filedEmails.id))
     .limit(200);
+}
+
+/**
+ * The latest filing per project and document of other messages of one Outlook conversation in these organizations,
+ * newest first (index filed_emails_conversation_idx).
+ */
+export async function filingsOfConversation(db: Db, orgs: OrgFilter, conversationId: string, exceptMessageId: string) {
+  const latest = db
+    .selectDistinctOn([filedEmails.projectId, filedEmails.documentId], {
+      id: filedEmails.id,
+      filedAt: filedEmails.filedAt,
+    })
+    .from(filedEmails)
+    .where(
+      and(
+        inOrgs(orgs),
+        eq(filedEmails.conversationId, conversationId),
+        sql`${filedEmails.messageId} <> ${exceptMessageId}`,
+        sql`${filedEmails.sentMessageId} is distinct from ${exceptMessageId}`,
+      ),
+    )
+    .orderBy(filedEmails.projectId, filedEmails.documentId, desc(filedEmails.filedAt))
+    .limit(200)
+    .as('latest');
+  return db
+    .select(filingColumns)
+    .from(filedEmails)
+    .innerJoin(latest, eq(latest.id, filedEmails.id))
+    .innerJoin(projects, eq(projects.id, filedEmails.projectId))
+    .leftJoin(documents, eq(documents.id, filedEmails.documentId))
+    .leftJoin(users, eq(users.id, filedEmails.filedById))
+    .orderBy(desc(filedEmails.filedAt), desc(filedEmails.id))
+    .limit(50);
 }
 
 export interface ListFilters {

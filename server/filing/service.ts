@@ -29,6 +29,7 @@ import {
   attachmentsOf,
   type FiledEmailWithFiler,
   filedEmailsToLearn,
+  filingsOfConversation,
   filingsOfMessage,
   findDocumentInProject,
   findFiledEmail,
@@ -313,9 +314,13 @@ export function summaryOf({ email, filedByName, filedByEmail }: FiledEmailWithFi
   };
 }
 
+/** Most places a conversation's filings are told in (the newest). */
+const MAX_CONVERSATION_FILINGS = 10;
+
 /**
  * Where one e-mail is filed, across every organization and project in the caller's scope. With the copy's sender,
- * subject and time, also a filing made as it was sent that has not learned this Message-ID yet.
+ * subject and time, also a filing made as it was sent that has not learned this Message-ID yet; with its
+ * conversation id, where the rest of its conversation is filed.
  */
 export async function lookupFilings(app: AppContext, caller: Caller, query: z.output<typeof LookupQuery>) {
   const messageId = normaliseMessageId(query.internetMessageId);
@@ -329,12 +334,18 @@ export async function lookupFilings(app: AppContext, caller: Caller, query: z.ou
     from && subject !== undefined && sentAt
       ? { from: from.address, subject, sentAt: new Date(sentAt), conversationId }
       : undefined;
-  const filings = await filingsOfMessage(app.db, orgs, messageId, copy);
+  const [filings, conversation] = await Promise.all([
+    filingsOfMessage(app.db, orgs, messageId, copy),
+    conversationId ? filingsOfConversation(app.db, orgs, conversationId, messageId) : [],
+  ]);
+  const visible = (list: typeof filings) =>
+    list
+      .filter((f) => canAccessProject(caller.scope, f.organizationId, f.projectId))
+      .map((f) => ({ ...otherFilingOf(f), organizationId: f.organizationId, documentNumber: f.documentNumber }));
   const result: z.output<typeof LookupResult> = {
     internetMessageId: messageId,
-    filings: filings
-      .filter((f) => canAccessProject(caller.scope, f.organizationId, f.projectId))
-      .map((f) => ({ ...otherFilingOf(f), organizationId: f.organizationId, documentNumber: f.documentNumber })),
+    filings: visible(filings),
+    conversation: visible(conversation).slice(0, MAX_CONVERSATION_FILINGS),
   };
   return result;
 }
