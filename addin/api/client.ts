@@ -69,8 +69,14 @@ const MAX_PROJECT_PAGES = 40;
 
 export type FileTarget = { orgId: string; projectId: string; documentId?: string; note?: string };
 
-/** A received e-mail's sender, subject and time (ISO), by which the filing made as it was sent is recognised. */
-export type SentCopyHints = { from: string; subject: string; sentAt: string; conversationId?: string };
+/**
+ * What lookup may be told besides the Message-ID: a received e-mail's sender, subject and time (ISO), by which a
+ * filing made as it was sent is recognised, and its conversation, to say where the rest of it is filed.
+ */
+export type LookupHints = {
+  copy?: { from: string; subject: string; sentAt: string };
+  conversationId?: string;
+};
 
 /** The JSON filing form, for hosts that cannot hand over the raw message. */
 export type FileEmailForm = Omit<FileEmailJson, 'documentId' | 'note'>;
@@ -215,12 +221,12 @@ const filingSettingsPath = (orgId: string, asStaff: boolean) =>
 /** Filing the open e-mail: where it is filed already, suggestions, filing it, searching what was filed. */
 function filingCalls(call: Call) {
   return {
-    /** Where an e-mail is filed; with `copy` (a received e-mail's sender, subject and time) also a filing made as it
-     *  was sent that does not know this Message-ID yet. */
-    lookup: (internetMessageId: string, copy?: SentCopyHints) =>
-      call(LookupResult, `/v1/filed-emails/lookup?${new URLSearchParams({ internetMessageId, ...copy })}`, {
-        forbidden: forbiddenText.readFiled,
-      }),
+    /** Where an e-mail is filed (and, with its hints, a filing made on send of it, and its conversation's). */
+    lookup: (internetMessageId: string, hints: LookupHints = {}) => {
+      const query = new URLSearchParams({ internetMessageId, ...hints.copy });
+      if (hints.conversationId) query.set('conversationId', hints.conversationId);
+      return call(LookupResult, `/v1/filed-emails/lookup?${query}`, { forbidden: forbiddenText.readFiled });
+    },
 
     /** The sender's sent copy tells the Message-ID the transport gave an e-mail filed as it was sent. */
     tellSentMessageId: (target: FileTarget, filedEmailId: string, internetMessageId: string) =>

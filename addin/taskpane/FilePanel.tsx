@@ -18,6 +18,7 @@ import { Attachments } from './Attachments.js';
 import { DraftMark } from './DraftMark.js';
 import { type Drafts, draftKey } from './drafts.js';
 import { dateOf, FilingOutcome } from './FilingOutcome.js';
+import { FollowUp } from './FollowUp.js';
 import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
 import { DocumentPicker, ProjectPicker } from './pickers.js';
@@ -104,6 +105,7 @@ function MessageForm(props: FilePanelProps & { message: OpenMessage }) {
       />
       <EarlierFilings form={form} />
       <DraftMark form={form} host={props.host} />
+      <FollowUp form={form} host={props.host} />
       <Suggestions form={form} />
       <ProjectPicker
         projects={props.projects}

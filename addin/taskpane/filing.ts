@@ -42,8 +42,9 @@ export async function suggestionRequest(host: MailHost, message: OpenMessage) {
 }
 
 /**
- * Where the open e-mail is filed already. A received e-mail also sends its sender, subject and time: a colleague's
- * filing made as it was sent (before the transport gave it this Message-ID) is recognised by them.
+ * Where the open e-mail is filed already, and the rest of its conversation. A received e-mail also sends its
+ * sender, subject and time: a colleague's filing made as it was sent (before the transport gave it this
+ * Message-ID) is recognised by them.
  */
 export function lookupFilings(api: ApiClient, message: OpenMessage) {
   if (!message.internetMessageId) return Promise.resolve(undefined);
@@ -51,11 +52,8 @@ export function lookupFilings(api: ApiClient, message: OpenMessage) {
     message.mode === 'read' && message.from && message.sentAt
       ? { from: message.from.address, subject: message.subject, sentAt: message.sentAt }
       : undefined;
-  return api.lookup(message.internetMessageId, copy && { ...copy, ...conversationOf(message) });
+  return api.lookup(message.internetMessageId, { copy, conversationId: message.conversationId });
 }
-
-const conversationOf = (message: OpenMessage) =>
-  message.conversationId ? { conversationId: message.conversationId } : {};
 
 export const fileableAttachments = (message: OpenMessage) => message.attachments.filter((a) => !a.isInline);
 

@@ -17,8 +17,8 @@ import {
 import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
 import type { DocumentChoice } from './pickers.js';
-import { useSentCopy } from './sent-copy.js';
 import type { ProjectDirectory, ProjectOption } from './project-directory.js';
+import { useSentCopy } from './sent-copy.js';
 
 export type Filing =
   | { state: 'idle' }
@@ -116,16 +116,17 @@ export function useFilingForm(input: FilingFormInput) {
   const plan = sendingPlan(message, chosen, host.canReadRawMessage());
 
   const busy = useRef(false);
-  const file = async () => {
-    if (!project || busy.current) return;
+  const { shared } = facts;
+  const fileInto = async (target: ProjectOption, onto: DocumentChoice | undefined) => {
+    if (busy.current) return;
     busy.current = true;
     try {
       setFiling(
         compose
-          ? await markDraft(host, project, document, setFiling)
-          : await fileNow({ api, host, message, project, document, note, chosen, setFiling, shared: facts.shared }),
+          ? await markDraft(host, target, onto, setFiling)
+          : await fileNow({ api, host, message, project: target, document: onto, note, chosen, setFiling, shared }),
       );
-      input.projects?.remember(project);
+      input.projects?.remember(target);
       if (compose) facts.mark.reload();
       else facts.lookup.reload();
     } catch (error) {
@@ -133,6 +134,17 @@ export function useFilingForm(input: FilingFormInput) {
     } finally {
       busy.current = false;
     }
+  };
+  const file = () => (project ? fileInto(project, document) : Promise.resolve());
+  /** A reply filed where the rest of its conversation is (the project, and the document if it is on one). */
+  const fileWithThread = (filed: ConversationFiling) => {
+    const target = option(filed.organizationId, filed.projectId, filed.projectName);
+    const onto = filed.documentId
+      ? { uid: filed.documentId, number: filed.documentNumber ?? '', title: '' }
+      : undefined;
+    setPicked(target);
+    setDocument(onto);
+    return fileInto(target, onto);
   };
 
   return {
@@ -153,10 +165,12 @@ export function useFilingForm(input: FilingFormInput) {
     chooseSuggestion,
     unmarked,
     file,
+    fileWithThread,
   };
 }
 
 export type FilingForm = ReturnType<typeof useFilingForm>;
+export type ConversationFiling = z.output<typeof LookupResult>['conversation'][number];
 
 async function markDraft(
   host: MailHost,
