@@ -99,11 +99,14 @@ export const FiledEmailSummary = z.object({
   messageIdGenerated: z
     .boolean()
     .meta({ description: 'The message had no Message-ID: a stable one was generated from its headers' }),
-  sentMessageId: z.string().nullable().meta({
-    description:
-      'Filed as it was sent (messageIdGenerated): the Message-ID the sent mail carries, once a copy of it told it; ' +
-      'found by lookup and filing like internetMessageId',
-  }),
+  sentMessageId: z
+    .string()
+    .nullable()
+    .meta({
+      description:
+        'Filed as it was sent (messageIdGenerated): the Message-ID the sent mail carries, once a copy of it told it; ' +
+        'found by lookup and filing like internetMessageId',
+    }),
   conversationId: z.string().nullable(),
   subject: z.string(),
   from: EmailAddress,
@@ -197,7 +200,8 @@ export const FiledEmailList = listEnvelope(FiledEmailSummary);
 export const LookupQuery = strictQuery({
   internetMessageId: MessageIdInput,
   from: AddressInput.optional().meta({
-    description: 'With subject and sentAt: also find the filing made as this e-mail was sent, before it had this Message-ID',
+    description:
+      'With subject and sentAt: also find the filing made as this e-mail was sent, before it had this Message-ID',
   }),
   subject: z.string().max(2000).optional().meta({ description: 'The subject of this copy (with from and sentAt)' }),
   sentAt: Timestamp.optional().meta({ description: 'When this copy was sent or arrived (with from and subject)' }),

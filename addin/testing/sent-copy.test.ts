@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import type { Fixtures, TestServer } from '../../test/harness.js';
 import {

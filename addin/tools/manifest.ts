@@ -94,8 +94,7 @@ function main(argv: string[]): void {
     .option('--outlook-events', 'add file on send (OnMessageSend, Mailbox 1.12)')
     .parse(argv);
   const options = program.opts<{ url?: string; out: string; outlookEvents?: boolean }>();
-  if (!options.url) program.error('Give --url https://your.host (or set PUBLIC_URL)');
-  const url = options.url;
+  const url = options.url ?? program.error('Give --url https://your.host (or set PUBLIC_URL)');
   const origin = (() => {
     try {
       return parseDeploymentUrl(url);
