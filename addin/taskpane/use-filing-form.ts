@@ -5,7 +5,6 @@ import type { ApiClient } from '../api/client.js';
 import type { OpenMessage, SharedMailbox } from '../office/mailbox.js';
 import type { FileWhenSentMark } from '../office/mark.js';
 import { useAsync } from '../ui/use-async.js';
-import { type Drafts, draftKey } from './drafts.js';
 import {
   type FilingStep,
   fileableAttachments,
@@ -18,6 +17,7 @@ import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
 import type { DocumentChoice } from './pickers.js';
 import type { ProjectDirectory, ProjectOption } from './project-directory.js';
+import { choiceKey, type SavedChoices } from './saved-choices.js';
 import { useSentCopy } from './sent-copy.js';
 
 export type Filing =
@@ -32,7 +32,7 @@ export interface FilingFormInput {
   api: ApiClient;
   host: MailHost;
   message: OpenMessage;
-  drafts: Drafts;
+  savedChoices: SavedChoices;
   projects: ProjectDirectory | undefined;
   firstLook?: FirstLook;
 }
@@ -59,25 +59,25 @@ function useMessageFacts({ api, host, message, firstLook }: FilingFormInput) {
   return { lookup, suggestions, mark, shared };
 }
 
-/** The state of the filing form for one e-mail, and what File does. The choices are kept in `drafts`. */
+/** The state of the filing form for one e-mail, and what File does. The choices are kept in `savedChoices`. */
 export function useFilingForm(input: FilingFormInput) {
-  const { api, host, message, drafts } = input;
+  const { api, host, message, savedChoices } = input;
   const compose = message.mode === 'compose';
   const facts = useMessageFacts(input);
-  const key = draftKey(message);
-  const draft = drafts.get(key);
+  const key = choiceKey(message);
+  const saved = savedChoices.get(key);
   const attachments = fileableAttachments(message);
 
-  const [picked, setPicked] = useState<ProjectOption | undefined>(draft?.picked);
-  const [document, setDocument] = useState<DocumentChoice | undefined>(draft?.document);
-  const [note, setNote] = useState(draft?.note ?? '');
+  const [picked, setPicked] = useState<ProjectOption | undefined>(saved?.picked);
+  const [document, setDocument] = useState<DocumentChoice | undefined>(saved?.document);
+  const [note, setNote] = useState(saved?.note ?? '');
   const [chosen, setChosen] = useState<ReadonlySet<string>>(
-    () => new Set(draft?.chosen ?? attachments.map((a) => a.id)),
+    () => new Set(saved?.chosen ?? attachments.map((a) => a.id)),
   );
   const [filing, setFiling] = useState<Filing>({ state: 'idle' });
   useEffect(() => {
-    drafts.set(key, { picked, document, note, chosen: [...chosen] });
-  }, [drafts, key, picked, document, note, chosen]);
+    savedChoices.set(key, { picked, document, note, chosen: [...chosen] });
+  }, [savedChoices, key, picked, document, note, chosen]);
 
   const { suggestions, mark } = facts;
   const suggested = suggestions.status === 'done' ? suggestions.data.suggestions : [];
