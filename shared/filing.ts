@@ -99,6 +99,14 @@ export const FiledEmailSummary = z.object({
   messageIdGenerated: z
     .boolean()
     .meta({ description: 'The message had no Message-ID: a stable one was generated from its headers' }),
+  sentMessageId: z
+    .string()
+    .nullable()
+    .meta({
+      description:
+        'Filed as it was sent (messageIdGenerated): the Message-ID the sent mail carries, once a copy of it told it; ' +
+        'found by lookup and filing like internetMessageId',
+    }),
   conversationId: z.string().nullable(),
   subject: z.string(),
   from: EmailAddress,
@@ -195,16 +203,35 @@ export const FiledEmailListQuery = strictQuery({
 
 export const FiledEmailList = listEnvelope(FiledEmailSummary);
 
-export const LookupQuery = strictQuery({ internetMessageId: MessageIdInput });
+export const LookupQuery = strictQuery({
+  internetMessageId: MessageIdInput,
+  from: AddressInput.optional().meta({
+    description:
+      'With subject and sentAt: also find the filing made as this e-mail was sent, before it had this Message-ID',
+  }),
+  subject: z.string().max(2000).optional().meta({ description: 'The subject of this copy (with from and sentAt)' }),
+  sentAt: Timestamp.optional().meta({ description: 'When this copy was sent or arrived (with from and subject)' }),
+  conversationId: ConversationId.optional().meta({
+    description: 'The Outlook conversation: the answer also tells where the rest of it is filed (`conversation`)',
+  }),
+});
+
+/** The Message-ID the transport gave an e-mail that was filed as it was sent, told by the sender's sent copy. */
+export const SentMessageIdBody = z.strictObject({ internetMessageId: MessageIdInput });
+
+const LookupFiling = OtherFiling.extend({
+  organizationId: z.string(),
+  documentNumber: z.string().nullable(),
+});
 
 export const LookupResult = z.object({
   internetMessageId: z.string(),
-  filings: z.array(
-    OtherFiling.extend({
-      organizationId: z.string(),
-      documentNumber: z.string().nullable(),
-    }),
-  ),
+  filings: z.array(LookupFiling),
+  conversation: z.array(LookupFiling).meta({
+    description:
+      'With conversationId: the latest filing of other messages of this conversation per project (and document) ' +
+      'in your scope, newest first, at most 10 — where a reply belongs',
+  }),
 });
 
 export const SuggestionRequest = z.strictObject({

@@ -12,6 +12,7 @@ import { ErrorBody } from '../../shared/errors.js';
 import {
   FiledEmailDetail,
   FiledEmailList,
+  FiledEmailSummary,
   type FileEmailJson,
   FileEmailResult,
   LookupResult,
@@ -68,6 +69,15 @@ export interface TokenSource {
 const MAX_PROJECT_PAGES = 40;
 
 export type FileTarget = { orgId: string; projectId: string; documentId?: string; note?: string };
+
+/**
+ * What lookup may be told besides the Message-ID: a received e-mail's sender, subject and time (ISO), by which a
+ * filing made as it was sent is recognised, and its conversation, to say where the rest of it is filed.
+ */
+export type LookupHints = {
+  copy?: { from: string; subject: string; sentAt: string };
+  conversationId?: string;
+};
 
 /** The JSON filing form, for hosts that cannot hand over the raw message. */
 export type FileEmailForm = Omit<FileEmailJson, 'documentId' | 'note'>;
@@ -212,9 +222,19 @@ const filingSettingsPath = (orgId: string, asStaff: boolean) =>
 /** Filing the open e-mail: where it is filed already, suggestions, filing it, searching what was filed. */
 function filingCalls(call: Call) {
   return {
-    lookup: (internetMessageId: string) =>
-      call(LookupResult, `/v1/filed-emails/lookup?internetMessageId=${encodeURIComponent(internetMessageId)}`, {
-        forbidden: forbiddenText.readFiled,
+    /** Where an e-mail is filed (and, with its hints, a filing made on send of it, and its conversation's). */
+    lookup: (internetMessageId: string, hints: LookupHints = {}) => {
+      const query = new URLSearchParams({ internetMessageId, ...hints.copy });
+      if (hints.conversationId) query.set('conversationId', hints.conversationId);
+      return call(LookupResult, `/v1/filed-emails/lookup?${query}`, { forbidden: forbiddenText.readFiled });
+    },
+
+    /** The sender's sent copy tells the Message-ID the transport gave an e-mail filed as it was sent. */
+    tellSentMessageId: (target: FileTarget, filedEmailId: string, internetMessageId: string) =>
+      call(FiledEmailSummary, `${emailsPath(target)}/${enc(filedEmailId)}/sent-message-id`, {
+        method: 'PUT',
+        json: { internetMessageId },
+        forbidden: forbiddenText.file,
       }),
 
     suggestions: (request: SuggestionInput) =>

@@ -14,6 +14,8 @@ export interface FileWhenSentMark {
   documentId?: string;
   /** Set once the e-mail was filed as it was sent (event-based activation): the filed record's id. */
   filedEmailId?: string;
+  /** Set on the sent copy once it told Sitefile its Message-ID and got its category: done once. */
+  sentMessageId?: string;
 }
 
 /** The custom property (per item, per add-in) that holds the mark. */
@@ -26,6 +28,13 @@ const loadProperties = () =>
 export async function markToFileWhenSent(mark: FileWhenSentMark): Promise<void> {
   const properties = await loadProperties();
   properties.set(markProperty, JSON.stringify(mark));
+  await officeCall<void>('customProperties.saveAsync', (cb) => properties.saveAsync(cb));
+}
+
+/** The person changed their mind: the draft is sent without being filed. */
+export async function clearFileWhenSentMark(): Promise<void> {
+  const properties = await loadProperties();
+  properties.remove(markProperty);
   await officeCall<void>('customProperties.saveAsync', (cb) => properties.saveAsync(cb));
 }
 
@@ -46,6 +55,7 @@ export function parseMark(value: unknown): FileWhenSentMark | undefined {
       ...(typeof parsed.projectName === 'string' ? { projectName: parsed.projectName } : {}),
       ...(typeof parsed.documentId === 'string' ? { documentId: parsed.documentId } : {}),
       ...(typeof parsed.filedEmailId === 'string' ? { filedEmailId: parsed.filedEmailId } : {}),
+      ...(typeof parsed.sentMessageId === 'string' ? { sentMessageId: parsed.sentMessageId } : {}),
     };
   } catch {
     return undefined;

@@ -7,12 +7,12 @@ import { OfflineBar } from '../ui/connection.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { SignIn } from '../ui/sign-in.js';
 import { useAsync } from '../ui/use-async.js';
-import type { Drafts } from './drafts.js';
 import { type FiledRecord, FilePanel } from './FilePanel.js';
 import { FileSeveral } from './FileSeveral.js';
 import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
 import { useProjectDirectory } from './project-directory.js';
+import type { SavedChoices } from './saved-choices.js';
 
 const FiledEmails = lazy(() => import('./FiledEmails.js'));
 
@@ -34,7 +34,7 @@ export interface TaskPaneProps {
   /** Why the last session ended, if one did while the pane was open. */
   endedBecause?: SignedOutReason;
   /** What was chosen per e-mail; kept across a new sign-in. */
-  drafts: Drafts;
+  savedChoices: SavedChoices;
   signIn: () => Promise<void>;
   signOut: () => void;
   /** The first e-mail's reads and requests, started before the first render. */
@@ -67,7 +67,7 @@ function usePaneData(api: ApiClient, host: MailHost) {
   return { me, projects, projectsError: me.status === 'failed' ? me.error : undefined, aiByOrg };
 }
 
-function SignedIn({ api, host, signOut, firstLook, drafts }: TaskPaneProps) {
+function SignedIn({ api, host, signOut, firstLook, savedChoices }: TaskPaneProps) {
   const styles = useStyles();
   const [tab, setTab] = useState<'file' | 'filed'>('file');
   const [itemVersion, setItemVersion] = useState(0);
@@ -81,10 +81,10 @@ function SignedIn({ api, host, signOut, firstLook, drafts }: TaskPaneProps) {
   }, [host]);
   const onItemChanged = useCallback(() => {
     // Choices are kept for an e-mail only while it is open: the next e-mail starts from its own suggestions.
-    drafts.clear();
+    savedChoices.clear();
     setItemVersion((v) => v + 1);
     readSelection();
-  }, [drafts, readSelection]);
+  }, [savedChoices, readSelection]);
   useEffect(() => {
     // A pinned task pane follows the selected e-mail (or e-mails); hosts without the events keep the first one.
     readSelection();
@@ -127,7 +127,7 @@ function SignedIn({ api, host, signOut, firstLook, drafts }: TaskPaneProps) {
           <FilePanel
             api={api}
             host={host}
-            drafts={drafts}
+            savedChoices={savedChoices}
             projects={projects}
             projectsError={projectsError}
             aiByOrg={aiByOrg.status === 'done' ? aiByOrg.data : undefined}

@@ -16,13 +16,15 @@ import type { OpenMessage } from '../office/mailbox.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
 import { Attachments } from './Attachments.js';
-import { type Drafts, draftKey } from './drafts.js';
+import { DraftMark } from './DraftMark.js';
 import { dateOf, FilingOutcome } from './FilingOutcome.js';
+import { FollowUp } from './FollowUp.js';
 import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
 import { DocumentPicker, ProjectPicker } from './pickers.js';
 import type { ProjectDirectory, ProjectOption } from './project-directory.js';
 import { AiStatus, Suggestions } from './Suggestions.js';
+import { choiceKey, type SavedChoices } from './saved-choices.js';
 import { type FilingForm, useFilingForm } from './use-filing-form.js';
 
 const useStyles = makeStyles({
@@ -42,7 +44,7 @@ export interface FiledRecord {
 export interface FilePanelProps {
   api: ApiClient;
   host: MailHost;
-  drafts: Drafts;
+  savedChoices: SavedChoices;
   projects: ProjectDirectory | undefined;
   projectsError?: unknown;
   /** aiSuggest per organization id (undefined while loading). */
@@ -71,7 +73,7 @@ export function FilePanel(props: FilePanelProps) {
   return (
     <div className={styles.root}>
       {/* A form of its own for each e-mail: nothing chosen for the previous one is carried over. */}
-      <MessageForm key={`${props.itemVersion}:${draftKey(message.data)}`} {...props} message={message.data} />
+      <MessageForm key={`${props.itemVersion}:${choiceKey(message.data)}`} {...props} message={message.data} />
     </div>
   );
 }
@@ -119,6 +121,8 @@ function MessageForm(props: FilePanelProps & { message: OpenMessage }) {
           })
         }
       />
+      <DraftMark form={form} host={props.host} />
+      <FollowUp form={form} host={props.host} />
       <Suggestions form={form} />
       <ProjectPicker
         projects={props.projects}

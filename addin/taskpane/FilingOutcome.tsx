@@ -61,6 +61,12 @@ function OutcomeBody({
           </MessageBarBody>
         </MessageBar>
       );
+    case 'unmarked':
+      return (
+        <MessageBar intent="info">
+          <MessageBarBody>Not filed when sent: this e-mail will be sent without being filed.</MessageBarBody>
+        </MessageBar>
+      );
     case 'done': {
       const r = filing.result;
       const category = ` ${categoryText(filing.category, filedCategoryName(filing.project.name))}`;

@@ -41,6 +41,20 @@ export async function suggestionRequest(host: MailHost, message: OpenMessage) {
   };
 }
 
+/**
+ * Where the open e-mail is filed already, and the rest of its conversation. A received e-mail also sends its
+ * sender, subject and time: a colleague's filing made as it was sent (before the transport gave it this
+ * Message-ID) is recognised by them.
+ */
+export function lookupFilings(api: ApiClient, message: OpenMessage) {
+  if (!message.internetMessageId) return Promise.resolve(undefined);
+  const copy =
+    message.mode === 'read' && message.from && message.sentAt
+      ? { from: message.from.address, subject: message.subject, sentAt: message.sentAt }
+      : undefined;
+  return api.lookup(message.internetMessageId, { copy, conversationId: message.conversationId });
+}
+
 export const fileableAttachments = (message: OpenMessage) => message.attachments.filter((a) => !a.isInline);
 
 /**

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/client.js';
-import { suggestionRequest } from './filing.js';
+import { lookupFilings, suggestionRequest } from './filing.js';
 import type { MailHost } from './mail-host.js';
 
 type Settled<T> = () => Promise<T> | undefined;
@@ -21,7 +21,7 @@ const once = <T>(promise: Promise<T>): Settled<T> => {
 export function startFirstLook(api: ApiClient, host: MailHost) {
   const message = host.readOpenMessage();
   const suggestions = message.then(async (m) => api.suggestions(await suggestionRequest(host, m)));
-  const lookup = message.then((m) => (m.internetMessageId ? api.lookup(m.internetMessageId) : undefined));
+  const lookup = message.then((m) => lookupFilings(api, m));
   // Failures are shown by the components that take these promises; keep them from being reported as unhandled.
   for (const p of [message, suggestions, lookup]) p.catch(() => undefined);
   return { message: once(message), suggestions: once(suggestions), lookup: once(lookup) };

@@ -14,7 +14,7 @@ import {
   readSharedMailbox,
   withSelectedMessage,
 } from '../office/mailbox.js';
-import { markToFileWhenSent, readFileWhenSentMark } from '../office/mark.js';
+import { clearFileWhenSentMark, markToFileWhenSent, readFileWhenSentMark } from '../office/mark.js';
 import { readRoamingSetting, writeRoamingSetting } from '../office/roaming.js';
 
 /** The mailbox as the task pane's components see it: they get this object, never `Office` itself. */
@@ -28,6 +28,7 @@ export const officeMailHost = {
   readRawMessageBase64,
   readSharedMailbox,
   markToFileWhenSent,
+  clearFileWhenSentMark,
   readFileWhenSentMark,
   markFiledInOutlook,
   onItemChanged,

@@ -14,10 +14,10 @@ import { onThemeChanged, whenOfficeReady } from '../office/ready.js';
 import { ConnectionProvider } from '../ui/connection.js';
 import { Shell } from '../ui/shell.js';
 import { TaskPane } from './App.js';
-import { createDrafts } from './drafts.js';
 import { type FirstLook, startFirstLook } from './first-look.js';
 import { officeMailHost } from './mail-host.js';
 import { NoHost } from './NoHost.js';
+import { createSavedChoices } from './saved-choices.js';
 
 const origin = location.origin;
 
@@ -36,7 +36,7 @@ function Root({ firstLook }: { firstLook: FirstLook | undefined }) {
   const [signedIn, setSignedIn] = useState(isSignedIn);
   const [endedBecause, setEndedBecause] = useState<SignedOutReason>();
   // What was chosen for each e-mail outlives a sign-in that expired: the form comes back as it was.
-  const [drafts] = useState(createDrafts);
+  const [savedChoices] = useState(createSavedChoices);
   useEffect(() => {
     onSignedOut = (reason) => {
       setEndedBecause(reason);
@@ -50,14 +50,14 @@ function Root({ firstLook }: { firstLook: FirstLook | undefined }) {
         host={officeMailHost}
         signedIn={signedIn}
         endedBecause={endedBecause}
-        drafts={drafts}
+        savedChoices={savedChoices}
         firstLook={firstLook}
         signIn={async () => {
           await signInWithDialog();
           setSignedIn(true);
         }}
         signOut={() => {
-          drafts.clear();
+          savedChoices.clear();
           setEndedBecause('signed-out');
           setSignedIn(false);
           void signOutEverywhere(origin);

@@ -6,12 +6,20 @@ import { OfficeCallError } from '../office/async.js';
 import type { OpenMessage, SharedMailbox } from '../office/mailbox.js';
 import type { FileWhenSentMark } from '../office/mark.js';
 import { useAsync } from '../ui/use-async.js';
-import { type Drafts, draftKey } from './drafts.js';
-import { type FilingStep, fileableAttachments, fileOpenMessage, sendingPlan, suggestionRequest } from './filing.js';
+import {
+  type FilingStep,
+  fileableAttachments,
+  fileOpenMessage,
+  lookupFilings,
+  sendingPlan,
+  suggestionRequest,
+} from './filing.js';
 import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
 import type { DocumentChoice } from './pickers.js';
 import type { ProjectDirectory, ProjectOption } from './project-directory.js';
+import { choiceKey, type SavedChoices } from './saved-choices.js';
+import { useSentCopy } from './sent-copy.js';
 
 export type Filing =
   | { state: 'idle' }
@@ -24,6 +32,7 @@ export type Filing =
       category: CategoryOutcome;
     }
   | { state: 'marked'; project: ProjectOption }
+  | { state: 'unmarked' }
   | { state: 'failed'; error: unknown };
 
 /** Whether the "Filed: project" category landed on the message in Outlook, and if not, why. */
@@ -38,7 +47,7 @@ export interface FilingFormInput {
   api: ApiClient;
   host: MailHost;
   message: OpenMessage;
-  drafts: Drafts;
+  savedChoices: SavedChoices;
   projects: ProjectDirectory | undefined;
   firstLook?: FirstLook;
 }
@@ -48,9 +57,8 @@ const unnamedMarkedProject = 'the project chosen while writing it';
 
 /** What the host tells about the open e-mail besides its fields: earlier filings, suggestions, marks, mailbox. */
 function useMessageFacts({ api, host, message, firstLook }: FilingFormInput) {
-  const compose = message.mode === 'compose';
   const lookup = useAsync<z.output<typeof LookupResult> | undefined>(
-    async () => firstLook?.lookup() ?? (message.internetMessageId ? api.lookup(message.internetMessageId) : undefined),
+    async () => firstLook?.lookup() ?? lookupFilings(api, message),
     [message.internetMessageId],
   );
   const suggestions = useAsync(
@@ -58,32 +66,33 @@ function useMessageFacts({ api, host, message, firstLook }: FilingFormInput) {
     [message],
   );
   const mark = useAsync<FileWhenSentMark | undefined>(
-    async () => (compose ? undefined : host.readFileWhenSentMark().catch(() => undefined)),
+    () => host.readFileWhenSentMark().catch(() => undefined),
     [message],
   );
   const shared = useAsync<SharedMailbox | undefined>(() => host.readSharedMailbox().catch(() => undefined), [message]);
+  useSentCopy(api, host, message, mark, lookup.reload);
   return { lookup, suggestions, mark, shared };
 }
 
-/** The state of the filing form for one e-mail, and what File does. The choices are kept in `drafts`. */
+/** The state of the filing form for one e-mail, and what File does. The choices are kept in `savedChoices`. */
 export function useFilingForm(input: FilingFormInput) {
-  const { api, host, message, drafts } = input;
+  const { api, host, message, savedChoices } = input;
   const compose = message.mode === 'compose';
   const facts = useMessageFacts(input);
-  const key = draftKey(message);
-  const draft = drafts.get(key);
+  const key = choiceKey(message);
+  const saved = savedChoices.get(key);
   const attachments = fileableAttachments(message);
 
-  const [picked, setPicked] = useState<ProjectOption | undefined>(draft?.picked);
-  const [document, setDocument] = useState<DocumentChoice | undefined>(draft?.document);
-  const [note, setNote] = useState(draft?.note ?? '');
+  const [picked, setPicked] = useState<ProjectOption | undefined>(saved?.picked);
+  const [document, setDocument] = useState<DocumentChoice | undefined>(saved?.document);
+  const [note, setNote] = useState(saved?.note ?? '');
   const [chosen, setChosen] = useState<ReadonlySet<string>>(
-    () => new Set(draft?.chosen ?? attachments.map((a) => a.id)),
+    () => new Set(saved?.chosen ?? attachments.map((a) => a.id)),
   );
   const [filing, setFiling] = useState<Filing>({ state: 'idle' });
   useEffect(() => {
-    drafts.set(key, { picked, document, note, chosen: [...chosen] });
-  }, [drafts, key, picked, document, note, chosen]);
+    savedChoices.set(key, { picked, document, note, chosen: [...chosen] });
+  }, [savedChoices, key, picked, document, note, chosen]);
 
   const { suggestions, mark } = facts;
   const suggested = suggestions.status === 'done' ? suggestions.data.suggestions : [];
@@ -112,26 +121,44 @@ export function useFilingForm(input: FilingFormInput) {
     setFiling({ state: 'idle' });
   };
   const chooseSuggestion = (s: Suggestion) => choose(fromSuggestion(s));
+  /** The draft's mark was removed: it goes without being filed. */
+  const unmarked = () => {
+    facts.mark.reload();
+    setFiling({ state: 'unmarked' });
+  };
 
   // What File will send, and whether Sitefile accepts it: told before File, not after.
   const plan = sendingPlan(message, chosen, host.canReadRawMessage());
 
   const busy = useRef(false);
-  const file = async () => {
-    if (!project || busy.current) return;
+  const { shared } = facts;
+  const fileInto = async (target: ProjectOption, onto: DocumentChoice | undefined) => {
+    if (busy.current) return;
     busy.current = true;
     try {
       setFiling(
         compose
-          ? await markDraft(host, project, document, setFiling)
-          : await fileNow({ api, host, message, project, document, note, chosen, setFiling, shared: facts.shared }),
+          ? await markDraft(host, target, onto, setFiling)
+          : await fileNow({ api, host, message, project: target, document: onto, note, chosen, setFiling, shared }),
       );
-      input.projects?.remember(project);
+      input.projects?.remember(target);
+      if (compose) facts.mark.reload();
     } catch (error) {
       setFiling({ state: 'failed', error });
     } finally {
       busy.current = false;
     }
+  };
+  const file = () => (project ? fileInto(project, document) : Promise.resolve());
+  /** A reply filed where the rest of its conversation is (the project, and the document if it is on one). */
+  const fileWithThread = (filed: ConversationFiling) => {
+    const target = option(filed.organizationId, filed.projectId, filed.projectName);
+    const onto = filed.documentId
+      ? { uid: filed.documentId, number: filed.documentNumber ?? '', title: '' }
+      : undefined;
+    setPicked(target);
+    setDocument(onto);
+    return fileInto(target, onto);
   };
 
   return {
@@ -150,11 +177,14 @@ export function useFilingForm(input: FilingFormInput) {
     filing,
     choose,
     chooseSuggestion,
+    unmarked,
     file,
+    fileWithThread,
   };
 }
 
 export type FilingForm = ReturnType<typeof useFilingForm>;
+export type ConversationFiling = z.output<typeof LookupResult>['conversation'][number];
 
 async function markDraft(
   host: MailHost,

@@ -58,6 +58,10 @@
             set: (name, value) => {
               host.pendingProperties = { ...(host.pendingProperties ?? host.customProperties), [name]: value };
             },
+            remove: (name) => {
+              const { [name]: _removed, ...rest } = host.pendingProperties ?? host.customProperties;
+              host.pendingProperties = rest;
+            },
             saveAsync(done) {
               host.customProperties = { ...(host.pendingProperties ?? host.customProperties) };
               later(done, ok(undefined));
@@ -155,7 +159,18 @@
     window.Office.context.officeTheme = officeTheme;
     handlers.get('officeThemeChanged')?.({ type: 'officeThemeChanged', officeTheme });
   };
+  // After a send: the sent copy Outlook keeps in Sent Items, as the spec of a read item for a new pane — the
+  // Message-ID the transport gave it, the time it went, and the add-in's custom properties as the draft had them.
+  let current = spec;
+  host.sentCopy = (internetMessageId) => ({
+    ...current,
+    mode: 'read',
+    internetMessageId,
+    sentAt: new Date().toISOString(),
+    customProperties: { ...host.customProperties },
+  });
   host.select = (next) => {
+    current = next;
     host.customProperties = undefined;
     host.pendingProperties = undefined;
     window.Office.context.mailbox.item = itemOf(next);

@@ -54,11 +54,11 @@ export function manifestFor(template: string, origin: string): string {
 }
 
 /**
- * Outlook features declared with elements that Microsoft added to the Mail 1.1 VersionOverrides schema after the
- * copy in addin/tools/office-schemas was taken: event-based activation (file on send: a browser runtime for
- * commands.html and a LaunchEvent OnMessageSend, SendMode PromptUser, Mailbox 1.12) and shared/delegate mailboxes
- * (SupportsSharedFolders) and several messages selected at once (SupportsMultiSelect, Mailbox 1.13).
- * `--outlook-events` adds them; the checked-in manifest.xml stays valid against the copy.
+ * File on send: event-based activation, a browser runtime for commands.html and a LaunchEvent OnMessageSend
+ * (SendMode PromptUser, Mailbox 1.12). Not in the checked-in manifest.xml: classic Outlook for Windows runs event
+ * handlers only from a JavaScript-only file (the Runtime's Override), which is not built, and with the event every
+ * send waits for Sitefile — a deployment chooses it with `--outlook-events`. Shared mailboxes and multi-select are in
+ * manifest.xml itself.
  */
 export function withOutlookEvents(manifest: string): string {
   const runtimes = `
@@ -72,38 +72,32 @@ export function withOutlookEvents(manifest: string): string {
               </LaunchEvents>
               <SourceLocation resid="Commands.Url" />
             </ExtensionPoint>`;
-  return (
-    manifest
-      .replace('<Host xsi:type="MailHost">', `<Host xsi:type="MailHost">${runtimes}`)
-      .replace(
-        '<DesktopFormFactor>',
-        '<DesktopFormFactor>\n            <SupportsSharedFolders>true</SupportsSharedFolders>',
-      )
-      .replace(/(\n\s*<\/DesktopFormFactor>)/, `${launchEvent}$1`)
-      // Several messages selected at once open the pane (Mailbox 1.13): "File several e-mails at once".
-      .replace(
-        '<SupportsPinning>true</SupportsPinning>',
-        '<SupportsPinning>true</SupportsPinning>\n                      <SupportsMultiSelect>true</SupportsMultiSelect>',
-      )
-      .replace(
-        /(<bt:Url id="Taskpane.Url" DefaultValue="([^"]+)\/addin\/taskpane.html" \/>)/,
-        '$1\n          <bt:Url id="Commands.Url" DefaultValue="$2/addin/commands.html" />',
-      )
-  );
+  return manifest
+    .replace('<Host xsi:type="MailHost">', `<Host xsi:type="MailHost">${runtimes}`)
+    .replace(/(\n\s*<\/DesktopFormFactor>)/, `${launchEvent}$1`)
+    .replace(
+      /(<bt:Url id="Taskpane.Url" DefaultValue="([^"]+)\/addin\/taskpane.html" \/>)/,
+      '$1\n          <bt:Url id="Commands.Url" DefaultValue="$2/addin/commands.html" />',
+    );
 }
 
 function main(argv: string[]): void {
   const program = new Command()
     .name('manifest')
     .description('Write a copy of manifest.xml for another deployment URL')
-    .requiredOption('--url <origin>', 'public HTTPS origin of the Sitefile server, e.g. https://sitefile.example.com')
+    .option(
+      '--url <origin>',
+      'public HTTPS origin of the Sitefile server, e.g. https://sitefile.example.com (default: PUBLIC_URL)',
+      process.env.PUBLIC_URL,
+    )
     .option('--out <file>', 'where to write the manifest', 'dist/manifest.xml')
-    .option('--outlook-events', 'add file on send (OnMessageSend, Mailbox 1.12) and shared mailboxes')
+    .option('--outlook-events', 'add file on send (OnMessageSend, Mailbox 1.12)')
     .parse(argv);
-  const options = program.opts<{ url: string; out: string; outlookEvents?: boolean }>();
+  const options = program.opts<{ url?: string; out: string; outlookEvents?: boolean }>();
+  const url = options.url ?? program.error('Give --url https://your.host (or set PUBLIC_URL)');
   const origin = (() => {
     try {
-      return parseDeploymentUrl(options.url);
+      return parseDeploymentUrl(url);
     } catch (error) {
       return program.error((error as Error).message);
     }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { KeysetPosition } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
@@ -52,6 +52,10 @@ export async function findDocumentInProject(db: Db, projectId: string, documentI
   return row;
 }
 
+/** A filing named by this Message-ID: its own, or the one the transport gave it after it was filed on send. */
+const namedBy = (messageId: string) =>
+  or(eq(filedEmails.messageId, messageId), eq(filedEmails.sentMessageId, messageId));
+
 export async function findFiledEmailByMessage(
   db: Db | Tx,
   projectId: string,
@@ -61,8 +65,81 @@ export async function findFiledEmailByMessage(
     .select(summaryColumns)
     .from(filedEmails)
     .leftJoin(users, eq(users.id, filedEmails.filedById))
-    .where(and(eq(filedEmails.projectId, projectId), eq(filedEmails.messageId, messageId)));
+    .where(and(eq(filedEmails.projectId, projectId), namedBy(messageId)))
+    .limit(1);
   return row;
+}
+
+/**
+ * Serialises, until the transaction ends, everything that gives a project's filing this Message-ID (a new filing,
+ * or a filing made on send learning its transport Message-ID): two such writes cannot both see it free.
+ */
+export async function lockMessageInProject(tx: Tx, projectId: string, messageId: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${projectId} ${messageId}`}, 0))`);
+}
+
+/** What a copy of a sent e-mail shares with the filing made as it was sent, besides the Message-ID. */
+export interface SentCopy {
+  /** Sender address, lower case. */
+  from: string;
+  subject: string;
+  /** When this copy says it was sent (its Date header, or when it arrived). */
+  sentAt: Date;
+  conversationId?: string;
+}
+
+/** A copy is dated at most this long after its sending (delivery delays) … */
+const COPY_LATER_BY = sql`interval '1 day'`;
+/** … and at most this long before it (the sender's clock stamps the filing, the server's the mail). */
+const COPY_EARLIER_BY = sql`interval '15 minutes'`;
+
+/**
+ * Filings made as an e-mail was sent, still without the transport's Message-ID, that this copy is a copy of: the
+ * same sender and subject, sent around the same time, and the same conversation when both know theirs.
+ */
+const awaitingSentId = (copy: SentCopy) =>
+  and(
+    eq(filedEmails.messageIdGenerated, true),
+    sql`${filedEmails.sentMessageId} is null`,
+    sql`lower(${filedEmails.fromAddress}) = ${copy.from}`,
+    eq(filedEmails.subject, copy.subject),
+    sql`${filedEmails.sentAt} between ${copy.sentAt.toISOString()}::timestamptz - ${COPY_LATER_BY}
+      and ${copy.sentAt.toISOString()}::timestamptz + ${COPY_EARLIER_BY}`,
+    copy.conversationId
+      ? or(sql`${filedEmails.conversationId} is null`, eq(filedEmails.conversationId, copy.conversationId))
+      : undefined,
+  );
+
+/** The filing of this project made on send that `copy` is a copy of (the most recent if several could be). */
+export async function findFiledOnSend(tx: Tx, projectId: string, copy: SentCopy) {
+  const [row] = await tx
+    .select({ id: filedEmails.id, organizationId: filedEmails.organizationId })
+    .from(filedEmails)
+    .where(and(eq(filedEmails.projectId, projectId), awaitingSentId(copy)))
+    .orderBy(desc(filedEmails.sentAt), desc(filedEmails.id))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Records the transport Message-ID on a filing made on send, unless it has one or another filing of its
+ * organization carries it already. Call under `lockMessageInProject`. False when nothing changed.
+ */
+export async function setSentMessageId(tx: Tx, filedEmailId: string, messageId: string): Promise<boolean> {
+  const updated = await tx
+    .update(filedEmails)
+    .set({ sentMessageId: messageId })
+    .where(
+      and(
+        eq(filedEmails.id, filedEmailId),
+        eq(filedEmails.messageIdGenerated, true),
+        sql`${filedEmails.sentMessageId} is null`,
+        sql`not exists (select 1 from filed_emails o
+          where o.organization_id = ${filedEmails.organizationId} and o.sent_message_id = ${messageId})`,
+      ),
+    )
+    .returning({ id: filedEmails.id });
+  return updated.length > 0;
 }
 
 /** Inserts unless the project already holds this Message-ID (the unique index decides races). */
@@ -97,28 +174,67 @@ export async function attachmentsOf(db: Db, filedEmailId: string): Promise<Attac
     .orderBy(asc(filedEmailAttachments.name), asc(filedEmailAttachments.id));
 }
 
-/** Every filing of one Message-ID in these organizations, with project name, document number and filer. */
-export async function filingsOfMessage(db: Db, orgs: OrgFilter, messageId: string) {
+/** A filing as lookup tells it: where, on which document, by whom, when. */
+const filingColumns = {
+  filedEmailId: filedEmails.id,
+  organizationId: filedEmails.organizationId,
+  projectId: filedEmails.projectId,
+  projectName: projects.name,
+  documentId: filedEmails.documentId,
+  documentNumber: documents.number,
+  filedById: filedEmails.filedById,
+  filedByName: users.name,
+  filedByEmail: users.email,
+  filedAt: filedEmails.filedAt,
+};
+
+/**
+ * Every filing of one Message-ID in these organizations (by its own or its transport Message-ID, and with `copy`,
+ * filings made on send that it is a copy of), with project name, document number and filer.
+ */
+export async function filingsOfMessage(db: Db, orgs: OrgFilter, messageId: string, copy?: SentCopy) {
   return db
-    .select({
-      filedEmailId: filedEmails.id,
-      organizationId: filedEmails.organizationId,
-      projectId: filedEmails.projectId,
-      projectName: projects.name,
-      documentId: filedEmails.documentId,
-      documentNumber: documents.number,
-      filedById: filedEmails.filedById,
-      filedByName: users.name,
-      filedByEmail: users.email,
-      filedAt: filedEmails.filedAt,
-    })
+    .select(filingColumns)
     .from(filedEmails)
     .innerJoin(projects, eq(projects.id, filedEmails.projectId))
     .leftJoin(documents, eq(documents.id, filedEmails.documentId))
     .leftJoin(users, eq(users.id, filedEmails.filedById))
-    .where(and(inOrgs(orgs), eq(filedEmails.messageId, messageId)))
+    .where(and(inOrgs(orgs), copy ? or(namedBy(messageId), awaitingSentId(copy)) : namedBy(messageId)))
     .orderBy(asc(filedEmails.filedAt), asc(filedEmails.id))
     .limit(200);
+}
+
+/**
+ * The latest filing per project and document of other messages of one Outlook conversation in these organizations,
+ * newest first (index filed_emails_conversation_idx).
+ */
+export async function filingsOfConversation(db: Db, orgs: OrgFilter, conversationId: string, exceptMessageId: string) {
+  const latest = db
+    .selectDistinctOn([filedEmails.projectId, filedEmails.documentId], {
+      id: filedEmails.id,
+      filedAt: filedEmails.filedAt,
+    })
+    .from(filedEmails)
+    .where(
+      and(
+        inOrgs(orgs),
+        eq(filedEmails.conversationId, conversationId),
+        sql`${filedEmails.messageId} <> ${exceptMessageId}`,
+        sql`${filedEmails.sentMessageId} is distinct from ${exceptMessageId}`,
+      ),
+    )
+    .orderBy(filedEmails.projectId, filedEmails.documentId, desc(filedEmails.filedAt))
+    .limit(200)
+    .as('latest');
+  return db
+    .select(filingColumns)
+    .from(filedEmails)
+    .innerJoin(latest, eq(latest.id, filedEmails.id))
+    .innerJoin(projects, eq(projects.id, filedEmails.projectId))
+    .leftJoin(documents, eq(documents.id, filedEmails.documentId))
+    .leftJoin(users, eq(users.id, filedEmails.filedById))
+    .orderBy(desc(filedEmails.filedAt), desc(filedEmails.id))
+    .limit(50);
 }
 
 export interface ListFilters {

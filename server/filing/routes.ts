@@ -5,6 +5,7 @@ import {
   FiledEmailList,
   FiledEmailListQuery,
   FiledEmailPath,
+  FiledEmailSummary,
   FileEmailJson,
   FileEmailQuery,
   FileEmailResult,
@@ -12,6 +13,7 @@ import {
   LookupResult,
   MAX_MESSAGE_BYTES,
   RawMessage,
+  SentMessageIdBody,
   SuggestionRequest,
   SuggestionResult,
 } from '../../shared/filing.js';
@@ -20,7 +22,14 @@ import { oneRecord } from '../http/declarations.js';
 import { refuseNulInJson } from '../http/nul.js';
 import { access, defineRoute } from '../http/route.js';
 import { composeMime, parseRawMessage } from './message.js';
-import { filedEmailDetail, fileEmail, listProjectEmails, lookupFilings, suggestProjects } from './service.js';
+import {
+  filedEmailDetail,
+  fileEmail,
+  listProjectEmails,
+  lookupFilings,
+  recordSentMessageId,
+  suggestProjects,
+} from './service.js';
 
 const EMAILS_PATH = /^\/v1\/organizations?\/[^/]+\/projects?\/[^/]+\/emails\/?$/;
 
@@ -122,7 +131,8 @@ export const filingRoutes = [
     access: access.needs('email:read'),
     query: LookupQuery,
     responses: { 200: { description: 'Filings of this Message-ID (possibly none)', schema: LookupResult } },
-    handler: async ({ app, caller, query }) => lookupFilings(app, caller, query.internetMessageId),
+    errors: { 400: 'from, subject and sentAt given without one another' },
+    handler: async ({ app, caller, query }) => lookupFilings(app, caller, query),
   }),
   defineRoute({
     ...readProjectEmails,
@@ -142,6 +152,28 @@ export const filingRoutes = [
     params: FiledEmailPath,
     ...oneRecord('filed e-mail', FiledEmailDetail, ' in this project'),
     handler: async ({ app, caller, params }) => filedEmailDetail(app, caller, params.projectId, params.emailId),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/v1/organization/:orgId/project/:projectId/emails/:emailId/sent-message-id',
+    operationId: 'setFiledEmailSentMessageId',
+    summary: 'Tell the Message-ID the transport gave an e-mail that was filed as it was sent',
+    description:
+      "Sent by the add-in from the sender's sent copy: the filing made on send (its Message-ID generated) is then " +
+      'found by the Message-ID every copy of the mail carries, and filing a copy answers it as a duplicate. ' +
+      'Only the person who filed it; the same Message-ID again is a no-op.',
+    tags,
+    access: access.needsPerson('document:read', 'project'),
+    params: FiledEmailPath,
+    body: SentMessageIdBody,
+    responses: { 200: { description: 'The filed e-mail with its sentMessageId', schema: FiledEmailSummary } },
+    errors: {
+      403: 'Someone else filed this e-mail',
+      404: 'No such filed e-mail in this project',
+      409: 'It has a Message-ID already, or the Message-ID names another filed e-mail of this project or organization',
+    },
+    handler: async ({ app, caller, params, body }) =>
+      recordSentMessageId(app, caller, params.projectId, params.emailId, body.internetMessageId),
   }),
   defineRoute({
     method: 'post',

@@ -4,6 +4,7 @@ import type {
   FiledEmailListQuery,
   FiledEmailSummary,
   FileEmailResult,
+  LookupQuery,
   LookupResult,
   SuggestionRequest,
   SuggestionResult,
@@ -28,18 +29,22 @@ import {
   attachmentsOf,
   type FiledEmailWithFiler,
   filedEmailsToLearn,
+  filingsOfConversation,
   filingsOfMessage,
   findDocumentInProject,
   findFiledEmail,
   findFiledEmailByMessage,
+  findFiledOnSend,
   forgetLearned,
   insertAttachments,
   insertFiledEmail,
   learnFeatures,
   linkFiledEmailToDocument,
   listFiledEmails,
+  lockMessageInProject,
   type OrgFilter,
   organizationsWithFiledEmails,
+  setSentMessageId,
   threadOf,
 } from './queries.js';
 import { rankProjects } from './ranker.js';
@@ -68,7 +73,9 @@ export async function fileEmail(
     : undefined;
   if (target.documentId && !document) throw ApiError.notFound('Document');
 
-  const existing = await findFiledEmailByMessage(app.db, target.projectId, email.messageId);
+  const existing =
+    (await findFiledEmailByMessage(app.db, target.projectId, email.messageId)) ??
+    (await claimFiledOnSend(app.db, target.projectId, email));
   if (existing) {
     app.metrics.filings.inc({ result: 'duplicate' });
     const linked = document ? await linkToDocument(app, caller, existing, document) : undefined;
@@ -157,6 +164,9 @@ interface NewFiling {
  *  activity; false if the same Message-ID was filed in the project meanwhile. */
 async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
   const { id, filedAt, caller, target, document, email, blobs } = filing;
+  await lockMessageInProject(tx, target.projectId, email.messageId);
+  // A filing made on send may have learned this Message-ID meanwhile (the unique index knows only its own).
+  if (await findFiledEmailByMessage(tx, target.projectId, email.messageId)) return false;
   const fresh = await insertFiledEmail(tx, {
     id,
     organizationId: target.organizationId,
@@ -242,6 +252,57 @@ async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
   return true;
 }
 
+/**
+ * A received copy of an e-mail that was filed into this project as it was sent: the filing made on send learns the
+ * copy's Message-ID (the transport's), and is the one record of it. Undefined when there is no such filing.
+ */
+async function claimFiledOnSend(db: Db, projectId: string, email: IncomingEmail) {
+  if (email.messageIdGenerated || !email.sentAt) return undefined;
+  const copy = { from: email.from.address.toLowerCase(), subject: email.subject, sentAt: email.sentAt };
+  const claimed = await db.transaction(async (tx) => {
+    await lockMessageInProject(tx, projectId, email.messageId);
+    const filed = await findFiledOnSend(tx, projectId, copy);
+    return filed && (await setSentMessageId(tx, filed.id, email.messageId));
+  });
+  return claimed ? findFiledEmailByMessage(db, projectId, email.messageId) : undefined;
+}
+
+/**
+ * The sender's sent copy of an e-mail filed as it was sent tells the Message-ID the transport gave it, so that
+ * every copy (the sent one, each recipient's) finds the one record. Only the person who filed it, whose mailbox
+ * holds the sent copy; idempotent.
+ */
+export async function recordSentMessageId(
+  app: AppContext,
+  caller: Caller,
+  projectId: string,
+  filedEmailId: string,
+  internetMessageId: string,
+) {
+  const row = await findFiledEmail(app.db, projectId, filedEmailId);
+  if (!row) throw ApiError.notFound('Filed e-mail');
+  if (row.email.filedById !== caller.id) {
+    throw new ApiError('forbidden', 'Only the person who filed this e-mail as it was sent can tell its Message-ID');
+  }
+  const messageId = normaliseMessageId(internetMessageId);
+  if (row.email.sentMessageId === messageId) return summaryOf(row);
+  if (!row.email.messageIdGenerated || row.email.sentMessageId) {
+    throw new ApiError('conflict', 'This filed e-mail has its Message-ID already');
+  }
+  await app.db.transaction(async (tx) => {
+    await lockMessageInProject(tx, projectId, messageId);
+    if (await findFiledEmailByMessage(tx, projectId, messageId)) {
+      throw new ApiError('conflict', 'This project holds that Message-ID as another filed e-mail');
+    }
+    if (!(await setSentMessageId(tx, filedEmailId, messageId))) {
+      throw new ApiError('conflict', 'Another filed e-mail of this organization has that Message-ID');
+    }
+  });
+  const updated = await findFiledEmail(app.db, projectId, filedEmailId);
+  if (!updated) throw ApiError.notFound('Filed e-mail');
+  return summaryOf(updated);
+}
+
 async function filingResult(
   app: AppContext,
   caller: Caller,
@@ -287,6 +348,7 @@ export function summaryOf({ email, filedByName, filedByEmail }: FiledEmailWithFi
     documentId: email.documentId,
     internetMessageId: email.messageId,
     messageIdGenerated: email.messageIdGenerated,
+    sentMessageId: email.sentMessageId,
     conversationId: email.conversationId,
     subject: email.subject,
     from: { address: email.fromAddress, ...(email.fromName ? { name: email.fromName } : {}) },
@@ -300,18 +362,38 @@ export function summaryOf({ email, filedByName, filedByEmail }: FiledEmailWithFi
   };
 }
 
-/** Where one e-mail is filed, across every organization and project in the caller's scope. */
-export async function lookupFilings(app: AppContext, caller: Caller, internetMessageId: string) {
-  const messageId = normaliseMessageId(internetMessageId);
+/** Most places a conversation's filings are told in (the newest). */
+const MAX_CONVERSATION_FILINGS = 10;
+
+/**
+ * Where one e-mail is filed, across every organization and project in the caller's scope. With the copy's sender,
+ * subject and time, also a filing made as it was sent that has not learned this Message-ID yet; with its
+ * conversation id, where the rest of its conversation is filed.
+ */
+export async function lookupFilings(app: AppContext, caller: Caller, query: z.output<typeof LookupQuery>) {
+  const messageId = normaliseMessageId(query.internetMessageId);
   const orgs: OrgFilter = caller.scope.allOrgs
     ? 'all'
     : [...new Set([...caller.scope.orgs, ...caller.scope.projects.keys()])];
-  const filings = await filingsOfMessage(app.db, orgs, messageId);
+  const { from, subject, sentAt, conversationId } = query;
+  const given = [from, subject, sentAt].filter((v) => v !== undefined).length;
+  if (given !== 0 && given !== 3) throw ApiError.badRequest('Give from, subject and sentAt together, or none of them');
+  const copy =
+    from && subject !== undefined && sentAt
+      ? { from: from.address, subject, sentAt: new Date(sentAt), conversationId }
+      : undefined;
+  const [filings, conversation] = await Promise.all([
+    filingsOfMessage(app.db, orgs, messageId, copy),
+    conversationId ? filingsOfConversation(app.db, orgs, conversationId, messageId) : [],
+  ]);
+  const visible = (list: typeof filings) =>
+    list
+      .filter((f) => canAccessProject(caller.scope, f.organizationId, f.projectId))
+      .map((f) => ({ ...otherFilingOf(f), organizationId: f.organizationId, documentNumber: f.documentNumber }));
   const result: z.output<typeof LookupResult> = {
     internetMessageId: messageId,
-    filings: filings
-      .filter((f) => canAccessProject(caller.scope, f.organizationId, f.projectId))
-      .map((f) => ({ ...otherFilingOf(f), organizationId: f.organizationId, documentNumber: f.documentNumber })),
+    filings: visible(filings),
+    conversation: visible(conversation).slice(0, MAX_CONVERSATION_FILINGS),
   };
   return result;
 }

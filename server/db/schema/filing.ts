@@ -24,6 +24,11 @@ export const filedEmails = pgTable(
     /** Normalised Message-ID (lower-case, no angle brackets); generated from headers when absent. */
     messageId: text('message_id').notNull(),
     messageIdGenerated: boolean('message_id_generated').notNull().default(false),
+    /**
+     * For an e-mail filed as it was sent (its Message-ID generated: the transport had not given one yet), the
+     * normalised Message-ID the sent mail carries, once the sender's sent copy or a recipient's copy told it.
+     */
+    sentMessageId: text('sent_message_id'),
     conversationId: text('conversation_id'),
     inReplyTo: text('in_reply_to'),
     references: text('references').array().notNull().default(emptyTextArray()),
@@ -49,6 +54,12 @@ export const filedEmails = pgTable(
   (t) => [
     uniqueIndex('filed_emails_project_message_idx').on(t.projectId, t.messageId),
     index('filed_emails_org_message_idx').on(t.organizationId, t.messageId),
+    // One sent e-mail is one record: its transport Message-ID names at most one filing per organization.
+    uniqueIndex('filed_emails_org_sent_message_idx').on(t.organizationId, t.sentMessageId),
+    // Filings made on send still waiting for their transport Message-ID, found by sender (recipients' copies).
+    index('filed_emails_awaiting_sent_id_idx')
+      .on(t.organizationId, sql`lower(from_address)`)
+      .where(sql`message_id_generated and sent_message_id is null`),
     index('filed_emails_project_filed_idx').on(t.projectId, t.filedAt, t.id),
     index('filed_emails_conversation_idx').on(t.organizationId, t.conversationId),
     index('filed_emails_from_idx').on(t.organizationId, sql`lower(from_address)`),

@@ -2,7 +2,7 @@ import type { OpenMessage } from '../office/mailbox.js';
 import type { DocumentChoice, ProjectOption } from './pickers.js';
 
 /** What the person chose for one e-mail, kept while the pane is open (across a sign-in that expired). */
-export interface FormDraft {
+export interface SavedChoice {
   picked?: ProjectOption;
   document?: DocumentChoice;
   note: string;
@@ -10,9 +10,9 @@ export interface FormDraft {
   chosen?: readonly string[];
 }
 
-export const createDrafts = () => new Map<string, FormDraft>();
-export type Drafts = ReturnType<typeof createDrafts>;
+export const createSavedChoices = () => new Map<string, SavedChoice>();
+export type SavedChoices = ReturnType<typeof createSavedChoices>;
 
-/** Which e-mail a draft belongs to: its Message-ID, or for a draft in compose mode its subject. */
-export const draftKey = (message: OpenMessage): string =>
+/** Which e-mail a saved choice belongs to: its Message-ID, or for a draft in compose mode its subject. */
+export const choiceKey = (message: OpenMessage): string =>
   message.internetMessageId ?? `${message.mode}:${message.subject}`;

@@ -1,0 +1,3 @@
+ALTER TABLE "filed_emails" ADD COLUMN "sent_message_id" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "filed_emails_org_sent_message_idx" ON "filed_emails" USING btree ("organization_id","sent_message_id");--> statement-breakpoint
+CREATE INDEX "filed_emails_awaiting_sent_id_idx" ON "filed_emails" USING btree ("organization_id",lower(from_address)) WHERE message_id_generated and sent_message_id is null;
