@@ -1,21 +1,34 @@
 // The suggestion model at a large organization (issue 26): one organization with --projects projects whose model
 // holds --emails filed e-mails, then (1) POST /v1/filing/suggestions through a real server, p50/p99, next to
-// GET /v1/me in the same process, and (2) what learning adds to a filing: the model's statement in a filing
-// transaction, p50/p99.
+// GET /v1/me in the same process, (2) the model's look-up statement alone, and (3) what learning adds to a filing:
+// the model's statements in a filing transaction, p50/p99. For (2) and (3), the blocks and index entries the
+// statements touched per call (pg_statio/pg_stat counters): figures that do not depend on the machine's load.
 //
-//   npx tsx bench/suggest-scale.ts [--projects 5000] [--emails 100000] [--requests 300]
+//   npx tsx bench/suggest-scale.ts [--projects 5000] [--emails 1000000] [--requests 300] [--filings 200]
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/suggest-scale.ts …   (a fresh database)
 //
 // The e-mails are synthetic (per project: its own topic words and identifiers; firms shared by several projects;
-// common words from a Zipf-like pool) and go through the same feature extraction as filing (learnedFeatures);
-// their counts are bulk-loaded, as relearnOrganization would leave them, because filing a million e-mails one by
-// one through the API takes hours here. The timed filings then learn one e-mail each, as filing does.
+// common words from a Zipf-like pool). Their counts are computed here and bulk-loaded as relearnOrganization would
+// leave them (filing a million e-mails one by one through the API takes hours): features per distinct token
+// (textFeatures, as learnedFeatures reads them), checked against learnedFeatures on the first e-mails; rows written
+// with COPY (PostgreSQL through pg-copy-streams, PGlite from a Blob) with the model's indexes dropped and rebuilt
+// once after the load. PGlite runs from a data directory on disk. The timed filings learn one e-mail each, as
+// filing does.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
+import { from as copyFrom } from 'pg-copy-streams';
+import { z } from 'zod';
+import { type Database, type Db, openDatabase, pgliteOf, poolOf } from '../server/db/connection.js';
+import { selectRows } from '../server/db/rows.js';
 import { projects } from '../server/db/schema.js';
-import { learnedFeatures } from '../server/filing/model/features.js';
-import { learnFeatures } from '../server/filing/queries.js';
+import { learnedFeatures, textFeatures } from '../server/filing/model/features.js';
+import { learnedCounts, learnFeatures, MODEL_MAX_PROJECTS } from '../server/filing/queries.js';
 import { newId } from '../server/ids.js';
 import { createOrganization } from '../server/organizations/service.js';
 import { Rng } from '../server/seed/random.js';
@@ -25,15 +38,18 @@ import { startTestServer } from '../test/harness.js';
 const { values } = parseArgs({
   options: {
     projects: { type: 'string', default: '5000' },
-    emails: { type: 'string', default: '100000' },
+    emails: { type: 'string', default: '1000000' },
     requests: { type: 'string', default: '300' },
+    filings: { type: 'string', default: '200' },
   },
 });
 const projectCount = Number(values.projects);
 const emailCount = Number(values.emails);
 const requestCount = Number(values.requests);
+const filingCount = Number(values.filings);
 const rng = new Rng(26);
 const own = 'ridgelinegc.test';
+const modelTables = ['suggestion_feature_totals'];
 
 const syllables = 'ka lo mi ne ru sa to vi ze ba de fo gu hi ja ko lu ma no pe qui ra si tu ve wo xa yo zu'.split(' ');
 const pseudoWord = (i: number) => {
@@ -58,9 +74,12 @@ const commonWord = () => common[Math.floor(common.length * rng.float() ** 3)]!;
 function mailOf(p: SyntheticProject) {
   const firm = pick(p.firms);
   const words = (n: number) => Array.from({ length: n }, commonWord);
+  const subject = [pick(p.topics), ...words(3), rng.float() < 0.4 ? pick(p.ids) : ''];
+  const body = [...words(20), pick(p.topics), ...words(10), rng.float() < 0.3 ? pick(p.ids) : ''];
   return {
-    subject: [pick(p.topics), ...words(3), rng.float() < 0.4 ? pick(p.ids) : ''].join(' '),
-    body: [...words(20), pick(p.topics), ...words(10), rng.float() < 0.3 ? pick(p.ids) : ''].join(' '),
+    subject: subject.join(' '),
+    body: body.join(' '),
+    tokens: [...subject, ...body],
     from: `person${Math.floor(rng.float() * 3)}@${firm}`,
     recipients: [`pm@${own}`],
     attachmentNames: [],
@@ -68,11 +87,166 @@ function mailOf(p: SyntheticProject) {
   };
 }
 
+const tokenFeatures = new Map<string, string[]>();
+/** learnedFeatures of a synthetic e-mail (space-separated tokens, one outside sender), from each token's features. */
+function featuresOf(mail: ReturnType<typeof mailOf>): string[] {
+  const out = new Set([`a:${mail.from}`, `d:${mail.from.split('@')[1]}`]);
+  for (const token of mail.tokens) {
+    let features = tokenFeatures.get(token);
+    if (!features) {
+      features = [...textFeatures(token).keys()];
+      tokenFeatures.set(token, features);
+    }
+    for (const f of features) out.add(f);
+  }
+  return [...out].sort();
+}
+
 const q = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 1)} ms`;
+const copyField = (v: string | number | null) =>
+  v === null ? '\\N' : String(v).replace(/[\\\t\n\r]/g, (c) => `\\${c}`);
+
+/** Rows into a table with COPY: PostgreSQL through pg-copy-streams, PGlite from a Blob. */
+async function copyRows(db: Db, table: string, columns: string[], rows: (string | number | null)[][]) {
+  if (rows.length === 0) return;
+  const text = `${rows.map((r) => r.map(copyField).join('\t')).join('\n')}\n`;
+  const statement = `copy ${table} (${columns.join(', ')}) from`;
+  const pool = poolOf(db);
+  if (!pool) {
+    await pgliteOf(db).query(`${statement} '/dev/blob'`, [], { blob: new Blob([text]) });
+    return;
+  }
+  const client = await pool.connect();
+  try {
+    await pipeline(Readable.from([text]), client.query(copyFrom(`${statement} stdin`)));
+  } finally {
+    client.release();
+  }
+}
+
+const definitions = z.object({ table: z.string(), name: z.string(), definition: z.string(), constraint: z.boolean() });
+
+/** The model tables' indexes and keys, dropped; the function returned rebuilds them. */
+async function dropModelIndexes(db: Db) {
+  const found = await selectRows(
+    db,
+    sql`select c.conrelid::regclass::text as table, c.conname as name,
+        'alter table ' || c.conrelid::regclass::text || ' add constraint ' || c.conname || ' ' || pg_get_constraintdef(c.oid)
+          as definition, true as constraint
+      from pg_constraint c where c.contype in ('p', 'u') and c.conrelid::regclass::text = any(${`{${modelTables.join(',')}}`}::text[])
+      union all
+      select i.tablename, i.indexname, i.indexdef, false from pg_indexes i
+      where i.tablename = any(${`{${modelTables.join(',')}}`}::text[])
+        and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`,
+    definitions,
+  );
+  for (const d of found) {
+    await db.execute(
+      sql.raw(d.constraint ? `alter table ${d.table} drop constraint ${d.name}` : `drop index ${d.name}`),
+    );
+  }
+  return async () => {
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local maintenance_work_mem = '512MB'`);
+      for (const d of found) await tx.execute(sql.raw(d.definition));
+    });
+  };
+}
+
+/** Counts of `emailCount` synthetic e-mails, per project then per feature, as filing leaves them. */
+async function loadModel(db: Db, organizationId: string, synthetic: SyntheticProject[]) {
+  const rebuild = await dropModelIndexes(db);
+  const totals = new Map<string, { emails: number; projects: number; counts: Map<string, number> | null }>();
+  let pairs = 0;
+  for (const [i, p] of synthetic.entries()) {
+    const mails = Math.floor(emailCount / synthetic.length) + (i < emailCount % synthetic.length ? 1 : 0);
+    const counts = new Map<string, number>();
+    for (let n = 0; n < mails; n++) {
+      const mail = mailOf(p);
+      const features = featuresOf(mail);
+      if (i === 0 && n < 50 && features.join() !== learnedFeatures(mail).join())
+        throw new Error(`features differ from learnedFeatures: ${features.join()} / ${learnedFeatures(mail).join()}`);
+      for (const f of features) counts.set(f, (counts.get(f) ?? 0) + 1);
+    }
+    pairs += counts.size;
+    for (const [feature, emails] of counts) {
+      const total = totals.get(feature) ?? { emails: 0, projects: 0, counts: new Map() };
+      total.emails += emails;
+      total.projects = Math.min(total.projects + 1, MODEL_MAX_PROJECTS + 1);
+      total.counts = total.projects > MODEL_MAX_PROJECTS ? null : (total.counts?.set(p.id, emails) ?? null);
+      totals.set(feature, total);
+    }
+  }
+  const rows = [...totals].map(([feature, t]) => [
+    organizationId,
+    feature,
+    t.emails,
+    t.projects,
+    t.counts ? JSON.stringify(Object.fromEntries(t.counts)) : null,
+  ]);
+  for (let i = 0; i < rows.length; i += 100_000)
+    await copyRows(
+      db,
+      'suggestion_feature_totals',
+      ['organization_id', 'feature', 'emails', 'projects', 'counts'],
+      rows.slice(i, i + 100_000),
+    );
+  await rebuild();
+  // Autovacuum's work after a load, done now: visibility map and statistics.
+  for (const table of modelTables) await db.execute(sql.raw(`vacuum analyze ${table}`));
+  return { pairs, features: totals.size };
+}
+
+const counters = z.object({
+  blocks: z.number(),
+  read: z.number(),
+  tuples: z.number(),
+});
+
+/** Blocks touched (found in shared buffers or read) and index entries fetched on the model tables so far. */
+async function modelCounters(db: Db) {
+  // A backend's statistics reach the shared counters at the end of a transaction at most once a second, or
+  // after 10 s idle (PostgreSQL): wait, then end a transaction.
+  await new Promise((resolve) => setTimeout(resolve, poolOf(db) ? 11_000 : 1100));
+  await db.execute(sql`select 1`);
+  const [row] = await selectRows(
+    db,
+    sql`select coalesce(sum(io.heap_blks_hit + io.heap_blks_read + coalesce(io.idx_blks_hit, 0) + coalesce(io.idx_blks_read, 0)), 0)::float8 as blocks,
+        coalesce(sum(io.heap_blks_read + coalesce(io.idx_blks_read, 0)), 0)::float8 as read,
+        coalesce(sum(coalesce(s.idx_tup_fetch, 0) + coalesce(s.seq_tup_read, 0)), 0)::float8 as tuples
+      from pg_statio_user_tables io join pg_stat_user_tables s using (relid)
+      where io.relname = any(${`{${modelTables.join(',')}}`}::text[])`,
+    counters,
+  );
+  return row!;
+}
+
+async function perCall(db: Db, calls: number, work: () => Promise<void>) {
+  const before = await modelCounters(db);
+  await work();
+  const after = await modelCounters(db);
+  const per = (k: keyof typeof before) => ((after[k] - before[k]) / calls).toFixed(1);
+  return `per call ${per('blocks')} blocks (${per('read')} not in shared buffers), ${per('tuples')} rows read`;
+}
+
+/** PGlite in a data directory on disk (the model outgrows memory); PostgreSQL: the harness's fresh database. */
+async function openDatabaseForBench(): Promise<{ database?: Database; cleanUp: () => void }> {
+  if (process.env.DATABASE_URL) return { cleanUp: () => {} };
+  const dir = mkdtempSync(path.join(tmpdir(), 'sitefile-suggest-scale-'));
+  const database = await openDatabase({ dataDir: dir });
+  await database.migrate();
+  return { database, cleanUp: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 async function main() {
-  const server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
+  const { database, cleanUp } = await openDatabaseForBench();
+  // The load's index builds and vacuum run longer than a request's statement timeout.
+  const server = await startTestServer({
+    env: { LOG_LEVEL: 'silent', DATABASE_STATEMENT_TIMEOUT_MS: '3600000' },
+    database,
+  });
   const db = server.database.db;
   const org = await createOrganization(db, { name: 'Scale Builders' });
   const synthetic: SyntheticProject[] = Array.from({ length: projectCount }, (_, i) => ({
@@ -95,39 +269,9 @@ async function main() {
   console.log(`${projectCount} projects in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
   t = performance.now();
-  const counts = new Map<string, number>();
-  for (let n = 0; n < emailCount; n++) {
-    const p = synthetic[n % synthetic.length]!;
-    for (const f of learnedFeatures(mailOf(p))) {
-      const key = `${f}\t${p.id}`;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-  }
-  const totals = new Map<string, { emails: number; projects: number }>();
-  for (const [key, emails] of counts) {
-    const feature = key.slice(0, key.indexOf('\t'));
-    const total = totals.get(feature) ?? { emails: 0, projects: 0 };
-    total.emails += emails;
-    total.projects++;
-    totals.set(feature, total);
-  }
-  const rows = [...counts].map(([key, emails]) => [...key.split('\t'), emails] as [string, string, number]);
-  for (let i = 0; i < rows.length; i += 5000) {
-    const batch = rows.slice(i, i + 5000);
-    await db.execute(sql`insert into suggestion_features (organization_id, feature, project_id, emails)
-      select ${org.id}, f, p, e from unnest(${`{${batch.map((r) => JSON.stringify(r[0])).join(',')}}`}::text[],
-        ${`{${batch.map((r) => r[1]).join(',')}}`}::text[], ${`{${batch.map((r) => r[2]).join(',')}}`}::int[]) as u(f, p, e)`);
-  }
-  const totalRows = [...totals];
-  for (let i = 0; i < totalRows.length; i += 5000) {
-    const batch = totalRows.slice(i, i + 5000);
-    await db.execute(sql`insert into suggestion_feature_totals (organization_id, feature, emails, projects)
-      select ${org.id}, f, e, p from unnest(${`{${batch.map((r) => JSON.stringify(r[0])).join(',')}}`}::text[],
-        ${`{${batch.map((r) => r[1].emails).join(',')}}`}::int[], ${`{${batch.map((r) => r[1].projects).join(',')}}`}::int[]) as u(f, e, p)`);
-  }
-  await db.execute(sql`analyze`);
+  const model = await loadModel(db, org.id, synthetic);
   console.log(
-    `model of ${emailCount} e-mails: ${rows.length} feature rows, ${totalRows.length} features, loaded in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    `model of ${emailCount} e-mails: ${model.features} features (rows), ${model.pairs} (feature, project) pairs, loaded in ${((performance.now() - t) / 1000).toFixed(1)} s`,
   );
 
   const user = await createUser(db, {
@@ -138,10 +282,13 @@ async function main() {
   const token = server.app.context.tokens.sign(user.id, 'user').token;
   const suggestions: number[] = [];
   const baseline: number[] = [];
+  const lookups: number[] = [];
   let right = 0;
-  for (let n = 0; n < requestCount + 20; n++) {
+  const asked = Array.from({ length: requestCount + 20 }, () => {
     const p = pick(synthetic);
-    const mail = mailOf(p);
+    return { p, mail: mailOf(p) };
+  });
+  for (const [n, { p, mail }] of asked.entries()) {
     let started = performance.now();
     await server.call('/v1/me', { token });
     const me = performance.now() - started;
@@ -151,30 +298,55 @@ async function main() {
       token,
       json: { subject: mail.subject, from: mail.from, to: mail.recipients, bodyPreview: mail.body },
     });
-    const ms = performance.now() - started;
+    const took = performance.now() - started;
     if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
     if (n < 20) continue; // warm-up
-    suggestions.push(ms);
+    suggestions.push(took);
     baseline.push(me);
     right += Number(res.body.suggestions[0]?.projectId === p.id);
   }
   console.log(
-    `suggestions (${requestCount}, sequential): p50 ${q(suggestions, 0.5).toFixed(1)} ms, p99 ${q(suggestions, 0.99).toFixed(1)} ms; ` +
-      `GET /v1/me p50 ${q(baseline, 0.5).toFixed(1)} ms, p99 ${q(baseline, 0.99).toFixed(1)} ms; top-1 ${((100 * right) / requestCount).toFixed(1)} %`,
+    `suggestions (${requestCount}, sequential): p50 ${ms(q(suggestions, 0.5))}, p99 ${ms(q(suggestions, 0.99))}; ` +
+      `GET /v1/me p50 ${ms(q(baseline, 0.5))}, p99 ${ms(q(baseline, 0.99))}; ` +
+      `ratio p50 ${(q(suggestions, 0.5) / q(baseline, 0.5)).toFixed(2)}, p99 ${(q(suggestions, 0.99) / q(baseline, 0.99)).toFixed(2)}; ` +
+      `top-1 ${((100 * right) / requestCount).toFixed(1)} %`,
   );
 
-  const learning: number[] = [];
-  for (let n = 0; n < 200; n++) {
-    const p = pick(synthetic);
-    const features = learnedFeatures(mailOf(p));
-    const started = performance.now();
-    await db.transaction((tx) => learnFeatures(tx, org.id, p.id, features));
-    learning.push(performance.now() - started);
-  }
+  const lookupIo = await perCall(db, requestCount, async () => {
+    for (const { mail } of asked.slice(20)) {
+      const features = [...new Set([...learnedFeatures(mail)])];
+      const started = performance.now();
+      await learnedCounts(db, [org.id], features);
+      lookups.push(performance.now() - started);
+    }
+  });
   console.log(
-    `learning one filed e-mail (its own transaction, ${learning.length}): p50 ${q(learning, 0.5).toFixed(2)} ms, p99 ${q(learning, 0.99).toFixed(2)} ms`,
+    `model look-up alone (${requestCount}): p50 ${ms(q(lookups, 0.5))}, p99 ${ms(q(lookups, 0.99))}; ${lookupIo}`,
+  );
+
+  // Baseline: a write transaction that learns the project's own topic alone (its commit is most of it).
+  const learning: number[] = [];
+  const oneFeature: number[] = [];
+  const learnIo = await perCall(db, filingCount, async () => {
+    for (let n = 0; n < filingCount; n++) {
+      const p = pick(synthetic);
+      const features = learnedFeatures(mailOf(p));
+      let started = performance.now();
+      await db.transaction((tx) => learnFeatures(tx, org.id, p.id, features));
+      learning.push(performance.now() - started);
+      started = performance.now();
+      await db.transaction((tx) => learnFeatures(tx, org.id, p.id, [`w:${p.topics[0]}`]));
+      oneFeature.push(performance.now() - started);
+    }
+  });
+  console.log(
+    `learning one filed e-mail (its own transaction, ${filingCount}): p50 ${ms(q(learning, 0.5))}, p99 ${ms(q(learning, 0.99))}; ` +
+      `one feature alone p50 ${ms(q(oneFeature, 0.5))}, p99 ${ms(q(oneFeature, 0.99))}; ` +
+      `added p50 ${ms(q(learning, 0.5) - q(oneFeature, 0.5))}; both together ${learnIo}`,
   );
   await server.close();
+  if (database) await database.close();
+  cleanUp();
 }
 
 main().catch((err) => {

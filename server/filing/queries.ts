@@ -469,23 +469,31 @@ export async function membershipsOfAddresses(db: Db, orgIds: readonly string[], 
 // --- The suggestion model (server/filing/model/) ---
 
 /**
- * Counts one filed e-mail's features in its project (and the organization's totals), in the filing transaction.
- * Features arrive sorted, so concurrent filings lock rows in the same order.
+ * A feature held by more projects than this says little about which one: its per-project counts are not kept
+ * (schema: suggestion_feature_totals), so a look-up reads one row per feature asked, at any size. Changing it
+ * takes a relearn (`cli org relearn-suggestions`).
+ */
+export const MODEL_MAX_PROJECTS = 40;
+
+/**
+ * Counts one filed e-mail's features in its project and the organization's totals, in the filing transaction: one
+ * statement, one row per feature. Features arrive sorted, so concurrent filings lock rows in the same order.
  */
 export async function learnFeatures(tx: Tx, organizationId: string, projectId: string, features: readonly string[]) {
   if (features.length === 0) return;
   await tx.execute(sql`
-    with learned as (
-      insert into suggestion_features (organization_id, feature, project_id, emails)
-      select ${organizationId}, f, ${projectId}, 1 from unnest(${textArray(features)}) as f order by f
-      on conflict (organization_id, feature, project_id) do update set emails = suggestion_features.emails + 1
-      returning feature, emails
-    )
-    insert into suggestion_feature_totals (organization_id, feature, emails, projects)
-    select ${organizationId}, feature, 1, case when emails = 1 then 1 else 0 end from learned order by feature
-    on conflict (organization_id, feature) do update
-      set emails = suggestion_feature_totals.emails + 1,
-          projects = suggestion_feature_totals.projects + excluded.projects`);
+    insert into suggestion_feature_totals as t (organization_id, feature, emails, projects, counts)
+    select ${organizationId}, f, 1, 1, jsonb_build_object(${projectId}::text, 1)
+    from unnest(${textArray(features)}) as f order by f
+    on conflict (organization_id, feature) do update set
+      emails = t.emails + 1,
+      projects = case when t.counts ? ${projectId} or t.projects > ${MODEL_MAX_PROJECTS} then t.projects
+        else t.projects + 1 end,
+      counts = case
+        when t.counts ? ${projectId}
+          then jsonb_set(t.counts, array[${projectId}::text], to_jsonb((t.counts ->> ${projectId})::int + 1))
+        when t.projects >= ${MODEL_MAX_PROJECTS} then null
+        else t.counts || jsonb_build_object(${projectId}::text, 1) end`);
 }
 
 const learnedCountRow = z.object({
@@ -498,28 +506,18 @@ const learnedCountRow = z.object({
 
 /**
  * Per feature asked about, the projects whose filed e-mails carry it and how many, for features held by at most
- * `maxProjects` projects of an organization (one held more widely says little about which; skipping it keeps a
- * look-up bounded at any size). Reads the totals by primary key, then the counts by primary key.
+ * MODEL_MAX_PROJECTS projects of an organization: one primary-key read per feature.
  */
-export async function learnedCounts(
-  db: Db,
-  orgIds: readonly string[],
-  features: readonly string[],
-  maxProjects: number,
-) {
+export async function learnedCounts(db: Db, orgIds: readonly string[], features: readonly string[]) {
   if (orgIds.length === 0 || features.length === 0) return [];
   return selectRows(
     db,
     sql`
-    select t.organization_id as "organizationId", t.feature, f.project_id as "projectId", f.emails, t.emails as total
-    from suggestion_feature_totals t
-    -- Lateral: the counts of each kept feature by primary key, never a scan of every count.
-    cross join lateral (
-      select c.project_id, c.emails from suggestion_features c
-      where c.organization_id = t.organization_id and c.feature = t.feature
-    ) f
+    select t.organization_id as "organizationId", t.feature, c.key as "projectId", c.value::int as emails,
+      t.emails as total
+    from suggestion_feature_totals t cross join lateral jsonb_each_text(t.counts) c
     where t.organization_id = any(${textArray(orgIds)}) and t.feature = any(${textArray(features)})
-      and t.projects <= ${maxProjects}`,
+      and t.counts is not null`,
     learnedCountRow,
   );
 }
@@ -561,6 +559,5 @@ export async function filedEmailsToLearn(db: Db, organizationId: string, afterId
 
 /** Forgets what the organization's model learned (before relearning it from its filed e-mails). */
 export async function forgetLearned(tx: Tx, organizationId: string) {
-  await tx.execute(sql`delete from suggestion_features where organization_id = ${organizationId}`);
   await tx.execute(sql`delete from suggestion_feature_totals where organization_id = ${organizationId}`);
 }

@@ -16,9 +16,6 @@ export type { RankedProject } from './score.js';
  * of its words, identifiers and participants, documents with the numbers quoted, directory memberships), and
  * leaves the weighing to the pure scoreProjects.
  */
-/** A feature held by more projects than this says little about which one: it is not read (bounded look-ups). */
-const MAX_PROJECTS_PER_FEATURE = 40;
-
 const MAX_PARTICIPANTS = 30;
 const addressInText = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/gi;
 
@@ -49,16 +46,13 @@ export async function rankProjects(
       conversationId: request.conversationId,
     }),
     // Colleagues' addresses are not learned (they are on every project's mail); the directory places them.
-    learnedCounts(
-      db,
-      orgIds,
-      [
+    learnedCounts(db, orgIds, [
+      ...new Set([
         ...asked.keys(),
         ...[...roleOf.keys()].filter((a) => domainOf(a) !== selfDomain).map((a) => `a:${a}`),
         ...[...domainRole.keys()].map((d) => `d:${d}`),
-      ].filter((f, i, all) => all.indexOf(f) === i),
-      MAX_PROJECTS_PER_FEATURE,
-    ),
+      ]),
+    ]),
     documentsByNumber(db, orgIds, content.documentNumbers),
     membershipsOfAddresses(db, orgIds, [...roleOf.keys()]),
   ]);

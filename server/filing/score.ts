@@ -1,5 +1,5 @@
 import type { Suggestion } from '../../shared/filing.js';
-import { effectiveCode, matchesCode } from './clues/job-numbers.js';
+import { codeBase, effectiveCode, matchesCode } from './clues/job-numbers.js';
 import { addressMatchesIn, buildFieldIndex, type FieldIndex } from './clues/project-fields.js';
 import {
   buildNameIndex,
@@ -95,20 +95,29 @@ export interface ProjectRef {
 /** What scoring needs of one organization's projects: built once per version of them (project-index-cache.ts). */
 export interface OrgProjects {
   projects: ProjectRef[];
+  byId: Map<string, ProjectRef>;
   /** Names are distinctive within the organization: "a single word that no other project of it has". */
   names: NameIndex;
-  /** Projects whose code (or the job number their name starts with) has digits, as job numbers match them. */
-  codes: { id: string; code: string }[];
+  /** Projects whose code (or the job number their name starts with) has digits, by the code's base (codeBase):
+   *  a job number matches only codes of its base, so a suggestion never compares it with every project's. */
+  codes: Map<string, { id: string; code: string }[]>;
   /** Site addresses and reference numbers set on the projects. */
   fields: FieldIndex;
 }
 
 export function indexProjects(projects: ProjectRef[]): OrgProjects {
-  const codes = projects.flatMap((p) => {
+  const codes = new Map<string, { id: string; code: string }[]>();
+  for (const p of projects) {
     const code = effectiveCode(p);
-    return code && /\d/.test(code) ? [{ id: p.id, code }] : [];
-  });
-  return { projects, names: buildNameIndex(projects), codes, fields: buildFieldIndex(projects) };
+    if (code && /\d/.test(code)) codes.set(codeBase(code), [...(codes.get(codeBase(code)) ?? []), { id: p.id, code }]);
+  }
+  return {
+    projects,
+    byId: new Map(projects.map((p) => [p.id, p])),
+    names: buildNameIndex(projects),
+    codes,
+    fields: buildFieldIndex(projects),
+  };
 }
 
 export interface Evidence {
@@ -135,10 +144,38 @@ interface Entry {
   documents: { id: string; number: string }[];
 }
 
+/** The evidence gathered per project, made on a project's first clue: a suggestion's work grows with its clues,
+ *  not with the organization's project count. */
+class Entries {
+  private readonly entries = new Map<string, Entry>();
+  readonly projectCount: number;
+
+  constructor(private readonly orgs: OrgProjects[]) {
+    this.projectCount = orgs.reduce((n, o) => n + o.projects.length, 0);
+  }
+
+  /** The entry of one of the organizations' projects; undefined for any other project. */
+  get(projectId: string): Entry | undefined {
+    let entry = this.entries.get(projectId);
+    if (entry) return entry;
+    const project = this.orgs.find((o) => o.byId.has(projectId))?.byId.get(projectId);
+    if (!project) return undefined;
+    entry = { project, content: new Map(), other: [], documents: [] };
+    this.entries.set(projectId, entry);
+    return entry;
+  }
+
+  has(projectId: string): boolean {
+    return this.orgs.some((o) => o.byId.has(projectId));
+  }
+
+  values() {
+    return this.entries.values();
+  }
+}
+
 export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
-  const byId = new Map<string, Entry>(
-    e.orgs.flatMap((o) => o.projects).map((p) => [p.id, { project: p, content: new Map(), other: [], documents: [] }]),
-  );
+  const byId = new Entries(e.orgs);
   /** Per project and kind, the strongest content clue counts (the name twice is not twice the evidence). */
   const content = (projectId: string, kind: ClueKind, weight: number, text: string) => {
     const entry = byId.get(projectId);
@@ -187,10 +224,10 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
  * the organization's project count: a word of every project says nothing), times its support (a feature seen
  * once may be chance), times where it stands in the e-mail. Per project, the strongest feature is the reason.
  */
-function scoreLearned(e: Evidence, add: AddContent, byId: Map<string, Entry>) {
+function scoreLearned(e: Evidence, add: AddContent, byId: Entries) {
   const byFeature = new Map<string, Evidence['learned']>();
   for (const row of e.learned) byFeature.set(row.feature, [...(byFeature.get(row.feature) ?? []), row]);
-  const projectCount = Math.max(2, byId.size);
+  const projectCount = Math.max(2, byId.projectCount);
   const perProject = new Map<string, { weight: number; best: number; text: string }>();
   for (const [feature, rows] of byFeature) {
     const asked = e.asked.get(feature);
@@ -240,10 +277,10 @@ const whereText: Record<Where, string> = {
 };
 
 function scoreJobNumbers(e: Evidence, add: AddContent) {
-  const codes = e.orgs.flatMap((o) => o.codes);
   for (const section of e.content.sections) {
     for (const n of section.jobNumbers) {
       if (!n.labelled && !W.bareNumberPlaces.has(section.where)) continue;
+      const codes = e.orgs.flatMap((o) => o.codes.get(codeBase(n.value)) ?? []);
       const exact = codes.filter((c) => matchesCode(n.value, c.code) === 'exact');
       const matched = exact.length > 0 ? exact : codes.filter((c) => matchesCode(n.value, c.code) === 'base');
       const base = n.labelled ? W.jobNumberLabelled : W.jobNumberBare;
@@ -337,7 +374,7 @@ function scoreHistory(e: Evidence, add: (projectId: string, kind: ClueKind, weig
  * A number such as RFI-012 exists in many projects: the fewer hold it, the more it says. Among the holders,
  * those where the participants' mail is already filed are the ones meant: the weight is split among them.
  */
-function scoreDocuments(e: Evidence, known: Set<string>, add: AddContent, byId: Map<string, Entry>) {
+function scoreDocuments(e: Evidence, known: Set<string>, add: AddContent, byId: Entries) {
   const byNumber = new Map<string, Evidence['documents']>();
   for (const d of e.documents)
     byNumber.set(d.number.toUpperCase(), [...(byNumber.get(d.number.toUpperCase()) ?? []), d]);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { learnedCounts, learnFeatures, MODEL_MAX_PROJECTS } from './queries.js';
 import { relearnOrganization } from './service.js';
 
 let server: TestServer;
@@ -17,7 +18,9 @@ afterAll(async () => {
 const learned = async () =>
   (
     (await server.database.db.execute(
-      sql`select feature, project_id, emails from suggestion_features where organization_id = ${f.orgA.id} order by 1, 2`,
+      sql`select t.feature, c.key as project_id, c.value::int as emails
+        from suggestion_feature_totals t cross join lateral jsonb_each_text(t.counts) c
+        where t.organization_id = ${f.orgA.id} order by 1, 2`,
     )) as { rows: unknown[] }
   ).rows;
 
@@ -62,5 +65,26 @@ describe('the suggestion model', () => {
 
     await relearnOrganization(server.database.db, f.orgA.id);
     expect(await learned()).toEqual(before);
+  });
+
+  it('keeps per-project counts of a feature while at most MODEL_MAX_PROJECTS projects hold it, and its totals after', async () => {
+    const db = server.database.db;
+    const learn = (projectId: string) => db.transaction((tx) => learnFeatures(tx, f.orgA.id, projectId, ['w:capword']));
+    const projectIds = Array.from({ length: MODEL_MAX_PROJECTS + 1 }, (_, i) => `prj_cap${String(i).padStart(2, '0')}`);
+    for (const id of projectIds.slice(0, MODEL_MAX_PROJECTS)) await learn(id);
+    await learn(projectIds[0]!);
+    const held = await learnedCounts(db, [f.orgA.id], ['w:capword']);
+    expect(held).toHaveLength(MODEL_MAX_PROJECTS);
+    expect(held.find((r) => r.projectId === projectIds[0])).toMatchObject({ emails: 2, total: MODEL_MAX_PROJECTS + 1 });
+    // One project more: the word says little about which project, and it is no longer read.
+    await learn(projectIds[MODEL_MAX_PROJECTS]!);
+    await learn(projectIds[1]!);
+    expect(await learnedCounts(db, [f.orgA.id], ['w:capword'])).toEqual([]);
+    const [totals] = (
+      (await db.execute(
+        sql`select emails, projects from suggestion_feature_totals where organization_id = ${f.orgA.id} and feature = 'w:capword'`,
+      )) as { rows: { emails: number; projects: number }[] }
+    ).rows;
+    expect(totals).toEqual({ emails: MODEL_MAX_PROJECTS + 3, projects: MODEL_MAX_PROJECTS + 1 });
   });
 });

@@ -88,23 +88,14 @@ export const filedEmailAttachments = pgTable(
 );
 
 /**
- * The suggestion model learned from filed mail (server/filing/model/): per organization, feature (a word stem of
- * the subject, new text or attachment names, an identifier, a participant address or domain) and project, how many
- * filed e-mails of the project carry it. Counted up in the filing transaction; counts commute, so the order of
- * filing cannot change a suggestion.
+ * The suggestion model learned from filed mail (server/filing/model/): per organization and feature (a word stem of
+ * the subject, new text or attachment names, an identifier, a participant address or domain), how many filed
+ * e-mails carry it, in how many projects, and — while at most MODEL_MAX_PROJECTS projects hold it (queries.ts) —
+ * how many in each (`counts`, project id → e-mails). A feature of more projects says little about which one: its
+ * per-project counts are neither kept nor read, and `projects` stays at the cap + 1. So a suggestion reads one row
+ * per feature asked and a filing writes one per feature learned, at any number of filed e-mails. Counted up in the
+ * filing transaction; counts commute, so the order of filing cannot change a suggestion.
  */
-export const suggestionFeatures = pgTable(
-  'suggestion_features',
-  {
-    organizationId: text('organization_id').notNull(),
-    feature: text('feature').notNull(),
-    projectId: text('project_id').notNull(),
-    emails: integer('emails').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.organizationId, t.feature, t.projectId] })],
-);
-
-/** Per organization and feature, over all its projects: e-mails and projects carrying it (what a look-up reads first). */
 export const suggestionFeatureTotals = pgTable(
   'suggestion_feature_totals',
   {
@@ -112,6 +103,7 @@ export const suggestionFeatureTotals = pgTable(
     feature: text('feature').notNull(),
     emails: integer('emails').notNull(),
     projects: integer('projects').notNull(),
+    counts: jsonb('counts').$type<Record<string, number>>(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.feature] })],
 );

@@ -37,9 +37,11 @@ export function effectiveCode(project: { name: string; code: string | null }): s
   return codeFromName(project.name);
 }
 
+/** A job number or code without its suffix: `4521` of `4521-02`. */
+export const codeBase = (value: string) => value.split('-')[0]!;
+
 /** `4521-02` matches code `4521-02` exactly, `4521` matches it by its base, and `4410-02` matches code `4410`. */
 export function matchesCode(value: string, code: string): 'exact' | 'base' | undefined {
   if (value === code) return 'exact';
-  const base = (v: string) => v.split('-')[0];
-  return base(value) === base(code) ? 'base' : undefined;
+  return codeBase(value) === codeBase(code) ? 'base' : undefined;
 }
