@@ -132,7 +132,8 @@ export const ExplorerQuery = z
       .optional()
       .meta({ description: 'nextCursor of the previous page (not with groupBy)' }),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'ExplorerQuery' });
 
 export type ExplorerQuery = z.infer<typeof ExplorerQuery>;
 
@@ -144,6 +145,6 @@ export const ExplorerResult = z.object({
   rows: z.array(z.record(z.string(), ExplorerValue)),
   hasMore: z.boolean(),
   nextCursor: z.string().nullable(),
-});
+}).meta({ id: 'ExplorerResult' });
 
 export type ExplorerResult = z.infer<typeof ExplorerResult>;
