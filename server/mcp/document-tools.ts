@@ -27,6 +27,7 @@ const page = <T extends z.ZodType>(item: T) =>
 
 const DocumentsListInput = z
   .object({
+    organizationId: Id.describe('Organization id (from organizations_list or projects_find)'),
     projectId: Id.describe('Project id (from projects_find)'),
     format: z.array(z.enum(documentFormats)).min(1).max(7).optional().describe('Document formats, any of'),
     status: z.array(z.enum(documentStatuses)).min(1).max(14).optional().describe('Workflow statuses, any of'),
@@ -54,7 +55,7 @@ words or number. Up to 50 per call with the total count; pass nextCursor back as
   input: DocumentsListInput,
   output: page(DocumentItem),
   request: (args) => ({
-    params: { projectId: args.projectId },
+    params: { orgId: args.organizationId, projectId: args.projectId },
     query: {
       format: list(args.format),
       status: list(args.status),
@@ -74,6 +75,7 @@ words or number. Up to 50 per call with the total count; pass nextCursor back as
 
 const SubmittalsListInput = z
   .object({
+    organizationId: Id.describe('Organization id (from organizations_list or projects_find)'),
     projectId: Id.describe('Project id (from projects_find)'),
     status: z.array(z.enum(documentStatuses)).min(1).max(14).optional().describe('Workflow statuses, any of'),
     reviewStatus: z
@@ -104,7 +106,7 @@ open or overdue; search by words or number. Newest first, up to 25 per call with
   input: SubmittalsListInput,
   output: page(Submittal),
   request: (args) => ({
-    params: { projectId: args.projectId },
+    params: { orgId: args.organizationId, projectId: args.projectId },
     query: {
       'filter.status': list(args.status),
       'filter.reviewStatus': list(args.reviewStatus),

@@ -1,11 +1,6 @@
 import { z } from 'zod';
 import { Id, OrgPath } from '../../shared/common.js';
-import {
-  OrganizationList,
-  OrganizationListQuery,
-  ProjectList,
-  ProjectListQuery,
-} from '../../shared/organizations.js';
+import { OrganizationList, OrganizationListQuery, ProjectList, ProjectListQuery } from '../../shared/organizations.js';
 import { listOrganizations, listProjects } from '../organizations/service.js';
 import { restTool } from './rest-tool.js';
 

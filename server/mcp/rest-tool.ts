@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import { strictQuery } from '../../shared/common.js';
-import { type Caller, canAccessOrg } from '../auth/caller.js';
-import { findProjectOrg } from '../auth/project-owner.js';
+import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import { ApiError, zodDetails } from '../errors.js';
 import { checkAccess, type Route } from '../http/route.js';
@@ -32,10 +31,7 @@ export interface RestToolSpec<
   body?: B;
   input: I;
   output: O;
-  /**
-   * The REST request the arguments stand for: path parameters and query-string values. A tool that takes a
-   * `projectId` without `orgId` gets the project's organization filled in.
-   */
+  /** The REST request the arguments stand for: path parameters, query-string values and the body. */
   request: (args: z.output<I>) => {
     params: Record<string, string>;
     query?: Record<string, string | undefined>;
@@ -90,14 +86,7 @@ export function restTool<
     output: spec.output,
     async run(args, { app, caller }) {
       const request = spec.request(args);
-      const path = { ...request.params };
-      if (path.projectId && !path.orgId) {
-        // The request in one of the caller's organizations: a project of another is as unknown as in REST's
-        // answer to that request (404), and its organization is never named.
-        const orgId = await findProjectOrg(app.db, path.projectId);
-        if (!orgId || !canAccessOrg(caller.scope, orgId)) throw ApiError.notFound('Project');
-        path.orgId = orgId;
-      }
+      const path = request.params;
       // The order of the REST mount: access first, then the inputs.
       await checkAccess(app, rule, caller, path);
       const params = parseAs(spec.params ?? strictQuery({}), path, 'path') as z.output<P>;

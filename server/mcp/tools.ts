@@ -16,11 +16,12 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   run: (args: z.output<I>, ctx: { app: AppContext; caller: Caller }) => Promise<z.output<O>>;
 }
 
-/** A refusal as REST's error body would carry it (its message and `errorCode`), without the request id. */
+/** A refusal with REST's message, and its `errorCode` in `_meta` (clients check any structuredContent against
+ *  the output schema, errors too). */
 const toolError = (error: ApiError): CallToolResult => ({
   isError: true,
   content: [{ type: 'text', text: error.message }],
-  structuredContent: { error: error.message, errorCode: error.code },
+  _meta: { errorCode: error.code },
 });
 
 const holdsNul = (value: unknown): boolean =>
@@ -70,7 +71,9 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject>(
         const apiError = err instanceof ApiError ? err : databaseBudgetError(err);
         if (apiError) return toolError(apiError);
         ctx.app.log.error({ err, tool: spec.name }, 'MCP tool failed');
-        return toolError(new ApiError('internal_error', `${spec.name} failed because of a server error; try again later`));
+        return toolError(
+          new ApiError('internal_error', `${spec.name} failed because of a server error; try again later`),
+        );
       }
     }) as never,
   );
