@@ -124,7 +124,7 @@ describe('MCP tools over the REST routes', () => {
     ],
     [
       'document_read',
-      { projectId: f.projectA1.id, documentUid: 'doc_a1_rfi1', include: ['assignees'] },
+      { organizationId: f.orgA.id, projectId: f.projectA1.id, documentUid: 'doc_a1_rfi1', include: ['assignees'] },
       `${inA1()}/documents/doc_a1_rfi1?include=assignees`,
     ],
   ];
@@ -184,7 +184,7 @@ describe('MCP tools over the REST routes', () => {
   });
 
   it('refuse what the REST route refuses, with its reason', async () => {
-    // A tool given only a project asks in the caller's own organization, where another's project is unknown.
+    // Another organization's project named under the caller's organization: unknown there, in REST and MCP alike.
     const elsewhere = await rest(`/v1/organization/${f.orgA.id}/project/${f.projectB1.id}/documents/doc_b1_rfi1`);
     expect(elsewhere.status).toBe(404);
     expect(
