@@ -74,7 +74,7 @@ export const SentEmailTimelineQuery = strictQuery({
   projectId: Id.optional().meta({ description: 'Every e-mail of this project' }),
   mailerMessageId: Id.optional().meta({ description: 'One sent message (all its recipients)' }),
   cursor: Cursor,
-  limit: pageLimit(50, 100).meta({ description: 'E-mail records per page (each gives 1–4 events)' }),
+  limit: pageLimit(50).meta({ description: 'E-mail records per page (each gives 1–4 events)' }),
 }).refine((q) => [q.documentId, q.projectId, q.mailerMessageId].filter(Boolean).length === 1, {
   error: 'Give exactly one of documentId, projectId or mailerMessageId',
   path: ['documentId'],

@@ -55,7 +55,7 @@ export const emailsTimelineTool = restTool({
   title: 'E-mail delivery timeline',
   description: `The chronological delivery story of e-mails: sent → delivered → opened, or bounced / failed, per recipient.
 Give the organization and exactly one of documentId, projectId or mailerMessageId (from emails_search). Events are
-oldest first; pages hold up to 100 e-mail records — pass nextCursor back as cursor for the next page.`,
+oldest first; pages hold up to 50 e-mail records — pass nextCursor back as cursor for the next page.`,
   operationId: 'sentEmailTimeline',
   params: OrgPath,
   query: SentEmailTimelineQuery,
@@ -65,7 +65,7 @@ oldest first; pages hold up to 100 e-mail records — pass nextCursor back as cu
       documentId: Id.optional().describe('Timeline of every e-mail about this document (uid)'),
       projectId: Id.optional().describe('Timeline of every e-mail of this project'),
       mailerMessageId: Id.optional().describe('Timeline of one sent message (all its recipients)'),
-      limit: z.number().int().min(1).max(100).optional().describe('E-mail records per page (each gives 1-4 events)'),
+      limit: z.number().int().min(1).max(50).optional().describe('E-mail records per page (each gives 1-4 events)'),
       cursor,
     })
     .strict(),
