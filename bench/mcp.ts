@@ -4,10 +4,10 @@
 //   npx tsx bench/mcp.ts [--database-url postgres://postgres@127.0.0.1:5432/sitefile_large] [--runs 30]
 //
 // Cases (sequential calls, the three ways of each case in turns, p50/p99 over `runs`, one warm-up round):
-// - emails_search: subject words + delivery status over every organization of a member, limit 20;
-//   direct: the same page query (searchEmails) on the driver.
-// - emails_search, first page, no filters (newest 20 of the member's organizations).
-// - explorer_query grouped: documents of the member's organizations by format and status with count and
+// - emails_search: subject words + delivery status over the member's organization, limit 20;
+//   direct: the same page query (searchSentEmails) on the driver.
+// - emails_search, first page, no filters (newest 20 of the member's organization).
+// - explorer_query grouped: documents of the member's organization by format and status with count and
 //   max(updatedAt); direct: the hand-written GROUP BY over the same organizations.
 // "bare POST" is the same tools/call as one JSON-RPC request without the SDK client (the server's share), sent
 // with `requestJson` (node:http, one kept-alive connection), as are the two floors; the SDK client uses fetch.
@@ -31,7 +31,7 @@ import express from 'express';
 import pino from 'pino';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/connection.js';
-import { searchEmails } from '../server/mcp/queries.js';
+import { searchSentEmails } from '../server/emails/queries.js';
 import { startServer } from '../server/server.js';
 import { listenLocally, percentile, requestJson, sendJson } from './measure.js';
 
@@ -65,17 +65,16 @@ async function timeInterleaved(ways: (() => Promise<unknown>)[]): Promise<Timing
 }
 
 // The member of the organization with the most e-mail records asks.
-const [who] = await rows<{ userId: string }>(
-  sql`select m.user_id as "userId" from organization_members m
+const [who] = await rows<{ userId: string; orgId: string }>(
+  sql`select m.user_id as "userId", m.organization_id as "orgId" from organization_members m
       join (select organization_id, count(*) n from email_messages group by 1 order by 2 desc limit 1) e
         on e.organization_id = m.organization_id
       limit 1`,
 );
 if (!who) throw new Error('No members with e-mails: seed the database first (npm run cli -- seed --scale large)');
-const orgIds = (
-  await rows<{ id: string }>(sql`select organization_id as id from organization_members where user_id = ${who.userId}`)
-).map((r) => r.id);
-const scope = orgIds.map((orgId) => ({ orgId, projects: 'all' as const }));
+const orgIds = [who.orgId];
+const scope = { orgId: who.orgId, projects: 'all' as const };
+const organizationId = who.orgId;
 const counts = await rows<{ emails: number; documents: number }>(
   sql`select (select count(*)::int from email_messages) as emails, (select count(*)::int from documents) as documents`,
 );
@@ -166,6 +165,7 @@ const groupedQuery = () =>
         where organization_id in (${orgList}) group by format, status order by 3 desc limit 501`,
   );
 const grouped = {
+  organizationId,
   entity: 'documents',
   groupBy: ['format', 'status'],
   aggregates: [{ fn: 'count' }, { fn: 'max', field: 'updatedAt' }],
@@ -180,20 +180,20 @@ const cases: {
 }[] = [
   {
     name: 'emails_search text+status',
-    mcp: () => tool('emails_search', { text: 'RFI', status: ['opened', 'delivered'], limit: 20 }),
-    raw: () => rawTool('emails_search', { text: 'RFI', status: ['opened', 'delivered'], limit: 20 }),
-    direct: () => searchEmails(db, { scope, text: 'RFI', statuses: ['opened', 'delivered'], limit: 20 }),
+    mcp: () => tool('emails_search', { organizationId, text: 'RFI', status: ['opened', 'delivered'], limit: 20 }),
+    raw: () => rawTool('emails_search', { organizationId, text: 'RFI', status: ['opened', 'delivered'], limit: 20 }),
+    direct: () => searchSentEmails(db, { scope, text: 'RFI', statuses: ['opened', 'delivered'], sent: {}, limit: 20 }),
     floors: [
       'emails_search',
-      () => searchEmails(db, { scope, text: 'RFI', statuses: ['opened', 'delivered'], limit: 20 }),
+      () => searchSentEmails(db, { scope, text: 'RFI', statuses: ['opened', 'delivered'], sent: {}, limit: 20 }),
     ],
   },
   {
     name: 'emails_search newest page',
-    mcp: () => tool('emails_search', { limit: 20 }),
-    raw: () => rawTool('emails_search', { limit: 20 }),
-    direct: () => searchEmails(db, { scope, limit: 20 }),
-    floors: ['emails_search', () => searchEmails(db, { scope, limit: 20 })],
+    mcp: () => tool('emails_search', { organizationId, limit: 20 }),
+    raw: () => rawTool('emails_search', { organizationId, limit: 20 }),
+    direct: () => searchSentEmails(db, { scope, sent: {}, limit: 20 }),
+    floors: ['emails_search', () => searchSentEmails(db, { scope, sent: {}, limit: 20 })],
   },
   {
     name: 'explorer_query grouped',

@@ -14,19 +14,18 @@ import type { AppContext } from './context.js';
 import { cursorKeyFrom } from './cursor.js';
 import type { Db } from './db/connection.js';
 import { mountDocs } from './docs/routes.js';
-import { parsesOwnJsonBody } from './filing/routes.js';
 import { compressAnswers } from './http/compression.js';
-import { errorHandler, notFoundHandler, oauthErrorHandler } from './http/errors.js';
+import { errorHandler, notFoundHandler } from './http/errors.js';
 import { jsonEtag } from './http/etag.js';
 import { measureRequests, serveMetrics } from './http/metrics.js';
-import { refuseNulInForm, refuseNulInJson, refuseNulInUrl } from './http/nul.js';
+import { refuseNulInForm, refuseNulInUrl } from './http/nul.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { untilReady } from './http/readiness.js';
 import { requestLog } from './http/request-log.js';
 import { mountRoutes, refuseOtherMethods } from './http/route.js';
 import { securityHeaders } from './http/security-headers.js';
 import { recordUsage } from './http/usage.js';
-import { createMcpRouter, MCP_PATH } from './mcp/routes.js';
+import { createMcpRouter } from './mcp/routes.js';
 import { createMetrics } from './metrics/metrics.js';
 import { createOAuthServer } from './oauth/router.js';
 import { createConcurrencyGates } from './ratelimit/concurrency.js';
@@ -109,21 +108,16 @@ export function createApp(options: AppOptions): App {
   app.use(refuseNulInUrl);
   app.use(untilReady(context.isReady));
   app.use(compressAnswers());
-  // E-mail filing takes base64 attachments in JSON and /mcp answers bad JSON in JSON-RPC: both read their
-  // body themselves, after the access check.
-  const appWideJson = (req: express.Request) =>
-    Boolean(req.is('application/json')) && !parsesOwnJsonBody(req) && req.path !== MCP_PATH;
-  app.use(express.json({ limit: '1mb', type: (req) => appWideJson(req as express.Request), verify: refuseNulInJson }));
-  app.use(express.urlencoded({ extended: false, limit: '64kb', verify: refuseNulInForm }));
-  // People's sign-in (OAuth 2.1 authorization server) and the MCP endpoint it protects.
-  const oauth = createOAuthServer(context);
-  app.use(oauth.router);
-  app.use(createMcpRouter(context, oauth));
-
+  // The declared routes parse their bodies as each declaration says (route.ts); /mcp reads its own (JSON-RPC).
   const routes = allRoutes();
   const router = express.Router();
   mountRoutes(router, context, routes);
   app.use(router);
+  // People's sign-in (OAuth 2.1 authorization server: its pages post forms) and the MCP endpoint it protects.
+  const oauth = createOAuthServer(context);
+  app.use(createMcpRouter(context, oauth));
+  app.use(express.urlencoded({ extended: false, limit: '64kb', verify: refuseNulInForm }));
+  app.use(oauth.router);
   // Built on first request, not at start-up: it is a third of the app's construction time and few ask for it.
   let openApi: { json: string; etag: string } | undefined;
   app.get('/v1/openapi.json', (_req, res) => {
@@ -143,9 +137,6 @@ export function createApp(options: AppOptions): App {
   }
 
   app.use(notFoundHandler);
-  // Route layers never see a pending error (Express skips them), so the token endpoint's is mounted by path.
-  for (const route of routes)
-    if (route.errorBody === 'oauth') app.use(route.path, oauthErrorHandler(route.method.toUpperCase()));
   app.use(errorHandler);
 
   return {

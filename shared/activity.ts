@@ -3,6 +3,7 @@ import {
   Cursor,
   commaList,
   csvCapableLimit,
+  DateBound,
   Id,
   listEnvelope,
   pageLimit,
@@ -16,12 +17,6 @@ import { EmailRecord } from './emails.js';
  * A `from`/`to` bound: a date (YYYY-MM-DD, a whole UTC day) or a date-time with `Z` or an offset
  * (normalised to UTC). Date-times without a zone are refused rather than guessed.
  */
-export const DateBound = z
-  .union([z.iso.date(), z.iso.datetime({ offset: true })], {
-    error: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset',
-  })
-  .meta({ description: 'Inclusive bound: YYYY-MM-DD (a whole UTC day) or an ISO 8601 date-time with a zone' });
-
 export const OrgActivityQuery = strictQuery({
   cursor: Cursor,
   limit: csvCapableLimit,

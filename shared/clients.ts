@@ -112,7 +112,7 @@ export const TokenRequestJson = z
 /** The OAuth form body (RFC 6749 §4.4, client_secret_post). */
 export const TokenRequestForm = z
   .object({
-    grant_type: z.string().max(100),
+    grant_type: z.string().min(1).max(100),
     client_id: z.string().min(1).max(200).optional().meta({ description: 'Or in HTTP Basic' }),
     client_secret: z.string().min(1).max(500).optional().meta({ description: 'Or in HTTP Basic' }),
   })

@@ -89,3 +89,9 @@ export const csvCapableLimit = z.coerce
     description:
       'JSON: page size 1 to 50, default 25. CSV (Accept: text/csv): maximum rows, default 100000; larger values are clamped to 100000',
   });
+
+export const DateBound = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], {
+    error: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset',
+  })
+  .meta({ description: 'Inclusive bound: YYYY-MM-DD (a whole UTC day) or an ISO 8601 date-time with a zone' });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { DateBound } from './activity.js';
-import { Cursor, commaList, Id, listEnvelope, pageLimit, strictQuery, Timestamp } from './common.js';
+import { Cursor, commaList, DateBound, Id, listEnvelope, pageLimit, strictQuery, Timestamp } from './common.js';
 
 export const CommsQuery = strictQuery({
   actionType: commaList(500).optional().meta({

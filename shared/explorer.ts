@@ -132,18 +132,23 @@ export const ExplorerQuery = z
       .optional()
       .meta({ description: 'nextCursor of the previous page (not with groupBy)' }),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'ExplorerQuery' });
 
 export type ExplorerQuery = z.infer<typeof ExplorerQuery>;
 
 export const ExplorerValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
-export const ExplorerResult = z.object({
-  entity: z.enum(explorerEntities),
-  columns: z.array(z.object({ name: z.string(), type: z.enum(['string', 'number', 'timestamp', 'date', 'boolean']) })),
-  rows: z.array(z.record(z.string(), ExplorerValue)),
-  hasMore: z.boolean(),
-  nextCursor: z.string().nullable(),
-});
+export const ExplorerResult = z
+  .object({
+    entity: z.enum(explorerEntities),
+    columns: z.array(
+      z.object({ name: z.string(), type: z.enum(['string', 'number', 'timestamp', 'date', 'boolean']) }),
+    ),
+    rows: z.array(z.record(z.string(), ExplorerValue)),
+    hasMore: z.boolean(),
+    nextCursor: z.string().nullable(),
+  })
+  .meta({ id: 'ExplorerResult' });
 
 export type ExplorerResult = z.infer<typeof ExplorerResult>;

@@ -86,7 +86,10 @@ export const FileEmailQuery = strictQuery({
   conversationId: ConversationId.optional().meta({ description: 'The Outlook conversation id of the message' }),
 });
 
-export const RawMessage = z.string().meta({ description: 'The message as RFC 822 / MIME bytes', format: 'binary' });
+/** The raw message's bytes, as the route's parser reads them; documented as a binary string. */
+export const RawMessage = z
+  .custom<Uint8Array>((bytes) => bytes instanceof Uint8Array && bytes.length > 0, { error: 'The message is empty' })
+  .meta({ description: 'The message as RFC 822 / MIME bytes', type: 'string', format: 'binary' });
 
 const Person = z.object({ id: z.string(), name: z.string(), email: z.string() });
 

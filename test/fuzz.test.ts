@@ -11,6 +11,8 @@ let server: TestServer;
 let tokens: string[];
 let operations: { method: string; path: string; query: string[]; hasBody: boolean }[];
 let realCursors: string[];
+/** Organization A: the MCP e-mail search's organization. */
+let organizationId: string;
 
 const REQUESTS = 5_000;
 /** Requests of the date and cursor property (issue 28); with REQUESTS, over 20,000 in all. */
@@ -19,6 +21,7 @@ const EDGE_REQUESTS = 15_500;
 beforeAll(async () => {
   server = await startTestServer();
   const f = await createFixtures(server);
+  organizationId = f.orgA.id;
   const superKey = await f.client('all', { superadmin: true });
   tokens = [superKey.token, f.staff.token, f.member.token, 'not-a-token'];
   const doc = (await server.call('/v1/openapi.json')).body;
@@ -241,7 +244,8 @@ describe('fuzzing every operation of /v1/openapi.json', () => {
     await sendAll(inputs, 8, async (r) => {
       if (r.mcp === 0) {
         // One in ten through MCP's emails_search: a tool error that names the problem, never a server error.
-        const args = r.kind === 'date' ? { [r.pick % 2 ? 'from' : 'to']: r.date } : { cursor: r.cursor };
+        const edge = r.kind === 'date' ? { [r.pick % 2 ? 'from' : 'to']: r.date } : { cursor: r.cursor };
+        const args = { organizationId, ...edge };
         const res = await server.call('/mcp', {
           method: 'POST',
           token: tokens[0],

@@ -28,7 +28,7 @@ import {
   updateClient,
   updateOrgClient,
 } from './service.js';
-import { type OAuthFailure, readTokenRequest } from './token-request.js';
+import { type OAuthFailure, readTokenRequest, type TokenRequestBody } from './token-request.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -52,9 +52,9 @@ const tokenRoute = defineRoute({
     401: 'Unknown client, wrong secret, or disabled client (`invalid_client`)',
     429: 'Too many token requests or wrong secrets for this client_id from this address, or from this address (`too_many_requests`); see Retry-After',
   },
-  handler: async ({ req, res, app }) => {
+  handler: async ({ req, res, app, body }) => {
     res.setHeader('Cache-Control', 'no-store');
-    const request = readTokenRequest(req, Boolean(req.is(FORM)));
+    const request = readTokenRequest(req, body as TokenRequestBody);
     const fail = (failure: OAuthFailure) => {
       res.status(failure.status).json({ error: failure.error, error_description: failure.description });
       return undefined;

@@ -56,15 +56,23 @@ describe('POST /v1/oauth/token: HTTP Basic client authentication and OAuth-shape
   });
 
   it('answers every malformed request in OAuth’s shape, never the API error shape', async () => {
+    // A body against its content type's declared schema (JSON or form) is refused naming the field.
     const cases: { init: Parameters<typeof post>[0]; description: string }[] = [
       { init: { json: { client_id: key.clientId } }, description: 'client_secret is required.' },
-      { init: { json: { client_id: 5, client_secret: 'x' } }, description: 'client_id is not valid.' },
-      { init: { json: { client_id: 'x'.repeat(201), client_secret: 'x' } }, description: 'client_id is not valid.' },
+      { init: { json: { client_id: 5, client_secret: 'x' } }, description: 'Invalid body parameter: client_id' },
+      {
+        init: { json: { client_id: 'x'.repeat(201), client_secret: 'x' } },
+        description: 'Invalid body parameter: client_id',
+      },
+      {
+        init: { form: { grant_type: 'client_credentials', client_id: 'x'.repeat(201), client_secret: 'x' } },
+        description: 'Invalid body parameter: client_id',
+      },
       {
         init: { form: { client_id: key.clientId, client_secret: key.secret } },
-        description: 'grant_type is required.',
+        description: 'Invalid body parameter: grant_type',
       },
-      { init: { json: [] }, description: 'The request body must be an object.' },
+      { init: { json: [] }, description: 'Invalid body parameter: body' },
     ];
     for (const { init, description } of cases) {
       const res = await post(init);

@@ -145,3 +145,13 @@ describeAuthMatrix('email lookup', () => ({ server, fixtures }), {
   method: 'GET',
   path: '/v1/email/mm-single',
 });
+
+describeAuthMatrix('sent e-mail search', () => ({ server, fixtures }), {
+  method: 'GET',
+  path: '/v1/organization/{orgId}/sent-emails',
+});
+
+describeAuthMatrix('sent e-mail timeline', () => ({ server, fixtures }), {
+  method: 'GET',
+  path: '/v1/organization/{orgId}/sent-emails/timeline?mailerMessageId=mm-single',
+});

@@ -1,9 +1,153 @@
-import { asc, eq, getTableColumns, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { EmailRecord } from '../../shared/emails.js';
+import type { KeysetPosition } from '../cursor.js';
+import type { DateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
-import { emailMessages, projects } from '../db/schema.js';
+import { keysetOrder } from '../db/keyset.js';
+import { likeContains } from '../db/like.js';
+import { documents, emailMessages, projects } from '../db/schema.js';
 
 const emailColumns = { ...getTableColumns(emailMessages), projectName: projects.name };
+
+/** An e-mail's delivery status in SQL, over the table (or alias) `table`: the precedence of `emailDeliveryStatuses`. */
+export const emailDeliveryStatusSql = (table: string) =>
+  `(CASE WHEN ${table}.not_sent_reason IS NOT NULL OR ${table}.not_sent IS NOT NULL THEN 'failed'` +
+  ` WHEN ${table}.bounce IS NOT NULL THEN 'bounced'` +
+  ` WHEN ${table}.first_opened IS NOT NULL THEN 'opened'` +
+  ` WHEN ${table}.delivery IS NOT NULL THEN 'delivered' ELSE 'pending' END)`;
+
+const emailStatus = sql.raw(emailDeliveryStatusSql('"email_messages"'));
+const sentEmailColumns = { ...emailColumns, deliveryStatus: sql<string>`${emailStatus}` };
+const newestSentFirst = keysetOrder(emailMessages.sentAt, emailMessages.id, 'desc', 'timestamptz');
+const oldestFirst = keysetOrder(emailMessages.createdAt, emailMessages.id, 'asc', 'timestamptz');
+
+/** The e-mails of one organization in the projects the caller sees there: all of them, or these. */
+export interface SentEmailScope {
+  orgId: string;
+  projects: 'all' | readonly string[];
+}
+
+function scopeCondition({ orgId, projects: visible }: SentEmailScope): SQL {
+  const org = eq(emailMessages.organizationId, orgId);
+  if (visible === 'all') return org;
+  return visible.length === 0 ? sql`false` : (and(org, inArray(emailMessages.projectId, [...visible])) as SQL);
+}
+
+export interface SentEmailSearch {
+  scope: SentEmailScope;
+  projectId?: string;
+  documentId?: string;
+  text?: string;
+  sender?: string;
+  recipient?: string;
+  /** Bounds on sentAt. */
+  sent: DateWindow;
+  statuses?: readonly string[];
+  limit: number;
+  /** Keyset of the last row: sentAt (null when unsent) and id. */
+  after?: KeysetPosition<string | null>;
+}
+
+function searchConditions(search: SentEmailSearch): SQL[] {
+  const e = emailMessages;
+  const conditions: SQL[] = [scopeCondition(search.scope)];
+  if (search.projectId) conditions.push(eq(e.projectId, search.projectId));
+  if (search.documentId) conditions.push(eq(e.documentId, search.documentId));
+  if (search.text) conditions.push(sql`${e.activityTitle} ilike ${likeContains(search.text)}`);
+  for (const [value, email, name] of [
+    [search.sender, e.senderEmail, e.senderName],
+    [search.recipient, e.recipientEmail, e.recipientName],
+  ] as const) {
+    if (value) conditions.push(sql`(${email} ilike ${likeContains(value)} or ${name} ilike ${likeContains(value)})`);
+  }
+  if (search.sent.from) conditions.push(gte(e.sentAt, search.sent.from));
+  if (search.sent.before) conditions.push(lt(e.sentAt, search.sent.before));
+  if (search.statuses?.length) conditions.push(inArray(sql`${emailStatus}`, [...search.statuses]));
+  return conditions;
+}
+
+/**
+ * Newest first by sentAt, unsent records after every sent one, id as tiebreak; up to limit + 1 rows so
+ * the caller sees hasMore. Sent and unsent records are read as two ordered ranges (one after the other)
+ * so each walks the (organization, sent_at, id) index instead of sorting the organization's mail.
+ */
+export async function searchSentEmails(db: Db, search: SentEmailSearch) {
+  const e = emailMessages;
+  const conditions = searchConditions(search);
+  const select = (where: (SQL | undefined)[]) =>
+    db
+      .select(sentEmailColumns)
+      .from(e)
+      .leftJoin(projects, eq(projects.id, e.projectId))
+      .where(and(...where));
+  const wanted = search.limit + 1;
+  const after = search.after;
+  const rows: Awaited<ReturnType<typeof select>> = [];
+  if (!after || after.key !== null) {
+    const sentAfter = after && after.key !== null ? { key: after.key, id: after.id } : undefined;
+    const sent = [...conditions, isNotNull(e.sentAt), newestSentFirst.after(sentAfter)];
+    rows.push(
+      ...(await select(sent)
+        .orderBy(...newestSentFirst.orderBy)
+        .limit(wanted)),
+    );
+  }
+  // Date filters only match sent records; the unsent range is read only when the sent one ran out.
+  if (rows.length < wanted && !search.sent.from && !search.sent.before) {
+    const unsent = [...conditions, isNull(e.sentAt)];
+    if (after?.key === null) unsent.push(sql`${e.id} < ${after.id}`);
+    rows.push(
+      ...(await select(unsent)
+        .orderBy(desc(e.id))
+        .limit(wanted - rows.length)),
+    );
+  }
+  return rows;
+}
+
+export type SentEmailRow = Awaited<ReturnType<typeof searchSentEmails>>[number];
+
+export interface SentEmailTimelineQuery {
+  scope: SentEmailScope;
+  documentId?: string;
+  projectId?: string;
+  mailerMessageId?: string;
+  limit: number;
+  after?: KeysetPosition;
+}
+
+/** The e-mail records of one document, project or mailer message, oldest first, one page. */
+export function sentEmailsForTimeline(db: Db, query: SentEmailTimelineQuery) {
+  const e = emailMessages;
+  const conditions: SQL[] = [scopeCondition(query.scope)];
+  if (query.documentId) conditions.push(eq(e.documentId, query.documentId));
+  if (query.projectId) conditions.push(eq(e.projectId, query.projectId));
+  if (query.mailerMessageId) conditions.push(eq(e.mailerMessageId, query.mailerMessageId));
+  return db
+    .select(sentEmailColumns)
+    .from(e)
+    .leftJoin(projects, eq(projects.id, e.projectId))
+    .where(and(...conditions, oldestFirst.after(query.after)))
+    .orderBy(...oldestFirst.orderBy)
+    .limit(query.limit + 1);
+}
+
+/** The organization and project of a document, when there is one. */
+export async function findDocumentProject(db: Db, documentId: string) {
+  const [row] = await db
+    .select({ organizationId: documents.organizationId, projectId: documents.projectId })
+    .from(documents)
+    .where(eq(documents.id, documentId));
+  return row;
+}
+
+/** The distinct organization/project pairs of one mailer message's records. */
+export function findMessageProjects(db: Db, mailerMessageId: string) {
+  return db
+    .selectDistinct({ organizationId: emailMessages.organizationId, projectId: emailMessages.projectId })
+    .from(emailMessages)
+    .where(eq(emailMessages.mailerMessageId, mailerMessageId));
+}
 
 export type EmailRow = Awaited<ReturnType<typeof emailsByMailerId>>[number];
 

@@ -1,8 +1,34 @@
-import type { EmailRecord } from '../../shared/emails.js';
-import { type Caller, canAccessProject } from '../auth/caller.js';
+import type { z } from 'zod';
+import type {
+  EmailRecord,
+  SentEmail,
+  SentEmailSearchQuery,
+  SentEmailTimelineQuery,
+  TimelineEvent,
+} from '../../shared/emails.js';
+import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
+import { findProjectOrg } from '../auth/project-owner.js';
+import {
+  type CursorKey,
+  createdAtPosition,
+  cursorPosition,
+  cutPage,
+  type KeysetPosition,
+  keysetCursor,
+} from '../cursor.js';
+import { dateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
-import { emailsByMailerId, toEmailRecord } from './queries.js';
+import {
+  emailsByMailerId,
+  findDocumentProject,
+  findMessageProjects,
+  type SentEmailRow,
+  type SentEmailScope,
+  searchSentEmails,
+  sentEmailsForTimeline,
+  toEmailRecord,
+} from './queries.js';
 
 /**
  * One Email record by mailer message id. Rows outside the caller's scope do not exist for it (404).
@@ -25,4 +51,109 @@ export async function findEmail(
   const row = wanted === undefined ? rows[0] : rows.find((r) => r.recipientEmail.toLowerCase() === wanted);
   if (!row) throw ApiError.notFound('Email');
   return toEmailRecord(row);
+}
+
+type SearchQuery = z.output<typeof SentEmailSearchQuery>;
+type TimelineQuery = z.output<typeof SentEmailTimelineQuery>;
+
+/**
+ * The e-mails of `orgId` in the projects the caller reaches there, narrowed to a project or a document: one of
+ * another organization is 404, one of the organization outside the caller's projects 403 (as the activity feed).
+ */
+async function sentEmailScope(
+  db: Db,
+  caller: Caller,
+  orgId: string,
+  about: { projectId?: string; documentId?: string; mailerMessageId?: string },
+): Promise<SentEmailScope> {
+  const reachable = (projectId: string) => canAccessProject(caller.scope, orgId, projectId);
+  if (about.projectId !== undefined) {
+    if ((await findProjectOrg(db, about.projectId)) !== orgId) throw ApiError.notFound('Project');
+    if (!reachable(about.projectId)) throw ApiError.forbidden();
+  }
+  if (about.documentId !== undefined) {
+    const document = await findDocumentProject(db, about.documentId);
+    if (document?.organizationId !== orgId) throw ApiError.notFound('Document');
+    if (!reachable(document.projectId)) throw ApiError.forbidden();
+  }
+  if (about.mailerMessageId !== undefined) {
+    const owners = await findMessageProjects(db, about.mailerMessageId);
+    if (!owners.some((o) => o.organizationId === orgId && reachable(o.projectId))) throw ApiError.notFound('Email');
+  }
+  return { orgId, projects: projectsInOrg(caller.scope, orgId) };
+}
+
+/** A search record's place: its sentAt (null: unsent, after every sent one) and id. */
+const sentAtPosition = (row: SentEmailRow): KeysetPosition<string | null> => ({
+  key: row.sentAt?.toISOString() ?? null,
+  id: row.id,
+});
+
+const toSentEmail = (row: SentEmailRow): SentEmail => ({
+  ...toEmailRecord(row),
+  deliveryStatus: row.deliveryStatus as SentEmail['deliveryStatus'],
+});
+
+/** The organization's sent e-mails (one record per recipient), newest sent first, unsent last. */
+export async function searchOrgSentEmails(
+  { db, cursorKey }: { db: Db; cursorKey: CursorKey },
+  caller: Caller,
+  orgId: string,
+  query: SearchQuery,
+) {
+  const { cursor, limit, ...filters } = query;
+  const scope = await sentEmailScope(db, caller, orgId, filters);
+  const binding = { list: 'sent-emails', orgId, filters };
+  const after = cursorPosition(cursorKey, cursor, binding, 'timestamp or null');
+  const rows = await searchSentEmails(db, {
+    ...filters,
+    scope,
+    sent: dateWindow(filters.from, filters.to),
+    statuses: filters.status,
+    limit,
+    after,
+  });
+  const { page, hasMore, nextCursor } = cutPage(rows, limit, keysetCursor(cursorKey, binding, sentAtPosition));
+  return { data: page.map(toSentEmail), nextCursor, hasMore };
+}
+
+function eventsOf(row: SentEmailRow): TimelineEvent[] {
+  const common = {
+    mailerMessageId: row.mailerMessageId,
+    recipientEmail: row.recipientEmail,
+    recipientName: row.recipientName,
+    senderEmail: row.senderEmail,
+    activityTitle: row.activityTitle,
+    documentId: row.documentId,
+    projectId: row.projectId,
+  };
+  const events: TimelineEvent[] = [];
+  const add = (event: TimelineEvent['event'], at: Date | null, detail: string | null = null) => {
+    if (at) events.push({ ...common, at: at.toISOString(), event, detail });
+  };
+  add('sent', row.sentAt ?? row.send ?? row.sentToMailer);
+  add('delivered', row.delivery);
+  add('opened', row.firstOpened);
+  add('bounced', row.bounce, [row.bounceType, row.bounceSubtype].filter(Boolean).join(' / ') || null);
+  if (row.notSentReason || row.notSent) add('failed', row.createdAt, row.notSentReason ?? 'not sent');
+  return events;
+}
+
+/**
+ * The delivery story of one document's, project's or mailer message's e-mails in the organization: sent →
+ * delivered → opened, or bounced / failed, per recipient, oldest first; a page holds `limit` e-mail records.
+ */
+export async function sentEmailTimeline(
+  { db, cursorKey }: { db: Db; cursorKey: CursorKey },
+  caller: Caller,
+  orgId: string,
+  query: TimelineQuery,
+) {
+  const { cursor, limit, ...subject } = query;
+  const scope = await sentEmailScope(db, caller, orgId, subject);
+  const binding = { list: 'sent-email-timeline', orgId, subject };
+  const after = cursorPosition(cursorKey, cursor, binding, 'timestamp');
+  const rows = await sentEmailsForTimeline(db, { scope, ...subject, limit, after });
+  const { page, hasMore, nextCursor } = cutPage(rows, limit, keysetCursor(cursorKey, binding, createdAtPosition));
+  return { events: page.flatMap(eventsOf).sort((a, b) => a.at.localeCompare(b.at)), nextCursor, hasMore };
 }

@@ -4,6 +4,8 @@
  * becomes bound parameters.
  */
 
+import { emailDeliveryStatusSql } from '../emails/queries.js';
+
 export type FieldType = 'string' | 'number' | 'timestamp' | 'date' | 'boolean';
 
 export interface FieldDef {
@@ -26,15 +28,6 @@ export interface EntityDef {
   defaultOrder: { field: string; direction: 'asc' | 'desc' };
   fields: Record<string, FieldDef>;
 }
-
-/** One status per e-mail record, most significant event first. */
-export const emailDeliveryStatusSql = (alias: string) =>
-  `(CASE WHEN ${alias}.not_sent_reason IS NOT NULL OR ${alias}.not_sent IS NOT NULL THEN 'failed'` +
-  ` WHEN ${alias}.bounce IS NOT NULL THEN 'bounced'` +
-  ` WHEN ${alias}.first_opened IS NOT NULL THEN 'opened'` +
-  ` WHEN ${alias}.delivery IS NOT NULL THEN 'delivered' ELSE 'pending' END)`;
-
-export const emailDeliveryStatuses = ['delivered', 'opened', 'bounced', 'pending', 'failed'] as const;
 
 const text = (sql: string, extra: Partial<FieldDef> = {}): FieldDef => ({ sql, type: 'string', ...extra });
 const nullableText = (sql: string): FieldDef => text(sql, { nullable: true });

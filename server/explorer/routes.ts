@@ -16,9 +16,9 @@ export const explorerRoutes = [
     tags: ['Explorer'],
     access: access.needs('explorer:query', 'org'),
     params: OrgPath,
-    body: ExplorerQuery.meta({ id: 'ExplorerQuery' }),
+    body: ExplorerQuery,
     responses: {
-      200: { description: 'Rows (or groups) of the query', schema: ExplorerResult.meta({ id: 'ExplorerResult' }) },
+      200: { description: 'Rows (or groups) of the query', schema: ExplorerResult },
     },
     errors: { 503: 'The query ran past the statement timeout' },
     handler: ({ app, caller, params, body }) => runExplorerQuery(app, caller, body, params.orgId),

@@ -1,6 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { ExplorerQuery, ExplorerResult } from '../../shared/explorer.js';
-import { type Caller, canAccessOrg, projectsInOrg } from '../auth/caller.js';
+import { type Caller, projectsInOrg } from '../auth/caller.js';
 import { findProjectOrg } from '../auth/project-owner.js';
 import type { AppContext } from '../context.js';
 import { cutPage, decodeCursor, encodeCursor } from '../cursor.js';
@@ -8,19 +8,6 @@ import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { compileExplorerQuery, cursorBinding, type ScopeEntry } from './compile.js';
 import { deadlineGuard, runExplorerStatement, stoppedByTimeout } from './queries.js';
-
-/** The organizations an explorer query runs over: one named organization, or all of the caller's. */
-export function explorerScope(caller: Caller, organizationId: string | undefined): ScopeEntry[] {
-  if (organizationId) {
-    if (!canAccessOrg(caller.scope, organizationId)) {
-      throw new ApiError('forbidden', `Organization ${organizationId} is outside your access`);
-    }
-    return [{ orgId: organizationId, projects: projectsInOrg(caller.scope, organizationId) }];
-  }
-  if (caller.scope.allOrgs) throw ApiError.badRequest('organizationId is required for platform-wide keys');
-  const orgIds = new Set([...caller.scope.orgs, ...caller.scope.projects.keys()]);
-  return [...orgIds].sort().map((orgId) => ({ orgId, projects: projectsInOrg(caller.scope, orgId) }));
-}
 
 /** An explorer query that ran past its time: a 503 that says what to change. */
 async function runWithin(db: Db, timeoutMs: number, statement: SQL, guarded: boolean) {
@@ -38,17 +25,17 @@ async function runWithin(db: Db, timeoutMs: number, statement: SQL, guarded: boo
 }
 
 /**
- * Compiles, checks and runs one explorer query over `organizationId` (or all of the caller's organizations)
- * within the configured time (both databases), as one of the caller's explorer slots
+ * Compiles, checks and runs one explorer query over the projects of `orgId` the caller reaches (the route has
+ * checked the organization) within the configured time (both databases), as one of the caller's explorer slots
  * (`EXPLORER_QUERIES_PER_CLIENT`, `EXPLORER_QUERIES_MAX` on the instance).
  */
 export async function runExplorerQuery(
   app: Pick<AppContext, 'db' | 'config' | 'gates' | 'cursorKey'>,
   caller: Caller,
   query: ExplorerQuery,
-  organizationId: string | undefined,
+  orgId: string,
 ): Promise<ExplorerResult> {
-  const scope = explorerScope(caller, organizationId);
+  const scope = [{ orgId, projects: projectsInOrg(caller.scope, orgId) }];
   const release = await app.gates.enter('explorer', caller.callerKey);
   try {
     return await runWithinScope(app, query, scope);

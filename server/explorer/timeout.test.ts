@@ -66,7 +66,7 @@ describe('explorer queries are bounded in time on both databases', () => {
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
-        params: { name: 'explorer_query', arguments: pathological },
+        params: { name: 'explorer_query', arguments: { organizationId: f.orgA.id, ...pathological } },
       },
     });
     expect(res.status).toBe(200);

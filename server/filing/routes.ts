@@ -1,4 +1,4 @@
-import express, { type Request, type RequestHandler } from 'express';
+import express, { type RequestHandler } from 'express';
 import { ProjectPath } from '../../shared/common.js';
 import {
   FiledEmailDetail,
@@ -30,14 +30,6 @@ import {
   recordSentMessageId,
   suggestProjects,
 } from './service.js';
-
-const EMAILS_PATH = /^\/v1\/organizations?\/[^/]+\/projects?\/[^/]+\/emails\/?$/;
-
-/**
- * The filing route reads its own body (raw MIME up to 25 MB, or JSON with base64 attachments), after
- * the access check; the app-wide 1 MB JSON parser leaves it alone.
- */
-export const parsesOwnJsonBody = (req: Request): boolean => req.method === 'POST' && EMAILS_PATH.test(req.path);
 
 const emailBodyTypes: RequestHandler = (req, _res, next) => {
   next(
@@ -74,8 +66,10 @@ export const filingRoutes = [
     query: FileEmailQuery,
     body: FileEmailJson,
     bodyContentTypes: { 'message/rfc822': { schema: RawMessage } },
-    // A filing holds its message (up to 25 MB, several times that while parsed): a few at a time.
+    // A filing holds its message (up to 25 MB, several times that while parsed): a few at a time. Its body (raw
+    // MIME up to 25 MB, or JSON with base64 attachments) is read after the access check and the gate.
     gate: 'filing',
+    ownBody: true,
     before: [
       emailBodyTypes,
       express.raw({ type: 'message/rfc822', limit: MAX_MESSAGE_BYTES }),
@@ -100,7 +94,6 @@ export const filingRoutes = [
       const target = { organizationId: params.orgId, projectId: params.projectId };
       let filing: Awaited<ReturnType<typeof fileEmail>>;
       if (Buffer.isBuffer(body)) {
-        if (body.length === 0) throw ApiError.badRequest('The message is empty');
         filing = await fileEmail(app, caller, { ...target, ...query }, await parseRawMessage(body));
       } else {
         if (Object.keys(req.query).length > 0) {

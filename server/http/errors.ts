@@ -89,19 +89,13 @@ const oauthCodeOf = (apiError: ApiError): OAuthError['error'] =>
       ? 'too_many_requests'
       : 'invalid_request';
 
-const oauthShaped = errorHandlerWith(
+/** The token endpoint's failures, ours and the parsers', in OAuth's shape (mounted in its route's chain). */
+export const oauthErrorHandler = errorHandlerWith(
   (apiError): OAuthError =>
     apiError
       ? { error: oauthCodeOf(apiError), error_description: apiError.message }
       : { error: 'server_error', error_description: 'Internal server error' },
 );
-
-/** The token endpoint answers every failure of its method, ours or the parsers', in OAuth's shape. */
-export const oauthErrorHandler =
-  (method: string): ErrorRequestHandler =>
-  (err, req, res, next) =>
-    // Mounted by path, which also matches below it: only the endpoint itself (req.path is relative to the mount).
-    req.method === method && req.path === '/' ? oauthShaped(err, req, res, next) : next(err);
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(new ApiError('not_found', `No route for ${req.method} ${req.path}`));

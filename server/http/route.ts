@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response, Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { z } from 'zod';
 import type { oas31 } from 'zod-openapi';
 import { strictQuery } from '../../shared/common.js';
@@ -17,8 +17,9 @@ import type { AppContext } from '../context.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
-import { validationError } from './errors.js';
+import { oauthErrorHandler, validationError } from './errors.js';
 import { sendJsonWithEtag } from './etag.js';
+import { refuseNulInForm, refuseNulInJson } from './nul.js';
 
 /**
  * Who may call a route. Declared on the route and enforced here, before the handler, in one fixed order:
@@ -124,13 +125,16 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   /** Request headers the route requires (validated before the body, documented in OpenAPI). */
   headers?: AnyObject;
   body?: B;
-  /** Body content types other than JSON the route accepts (documented, parsed by the route's own middleware). */
+  /** Body content types the route accepts besides `body`'s JSON: each one's body is checked against its schema
+   *  (400 naming the field). The OAuth form is parsed by the mount; others by the route's own `before`. */
   bodyContentTypes?: Record<string, { schema: z.ZodType }>;
+  /** The route reads its own body (`before`, after the access checks): the mount's JSON parser leaves it alone. */
+  ownBody?: boolean;
   /** Success responses; error responses follow from `access` and the declared inputs. */
   responses: Record<number, ResponseSpec>;
   /** Extra error statuses the handler itself may produce (beyond the ones `access`/inputs imply). */
   errors?: Record<number, string>;
-  /** Every failure in OAuth's shape (RFC 6749 §5.2) rather than ErrorBody: the token endpoint. */
+  /** Every failure in OAuth's shape (RFC 6749 §5.2) rather than ErrorBody, the parsers' too: the token endpoint. */
   errorBody?: 'oauth';
   /** Middleware that runs after access checks and before validation (e.g. a raw-body parser). */
   before?: RequestHandler[];
@@ -278,6 +282,21 @@ const gateStep =
     next();
   };
 
+const FORM = 'application/x-www-form-urlencoded';
+const jsonBody = express.json({ limit: '1mb', verify: refuseNulInJson });
+const formBody = express.urlencoded({ extended: false, limit: '64kb', verify: refuseNulInForm });
+
+/** A route's body parsers, before its access checks: JSON, and the OAuth form where declared; none when it reads
+ *  its own body. */
+const bodyParsers = (route: Route): RequestHandler[] =>
+  route.ownBody ? [] : route.bodyContentTypes?.[FORM] ? [jsonBody, formBody] : [jsonBody];
+
+/** The schema a request's body is checked against: its declared content type's, or `body`'s (JSON). */
+function bodySchema(route: Route, req: Request): z.ZodType | undefined {
+  const declared = Object.entries(route.bodyContentTypes ?? {}).find(([type]) => req.is(type));
+  return declared ? declared[1].schema : route.body;
+}
+
 export function mountRoutes(router: Router, app: AppContext, routes: readonly Route[]): void {
   const methodsByPath = new Map<string, string[]>();
   const declared = routes.flatMap((route) =>
@@ -297,13 +316,11 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
       req.caller = await authorize(app, route, req, res);
       next();
     };
-    const alternativeBody = Object.keys(route.bodyContentTypes ?? {});
     const runStep: RequestHandler = async (req, res) => {
       const params = parsePart('path', route.params, req.params);
       const query = parsePart('query', route.query ?? noQueryParameters, req.query);
       parsePart('header', route.headers, req.headers);
-      const body =
-        alternativeBody.length > 0 && req.is(alternativeBody) ? req.body : parsePart('body', route.body, req.body);
+      const body = parsePart('body', bodySchema(route, req), req.body);
       if (route.access.kind === 'ownerOrOrgAdmin')
         await checkRecordOwner(app, route.access, req.caller as Caller, params);
       const result = await route.handler({ req, res, app, caller: req.caller as Caller, params, query, body } as never);
@@ -317,10 +334,13 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
       refuseShadowed(path, route.method);
       router[route.method](
         path,
+        ...bodyParsers(route),
         authorizeStep,
         ...(route.gate ? [gateStep(app, route.gate)] : []),
         ...(route.before ?? []),
         runStep,
+        // A route's own error handler sees every failure of its chain, the parsers' included.
+        ...(route.errorBody === 'oauth' ? [oauthErrorHandler] : []),
       );
       methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);
     }

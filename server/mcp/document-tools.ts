@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id } from '../../shared/common.js';
+import { Id, ProjectPath } from '../../shared/common.js';
 import {
   DocumentItem,
   documentFormats,
@@ -10,24 +10,10 @@ import {
   SubmittalListQuery,
 } from '../../shared/documents.js';
 import { listProjectDocuments, listProjectSubmittals } from '../documents/service.js';
-import { ApiError, zodDetails } from '../errors.js';
-import { projectScope } from './scope.js';
-import type { ToolSpec } from './tools.js';
+import { restTool } from './rest-tool.js';
 
-// The tools go through the REST lists' own query schemas and services, so filters, ordering and
-// cursors behave exactly as GET …/document and GET …/document/submittals do.
-function restQuery<S extends z.ZodType>(schema: S, values: Record<string, string | undefined>): z.output<S> {
-  const given = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
-  const parsed = schema.safeParse(given);
-  if (!parsed.success) {
-    throw ApiError.badRequest(
-      zodDetails(parsed.error)
-        .map((d) => `${d.path}: ${d.message}`)
-        .join('; '),
-    );
-  }
-  return parsed.data;
-}
+// The tools over GET …/documents and GET …/document/submittals: their query schemas and services, so filters,
+// ordering and cursors behave exactly as the REST lists do.
 
 const list = (values: readonly string[] | undefined) => values?.join(',');
 
@@ -41,6 +27,7 @@ const page = <T extends z.ZodType>(item: T) =>
 
 const DocumentsListInput = z
   .object({
+    organizationId: Id.describe('Organization id (from organizations_list or projects_find)'),
     projectId: Id.describe('Project id (from projects_find)'),
     format: z.array(z.enum(documentFormats)).min(1).max(7).optional().describe('Document formats, any of'),
     status: z.array(z.enum(documentStatuses)).min(1).max(14).optional().describe('Workflow statuses, any of'),
@@ -56,20 +43,20 @@ const DocumentsListInput = z
     cursor: z.string().min(1).max(2000).optional().describe('nextCursor from the previous call'),
   })
   .strict();
-const DocumentsListOutput = page(DocumentItem);
-
-export const documentsListTool: ToolSpec<typeof DocumentsListInput, typeof DocumentsListOutput> = {
+export const documentsListTool = restTool({
   name: 'documents_list',
   title: 'List documents of a project',
   description: `List and search a project's documents (RFIs, change orders, instructions, bulletins, certificates,
 quotes, submittals): number (id), title, status, priority, due date, assignees. Filter by format and status, search by
 words or number. Up to 50 per call with the total count; pass nextCursor back as cursor for more.`,
-  permission: 'document:read',
+  operationId: 'listProjectDocuments',
+  params: ProjectPath,
+  query: ProjectDocumentListQuery,
   input: DocumentsListInput,
-  output: DocumentsListOutput,
-  async run(args, { app, caller }) {
-    await projectScope(app.db, caller, args.projectId);
-    const query = restQuery(ProjectDocumentListQuery, {
+  output: page(DocumentItem),
+  request: (args) => ({
+    params: { orgId: args.organizationId, projectId: args.projectId },
+    query: {
       format: list(args.format),
       status: list(args.status),
       search: args.search,
@@ -78,14 +65,17 @@ words or number. Up to 50 per call with the total count; pass nextCursor back as
       limit: String(args.limit),
       cursor: args.cursor,
       include: 'assignees',
-    });
-    const { data, total, hasMore, nextCursor } = await listProjectDocuments(app, args.projectId, query).page();
+    },
+  }),
+  answer: async ({ app, params, query }) => {
+    const { data, total, hasMore, nextCursor } = await listProjectDocuments(app, params.projectId, query).page();
     return { data, total, hasMore, nextCursor };
   },
-};
+});
 
 const SubmittalsListInput = z
   .object({
+    organizationId: Id.describe('Organization id (from organizations_list or projects_find)'),
     projectId: Id.describe('Project id (from projects_find)'),
     status: z.array(z.enum(documentStatuses)).min(1).max(14).optional().describe('Workflow statuses, any of'),
     reviewStatus: z
@@ -104,20 +94,20 @@ const SubmittalsListInput = z
     cursor: z.string().min(1).max(2000).optional().describe('nextCursor from the previous call'),
   })
   .strict();
-const SubmittalsListOutput = page(Submittal);
-
-export const submittalsListTool: ToolSpec<typeof SubmittalsListInput, typeof SubmittalsListOutput> = {
+export const submittalsListTool = restTool({
   name: 'submittals_list',
   title: 'List submittals of a project',
   description: `Read a project's submittals in full: status, consultant review outcome (reviewStatus), ball in court,
 due/received/closed dates, assignees, approvers, consultants and distribution. Filter by status, reviewStatus,
 open or overdue; search by words or number. Newest first, up to 25 per call with the total; pass nextCursor back as cursor.`,
-  permission: 'document:read',
+  operationId: 'listProjectSubmittals',
+  params: ProjectPath,
+  query: SubmittalListQuery,
   input: SubmittalsListInput,
-  output: SubmittalsListOutput,
-  async run(args, { app, caller }) {
-    await projectScope(app.db, caller, args.projectId);
-    const query = restQuery(SubmittalListQuery, {
+  output: page(Submittal),
+  request: (args) => ({
+    params: { orgId: args.organizationId, projectId: args.projectId },
+    query: {
       'filter.status': list(args.status),
       'filter.reviewStatus': list(args.reviewStatus),
       'filter.open': args.open ? 'true' : undefined,
@@ -125,8 +115,10 @@ open or overdue; search by words or number. Newest first, up to 25 per call with
       search: args.search,
       limit: String(args.limit),
       cursor: args.cursor,
-    });
-    const { data, total, hasMore, nextCursor } = await listProjectSubmittals(app, args.projectId, query).page();
+    },
+  }),
+  answer: async ({ app, params, query }) => {
+    const { data, total, hasMore, nextCursor } = await listProjectSubmittals(app, params.projectId, query).page();
     return { data, total, hasMore, nextCursor };
   },
-};
+});

@@ -71,6 +71,7 @@ describe('MCP sign-in with the SDK client', () => {
       'explorer_query',
       'filed_email_read',
       'filed_emails_search',
+      'organizations_list',
       'projects_find',
       'report_read',
       'reports_list',
@@ -108,7 +109,7 @@ describe('token lifetime and refresh', () => {
   it('refreshes automatically after the access token expires, rotating the refresh token', async () => {
     const before = { ...oauth.saved! };
     server.clock.advance(25 * 3600 * 1000);
-    const result = structured(await call(agent, 'projects_find', {}));
+    const result = structured(await call(agent, 'projects_find', { organizationId: f.orgA.id }));
     expect(result.data).toHaveLength(2);
     expect(oauth.saved!.access_token).not.toBe(before.access_token);
     expect(oauth.saved!.refresh_token).not.toBe(before.refresh_token);
@@ -145,11 +146,11 @@ describe('client keys on /mcp', () => {
     });
     expect(exchange.status).toBe(200);
     const client = await connectWithToken(server, exchange.body.access_token);
-    const projects = structured(await call(client, 'projects_find', {}));
+    const projects = structured(await call(client, 'projects_find', { organizationId: f.orgA.id }));
     expect(projects.data.map((p: { id: string }) => p.id)).toEqual([f.projectA2.id]);
-    expect(structured(await call(client, 'emails_search', {})).data).toEqual([]);
-    expect(errorText(await call(client, 'explorer_query', { entity: 'documents' }))).toMatch(
-      /needs the explorer:query permission/,
+    expect(structured(await call(client, 'emails_search', { organizationId: f.orgA.id })).data).toEqual([]);
+    expect(errorText(await call(client, 'explorer_query', { organizationId: f.orgA.id, entity: 'documents' }))).toBe(
+      'Insufficient permissions',
     );
     await client.close();
   });

@@ -1,53 +1,47 @@
 import { z } from 'zod';
-import { Id } from '../../shared/common.js';
-import { cursorPosition, cutPage, keysetCursor, namePosition } from '../cursor.js';
-import { explorerScope } from '../explorer/service.js';
-import { findProjects } from './queries.js';
-import type { ToolSpec } from './tools.js';
+import { Id, OrgPath } from '../../shared/common.js';
+import { OrganizationList, OrganizationListQuery, ProjectList, ProjectListQuery } from '../../shared/organizations.js';
+import { listOrganizations, listProjects } from '../organizations/service.js';
+import { restTool } from './rest-tool.js';
 
-const ProjectsFindInput = z
-  .object({
-    query: z.string().min(1).max(200).optional().describe('Part of the project name or code, e.g. "hospital"'),
-    organizationId: Id.optional().describe('Only projects of this organization'),
-    limit: z.number().int().min(1).max(50).default(20),
-    cursor: z.string().min(1).max(2000).optional().describe('nextCursor from the previous call'),
-  })
-  .strict();
+const limit = z.number().int().min(1).max(50).optional().describe('Page size, 1–50');
+const cursor = z.string().min(1).max(2000).optional().describe('nextCursor from the previous call');
+const text = (value: number | undefined) => (value === undefined ? undefined : String(value));
 
-const ProjectsFindOutput = z.object({
-  data: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      code: z.string().nullable(),
-      organizationId: z.string(),
-      organizationName: z.string(),
-    }),
-  ),
-  hasMore: z.boolean(),
-  nextCursor: z.string().nullable(),
+export const organizationsListTool = restTool({
+  name: 'organizations_list',
+  title: 'List your organizations',
+  description: `The organizations you can reach, by name: each one's id, which projects_find, emails_search,
+emails_timeline, explorer_query, directory_search and activity_feed take. Up to 50 per call; pass nextCursor back as cursor.`,
+  operationId: 'listOrganizations',
+  query: OrganizationListQuery,
+  input: z.object({ limit, cursor }).strict(),
+  output: OrganizationList,
+  request: (args) => ({ params: {}, query: { limit: text(args.limit), cursor: args.cursor } }),
+  answer: ({ app, caller, query }) => listOrganizations(app, caller, query),
 });
 
-export const projectsFindTool: ToolSpec<typeof ProjectsFindInput, typeof ProjectsFindOutput> = {
+export const projectsFindTool = restTool({
   name: 'projects_find',
   title: 'Find projects',
-  description: `Find the projects you can reach, by name or code, sorted by name. Returns each project's id and its
-organization's id — the ids the other tools (documents_list, submittals_list, emails_search, explorer_query) take.
-Up to 50 per call; pass nextCursor back as cursor for more.`,
-  permission: 'project:read',
-  input: ProjectsFindInput,
-  output: ProjectsFindOutput,
-  async run(args, { app, caller }) {
-    const { cursor, limit, ...filters } = args;
-    const binding = { tool: 'projects_find', filters };
-    const after = cursorPosition(app.cursorKey, cursor, binding, 'text');
-    const rows = await findProjects(app.db, {
-      scope: explorerScope(caller, args.organizationId),
-      text: args.query,
+  description: `Find the projects of an organization (id from organizations_list) that you can reach, by name, code
+or alias, sorted by name. Returns each project's id — the id the other tools (documents_list, submittals_list,
+emails_search, filed_emails_search, reports_list …) take. Up to 50 per call; pass nextCursor back as cursor for more.`,
+  operationId: 'listProjects',
+  params: OrgPath,
+  query: ProjectListQuery,
+  input: z
+    .object({
+      organizationId: Id.describe('Organization id (from organizations_list)'),
+      query: z.string().min(1).max(200).optional().describe('Part of the project name, code or alias, e.g. "hospital"'),
       limit,
-      after,
-    });
-    const { page, hasMore, nextCursor } = cutPage(rows, limit, keysetCursor(app.cursorKey, binding, namePosition));
-    return { data: page, hasMore, nextCursor };
-  },
-};
+      cursor,
+    })
+    .strict(),
+  output: ProjectList,
+  request: (args) => ({
+    params: { orgId: args.organizationId },
+    query: { search: args.query, limit: text(args.limit), cursor: args.cursor },
+  }),
+  answer: ({ app, caller, params, query }) => listProjects(app, caller, params.orgId, query),
+});

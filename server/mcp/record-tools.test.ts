@@ -100,10 +100,22 @@ describe('MCP tools over the REST routes', () => {
   });
 
   const pairs = (): [string, Record<string, unknown>, string][] => [
-    ['filed_emails_search', { projectId: f.projectA1.id, search: 'pocket' }, `${inA1()}/emails?search=pocket`],
-    ['filed_email_read', { projectId: f.projectA1.id, emailId: filedEmailId }, `${inA1()}/emails/${filedEmailId}`],
-    ['reports_list', { projectId: f.projectA1.id, limit: 5 }, `${inA1()}/reports?limit=5`],
-    ['report_read', { projectId: f.projectA1.id, reportId: 'rep_site_1' }, `${inA1()}/reports/rep_site_1`],
+    [
+      'filed_emails_search',
+      { organizationId: f.orgA.id, projectId: f.projectA1.id, search: 'pocket' },
+      `${inA1()}/emails?search=pocket`,
+    ],
+    [
+      'filed_email_read',
+      { organizationId: f.orgA.id, projectId: f.projectA1.id, emailId: filedEmailId },
+      `${inA1()}/emails/${filedEmailId}`,
+    ],
+    ['reports_list', { organizationId: f.orgA.id, projectId: f.projectA1.id, limit: 5 }, `${inA1()}/reports?limit=5`],
+    [
+      'report_read',
+      { organizationId: f.orgA.id, projectId: f.projectA1.id, reportId: 'rep_site_1' },
+      `${inA1()}/reports/rep_site_1`,
+    ],
     ['directory_search', { organizationId: f.orgA.id }, `/v1/organization/${f.orgA.id}/directory`],
     [
       'activity_feed',
@@ -112,7 +124,7 @@ describe('MCP tools over the REST routes', () => {
     ],
     [
       'document_read',
-      { projectId: f.projectA1.id, documentUid: 'doc_a1_rfi1', include: ['assignees'] },
+      { organizationId: f.orgA.id, projectId: f.projectA1.id, documentUid: 'doc_a1_rfi1', include: ['assignees'] },
       `${inA1()}/documents/doc_a1_rfi1?include=assignees`,
     ],
   ];
@@ -153,38 +165,73 @@ describe('MCP tools over the REST routes', () => {
     expect(feed.hasMore).toBe(true);
     const next = structured(await call(agent, 'activity_feed', { organizationId: f.orgA.id, cursor: feed.nextCursor }));
     expect(next.data[0].uid).not.toBe(feed.data[0].uid);
-    const found = structured(await call(agent, 'filed_emails_search', { projectId: f.projectA1.id, search: 'pocket' }));
+    const found = structured(
+      await call(agent, 'filed_emails_search', {
+        organizationId: f.orgA.id,
+        projectId: f.projectA1.id,
+        search: 'pocket',
+      }),
+    );
     expect(found.data.map((e: { id: string }) => e.id)).toEqual([filedEmailId]);
     const document = structured(
-      await call(agent, 'document_read', { projectId: f.projectA1.id, documentUid: 'doc_a1_rfi1' }),
+      await call(agent, 'document_read', {
+        organizationId: f.orgA.id,
+        projectId: f.projectA1.id,
+        documentUid: 'doc_a1_rfi1',
+      }),
     );
     expect(document).toMatchObject({ uid: 'doc_a1_rfi1', id: 'RFI-001', title: 'Beam pocket depth' });
   });
 
   it('refuse what the REST route refuses, with its reason', async () => {
-    const otherOrg = await rest(`/v1/organization/${f.orgB.id}/project/${f.projectB1.id}/documents/doc_b1_rfi1`);
-    expect(otherOrg.status).toBe(403);
+    // Another organization's project named under the caller's organization: unknown there, in REST and MCP alike.
+    const elsewhere = await rest(`/v1/organization/${f.orgA.id}/project/${f.projectB1.id}/documents/doc_b1_rfi1`);
+    expect(elsewhere.status).toBe(404);
     expect(
-      errorText(await call(agent, 'document_read', { projectId: f.projectB1.id, documentUid: 'doc_b1_rfi1' })),
-    ).toBe(otherOrg.body.error);
+      errorText(
+        await call(agent, 'document_read', {
+          organizationId: f.orgA.id,
+          projectId: f.projectB1.id,
+          documentUid: 'doc_b1_rfi1',
+        }),
+      ),
+    ).toBe(elsewhere.body.error);
+    const otherOrg = await rest(`/v1/organization/${f.orgB.id}/directory`);
+    expect(otherOrg.status).toBe(403);
     expect(errorText(await call(agent, 'directory_search', { organizationId: f.orgB.id }))).toBe(otherOrg.body.error);
     expect(
-      errorText(await call(agent, 'document_read', { projectId: f.projectA1.id, documentUid: 'doc_b1_rfi1' })),
+      errorText(
+        await call(agent, 'document_read', {
+          organizationId: f.orgA.id,
+          projectId: f.projectA1.id,
+          documentUid: 'doc_b1_rfi1',
+        }),
+      ),
     ).toBe('Document not found');
-    expect(errorText(await call(agent, 'report_read', { projectId: f.projectA1.id, reportId: 'rep_nope' }))).toBe(
-      'Report not found',
-    );
-    expect(errorText(await call(agent, 'filed_emails_search', { projectId: 'prj_nope' }))).toBe('Project not found');
+    expect(
+      errorText(
+        await call(agent, 'report_read', {
+          organizationId: f.orgA.id,
+          projectId: f.projectA1.id,
+          reportId: 'rep_nope',
+        }),
+      ),
+    ).toBe('Report not found');
+    expect(
+      errorText(await call(agent, 'filed_emails_search', { organizationId: f.orgA.id, projectId: 'prj_nope' })),
+    ).toBe('Project not found');
     expect(errorText(await call(agent, 'activity_feed', { organizationId: f.orgA.id, from: 'last tuesday' }))).toMatch(
       /from/,
     );
     const documentsOnly = await f.client(['mcp:access', 'document:read'], { orgs: [f.orgA.id] });
     const limited = await connectWithToken(server, documentsOnly.token);
     try {
-      expect(errorText(await call(limited, 'filed_emails_search', { projectId: f.projectA1.id }))).toMatch(
-        /email:read/,
-      );
-      expect(structured(await call(limited, 'reports_list', { projectId: f.projectA1.id })).data).toHaveLength(1);
+      expect(
+        errorText(await call(limited, 'filed_emails_search', { organizationId: f.orgA.id, projectId: f.projectA1.id })),
+      ).toBe('Insufficient permissions');
+      expect(
+        structured(await call(limited, 'reports_list', { organizationId: f.orgA.id, projectId: f.projectA1.id })).data,
+      ).toHaveLength(1);
     } finally {
       await limited.close();
     }

@@ -22,7 +22,7 @@ import { restTool } from './rest-tool.js';
 // names its route and says which REST request its arguments stand for (see rest-tool.ts).
 
 const projectId = Id.describe('Project id (from projects_find)');
-const organizationId = Id.describe('Organization id (from projects_find)');
+const organizationId = Id.describe('Organization id (from organizations_list or projects_find)');
 const limit = (max: number) => z.number().int().min(1).max(max).optional().describe(`Page size, 1–${max}`);
 const cursor = z.string().min(1).max(2000).optional().describe('nextCursor from the previous call');
 const text = (value: number | boolean | undefined) => (value === undefined ? undefined : String(value));
@@ -40,6 +40,7 @@ attachments and sent date. Up to 50 per call; pass nextCursor back as cursor. Re
   query: FiledEmailListQuery,
   input: z
     .object({
+      organizationId,
       projectId,
       search: z.string().min(1).max(500).optional().describe('Words, e.g. "curtain wall leak"'),
       from: z.string().min(1).max(320).optional().describe('Sender address (exact)'),
@@ -54,7 +55,7 @@ attachments and sent date. Up to 50 per call; pass nextCursor back as cursor. Re
     .strict(),
   output: FiledEmailList.extend({ data: z.array(FiledEmailSummary) }),
   request: (args) => ({
-    params: { projectId: args.projectId },
+    params: { orgId: args.organizationId, projectId: args.projectId },
     query: {
       search: args.search,
       from: args.from,
@@ -76,9 +77,11 @@ export const filedEmailReadTool = restTool({
 its attachments with signed download URLs (valid for minutes, no token needed) and where else it is filed.`,
   operationId: 'getFiledEmail',
   params: FiledEmailPath,
-  input: z.object({ projectId, emailId: Id.describe('Filed e-mail id (from filed_emails_search)') }).strict(),
+  input: z
+    .object({ organizationId, projectId, emailId: Id.describe('Filed e-mail id (from filed_emails_search)') })
+    .strict(),
   output: FiledEmailDetail,
-  request: (args) => ({ params: { projectId: args.projectId, emailId: args.emailId } }),
+  request: (args) => ({ params: { orgId: args.organizationId, projectId: args.projectId, emailId: args.emailId } }),
   answer: ({ app, caller, params }) => filedEmailDetail(app, caller, params.projectId, params.emailId),
 });
 
@@ -90,10 +93,10 @@ isLatestVersion marks the current ones. Up to 50 per call; pass nextCursor back 
   operationId: 'listProjectReports',
   params: ProjectPath,
   query: ReportListQuery,
-  input: z.object({ projectId, limit: limit(50), cursor }).strict(),
+  input: z.object({ organizationId, projectId, limit: limit(50), cursor }).strict(),
   output: ReportList,
   request: (args) => ({
-    params: { projectId: args.projectId },
+    params: { orgId: args.organizationId, projectId: args.projectId },
     query: { limit: text(args.limit), cursor: args.cursor },
   }),
   answer: ({ app, params, query }) => listReports(app, params.projectId, query),
@@ -106,9 +109,9 @@ export const reportReadTool = restTool({
 download URL of the PDF (valid for minutes, no token needed).`,
   operationId: 'getProjectReport',
   params: ReportPath,
-  input: z.object({ projectId, reportId: Id.describe('Report id (from reports_list)') }).strict(),
+  input: z.object({ organizationId, projectId, reportId: Id.describe('Report id (from reports_list)') }).strict(),
   output: Report,
-  request: (args) => ({ params: { projectId: args.projectId, reportId: args.reportId } }),
+  request: (args) => ({ params: { orgId: args.organizationId, projectId: args.projectId, reportId: args.reportId } }),
   answer: ({ app, params }) => getReport(app, params.projectId, params.reportId),
 });
 
@@ -189,6 +192,7 @@ assignees and consultants.`,
   query: DocumentQuery,
   input: z
     .object({
+      organizationId,
       projectId,
       documentUid: Id.describe('Document uid'),
       include: z
@@ -200,7 +204,7 @@ assignees and consultants.`,
     .strict(),
   output: DocumentItem,
   request: (args) => ({
-    params: { projectId: args.projectId, documentUid: args.documentUid },
+    params: { orgId: args.organizationId, projectId: args.projectId, documentUid: args.documentUid },
     query: { include: args.include?.join(',') },
   }),
   answer: ({ app, params, query }) => getProjectDocument(app, params.projectId, params.documentUid, query),

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import { documentsListTool, submittalsListTool } from './document-tools.js';
 import { emailsSearchTool, emailsTimelineTool } from './email-tools.js';
 import { explorerTool } from './explorer-tool.js';
-import { projectsFindTool } from './project-tools.js';
+import { organizationsListTool, projectsFindTool } from './project-tools.js';
 import {
   activityFeedTool,
   directorySearchTool,
@@ -34,11 +34,12 @@ export function buildMcpServer(app: AppContext, caller: Caller, validator: jsonS
       instructions:
         'Sitefile holds construction-project documents, submittals, reports, drawings, e-mail dispatch history, ' +
         'e-mails filed from Outlook, the people of each organization and an activity feed. ' +
-        'Start with projects_find to get project and organization ids. All tools are read-only and limited to what you may access.',
+        'Start with organizations_list, then projects_find to get organization and project ids. All tools are read-only and limited to what you may access.',
     },
   );
   const ctx = { app, caller };
   serveToolList(server, [
+    registerTool(server, ctx, organizationsListTool),
     registerTool(server, ctx, projectsFindTool),
     registerTool(server, ctx, explorerTool),
     registerTool(server, ctx, emailsSearchTool),

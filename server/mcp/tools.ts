@@ -1,7 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type CallToolResult, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Permission } from '../../shared/permissions.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import { databaseBudgetError } from '../db/budget.js';
@@ -12,13 +11,18 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   title: string;
   /** Written for a model: what it returns, when to use it, how to page. */
   description: string;
-  permission: Permission;
   input: I;
   output: O;
   run: (args: z.output<I>, ctx: { app: AppContext; caller: Caller }) => Promise<z.output<O>>;
 }
 
-const toolError = (message: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text: message }] });
+/** A refusal with REST's message, and its `errorCode` in `_meta` (clients check any structuredContent against
+ *  the output schema, errors too). */
+const toolError = (error: ApiError): CallToolResult => ({
+  isError: true,
+  content: [{ type: 'text', text: error.message }],
+  _meta: { errorCode: error.code },
+});
 
 const holdsNul = (value: unknown): boolean =>
   typeof value === 'string'
@@ -30,7 +34,7 @@ const holdsNul = (value: unknown): boolean =>
 const argumentWithNul = (args: object): string | undefined => Object.entries(args).find(([, v]) => holdsNul(v))?.[0];
 
 /**
- * Registers a read-only tool: the permission is checked per call, the result goes out both as
+ * Registers a read-only tool (access is the REST route's, checked by its run: rest-tool.ts); the result goes out both as
  * `structuredContent` (checked against the output schema by the SDK) and as JSON text, and every
  * failure becomes a tool error with a safe message instead of a broken session.
  */
@@ -56,19 +60,20 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject>(
       annotations,
     },
     (async (args: z.output<I>): Promise<CallToolResult> => {
-      if (!ctx.caller.permissions.has(spec.permission)) {
-        return toolError(`Insufficient permissions: ${spec.name} needs the ${spec.permission} permission`);
-      }
       const withNul = argumentWithNul(args);
-      if (withNul !== undefined) return toolError(`${withNul} must not contain NUL characters (U+0000)`);
+      if (withNul !== undefined) {
+        return toolError(ApiError.badRequest(`${withNul} must not contain NUL characters (U+0000)`));
+      }
       try {
         const data = await spec.run(args, ctx);
         return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
       } catch (err) {
         const apiError = err instanceof ApiError ? err : databaseBudgetError(err);
-        if (apiError) return toolError(apiError.message);
+        if (apiError) return toolError(apiError);
         ctx.app.log.error({ err, tool: spec.name }, 'MCP tool failed');
-        return toolError(`${spec.name} failed because of a server error; try again later`);
+        return toolError(
+          new ApiError('internal_error', `${spec.name} failed because of a server error; try again later`),
+        );
       }
     }) as never,
   );

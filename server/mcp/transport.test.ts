@@ -69,7 +69,7 @@ describe('Origin on /mcp', () => {
     for (const origin of ['http://sitefile.test', INSPECTOR_ORIGIN]) {
       const res = await post(list, { headers: { origin } });
       expect(res.status).toBe(200);
-      expect(res.body.result.tools).toHaveLength(13);
+      expect(res.body.result.tools).toHaveLength(14);
       expect(res.headers.get('access-control-allow-origin')).toBe(origin);
       expect(res.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
       expect(res.headers.get('vary')).toContain('Origin');
@@ -107,7 +107,7 @@ describe('JSON-RPC framing', () => {
   });
 
   it('refuses batches for protocol versions without them, accepts them for 2025-03-26', async () => {
-    const batch = `[${toolCall('projects_find', {}, 1)}, ${toolCall('projects_find', { query: 'pier' }, 2)}]`;
+    const batch = `[${toolCall('projects_find', { organizationId: f.orgA.id }, 1)}, ${toolCall('projects_find', { organizationId: f.orgA.id, query: 'pier' }, 2)}]`;
     for (const version of ['2025-06-18', '2025-11-25']) {
       const res = await post(batch, { version });
       expect(res.status).toBe(400);
@@ -137,17 +137,17 @@ describe('JSON-RPC framing', () => {
 
 describe('challenges and limits', () => {
   it('a request without any token gets a 401 challenge without an error code (RFC 6750 §3.1)', async () => {
-    const res = await post(toolCall('projects_find', {}), { as: null });
+    const res = await post(toolCall('projects_find', { organizationId: f.orgA.id }), { as: null });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(`Bearer ${METADATA}`);
-    const bad = await post(toolCall('projects_find', {}), { as: 'not-a-token' });
+    const bad = await post(toolCall('projects_find', { organizationId: f.orgA.id }), { as: 'not-a-token' });
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
   });
 
   it('a 403 carries the insufficient_scope challenge with the resource metadata', async () => {
     const key = await f.client(['email:read'], { orgs: [f.orgA.id] });
-    const res = await post(toolCall('projects_find', {}), { as: key.token });
+    const res = await post(toolCall('projects_find', { organizationId: f.orgA.id }), { as: key.token });
     expect(res.status).toBe(403);
     const challenge = res.headers.get('www-authenticate')!;
     expect(challenge).toMatch(/^Bearer error="insufficient_scope"/);
@@ -193,55 +193,75 @@ describe('tools: existence, platform keys, dates and cursors', () => {
       })
     ).token;
     for (const tool of ['documents_list', 'submittals_list', 'emails_search']) {
-      const elsewhere = await callTool(tool, { projectId: f.projectB1.id }, scoped);
-      const unknown = await callTool(tool, { projectId: 'prj_nope' }, scoped);
+      const inOrg = { organizationId: f.orgA.id };
+      const elsewhere = await callTool(tool, { ...inOrg, projectId: f.projectB1.id }, scoped);
+      const unknown = await callTool(tool, { ...inOrg, projectId: 'prj_nope' }, scoped);
       expect(elsewhere).toEqual({ error: 'Project not found' });
       expect(unknown).toEqual(elsewhere);
-      // Within the key's own organization, a project beyond its grant is named as such.
-      expect((await callTool(tool, { projectId: f.projectA1.id }, scoped)).error).toMatch(/outside your access/);
+      // Within the key's own organization, a project beyond its grant is refused as REST refuses it.
+      expect((await callTool(tool, { ...inOrg, projectId: f.projectA1.id }, scoped)).error).toBe(
+        'Insufficient permissions',
+      );
     }
   });
 
   it('a superadmin key reads the timeline of a mailer message', async () => {
     const superadmin = (await f.client(['mcp:access', 'email:read'], { superadmin: true })).token;
-    const { data } = await callTool('emails_timeline', { mailerMessageId: 'msg-b1-001' }, superadmin);
+    const { data } = await callTool(
+      'emails_timeline',
+      { organizationId: f.orgB.id, mailerMessageId: 'msg-b1-001' },
+      superadmin,
+    );
     const events = (data as unknown as { events: { event: string; mailerMessageId: string }[] }).events;
     expect(events.map((e) => e.event)).toEqual(['sent', 'delivered']);
     expect(events.every((e) => e.mailerMessageId === 'msg-b1-001')).toBe(true);
-    expect(await callTool('emails_timeline', { mailerMessageId: 'msg-nope' }, superadmin)).toEqual({
-      error: 'E-mail not found',
+    expect(
+      await callTool('emails_timeline', { organizationId: f.orgB.id, mailerMessageId: 'msg-nope' }, superadmin),
+    ).toEqual({
+      error: 'Email not found',
     });
     // Keys of one organization still see only their own messages.
-    expect(await callTool('emails_timeline', { mailerMessageId: 'msg-b1-001' })).toEqual({
-      error: 'E-mail not found',
+    expect(await callTool('emails_timeline', { organizationId: f.orgA.id, mailerMessageId: 'msg-b1-001' })).toEqual({
+      error: 'Email not found',
     });
   });
 
   it('impossible dates are tool errors', async () => {
-    expect((await callTool('emails_search', { from: '2025-02-30' })).error).toMatch(/from/);
-    expect((await callTool('emails_search', { to: '2025-02-29T10:00:00Z' })).error).toMatch(/to/);
+    expect((await callTool('emails_search', { organizationId: f.orgA.id, from: '2025-02-30' })).error).toMatch(/from/);
+    expect((await callTool('emails_search', { organizationId: f.orgA.id, to: '2025-02-29T10:00:00Z' })).error).toMatch(
+      /to/,
+    );
   });
 
   it('forged cursors, well-formed but holding the wrong values, are tool errors', async () => {
     const forged = (k: (string | number | null)[], binding: unknown) =>
       encodeCursor(server.app.context.cursorKey, { k, id: 'x' }, binding);
-    const search = { tool: 'emails_search', filters: {} };
+    const organizationId = f.orgA.id;
+    const search = { list: 'sent-emails', orgId: organizationId, filters: {} };
     for (const k of [['not a date'], ['2025-02-30T10:00:00.000Z'], [5], ['2025-05-10T09:00:00.000Z', 'extra']]) {
-      expect(await callTool('emails_search', { cursor: forged(k, search) })).toEqual({ error: 'Invalid cursor' });
-    }
-    const timeline = { tool: 'emails_timeline', subject: { projectId: f.projectA1.id } };
-    for (const k of [[null], ['yesterday']]) {
-      expect(await callTool('emails_timeline', { projectId: f.projectA1.id, cursor: forged(k, timeline) })).toEqual({
+      expect(await callTool('emails_search', { organizationId, cursor: forged(k, search) })).toEqual({
         error: 'Invalid cursor',
       });
     }
-    expect(await callTool('projects_find', { cursor: forged([7], { tool: 'projects_find', filters: {} }) })).toEqual({
+    const timeline = { list: 'sent-email-timeline', orgId: organizationId, subject: { projectId: f.projectA1.id } };
+    for (const k of [[null], ['yesterday']]) {
+      const args = { organizationId, projectId: f.projectA1.id, cursor: forged(k, timeline) };
+      expect(await callTool('emails_timeline', args)).toEqual({ error: 'Invalid cursor' });
+    }
+    const projects = { list: 'projects', orgId: organizationId };
+    expect(await callTool('projects_find', { organizationId, cursor: forged([7], projects) })).toEqual({
       error: 'Invalid cursor',
     });
   });
 
   it('a real cursor with its key replaced is refused by documents_list and its REST twin', async () => {
-    const args = { projectId: f.projectA1.id, sortBy: 'dueDate', sortOrder: 'asc', limit: 1 };
+    const args = {
+      organizationId: f.orgA.id,
+      projectId: f.projectA1.id,
+      sortBy: 'dueDate',
+      sortOrder: 'asc',
+      limit: 1,
+    };
     const { data } = await callTool('documents_list', args);
     // A cursor is `payload.signature`: the payload edited under the genuine signature.
     const [payload, signature] = (data as unknown as { nextCursor: string }).nextCursor.split('.');
