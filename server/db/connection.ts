@@ -43,11 +43,11 @@ export function backgroundStatement<T>(db: Db, statement: (raw: Db) => Promise<T
   return embedded.turns.backgroundStatement(() => statement(embedded.raw));
 }
 
-/** On PGlite, how long the last background statements ran (db/embedded-turns.ts). */
-export function recentBackgroundMsOf(db: Db): readonly number[] {
+/** On PGlite, the processor time of the last background statements (db/embedded-turns.ts). */
+export function recentBackgroundCpuMsOf(db: Db): readonly number[] {
   const embedded = embeddedOf.get(db);
   if (!embedded) throw new Error('Not a PGlite database');
-  return embedded.turns.recentBackgroundMs;
+  return embedded.turns.recentBackgroundCpuMs;
 }
 
 /** Per PGlite `Db`: its instance (whose queries take ordinary turns), its turns, and a `Db` on the instance

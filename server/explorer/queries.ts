@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { ExplorerValue } from '../../shared/explorer.js';
 import { backgroundStatement, type Db, isPglite } from '../db/connection.js';
+import { cpuMsSince } from '../db/embedded-turns.js';
 import { selectRows } from '../db/rows.js';
 import type { ExplorerPlan, SlicedPlan } from './compile.js';
 
@@ -28,7 +29,7 @@ export function runExplorerPlan(db: Db, timeoutMs: number, plan: ExplorerPlan): 
   });
 }
 
-/** How long one slice should hold the embedded database: well under what another caller's request may wait. */
+/** Processor time one slice should hold the embedded database: well under what another request may wait. */
 const SLICE_TARGET_MS = 10;
 /** Rows of the first slice; each next one is sized from the last one's time. */
 const FIRST_SLICE_ROWS = 16;
@@ -58,7 +59,7 @@ async function runInSlices(db: Db, timeoutMs: number, sliced: SlicedPlan, table:
       if (msLeft() <= 0) throw Object.assign(new Error('explorer query ran out of time'), { code: QUERY_CANCELED });
       // One statement: the slice's last key, and the slice's partial rows up to it (none past the table's end).
       const { upper, tookMs } = await inTurn(async (raw) => {
-        const sliceStarted = performance.now();
+        const sliceStarted = process.cpuUsage();
         const within = sql`explorer_within_deadline(${msLeft()}) AND t.id > ${after} AND t.id <= (SELECT upper FROM bound)`;
         const [bound] = await selectRows(
           raw,
@@ -67,11 +68,11 @@ async function runInSlices(db: Db, timeoutMs: number, sliced: SlicedPlan, table:
             SELECT upper FROM bound`,
           SliceBound,
         );
-        return { upper: bound?.upper, tookMs: performance.now() - sliceStarted };
+        return { upper: bound?.upper, tookMs: cpuMsSince(sliceStarted) };
       });
       if (!upper) break;
-      // Within half and twice the last size: one slice slowed by the machine's other work must not shrink them all.
-      const aimed = Math.round((rows * SLICE_TARGET_MS) / tookMs);
+      // Sized by processor time, which a busy machine does not inflate; within half and twice the last size.
+      const aimed = Math.round((rows * SLICE_TARGET_MS) / Math.max(tookMs, 0.1));
       rows = Math.min(MOST_SLICE_ROWS, Math.max(1, Math.ceil(rows / 2), Math.min(rows * 2, aimed)));
       after = upper;
       if (sliced.prune && slice % SLICES_PER_PRUNE === 0) await inTurn((raw) => raw.execute(sliced.prune!(scratch)));
