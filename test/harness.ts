@@ -97,11 +97,10 @@ export interface TestServerOptions {
   clock?: ManualClock;
 }
 
-/** A real server on a real port over a real database, with a controllable clock. */
-export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-test-'));
-  const config = loadConfig({
-    DATA_DIR: dataDir,
+/** The configuration of a test server: `env` over the tests' defaults, in a new DATA_DIR of its own. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitefile-test-')),
     PORT: '0',
     PUBLIC_URL: 'http://sitefile.test',
     JWT_SIGNING_KEY: 'test-signing-key-0123456789abcdefghijklmnop',
@@ -109,8 +108,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     LOG_LEVEL: 'silent',
     // Test files reuse a few tokens for hundreds of calls; rate-limit tests set their own limit.
     RATE_LIMIT_PER_MINUTE: '1000000',
-    ...options.env,
+    ...env,
   });
+}
+
+/** A real server on a real port over a real database, with a controllable clock. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const config = testConfig(options.env);
   const database = options.database ?? (await openTestDatabase(config.pool));
   const clock = options.clock ?? new ManualClock();
   const server = await startServer({ config, db: database.db, clock, log: pino({ level: 'silent' }), port: 0 });

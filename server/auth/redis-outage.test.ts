@@ -1,17 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  createFixtures,
-  type Fixtures,
-  freePort,
-  openTestDatabase,
-  startTestServer,
-  type TestServer,
-} from '../../test/harness.js';
+import type { Fixtures, TestServer } from '../../test/harness.js';
 import { killHard, startRedis } from '../../test/redis-server.js';
 import { describeNeeds } from '../../test/system-tools.js';
+import { startTwoInstances, type TwoInstances } from '../../test/two-instances.js';
 import { ManualClock } from '../clock.js';
-import type { Database } from '../db/connection.js';
 import { addinSignIn, oauthForm } from '../oauth/browser.fixtures.js';
 import { ADDIN_CLIENT_ID } from '../oauth/first-party.js';
 
@@ -19,10 +11,8 @@ import { ADDIN_CLIENT_ID } from '../oauth/first-party.js';
 // test kills with SIGKILL and starts again: invalidations published while it is down are lost.
 const TTL_SECONDS = 5;
 
-let redisPort: number;
-let redis: ChildProcess;
-let database: Database;
 const clock = new ManualClock();
+let pair: TwoInstances;
 let a: TestServer;
 let b: TestServer;
 let f: Fixtures;
@@ -51,24 +41,10 @@ const reconnected = (server: TestServer) => new Promise<void>((resolve) => serve
 
 describeNeeds(['redis-server'], 'a missed invalidation heals (two instances, Redis killed and restarted)', () => {
   beforeAll(async () => {
-    redisPort = await freePort();
-    redis = await startRedis(redisPort);
-    database = await openTestDatabase();
-    const env = {
-      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-      AUTH_CACHE_TTL_SECONDS: String(TTL_SECONDS),
-      RATE_LIMIT_KEY_PREFIX: `outage-test-${redisPort}:`,
-    };
-    a = await startTestServer({ database, clock, env });
-    b = await startTestServer({ database, clock, env });
-    f = await createFixtures(a);
+    pair = await startTwoInstances({ clock, env: { AUTH_CACHE_TTL_SECONDS: String(TTL_SECONDS) } });
+    ({ a, b, f } = pair);
   });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await database?.close();
-    if (redis) await killHard(redis);
-  });
+  afterAll(() => pair?.close());
 
   it('with Redis up, a key disabled on one instance is refused on the other at once', async () => {
     const key = await keyToken();
@@ -80,7 +56,7 @@ describeNeeds(['redis-server'], 'a missed invalidation heals (two instances, Red
   it(`a key disabled while Redis is down stops working on the other instance within the TTL (${TTL_SECONDS} s)`, async () => {
     const key = await keyToken();
     expect(await status(b, '/v1/client/me', key.token)).toBe(200);
-    await killHard(redis);
+    await killHard(pair.redis);
     await disableKey(key.id);
     expect(await status(a, '/v1/client/me', key.token)).toBe(401);
     // B never heard of it: its cached entry still answers, but only until the TTL runs out.
@@ -92,12 +68,12 @@ describeNeeds(['redis-server'], 'a missed invalidation heals (two instances, Red
   it('a key disabled and a sign-in revoked while Redis is down are refused as soon as the bus reconnects', async () => {
     const key = await keyToken();
     const addin = await addinSignIn(a, { email: 'member@harbor.test', password: 'member-pass-1' });
-    redis = await startRedis(redisPort);
+    pair.redis = await startRedis(pair.redisPort);
     await reconnected(b);
     expect(await status(b, '/v1/client/me', key.token)).toBe(200);
     expect(await status(b, '/v1/me', addin.access_token)).toBe(200);
 
-    await killHard(redis);
+    await killHard(pair.redis);
     await disableKey(key.id);
     const revoked = await oauthForm(a, '/oauth/revoke', { token: addin.refresh_token, client_id: ADDIN_CLIENT_ID });
     expect(revoked.status).toBe(200);
@@ -106,7 +82,7 @@ describeNeeds(['redis-server'], 'a missed invalidation heals (two instances, Red
     expect(await status(b, '/v1/me', addin.access_token)).toBe(200);
 
     const back = reconnected(b);
-    redis = await startRedis(redisPort);
+    pair.redis = await startRedis(pair.redisPort);
     await back;
     expect(await status(b, '/v1/client/me', key.token)).toBe(401);
     expect(await status(b, '/v1/me', addin.access_token)).toBe(401);

@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import type { PoolLimits } from '../config.js';
 import { repoRoot } from '../paths.js';
+import { EmbeddedTurns } from './embedded-turns.js';
 import { selectRows } from './rows.js';
 import * as schema from './schema.js';
 
@@ -27,12 +28,45 @@ export const poolOf = (db: Db): pg.Pool | undefined => pools.get(db);
 
 /** The PGlite instance behind `db`, on PGlite (PGlite's own API: `COPY … TO '/dev/blob'`). */
 export function pgliteOf(db: Db): PGlite {
-  const client = pglites.get(db);
-  if (!client) throw new Error('Not a PGlite database');
-  return client;
+  const embedded = embeddedOf.get(db);
+  if (!embedded) throw new Error('Not a PGlite database');
+  return embedded.client;
 }
 
-const pglites = new WeakMap<Db, PGlite>();
+/**
+ * On PGlite, runs one short statement on `raw` (the same database) as background work: when no ordinary
+ * statement is waiting (db/embedded-turns.ts). For work cut into many short statements.
+ */
+export function backgroundStatement<T>(db: Db, statement: (raw: Db) => Promise<T>): Promise<T> {
+  const embedded = embeddedOf.get(db);
+  if (!embedded) throw new Error('Not a PGlite database');
+  return embedded.turns.backgroundStatement(() => statement(embedded.raw));
+}
+
+/** On PGlite, the processor time of the last background statements (db/embedded-turns.ts). */
+export function recentBackgroundCpuMsOf(db: Db): readonly number[] {
+  const embedded = embeddedOf.get(db);
+  if (!embedded) throw new Error('Not a PGlite database');
+  return embedded.turns.recentBackgroundCpuMs;
+}
+
+/** Per PGlite `Db`: its instance (whose queries take ordinary turns), its turns, and a `Db` on the instance
+ *  that takes none. */
+const embeddedOf = new WeakMap<Db, { client: PGlite; turns: EmbeddedTurns; raw: Db }>();
+
+/** The PGlite instance as drizzle sees it: every query and transaction an ordinary turn. */
+function takingOrdinaryTurns(client: PGlite, turns: EmbeddedTurns): PGlite {
+  const query: PGlite['query'] = (...args) => turns.ordinaryStatement(() => client.query(...args));
+  const transaction: PGlite['transaction'] = (callback) => turns.ordinaryStatement(() => client.transaction(callback));
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'query') return query;
+      if (property === 'transaction') return transaction;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
 
 /** The pool of each PostgreSQL `Db` made here (a WeakMap rather than `instanceof pg.Pool`, so that a
  *  PGlite process never loads node-postgres: each driver is imported only when it is used). */
@@ -163,8 +197,10 @@ export async function openDatabase(options: {
     mkdirSync(dir, { recursive: true });
     client = await PGliteClass.create({ dataDir: dir, extensions: { pg_trgm } });
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  pglites.set(db, client);
+  const turns = new EmbeddedTurns();
+  const ordinary = takingOrdinaryTurns(client, turns);
+  const db = drizzlePglite(ordinary, { schema }) as unknown as Db;
+  embeddedOf.set(db, { client: ordinary, turns, raw: drizzlePglite(client, { schema }) as unknown as Db });
   return {
     db,
     kind: 'pglite',

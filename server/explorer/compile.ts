@@ -20,7 +20,11 @@ export interface ScopeEntry {
 }
 
 export interface ExplorerPlan {
+  /** The statement (table alias `t`). */
   sql: SQL;
+  /** The entity's table, and the same query in slices of its rows (how the embedded database runs it). */
+  table: string;
+  sliced: SlicedPlan;
   columns: ExplorerResult['columns'];
   grouped: boolean;
   limit: number;
@@ -28,6 +32,20 @@ export interface ExplorerPlan {
   projectIds: string[];
   /** Ungrouped queries: the keyset sort field (for the next cursor). */
   sortField?: string;
+}
+
+/**
+ * A query cut into slices of its table: each slice's partial rows (`partial`, over the rows a slice predicate
+ * admits) go into a scratch table shaped by `shape`, and `merge` answers from that table as the whole query
+ * would: sums of counts, minima of minima, or the first rows of each slice's first rows.
+ */
+export interface SlicedPlan {
+  /** The partial select with no rows, and no parameters (CREATE TABLE AS takes none). Slices restrict `t`. */
+  shape: SQL;
+  partial(slice: SQL): SQL;
+  merge(scratch: SQL): SQL;
+  /** Ungrouped: drops the partial rows that can no longer be in the answer. */
+  prune?(scratch: SQL): SQL;
 }
 
 const refuse = (message: string) => ApiError.badRequest(message);
@@ -133,8 +151,10 @@ function compileComparison(ctx: WhereContext, c: ExplorerComparison): SQL {
         throw refuse(`where: contains works on text fields, not on ${def.type} field ${c.field}`);
       const needle = needScalar();
       if (typeof needle !== 'string' || needle.length === 0) throw refuse(`where: contains on ${c.field} needs text`);
-      const pattern = `%${needle.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-      return sql`${col} ILIKE ${pattern} ESCAPE '\\'`;
+      // What ILIKE '%needle%' means (PostgreSQL lowers both sides), in time linear in the text: strpos searches
+      // with Boyer-Moore-Horspool, where the LIKE matcher backtracks at each start (a long needle over a long
+      // text of near-matches: 500 times slower).
+      return sql`strpos(lower(${col}), lower(${needle}::text)) > 0`;
     }
     case 'gte':
       needRange('gte');
@@ -208,28 +228,27 @@ export const cursorBinding = (query: ExplorerQuery) => ({
 });
 
 /**
- * Compiles an explorer query to one parameterised statement. Every check (fields, operators, value
- * types, nesting, scope ids) happens here, before any SQL runs; the statement always carries the
- * tenant predicate and a LIMIT of at most 501 rows. `guard`, when given, is the first filter (the
- * run-time bound on databases without statement_timeout).
+ * Compiles an explorer query to one parameterised statement (and to its sliced form). Every check (fields,
+ * operators, value types, nesting, scope ids) happens here, before any SQL runs; the statement always carries
+ * the tenant predicate and a LIMIT of at most 501 rows.
  */
 export function compileExplorerQuery(
   query: ExplorerQuery,
   scope: readonly ScopeEntry[],
-  options: { after?: CursorPayload; guard?: SQL } = {},
+  options: { after?: CursorPayload } = {},
 ): ExplorerPlan {
-  const { after, guard } = options;
+  const { after } = options;
   const entity = explorerEntityDefs[query.entity]!;
   const ctx: WhereContext = { entity, entityName: query.entity, scope, projectIds: new Set(), comparisons: 0 };
-  const predicates: SQL[] = guard ? [guard, scopePredicate(scope)] : [scopePredicate(scope)];
+  const predicates: SQL[] = [scopePredicate(scope)];
   if (entity.where) predicates.push(sql.raw(entity.where));
   if (query.where) predicates.push(compileCondition(ctx, query.where, 1));
-  const base = { limit: query.limit, projectIds: [...ctx.projectIds] };
+  const base = { limit: query.limit, projectIds: [...ctx.projectIds], table: entity.table };
   if (query.groupBy || query.aggregates) return { ...base, ...compileGrouped(query, entity, predicates) };
   return { ...base, ...compileRows(query, entity, predicates, after) };
 }
 
-type CompiledStatement = Omit<ExplorerPlan, 'limit' | 'projectIds'>;
+type CompiledStatement = Omit<ExplorerPlan, 'limit' | 'projectIds' | 'table'>;
 
 const tableOf = (entity: EntityDef) => sql.raw(`${entity.table} t`);
 
@@ -243,13 +262,25 @@ function compileGrouped(query: ExplorerQuery, entity: EntityDef, predicates: SQL
   const aggregates = (query.aggregates ?? [{ fn: 'count' as const }]).map((a) => {
     if (a.fn === 'count') {
       if (a.field) throw refuse('count takes no field');
-      return { name: 'count', type: 'number' as const, expr: sql`count(*)::int` };
+      return {
+        name: 'count',
+        type: 'number' as const,
+        expr: sql`count(*)::int`,
+        partial: sql`count(*)`,
+        merge: (counts: SQL) => sql`sum(${counts})::int`,
+      };
     }
     if (!a.field) throw refuse(`${a.fn} needs a field`);
     const def = fieldOf(entity, query.entity, a.field, 'aggregates');
     if (def.type === 'boolean') throw refuse(`${a.fn} does not apply to true/false field ${a.field}`);
-    const expr = a.fn === 'min' ? sql`min(${columnOf(def)})` : sql`max(${columnOf(def)})`;
-    return { name: `${a.fn}_${a.field}`, type: def.type, expr: output(def, expr) };
+    const fn = sql.raw(a.fn === 'min' ? 'min' : 'max');
+    return {
+      name: `${a.fn}_${a.field}`,
+      type: def.type,
+      expr: output(def, sql`${fn}(${columnOf(def)})`),
+      partial: sql`${fn}(${columnOf(def)})`,
+      merge: (extremes: SQL) => output(def, sql`${fn}(${extremes})`),
+    };
   });
   const names = new Set([...groups.map((g) => g.name), ...aggregates.map((a) => a.name)]);
   if (names.size !== groups.length + aggregates.length) throw refuse('groupBy and aggregates repeat a column');
@@ -268,16 +299,41 @@ function compileGrouped(query: ExplorerQuery, entity: EntityDef, predicates: SQL
     ...groups.map((g) => sql`${output(g.def)} AS ${sql.identifier(g.name)}`),
     ...aggregates.map((a) => sql`${a.expr} AS ${sql.identifier(a.name)}`),
   ];
+  const groupColumns = sql.join(
+    groups.map((g) => columnOf(g.def)),
+    sql`, `,
+  );
+  const partialName = (prefix: string, i: number) => sql.identifier(`${prefix}${i}`);
+  const partialSelect = sql.join(
+    [
+      ...groups.map((g, i) => sql`${columnOf(g.def)} AS ${partialName('g', i)}`),
+      ...aggregates.map((a, i) => sql`${a.partial} AS ${partialName('a', i)}`),
+    ],
+    sql`, `,
+  );
+  const merged = [
+    ...groups.map((g, i) => sql`${output(g.def, sql`${partialName('g', i)}`)} AS ${sql.identifier(g.name)}`),
+    ...aggregates.map((a, i) => sql`${a.merge(sql`${partialName('a', i)}`)} AS ${sql.identifier(a.name)}`),
+  ];
+  const orderBy = sql.join(order, sql`, `);
+  const sliced: SlicedPlan = {
+    shape: sql`SELECT ${partialSelect} FROM ${tableOf(entity)} WHERE false GROUP BY ${groupColumns}`,
+    partial: (slice) =>
+      sql`SELECT ${partialSelect} FROM ${tableOf(entity)} WHERE ${sql.join([slice, ...predicates], sql` AND `)} GROUP BY ${groupColumns}`,
+    merge: (scratch) =>
+      sql`SELECT ${sql.join(merged, sql`, `)} FROM ${scratch} GROUP BY ${sql.join(
+        groups.map((_, i) => partialName('g', i)),
+        sql`, `,
+      )} ORDER BY ${orderBy} LIMIT ${query.limit + 1}`,
+  };
   return {
     grouped: true,
+    sliced,
     columns: [
       ...groups.map((g) => ({ name: g.name, type: g.def.type })),
       ...aggregates.map((a) => ({ name: a.name, type: a.type })),
     ],
-    sql: sql`SELECT ${sql.join(select, sql`, `)} FROM ${tableOf(entity)} WHERE ${sql.join(predicates, sql` AND `)} GROUP BY ${sql.join(
-      groups.map((g) => columnOf(g.def)),
-      sql`, `,
-    )} ORDER BY ${sql.join(order, sql`, `)} LIMIT ${query.limit + 1}`,
+    sql: sql`SELECT ${sql.join(select, sql`, `)} FROM ${tableOf(entity)} WHERE ${sql.join(predicates, sql` AND `)} GROUP BY ${groupColumns} ORDER BY ${orderBy} LIMIT ${query.limit + 1}`,
   };
 }
 
@@ -316,10 +372,22 @@ function compileRows(
     sql`${idCol} AS "__id"`,
     sql`${output(sortDef)} AS "__sort"`,
   ];
+  // The scratch table keeps each partial row's sort key as stored (its output form may sort otherwise).
+  const keyed = [...select, sql`${columnOf(sortDef)} AS "__key"`];
+  const answerOrder = sql`ORDER BY "__key" ${direction}, "__id" ${direction} LIMIT ${query.limit + 1}`;
+  const answerColumns = sql.join([...fields.map((f) => sql.identifier(f.name)), sql`"__id"`, sql`"__sort"`], sql`, `);
   return {
     grouped: false,
     sortField: sort.field,
     columns: fields.map((f) => ({ name: f.name, type: f.def.type })),
     sql: sql`SELECT ${sql.join(select, sql`, `)} FROM ${tableOf(entity)} WHERE ${sql.join(predicates, sql` AND `)} ORDER BY ${columnOf(sortDef)} ${direction}, ${idCol} ${direction} LIMIT ${query.limit + 1}`,
+    sliced: {
+      shape: sql`SELECT ${sql.join(keyed, sql`, `)} FROM ${tableOf(entity)} WHERE false`,
+      partial: (slice) =>
+        sql`SELECT ${sql.join(keyed, sql`, `)} FROM ${tableOf(entity)} WHERE ${sql.join([slice, ...predicates], sql` AND `)} ORDER BY ${columnOf(sortDef)} ${direction}, ${idCol} ${direction} LIMIT ${query.limit + 1}`,
+      merge: (scratch) => sql`SELECT ${answerColumns} FROM ${scratch} ${answerOrder}`,
+      prune: (scratch) =>
+        sql`DELETE FROM ${scratch} WHERE "__id" NOT IN (SELECT "__id" FROM ${scratch} ${answerOrder})`,
+    },
   };
 }

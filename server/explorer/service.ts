@@ -1,4 +1,3 @@
-import type { SQL } from 'drizzle-orm';
 import type { ExplorerQuery, ExplorerResult } from '../../shared/explorer.js';
 import { type Caller, projectsInOrg } from '../auth/caller.js';
 import { findProjectOrg } from '../auth/project-owner.js';
@@ -6,13 +5,13 @@ import type { AppContext } from '../context.js';
 import { cutPage, decodeCursor, encodeCursor } from '../cursor.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
-import { compileExplorerQuery, cursorBinding, type ScopeEntry } from './compile.js';
-import { deadlineGuard, runExplorerStatement, stoppedByTimeout } from './queries.js';
+import { compileExplorerQuery, cursorBinding, type ExplorerPlan, type ScopeEntry } from './compile.js';
+import { runExplorerPlan, stoppedByTimeout } from './queries.js';
 
 /** An explorer query that ran past its time: a 503 that says what to change. */
-async function runWithin(db: Db, timeoutMs: number, statement: SQL, guarded: boolean) {
+async function runWithin(db: Db, timeoutMs: number, plan: ExplorerPlan) {
   try {
-    return await runExplorerStatement(db, timeoutMs, statement, guarded);
+    return await runExplorerPlan(db, timeoutMs, plan);
   } catch (err) {
     if (stoppedByTimeout(err)) {
       throw new ApiError(
@@ -52,8 +51,7 @@ async function runWithinScope(
   const { db, config } = app;
   const binding = cursorBinding(query);
   const after = query.cursor ? decodeCursor(app.cursorKey, query.cursor, binding) : undefined;
-  const guard = deadlineGuard(db, config.explorerTimeoutMs);
-  const plan = compileExplorerQuery(query, scope, { after, guard });
+  const plan = compileExplorerQuery(query, scope, { after });
   for (const projectId of plan.projectIds) {
     const orgId = await findProjectOrg(db, projectId);
     const entry = scope.find((s) => s.orgId === orgId);
@@ -61,7 +59,7 @@ async function runWithinScope(
       throw ApiError.badRequest(`where: project ${projectId} is outside your access`);
     }
   }
-  const rows = await runWithin(db, config.explorerTimeoutMs, plan.sql, guard !== undefined);
+  const rows = await runWithin(db, config.explorerTimeoutMs, plan);
   // A grouped result is not paged (a cursor on it is refused): it answers one page.
   const { page, hasMore, nextCursor } = cutPage(rows, plan.limit, (last) =>
     plan.grouped

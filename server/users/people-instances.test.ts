@@ -1,53 +1,28 @@
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createFixtures,
-  type Fixtures,
-  freePort,
-  openTestDatabase,
-  startTestServer,
-  type TestServer,
-} from '../../test/harness.js';
-import { killHard, startRedis } from '../../test/redis-server.js';
+import type { Fixtures, TestServer } from '../../test/harness.js';
 import { describeNeeds } from '../../test/system-tools.js';
+import { startTwoInstances, type TwoInstances } from '../../test/two-instances.js';
 import { ManualClock } from '../clock.js';
-import type { Database } from '../db/connection.js';
 import { createUser } from './service.js';
 
 // Two instances sharing one database and a Redis of this test's own. The cached authorization lives a minute
 // and the clock never moves: a change can only reach the other instance through the bus.
-let redis: ChildProcess;
-let database: Database;
-const clock = new ManualClock();
+let pair: TwoInstances;
 let a: TestServer;
 let b: TestServer;
 let f: Fixtures;
 
 describeNeeds(['redis-server'], 'people across two instances sharing a Redis', () => {
   beforeAll(async () => {
-    const port = await freePort();
-    redis = await startRedis(port);
-    database = await openTestDatabase();
-    const env = {
-      REDIS_URL: `redis://127.0.0.1:${port}`,
-      AUTH_CACHE_TTL_SECONDS: '60',
-      RATE_LIMIT_KEY_PREFIX: `people-test-${port}:`,
-    };
-    a = await startTestServer({ database, clock, env });
-    b = await startTestServer({ database, clock, env });
-    f = await createFixtures(a);
+    pair = await startTwoInstances({ clock: new ManualClock(), env: { AUTH_CACHE_TTL_SECONDS: '60' } });
+    ({ a, b, f } = pair);
   });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await database?.close();
-    if (redis) await killHard(redis);
-  });
+  afterAll(() => pair?.close());
 
   let count = 0;
   const person = async (role: 'admin' | 'member') => {
     count += 1;
-    const made = await createUser(database.db, {
+    const made = await createUser(pair.database.db, {
       email: `two-${count}@harbor.test`,
       name: `Two ${count}`,
       memberships: [{ orgId: f.orgA.id, role }],
