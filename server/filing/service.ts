@@ -23,7 +23,6 @@ import { emitEvent } from '../webhooks/queries.js';
 import { MAX_PROJECTS_SENT, rerankWithProvider } from './ai.js';
 import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId, searchTextOf } from './message.js';
 import { learnedFeatures } from './model/features.js';
-import { projectIndexCache } from './project-index-cache.js';
 import {
   attachmentsOf,
   type FiledEmailWithFiler,
@@ -393,7 +392,7 @@ export async function suggestProjects(
   // Wall time for the operator (metrics), not business time: not from app.clock.
   const stopTimer = app.metrics.suggestionDuration.startTimer();
   const orgIds = [...caller.scope.orgs];
-  const projectIndexes = projectIndexCache(app);
+  const projectIndexes = app.caches.projectIndex;
   const ranked = await rankProjects(app.db, projectIndexes, {
     orgIds,
     callerEmail: caller.email,
