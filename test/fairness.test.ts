@@ -2,8 +2,8 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { f, server } from './fixture-server.js';
 
 // Issue 28: one caller must not stop the service for the others. A noisy tenant (organization A) runs ten CSV
 // exports of ~5 MB whose clients never read, and a loop of the heaviest explorer queries the language allows,
@@ -18,12 +18,7 @@ import { createFixtures, type Fixtures, startTestServer, type TestServer } from 
 const NOISY_ROWS = 10_000;
 const TITLE = 'x'.repeat(480);
 
-let server: TestServer;
-let f: Fixtures;
-
 beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
   await server.database.db.execute(sql`
     insert into activity (id, organization_id, project_id, actor_name, actor_email, action, title)
     select 'act_noisy_' || g, ${f.orgA.id}, ${f.projectA1.id}, 'Noel Noisy', 'noel@harbor.test',
@@ -35,7 +30,6 @@ beforeAll(async () => {
       'Pour schedule ' || g
     from generate_series(1, 200) g`);
 }, 120_000);
-afterAll(() => server?.close());
 
 /** An export request whose client then reads nothing: its socket stays open, its receive window fills. */
 function nonReadingExport(token: string): Promise<Socket> {

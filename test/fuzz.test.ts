@@ -1,13 +1,12 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { f, server } from './fixture-server.js';
 
 /**
  * Property-based fuzzing driven by /v1/openapi.json: every operation, with hostile path parameters,
  * query values (declared and unknown, repeated), headers and JSON bodies. Whatever comes in, the server
  * answers below 500, every error carries {error, errorCode, requestId}, and it stays healthy.
  */
-let server: TestServer;
 let tokens: string[];
 let operations: { method: string; path: string; query: string[]; hasBody: boolean }[];
 let realCursors: string[];
@@ -17,8 +16,6 @@ const REQUESTS = 5_000;
 const EDGE_REQUESTS = 15_500;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const f = await createFixtures(server);
   const superKey = await f.client('all', { superadmin: true });
   tokens = [superKey.token, f.staff.token, f.member.token, 'not-a-token'];
   const doc = (await server.call('/v1/openapi.json')).body;
@@ -40,9 +37,6 @@ beforeAll(async () => {
   realCursors = pages.map((page) => page.body.nextCursor);
   expect(realCursors.every((cursor) => typeof cursor === 'string')).toBe(true);
 }, 120_000);
-afterAll(async () => {
-  await server.close();
-});
 
 /** Strings an attacker or a broken client sends: NUL, lone surrogates, CR/LF, huge, numeric edge cases. */
 const hostileString = fc.oneof(
