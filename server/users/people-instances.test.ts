@@ -1,58 +1,23 @@
-import type { ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createFixtures,
-  type Fixtures,
-  freePort,
-  openTestDatabase,
-  startTestServer,
-  type TestServer,
-} from '../../test/harness.js';
-import { killHard, startRedis } from '../../test/redis-server.js';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../../test/harness.js';
+import { twoInstancesWithRedis } from '../../test/redis-server.js';
 import { describeNeeds } from '../../test/system-tools.js';
-import { ManualClock } from '../clock.js';
-import type { Database } from '../db/connection.js';
 import { createUser } from './service.js';
 
 // Two instances sharing one database and a Redis of this test's own. The cached authorization lives a minute
 // and the clock never moves: a change can only reach the other instance through the bus.
-let redis: ChildProcess;
-let database: Database;
-const clock = new ManualClock();
-let a: TestServer;
-let b: TestServer;
-let f: Fixtures;
-
 describeNeeds(['redis-server'], 'people across two instances sharing a Redis', () => {
-  beforeAll(async () => {
-    const port = await freePort();
-    redis = await startRedis(port);
-    database = await openTestDatabase();
-    const env = {
-      REDIS_URL: `redis://127.0.0.1:${port}`,
-      AUTH_CACHE_TTL_SECONDS: '60',
-      RATE_LIMIT_KEY_PREFIX: `people-test-${port}:`,
-    };
-    a = await startTestServer({ database, clock, env });
-    b = await startTestServer({ database, clock, env });
-    f = await createFixtures(a);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await database?.close();
-    if (redis) await killHard(redis);
-  });
+  const t = twoInstancesWithRedis({ authCacheTtlSeconds: 60, name: 'people-test' });
 
   let count = 0;
   const person = async (role: 'admin' | 'member') => {
     count += 1;
-    const made = await createUser(database.db, {
+    const made = await createUser(t.database.db, {
       email: `two-${count}@harbor.test`,
       name: `Two ${count}`,
-      memberships: [{ orgId: f.orgA.id, role }],
+      memberships: [{ orgId: t.f.orgA.id, role }],
     });
-    return { id: made.id, token: f.userToken(made.id) };
+    return { id: made.id, token: t.f.userToken(made.id) };
   };
 
   const status = async (
@@ -65,35 +30,35 @@ describeNeeds(['redis-server'], 'people across two instances sharing a Redis', (
   describe('a change to a person made on one instance holds on the other from the next request', () => {
     it('disabled on A: refused on B; enabled on A: served on B', async () => {
       const pat = await person('member');
-      expect(await status(b, '/v1/me', pat.token)).toBe(200);
+      expect(await status(t.b, '/v1/me', pat.token)).toBe(200);
       expect(
-        await status(a, `/v1/admin/users/${pat.id}`, f.staff.token, { method: 'PATCH', json: { disabled: true } }),
+        await status(t.a, `/v1/admin/users/${pat.id}`, t.f.staff.token, { method: 'PATCH', json: { disabled: true } }),
       ).toBe(200);
-      expect(await status(b, '/v1/me', pat.token)).toBe(401);
+      expect(await status(t.b, '/v1/me', pat.token)).toBe(401);
       expect(
-        await status(a, `/v1/admin/users/${pat.id}`, f.staff.token, { method: 'PATCH', json: { disabled: false } }),
+        await status(t.a, `/v1/admin/users/${pat.id}`, t.f.staff.token, { method: 'PATCH', json: { disabled: false } }),
       ).toBe(200);
-      expect(await status(b, '/v1/me', pat.token)).toBe(200);
+      expect(await status(t.b, '/v1/me', pat.token)).toBe(200);
     });
 
     it('membership removed on A: the organization is out of reach on B', async () => {
       const pat = await person('member');
-      const org = `/v1/organization/${f.orgA.id}`;
-      expect(await status(b, org, pat.token)).toBe(200);
-      expect(await status(a, `${org}/members/${pat.id}`, f.admin.token, { method: 'DELETE' })).toBe(204);
-      expect(await status(b, org, pat.token)).toBe(403);
+      const org = `/v1/organization/${t.f.orgA.id}`;
+      expect(await status(t.b, org, pat.token)).toBe(200);
+      expect(await status(t.a, `${org}/members/${pat.id}`, t.f.admin.token, { method: 'DELETE' })).toBe(204);
+      expect(await status(t.b, org, pat.token)).toBe(403);
     });
 
     it("role changed on A: B grants and withdraws the admin's rights at once", async () => {
       const pat = await person('member');
-      const settings = `/v1/organization/${f.orgA.id}/email-filing-settings`;
+      const settings = `/v1/organization/${t.f.orgA.id}/email-filing-settings`;
       const change = { method: 'PATCH', json: { aiSuggest: false } };
-      expect(await status(b, settings, pat.token, change)).toBe(403);
-      const member = `/v1/organization/${f.orgA.id}/members/${pat.id}`;
-      expect(await status(a, member, f.admin.token, { method: 'PATCH', json: { role: 'admin' } })).toBe(200);
-      expect(await status(b, settings, pat.token, change)).toBe(200);
-      expect(await status(a, member, f.admin.token, { method: 'PATCH', json: { role: 'member' } })).toBe(200);
-      expect(await status(b, settings, pat.token, change)).toBe(403);
+      expect(await status(t.b, settings, pat.token, change)).toBe(403);
+      const member = `/v1/organization/${t.f.orgA.id}/members/${pat.id}`;
+      expect(await status(t.a, member, t.f.admin.token, { method: 'PATCH', json: { role: 'admin' } })).toBe(200);
+      expect(await status(t.b, settings, pat.token, change)).toBe(200);
+      expect(await status(t.a, member, t.f.admin.token, { method: 'PATCH', json: { role: 'member' } })).toBe(200);
+      expect(await status(t.b, settings, pat.token, change)).toBe(403);
     });
   });
 });
