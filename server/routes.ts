@@ -7,7 +7,7 @@ import { directoryRoutes } from './directory/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { drawingRoutes } from './drawings/routes.js';
-import { emailFilingSettingsRoutes } from './email-filing-settings/routes.js';
+import { emailFilingSettingsRoutes } from './filing-settings/routes.js';
 import { emailRoutes } from './emails/routes.js';
 import { explorerRoutes } from './explorer/routes.js';
 import { filingRoutes } from './filing/routes.js';

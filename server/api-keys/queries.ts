@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
-import type { OAuthClient } from '../../shared/clients.js';
+import type { OAuthClient } from '../../shared/api-keys.js';
 import { permissionKeys } from '../../shared/permissions.js';
 import type { KeysetPosition } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
