@@ -12,7 +12,7 @@ import type { AppContext, ListContext } from '../context.js';
 import { type CursorKey, createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
 import { dateWindow } from '../date-window.js';
 import { csvChunks } from '../db/csv-export.js';
-import { emailsOfDispatches, groupBy, toEmailRecord } from '../emails/queries.js';
+import { emailsOfDispatches, groupBy, toEmailRecord } from '../dispatches/queries.js';
 import { ApiError } from '../errors.js';
 import { csvRowCap, jsonPageSize, type Listing } from '../listing.js';
 import {

@@ -3,7 +3,7 @@ import { Id, Timestamp } from '../../shared/common.js';
 import { EmailRecord } from '../../shared/emails.js';
 import { createdAtPosition, cursorPosition, cutPage, type KeysetPosition, keysetCursor } from '../cursor.js';
 import { inclusiveWindow } from '../date-window.js';
-import { toEmailRecord } from '../emails/queries.js';
+import { toEmailRecord } from '../dispatches/queries.js';
 import { ApiError } from '../errors.js';
 import { emailDeliveryStatuses } from '../explorer/entities.js';
 import { explorerScope } from '../explorer/service.js';

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { f as fixtures, server } from '../../test/fixture-server.js';
 import { emailMessages } from '../db/schema.js';
-import { type DispatchSpec, insertDispatch, type RecipientState } from './comms.fixtures.js';
+import { type DispatchSpec, insertDispatch, type RecipientState } from './dispatches.fixtures.js';
 
 let token: string;
 const specs: DispatchSpec[] = [];

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { f as fixtures, server } from '../../test/fixture-server.js';
-import { insertDispatch } from '../comms/comms.fixtures.js';
+import { insertDispatch } from '../dispatches/dispatches.fixtures.js';
 
 let token: string;
 const at = new Date('2026-04-02T09:30:00.000Z');

@@ -1,11 +1,21 @@
 import type { z } from 'zod';
 import type { CommsQuery, Dispatch, DispatchRecipient } from '../../shared/comms.js';
+import type { EmailRecord } from '../../shared/emails.js';
+import { type Caller, canAccessProject } from '../auth/caller.js';
 import { cutPage } from '../cursor.js';
 import { dateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
-import { groupBy } from '../emails/queries.js';
+import { ApiError } from '../errors.js';
 import { type CommsPosition, decodeCommsCursor, encodeCommsCursor } from './cursor.js';
-import { type DispatchRow, dispatchPage, type RecipientRow, recipientsOfDispatches } from './queries.js';
+import {
+  type DispatchRow,
+  dispatchPage,
+  emailsByMailerId,
+  groupBy,
+  type RecipientRow,
+  recipientsOfDispatches,
+  toEmailRecord,
+} from './queries.js';
 
 type Query = z.output<typeof CommsQuery>;
 
@@ -67,4 +77,27 @@ export async function listComms(db: Db, projectId: string, query: Query) {
     (recipient) => recipient.dispatchId,
   );
   return { data: page.map((row) => toDispatch(row, recipients.get(row.id) ?? [])), nextCursor, hasMore };
+}
+
+/**
+ * One Email record by mailer message id. Rows outside the caller's scope do not exist for it (404).
+ * A message sent to several recipients needs `recipient`; the error says nothing about who they are.
+ */
+export async function findEmail(
+  db: Db,
+  caller: Caller,
+  mailerMessageId: string,
+  recipient: string | undefined,
+): Promise<EmailRecord> {
+  const rows = (await emailsByMailerId(db, mailerMessageId)).filter((row) =>
+    canAccessProject(caller.scope, row.organizationId, row.projectId),
+  );
+  if (rows.length === 0) throw ApiError.notFound('Email');
+  if (recipient === undefined && rows.length > 1) {
+    throw ApiError.badRequest('recipient query parameter is required');
+  }
+  const wanted = recipient?.toLowerCase();
+  const row = wanted === undefined ? rows[0] : rows.find((r) => r.recipientEmail.toLowerCase() === wanted);
+  if (!row) throw ApiError.notFound('Email');
+  return toEmailRecord(row);
 }
