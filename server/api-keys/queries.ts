@@ -4,14 +4,7 @@ import { permissionKeys } from '../../shared/permissions.js';
 import type { KeysetPosition } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
 import { keysetOrder } from '../db/keyset.js';
-import {
-  apiKeyOrgScopes,
-  apiKeyProjectScopes,
-  apiKeys,
-  organizations,
-  projects,
-  requestUsage,
-} from '../db/schema.js';
+import { apiKeyOrgScopes, apiKeyProjectScopes, apiKeys, organizations, projects, requestUsage } from '../db/schema.js';
 import type { UsageDelta } from '../usage/recorder.js';
 
 export type ClientRow = typeof apiKeys.$inferSelect;
@@ -184,18 +177,12 @@ export async function replaceClientScopes(
   scopes: { orgs: string[]; projects: { orgId: string; projectId: string }[] },
 ): Promise<void> {
   const keepOrgs = scopes.orgs.length
-    ? and(
-        eq(apiKeyOrgScopes.clientRowId, clientRowId),
-        notInArray(apiKeyOrgScopes.organizationId, scopes.orgs),
-      )
+    ? and(eq(apiKeyOrgScopes.clientRowId, clientRowId), notInArray(apiKeyOrgScopes.organizationId, scopes.orgs))
     : eq(apiKeyOrgScopes.clientRowId, clientRowId);
   await tx.delete(apiKeyOrgScopes).where(keepOrgs);
   const projectIds = scopes.projects.map((p) => p.projectId);
   const keepProjects = projectIds.length
-    ? and(
-        eq(apiKeyProjectScopes.clientRowId, clientRowId),
-        notInArray(apiKeyProjectScopes.projectId, projectIds),
-      )
+    ? and(eq(apiKeyProjectScopes.clientRowId, clientRowId), notInArray(apiKeyProjectScopes.projectId, projectIds))
     : eq(apiKeyProjectScopes.clientRowId, clientRowId);
   await tx.delete(apiKeyProjectScopes).where(keepProjects);
   if (scopes.orgs.length) {

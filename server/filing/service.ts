@@ -15,8 +15,8 @@ import { cursorPosition, cutPage, type KeysetPosition, keysetCursor } from '../c
 import { inclusiveWindow } from '../date-window.js';
 import type { Db, Tx } from '../db/connection.js';
 import { signDownload } from '../downloads/signing.js';
-import { readEmailFilingSettings } from '../filing-settings/queries.js';
 import { ApiError } from '../errors.js';
+import { readEmailFilingSettings } from '../filing-settings/queries.js';
 import { newId } from '../ids.js';
 import { findOrganization } from '../organizations/queries.js';
 import { emitEvent } from '../webhooks/queries.js';

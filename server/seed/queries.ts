@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../db/connection.js';
 import { selectRows } from '../db/rows.js';
-import { demoCredentials, apiKeyOrgScopes, apiKeys, organizations, projects, users } from '../db/schema.js';
+import { apiKeyOrgScopes, apiKeys, demoCredentials, organizations, projects, users } from '../db/schema.js';
 
 export async function hasOrganizations(db: Db): Promise<boolean> {
   const [row] = await db.select({ id: organizations.id }).from(organizations).limit(1);
