@@ -1,10 +1,8 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { f, server } from '../../test/fixture-server.js';
 import { ApiCallError, createApiClient } from './client.js';
 
 /** The add-in's API client against a real server: every answer parsed by the shared schemas, errors in plain words. */
-
-afterAll(() => server.close());
 
 const clientFor = (token: string | undefined, onRejected: () => void = () => {}) =>
   createApiClient({ accessToken: async () => token, rejected: onRejected }, server.url);
