@@ -11,11 +11,16 @@ import {
   orgActivityCsvFrom,
   orgActivityPage,
 } from '../server/activity/queries.js';
-import { encodeCommsCursor } from '../server/comms/cursor.js';
-import { type CommsFilters, dispatchPage, recipientsOfDispatches, recipientsQuery } from '../server/comms/queries.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/connection.js';
 import { csvCellsQuery, csvValuesQuery } from '../server/db/csv-cells.js';
+import { encodeCommsCursor } from '../server/dispatches/cursor.js';
+import {
+  type CommsFilters,
+  dispatchPage,
+  recipientsOfDispatches,
+  recipientsQuery,
+} from '../server/dispatches/queries.js';
 import { startServer } from '../server/server.js';
 import { csvAgainstCopy, getJson, timeIt } from './measure.js';
 

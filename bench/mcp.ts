@@ -31,7 +31,7 @@ import express from 'express';
 import pino from 'pino';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/connection.js';
-import { searchSentEmails } from '../server/emails/queries.js';
+import { searchSentEmails } from '../server/dispatches/queries.js';
 import { startServer } from '../server/server.js';
 import { listenLocally, percentile, requestJson, sendJson } from './measure.js';
 

@@ -18,9 +18,9 @@ import { parseArgs } from 'node:util';
 import { type SQL, sql } from 'drizzle-orm';
 import express from 'express';
 import pino from 'pino';
-import { dispatchPage, recipientsOfDispatches } from '../server/comms/queries.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/connection.js';
+import { dispatchPage, recipientsOfDispatches } from '../server/dispatches/queries.js';
 import {
   countDocuments,
   type DocumentFilter,

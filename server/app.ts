@@ -4,6 +4,7 @@ import { addUsage } from './api-keys/queries.js';
 import { createKeySecretThrottle } from './api-keys/service.js';
 import { createBearerGuard } from './auth/guard.js';
 import { type KeyRing, loadKeyRing } from './auth/keys.js';
+import { ProjectOwners } from './auth/project-owner.js';
 import { createTokenService } from './auth/tokens.js';
 import { createBlobStore } from './blobs/configured.js';
 import type { BlobStore } from './blobs/store.js';
@@ -14,6 +15,8 @@ import type { AppContext } from './context.js';
 import { cursorKeyFrom } from './cursor.js';
 import type { Db } from './db/connection.js';
 import { mountDocs } from './docs/routes.js';
+import { downloadSigningKey } from './downloads/signing.js';
+import { ProjectIndexCache } from './filing/project-index-cache.js';
 import { compressAnswers } from './http/compression.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { jsonEtag } from './http/etag.js';
@@ -31,6 +34,7 @@ import { createOAuthServer } from './oauth/router.js';
 import { createConcurrencyGates } from './ratelimit/concurrency.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
 import { allRoutes } from './routes.js';
+import { RunbookCache } from './support-issues/runbook.js';
 import { createUsageRecorder } from './usage/recorder.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 
@@ -80,11 +84,19 @@ export function createApp(options: AppOptions): App {
       onRefusal: (bucket) => metrics.rateLimitRefusals.inc({ bucket }),
     }),
     cursorKey: cursorKeyFrom(keys.current.secret),
+    downloadKey: downloadSigningKey(config),
     gates: createConcurrencyGates(config.concurrency),
     keySecrets: createKeySecretThrottle(clock),
     usage: createUsageRecorder({ write: (deltas) => addUsage(db, deltas), log }),
     metrics,
     webhooks: createWebhookDispatcher({ db, clock, log, settings: config.webhooks }),
+    caches: {
+      projectOwners: new ProjectOwners(db),
+      projectIndex: new ProjectIndexCache(db),
+      runbook: new RunbookCache({ db, bus, clock }),
+      bundleBuilds: new Map(),
+      idempotencyPurge: {},
+    },
     isReady: options.isReady ?? (() => true),
   };
   // Webhook attempts under way finish first; usage counts are written before the limiter's connection closes;

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { FailureThrottle } from './auth/failure-throttle.js';
 import type { BearerGuard } from './auth/guard.js';
+import type { ProjectOwners } from './auth/project-owner.js';
 import type { TokenService } from './auth/tokens.js';
 import type { BlobStore } from './blobs/store.js';
 import type { InvalidationBus } from './cache/bus.js';
@@ -30,6 +31,8 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   /** Signs and checks list cursors (derived from the token signing key). */
   cursorKey: CursorKey;
+  /** Signs and checks download links (derived from the token signing key, or kept in DATA_DIR). */
+  downloadKey: Buffer;
   /** Per-caller and per-instance caps on exports, explorer queries and filings running at once. */
   gates: ConcurrencyGates;
   /** Wrong API key secrets per (client_id, address), at the token endpoint. */
@@ -40,8 +43,21 @@ export interface AppContext {
   metrics: Metrics;
   /** Sends the webhook outbox (graphile-worker on PostgreSQL, in-process on PGlite). */
   webhooks: WebhookDispatcher;
+  /** What this instance keeps in memory between requests (see AppCaches). */
+  caches: AppCaches;
   /** False while start-up still waits for the database (`/readyz` 503, every other request but the probes 503). */
   isReady(): boolean;
+}
+
+/**
+ * What one app instance keeps in memory between requests, made by createApp: no module keeps state of its own.
+ * This floor names only what it owns; a resource folder that keeps something adds its entry from its own folder
+ * (`declare module '../context.js' { interface AppCaches { … } }`), so the floor imports no resource folder, and
+ * createApp, which must fill every entry, shows them all in one place.
+ */
+export interface AppCaches {
+  /** Which organization owns each project asked about (a project never moves). */
+  projectOwners: ProjectOwners;
 }
 
 /** Moves due deliveries from the outbox to whoever sends them; one per app instance. */

@@ -107,7 +107,7 @@ const counts = (database: Database) =>
     database.db,
     sql`SELECT (SELECT count(*) FROM users)::int AS users, (SELECT count(*) FROM organizations)::int AS orgs,
                (SELECT count(*) FROM organization_members)::int AS members,
-               (SELECT count(*) FROM oauth_clients)::int AS keys`,
+               (SELECT count(*) FROM api_keys)::int AS keys`,
     z.object({ users: z.number(), orgs: z.number(), members: z.number(), keys: z.number() }),
   );
 

@@ -2,15 +2,14 @@ import { activityRoutes } from './activity/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
 import { commandRoutes } from './commands/routes.js';
 import { commentRoutes } from './comments/routes.js';
-import { commsRoutes } from './comms/routes.js';
 import { directoryRoutes } from './directory/routes.js';
+import { dispatchRoutes } from './dispatches/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { drawingRoutes } from './drawings/routes.js';
-import { emailFilingSettingsRoutes } from './email-filing-settings/routes.js';
-import { emailRoutes } from './emails/routes.js';
 import { explorerRoutes } from './explorer/routes.js';
 import { filingRoutes } from './filing/routes.js';
+import { emailFilingSettingsRoutes } from './filing-settings/routes.js';
 import { healthRoutes } from './health/routes.js';
 import type { Route } from './http/route.js';
 import { meRoutes } from './me/routes.js';
@@ -28,8 +27,7 @@ export const allRoutes = (): Route[] => [
   ...meRoutes,
   ...downloadRoutes,
   ...activityRoutes,
-  ...commsRoutes,
-  ...emailRoutes,
+  ...dispatchRoutes,
   ...explorerRoutes,
   ...directoryRoutes,
   ...reportRoutes,

@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DOWNLOADS_PATH } from '../server/downloads/signing.js';
 import { pluralAlias, type Route } from '../server/http/route.js';
 import { allRoutes } from '../server/routes.js';
-import { type ClientFixture, createFixtures, type Fixtures, startTestServer, type TestServer } from './harness.js';
+import { f, server } from './fixture-server.js';
+import type { ClientFixture } from './harness.js';
 
-let server: TestServer;
-let f: Fixtures;
 let superKey: ClientFixture;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
   superKey = await f.client('all', { superadmin: true });
-});
-afterAll(async () => {
-  await server.close();
 });
 
 /** A path of the route with real fixture ids where the access rule checks them, any id elsewhere. */

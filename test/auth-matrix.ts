@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import jwt from 'jsonwebtoken';
 import { describe, expect, it } from 'vitest';
-import { oauthClients } from '../server/db/schema.js';
+import { apiKeys } from '../server/db/schema.js';
 import type { Access, OwnerRule, Route } from '../server/http/route.js';
 import { allRoutes } from '../server/routes.js';
 import { createUser } from '../server/users/service.js';
@@ -140,7 +140,7 @@ function describeTokenCases({ ctx, send, fullKey }: Probe): void {
   it('refuses the token of a key disabled after issue (401)', async () => {
     const { server } = ctx();
     const key = await fullKey();
-    await server.database.db.update(oauthClients).set({ enabled: false }).where(eq(oauthClients.id, key.id));
+    await server.database.db.update(apiKeys).set({ enabled: false }).where(eq(apiKeys.id, key.id));
     await server.app.context.guard.invalidate(`client:${key.clientId}`);
     expectUnauthorized(await send(key.token));
   });

@@ -1,27 +1,21 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { f, server } from './fixture-server.js';
 
 /**
  * Property-based fuzzing driven by /v1/openapi.json: every operation, with hostile path parameters,
  * query values (declared and unknown, repeated), headers and JSON bodies. Whatever comes in, the server
  * answers below 500, every error carries {error, errorCode, requestId}, and it stays healthy.
  */
-let server: TestServer;
 let tokens: string[];
 let operations: { method: string; path: string; query: string[]; hasBody: boolean }[];
 let realCursors: string[];
-/** Organization A: the MCP e-mail search's organization. */
-let organizationId: string;
 
 const REQUESTS = 5_000;
 /** Requests of the date and cursor property (issue 28); with REQUESTS, over 20,000 in all. */
 const EDGE_REQUESTS = 15_500;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const f = await createFixtures(server);
-  organizationId = f.orgA.id;
   const superKey = await f.client('all', { superadmin: true });
   tokens = [superKey.token, f.staff.token, f.member.token, 'not-a-token'];
   const doc = (await server.call('/v1/openapi.json')).body;
@@ -43,9 +37,6 @@ beforeAll(async () => {
   realCursors = pages.map((page) => page.body.nextCursor);
   expect(realCursors.every((cursor) => typeof cursor === 'string')).toBe(true);
 }, 120_000);
-afterAll(async () => {
-  await server.close();
-});
 
 /** Strings an attacker or a broken client sends: NUL, lone surrogates, CR/LF, huge, numeric edge cases. */
 const hostileString = fc.oneof(
@@ -245,7 +236,7 @@ describe('fuzzing every operation of /v1/openapi.json', () => {
       if (r.mcp === 0) {
         // One in ten through MCP's emails_search: a tool error that names the problem, never a server error.
         const edge = r.kind === 'date' ? { [r.pick % 2 ? 'from' : 'to']: r.date } : { cursor: r.cursor };
-        const args = { organizationId, ...edge };
+        const args = { organizationId: f.orgA.id, ...edge };
         const res = await server.call('/mcp', {
           method: 'POST',
           token: tokens[0],

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { f, server } from './fixture-server.js';
 
 // Issue 28: dates at the edges and forged cursors are a 400 naming the parameter, never a 500; MCP arguments
 // holding NUL are a tool error naming the argument. (test/fuzz.test.ts sends thousands of such requests.)
-let server: TestServer;
-let f: Fixtures;
 let key: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
   key = (await f.client('all', { superadmin: true })).token;
 }, 60_000);
-afterAll(() => server?.close());
 
 const project = () => `/v1/organization/${f.orgA.id}/project/${f.projectA1.id}`;
 

@@ -1,9 +1,9 @@
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { poolOf } from '../server/db/connection.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from './harness.js';
+import { configureFixtureServer, f, server } from './fixture-server.js';
 
 // Issue 28: a client that stalls is dropped within the documented time, and the server's budgets
 // (connections, the pool's wait, statement and idle-transaction timeouts) answer with clear errors. The
@@ -16,24 +16,22 @@ const MAX_CONNECTIONS = 20;
 const CHECK_MS = 1000;
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
-let server: TestServer;
-let f: Fixtures;
+configureFixtureServer({
+  env: {
+    HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+    HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+    HTTP_MAX_CONNECTIONS: String(MAX_CONNECTIONS),
+    EXPORT_STALL_TIMEOUT_MS: String(STALL_MS),
+    DATABASE_POOL_MAX: '3',
+    DATABASE_POOL_WAIT_MS: '2000',
+    DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+    DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '1000',
+  },
+});
+
 let port: number;
 
 beforeAll(async () => {
-  server = await startTestServer({
-    env: {
-      HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
-      HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
-      HTTP_MAX_CONNECTIONS: String(MAX_CONNECTIONS),
-      EXPORT_STALL_TIMEOUT_MS: String(STALL_MS),
-      DATABASE_POOL_MAX: '3',
-      DATABASE_POOL_WAIT_MS: '2000',
-      DATABASE_STATEMENT_TIMEOUT_MS: '2000',
-      DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '1000',
-    },
-  });
-  f = await createFixtures(server);
   port = Number(new URL(server.url).port);
   await server.database.db.execute(sql`
     insert into activity (id, organization_id, project_id, actor_name, actor_email, action, title)
@@ -41,7 +39,6 @@ beforeAll(async () => {
       ${'x'.repeat(480)} || g
     from generate_series(1, 10000) g`);
 }, 120_000);
-afterAll(() => server?.close());
 
 /** A socket to the server that has written `bytes`; `ended` resolves with what the server sent and when
  *  (ms after the write) it closed the connection. */

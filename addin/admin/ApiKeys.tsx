@@ -19,7 +19,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { useEffect, useRef, useState } from 'react';
-import type { OAuthClient } from '../../shared/clients.js';
+import type { OAuthClient } from '../../shared/api-keys.js';
 import type { MyOrganization } from '../../shared/me.js';
 import { permissionKeys } from '../../shared/permissions.js';
 import type { ApiClient } from '../api/client.js';

@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { f, server } from '../../test/fixture-server.js';
 import { ApiCallError, createApiClient } from './client.js';
 
 /** The add-in's API client against a real server: every answer parsed by the shared schemas, errors in plain words. */
-let server: TestServer;
-let f: Fixtures;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
-});
-afterAll(() => server.close());
 
 const clientFor = (token: string | undefined, onRejected: () => void = () => {}) =>
   createApiClient({ accessToken: async () => token, rejected: onRejected }, server.url);

@@ -5,7 +5,7 @@ import {
   CreatedOAuthClient,
   OAuthClient,
   type UpdateClientBody,
-} from '../../shared/clients.js';
+} from '../../shared/api-keys.js';
 import { DocumentList } from '../../shared/documents.js';
 import { EmailFilingSettingsResponse } from '../../shared/email-filing-settings.js';
 import { ErrorBody } from '../../shared/errors.js';

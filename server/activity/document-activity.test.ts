@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { insertDispatch } from '../comms/comms.fixtures.js';
 import { activity, documents } from '../db/schema.js';
+import { insertDispatch } from '../dispatches/dispatches.fixtures.js';
 import { fixtures, server } from './activity.fixtures.js';
 
 describe('document activity (admin)', () => {

@@ -7,13 +7,12 @@ import type {
   OrgActivityQuery,
 } from '../../shared/activity.js';
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
-import { findProjectOrg } from '../auth/project-owner.js';
-import type { ListContext } from '../context.js';
+import type { ProjectOwners } from '../auth/project-owner.js';
+import type { AppContext, ListContext } from '../context.js';
 import { type CursorKey, createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
 import { dateWindow } from '../date-window.js';
-import type { Db } from '../db/connection.js';
 import { csvChunks } from '../db/csv-export.js';
-import { emailsOfDispatches, groupBy, toEmailRecord } from '../emails/queries.js';
+import { emailsOfDispatches, groupBy, toEmailRecord } from '../dispatches/queries.js';
 import { ApiError } from '../errors.js';
 import { csvRowCap, jsonPageSize, type Listing } from '../listing.js';
 import {
@@ -30,9 +29,14 @@ import {
 type OrgQuery = z.output<typeof OrgActivityQuery>;
 
 /** The filters of an organization feed request, checked against the caller's scope. */
-async function orgFilters(db: Db, caller: Caller, orgId: string, query: OrgQuery): Promise<OrgActivityFilters> {
+async function orgFilters(
+  owners: ProjectOwners,
+  caller: Caller,
+  orgId: string,
+  query: OrgQuery,
+): Promise<OrgActivityFilters> {
   if (query.projectId !== undefined) {
-    if ((await findProjectOrg(db, query.projectId)) !== orgId) throw ApiError.notFound('Project');
+    if ((await owners.of(query.projectId)) !== orgId) throw ApiError.notFound('Project');
     if (!canAccessProject(caller.scope, orgId, query.projectId)) throw ApiError.forbidden();
   }
   return {
@@ -77,17 +81,18 @@ const toOrgEntry = (row: ActivityRow): OrgActivityEntry => ({
 
 /** The organization feed: a page of it, or as CSV (`Accept: text/csv`) with `limit` as the row cap. */
 export function listOrgActivity(
-  app: ListContext,
+  app: ListContext & Pick<AppContext, 'caches'>,
   caller: Caller,
   orgId: string,
   query: OrgQuery,
 ): Listing<z.output<typeof OrgActivityList>> {
   const { db, cursorKey } = app;
+  const owners = app.caches.projectOwners;
   const binding = bindingOf(orgId, query);
   return {
     async page() {
       const limit = jsonPageSize(query.limit);
-      const filters = await orgFilters(db, caller, orgId, query);
+      const filters = await orgFilters(owners, caller, orgId, query);
       const position = cursorPosition(cursorKey, query.cursor, binding, 'timestamp');
       const [rows, total] = await Promise.all([
         orgActivityPage(db, filters, position, limit),
@@ -97,7 +102,7 @@ export function listOrgActivity(
       return { data: page.map(toOrgEntry), total, nextCursor, hasMore };
     },
     async csv() {
-      const filters = await orgFilters(db, caller, orgId, query);
+      const filters = await orgFilters(owners, caller, orgId, query);
       const position = cursorPosition(cursorKey, query.cursor, binding, 'timestamp');
       return {
         fileName: `activity-${orgId}.csv`,

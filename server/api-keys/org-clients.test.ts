@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { f, server } from '../../test/fixture-server.js';
+import { createFixtures, type Fixtures, startTestServer } from '../../test/harness.js';
 
-let server: TestServer;
-let f: Fixtures;
 /** Keys confined to organization A, used up one per request by the DELETE and rotate matrices. */
 const disposable: string[] = [];
 let orgAKey: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
   orgAKey = (await f.client(['project:read'], { orgs: [f.orgA.id] })).id;
   for (let i = 0; i < 24; i++) disposable.push((await f.client(['project:read'], { orgs: [f.orgA.id] })).id);
-});
-afterAll(async () => {
-  await server.close();
 });
 
 const base = (orgId = f.orgA.id) => `/v1/organization/${orgId}/clients`;

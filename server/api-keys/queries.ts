@@ -1,35 +1,28 @@
 import { and, eq, inArray, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
-import type { OAuthClient } from '../../shared/clients.js';
+import type { OAuthClient } from '../../shared/api-keys.js';
 import { permissionKeys } from '../../shared/permissions.js';
 import type { KeysetPosition } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
 import { keysetOrder } from '../db/keyset.js';
-import {
-  oauthClientOrgScopes,
-  oauthClientProjectScopes,
-  oauthClients,
-  organizations,
-  projects,
-  requestUsage,
-} from '../db/schema.js';
+import { apiKeyOrgScopes, apiKeyProjectScopes, apiKeys, organizations, projects, requestUsage } from '../db/schema.js';
 import type { UsageDelta } from '../usage/recorder.js';
 
-export type ClientRow = typeof oauthClients.$inferSelect;
+export type ClientRow = typeof apiKeys.$inferSelect;
 
 export async function insertClient(
   tx: Db | Tx,
-  row: typeof oauthClients.$inferInsert,
+  row: typeof apiKeys.$inferInsert,
   scopes: { orgs: string[]; projects: { orgId: string; projectId: string }[] },
 ): Promise<void> {
-  await tx.insert(oauthClients).values(row);
+  await tx.insert(apiKeys).values(row);
   if (scopes.orgs.length > 0) {
     await tx
-      .insert(oauthClientOrgScopes)
+      .insert(apiKeyOrgScopes)
       .values(scopes.orgs.map((organizationId) => ({ clientRowId: row.id, organizationId })));
   }
   if (scopes.projects.length > 0) {
     await tx
-      .insert(oauthClientProjectScopes)
+      .insert(apiKeyProjectScopes)
       .values(scopes.projects.map((p) => ({ clientRowId: row.id, organizationId: p.orgId, projectId: p.projectId })));
   }
 }
@@ -60,8 +53,8 @@ export async function existingScopeTargets(
 export async function findClientRow(db: Db | Tx, id: string): Promise<ClientRow | undefined> {
   const [row] = await db
     .select()
-    .from(oauthClients)
-    .where(and(eq(oauthClients.id, id), isNull(oauthClients.deletedAt)));
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.deletedAt)));
   return row;
 }
 
@@ -73,8 +66,8 @@ export async function toClientResources(db: Db | Tx, rows: ClientRow[]): Promise
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [orgScopes, projectScopes, everyOrgId] = await Promise.all([
-    db.select().from(oauthClientOrgScopes).where(inArray(oauthClientOrgScopes.clientRowId, ids)),
-    db.select().from(oauthClientProjectScopes).where(inArray(oauthClientProjectScopes.clientRowId, ids)),
+    db.select().from(apiKeyOrgScopes).where(inArray(apiKeyOrgScopes.clientRowId, ids)),
+    db.select().from(apiKeyProjectScopes).where(inArray(apiKeyProjectScopes.clientRowId, ids)),
     // A superadmin key reaches every organization: its orgIds say so.
     rows.some((row) => row.superadmin)
       ? db.select({ id: organizations.id }).from(organizations).orderBy(organizations.id)
@@ -111,8 +104,8 @@ export async function toClientResources(db: Db | Tx, rows: ClientRow[]): Promise
 export async function findClientByClientId(db: Db | Tx, clientId: string): Promise<ClientRow | undefined> {
   const [row] = await db
     .select()
-    .from(oauthClients)
-    .where(and(eq(oauthClients.clientId, clientId), isNull(oauthClients.deletedAt)));
+    .from(apiKeys)
+    .where(and(eq(apiKeys.clientId, clientId), isNull(apiKeys.deletedAt)));
   return row;
 }
 
@@ -120,22 +113,22 @@ export async function findClientByClientId(db: Db | Tx, clientId: string): Promi
  * Keys an organization manages itself: not superadmin, at least one scope in the organization and none
  * in any other (a key that spans organizations belongs to staff).
  */
-const confinedToOrg = (orgId: string): SQL => sql`not ${oauthClients.superadmin}
-  and (exists (select 1 from ${oauthClientOrgScopes} s where s.client_row_id = ${oauthClients.id} and s.organization_id = ${orgId})
-    or exists (select 1 from ${oauthClientProjectScopes} p where p.client_row_id = ${oauthClients.id} and p.organization_id = ${orgId}))
-  and not exists (select 1 from ${oauthClientOrgScopes} s where s.client_row_id = ${oauthClients.id} and s.organization_id <> ${orgId})
-  and not exists (select 1 from ${oauthClientProjectScopes} p where p.client_row_id = ${oauthClients.id} and p.organization_id <> ${orgId})`;
+const confinedToOrg = (orgId: string): SQL => sql`not ${apiKeys.superadmin}
+  and (exists (select 1 from ${apiKeyOrgScopes} s where s.client_row_id = ${apiKeys.id} and s.organization_id = ${orgId})
+    or exists (select 1 from ${apiKeyProjectScopes} p where p.client_row_id = ${apiKeys.id} and p.organization_id = ${orgId}))
+  and not exists (select 1 from ${apiKeyOrgScopes} s where s.client_row_id = ${apiKeys.id} and s.organization_id <> ${orgId})
+  and not exists (select 1 from ${apiKeyProjectScopes} p where p.client_row_id = ${apiKeys.id} and p.organization_id <> ${orgId})`;
 
 /** The live client with this id if it reaches only this organization (see `confinedToOrg`). */
 export async function findOrgClientRow(db: Db | Tx, id: string, orgId: string): Promise<ClientRow | undefined> {
   const [row] = await db
     .select()
-    .from(oauthClients)
-    .where(and(eq(oauthClients.id, id), isNull(oauthClients.deletedAt), confinedToOrg(orgId)));
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.deletedAt), confinedToOrg(orgId)));
   return row;
 }
 
-const newestFirst = keysetOrder(oauthClients.createdAt, oauthClients.id, 'desc', 'timestamptz');
+const newestFirst = keysetOrder(apiKeys.createdAt, apiKeys.id, 'desc', 'timestamptz');
 
 /**
  * One page of live clients, newest first, optionally only those a key created or those confined to one
@@ -150,12 +143,12 @@ export async function listClientRows(
     limit: number;
   },
 ): Promise<ClientRow[]> {
-  const conditions: SQL[] = [isNull(oauthClients.deletedAt)];
-  if (options.createdByClientId) conditions.push(eq(oauthClients.createdByClientId, options.createdByClientId));
+  const conditions: SQL[] = [isNull(apiKeys.deletedAt)];
+  if (options.createdByClientId) conditions.push(eq(apiKeys.createdByClientId, options.createdByClientId));
   if (options.confinedToOrgId) conditions.push(confinedToOrg(options.confinedToOrgId));
   return db
     .select()
-    .from(oauthClients)
+    .from(apiKeys)
     .where(and(...conditions, newestFirst.after(options.after)))
     .orderBy(...newestFirst.orderBy)
     .limit(options.limit);
@@ -170,11 +163,11 @@ export async function updateClientRow(
     updatedAt: Date;
   },
 ): Promise<void> {
-  await tx.update(oauthClients).set(changes).where(eq(oauthClients.id, id));
+  await tx.update(apiKeys).set(changes).where(eq(apiKeys.id, id));
 }
 
 export async function softDeleteClientRow(tx: Db | Tx, id: string, at: Date): Promise<void> {
-  await tx.update(oauthClients).set({ deletedAt: at, enabled: false, updatedAt: at }).where(eq(oauthClients.id, id));
+  await tx.update(apiKeys).set({ deletedAt: at, enabled: false, updatedAt: at }).where(eq(apiKeys.id, id));
 }
 
 /** Makes the client's scopes exactly these; scopes it already had keep their grantedAt. */
@@ -184,29 +177,23 @@ export async function replaceClientScopes(
   scopes: { orgs: string[]; projects: { orgId: string; projectId: string }[] },
 ): Promise<void> {
   const keepOrgs = scopes.orgs.length
-    ? and(
-        eq(oauthClientOrgScopes.clientRowId, clientRowId),
-        notInArray(oauthClientOrgScopes.organizationId, scopes.orgs),
-      )
-    : eq(oauthClientOrgScopes.clientRowId, clientRowId);
-  await tx.delete(oauthClientOrgScopes).where(keepOrgs);
+    ? and(eq(apiKeyOrgScopes.clientRowId, clientRowId), notInArray(apiKeyOrgScopes.organizationId, scopes.orgs))
+    : eq(apiKeyOrgScopes.clientRowId, clientRowId);
+  await tx.delete(apiKeyOrgScopes).where(keepOrgs);
   const projectIds = scopes.projects.map((p) => p.projectId);
   const keepProjects = projectIds.length
-    ? and(
-        eq(oauthClientProjectScopes.clientRowId, clientRowId),
-        notInArray(oauthClientProjectScopes.projectId, projectIds),
-      )
-    : eq(oauthClientProjectScopes.clientRowId, clientRowId);
-  await tx.delete(oauthClientProjectScopes).where(keepProjects);
+    ? and(eq(apiKeyProjectScopes.clientRowId, clientRowId), notInArray(apiKeyProjectScopes.projectId, projectIds))
+    : eq(apiKeyProjectScopes.clientRowId, clientRowId);
+  await tx.delete(apiKeyProjectScopes).where(keepProjects);
   if (scopes.orgs.length) {
     await tx
-      .insert(oauthClientOrgScopes)
+      .insert(apiKeyOrgScopes)
       .values(scopes.orgs.map((organizationId) => ({ clientRowId, organizationId })))
       .onConflictDoNothing();
   }
   if (scopes.projects.length) {
     await tx
-      .insert(oauthClientProjectScopes)
+      .insert(apiKeyProjectScopes)
       .values(scopes.projects.map((p) => ({ clientRowId, organizationId: p.orgId, projectId: p.projectId })))
       .onConflictDoNothing();
   }

@@ -10,7 +10,7 @@ import {
   TokenRequestJson,
   TokenResponse,
   UpdateClientBody,
-} from '../../shared/clients.js';
+} from '../../shared/api-keys.js';
 import { OrgPath } from '../../shared/common.js';
 import { access, defineRoute } from '../http/route.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { configureFixtureServer, f, server } from '../../test/fixture-server.js';
 import { KEY_PAIR_FREE_FAILURES } from './service.js';
+
+configureFixtureServer({ env: { RATE_LIMIT_PER_MINUTE: '100' } });
 
 // Wrong secrets for a key's client_id slow down the address that gives them, never the key's right secret. At a
 // rate limit near the default (100 a minute: 10 exchanges per key), whose per-key budget the rule this replaces let
 // strangers spend.
-
-let server: TestServer;
-let f: Fixtures;
-beforeAll(async () => {
-  server = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '100' } });
-  f = await createFixtures(server);
-});
-afterAll(() => server?.close());
 
 const exchange = (clientId: string, secret: string, from: string) =>
   server.call('/v1/oauth/token', {

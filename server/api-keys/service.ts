@@ -1,4 +1,4 @@
-import type { CreateClientBody, CreatedOAuthClient, OAuthClient, UsageSummary } from '../../shared/clients.js';
+import type { CreateClientBody, CreatedOAuthClient, OAuthClient, UsageSummary } from '../../shared/api-keys.js';
 import { isPermission, type Permission } from '../../shared/permissions.js';
 import { type Caller, canAccessProject } from '../auth/caller.js';
 import { createFailureThrottle } from '../auth/failure-throttle.js';

@@ -3,22 +3,27 @@
 import type { Db } from '../db/connection.js';
 import { findProjectOwner } from './queries.js';
 
-// A project never changes organization, so its owner can be cached for the life of the process.
-const owners = new WeakMap<Db, Map<string, string>>();
+/** Projects whose owner one instance keeps before it starts over. */
+const MAX_PROJECTS = 100_000;
 
-/** The organization that owns a project, or undefined when there is no such project. */
-export async function findProjectOrg(db: Db, projectId: string): Promise<string | undefined> {
-  let cache = owners.get(db);
-  if (!cache) {
-    cache = new Map();
-    owners.set(db, cache);
+/** A project never changes organization, so its owner is kept for the life of the app (`app.caches`). */
+export class ProjectOwners {
+  private readonly owners = new Map<string, string>();
+
+  constructor(private readonly db: Db) {}
+
+  /** The organization that owns a project, or undefined when there is no such project. */
+  async of(projectId: string): Promise<string | undefined> {
+    const hit = this.owners.get(projectId);
+    if (hit) return hit;
+    const owner = await findProjectOwner(this.db, projectId);
+    if (owner) {
+      if (this.owners.size >= MAX_PROJECTS) this.owners.clear();
+      this.owners.set(projectId, owner);
+    }
+    return owner;
   }
-  const hit = cache.get(projectId);
-  if (hit) return hit;
-  const owner = await findProjectOwner(db, projectId);
-  if (owner) {
-    if (cache.size > 100_000) cache.clear();
-    cache.set(projectId, owner);
-  }
-  return owner;
 }
+
+/** The same answer without the app's cache: one primary-key lookup, for callers that hold only a `Db`. */
+export const findProjectOrg: (db: Db, projectId: string) => Promise<string | undefined> = findProjectOwner;

@@ -2,9 +2,9 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import { isPermission, memberPermissions, type Permission } from '../../shared/permissions.js';
 import type { Db, Tx } from '../db/connection.js';
 import {
-  oauthClientOrgScopes,
-  oauthClientProjectScopes,
-  oauthClients,
+  apiKeyOrgScopes,
+  apiKeyProjectScopes,
+  apiKeys,
   organizationMembers,
   projects,
   revokedGrants,
@@ -26,12 +26,12 @@ const identity = (kind: Caller['kind'], id: string, subject: string, who: { emai
 export async function loadClientCaller(db: Db, clientId: string): Promise<Caller | undefined> {
   const [client] = await db
     .select()
-    .from(oauthClients)
-    .where(and(eq(oauthClients.clientId, clientId), isNull(oauthClients.deletedAt)));
+    .from(apiKeys)
+    .where(and(eq(apiKeys.clientId, clientId), isNull(apiKeys.deletedAt)));
   if (!client?.enabled) return undefined;
   const [orgScopes, projectScopes] = await Promise.all([
-    db.select().from(oauthClientOrgScopes).where(eq(oauthClientOrgScopes.clientRowId, client.id)),
-    db.select().from(oauthClientProjectScopes).where(eq(oauthClientProjectScopes.clientRowId, client.id)),
+    db.select().from(apiKeyOrgScopes).where(eq(apiKeyOrgScopes.clientRowId, client.id)),
+    db.select().from(apiKeyProjectScopes).where(eq(apiKeyProjectScopes.clientRowId, client.id)),
   ]);
   const projects = new Map<string, Set<string>>();
   for (const scope of projectScopes) {

@@ -1,23 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { f as fixtures, server } from '../../test/fixture-server.js';
 import { commandEvents, idempotencyRecords } from '../db/schema.js';
 
-let server: TestServer;
-let fixtures: Fixtures;
 let clientId: string;
 /** A token signed now: tests move the clock by days, past any token's lifetime. */
 const token = () => server.app.context.tokens.sign(clientId, 'client').token;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  fixtures = await createFixtures(server);
   clientId = (await fixtures.client(['document:read'], { orgs: [fixtures.orgA.id] })).clientId;
-});
-afterAll(async () => {
-  await server.close();
 });
 
 const HOUR = 60 * 60 * 1000;

@@ -199,15 +199,20 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-const lastPurge = new WeakMap<AppContext, number>();
+declare module '../context.js' {
+  interface AppCaches {
+    /** When this instance last purged expired idempotency records (epoch ms). */
+    idempotencyPurge: { lastAt?: number };
+  }
+}
 
 /** Expired records are ignored when read; this removes them, at most once a minute per instance, off the
  *  request path. */
 function schedulePurge(app: AppContext): void {
   const now = app.clock.now();
-  const last = lastPurge.get(app);
-  if (last !== undefined && now.getTime() - last < PURGE_INTERVAL_MS) return;
-  lastPurge.set(app, now.getTime());
+  const purge = app.caches.idempotencyPurge;
+  if (purge.lastAt !== undefined && now.getTime() - purge.lastAt < PURGE_INTERVAL_MS) return;
+  purge.lastAt = now.getTime();
   purgeExpiredRecords(app.db, now, PURGE_BATCH).catch((err) =>
     app.log.warn({ err }, 'purging expired idempotency records failed'),
   );

@@ -1,13 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix, forgeToken } from '../../test/auth-matrix.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { f, server } from '../../test/fixture-server.js';
 import { commentMentions, comments, documents } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { createUser } from '../users/service.js';
 
-let server: TestServer;
-let f: Fixtures;
 let documentId: string;
 let matrixDocumentId: string;
 let outsiderId: string;
@@ -22,8 +20,6 @@ const bodies = {
 const ids: Record<keyof typeof bodies, string> = { byMember: '', byOutsider: '', forStaff: '', forAdminB: '' };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
   const db = server.database.db;
   outsiderId = (
     await createUser(db, {
@@ -64,9 +60,6 @@ beforeAll(async () => {
       userId: f.admin.id,
     });
   }
-});
-afterAll(async () => {
-  await server.close();
 });
 
 /** An RFI of project A1 whose search text holds its comments' bodies. */

@@ -1,12 +1,10 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { f as fixtures, server } from '../../test/fixture-server.js';
 import { projectMembers } from '../db/schema.js';
 import { createUser } from '../users/service.js';
 
-let server: TestServer;
-let fixtures: Fixtures;
 let token: string;
 const a1Members: string[] = [];
 
@@ -26,8 +24,6 @@ const people = [
 ];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  fixtures = await createFixtures(server);
   token = (await fixtures.client(['organization:read'], { orgs: [fixtures.orgA.id] })).token;
   const db = server.database.db;
   for (const [i, person] of people.entries()) {
@@ -54,9 +50,6 @@ beforeAll(async () => {
     name: 'Aaron Stranger',
     memberships: [{ orgId: fixtures.orgB.id, role: 'member' }],
   });
-});
-afterAll(async () => {
-  await server.close();
 });
 
 const get = (query = '', t = token) =>

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import { ManualClock } from '../clock.js';
 import { loadConfig } from '../config.js';
-import { signDownload, verifyDownload } from './signing.js';
+import { downloadSigningKey, signDownload, verifyDownload } from './signing.js';
 
 let server: TestServer;
 let blobKey: string;
@@ -182,9 +182,13 @@ describe('signed downloads', () => {
   it('without a configured JWT key, instances sharing DATA_DIR share the signing key and others do not', () => {
     const clock = new ManualClock('2026-03-01T00:00:00Z');
     const sharedDir = mkdtempSync(path.join(tmpdir(), 'sitefile-dl-'));
-    const first = { clock, config: loadConfig({ DATA_DIR: sharedDir }) };
-    const second = { clock, config: loadConfig({ DATA_DIR: sharedDir }) };
-    const stranger = { clock, config: loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitefile-dl-')) }) };
+    const signer = (dataDir: string) => {
+      const config = loadConfig({ DATA_DIR: dataDir });
+      return { clock, config, downloadKey: downloadSigningKey(config) };
+    };
+    const first = signer(sharedDir);
+    const second = signer(sharedDir);
+    const stranger = signer(mkdtempSync(path.join(tmpdir(), 'sitefile-dl-')));
     const target = { blobKey, fileName: 'a.pdf', contentType: 'application/pdf' };
     const query = new URL(signDownload(first, target).url).searchParams;
     const presented = {

@@ -26,20 +26,15 @@ export interface SignedDownload {
 
 export const DOWNLOADS_PATH = '/v1/downloads';
 
-const keyByConfig = new WeakMap<Config, Buffer>();
-
 /**
- * The HMAC key. Derived from the configured JWT key when there is one (instances sharing the env agree);
- * otherwise a random key kept in DATA_DIR (instances sharing DATA_DIR, and so the blobs, agree).
+ * The HMAC key (`app.downloadKey`, made once by createApp). Derived from the configured JWT key when there is
+ * one (instances sharing the env agree); otherwise a random key kept in DATA_DIR (instances sharing DATA_DIR,
+ * and so the blobs, agree).
  */
-function signingKey(config: Config): Buffer {
-  const cached = keyByConfig.get(config);
-  if (cached) return cached;
-  const key = config.jwtSigningKey
+export function downloadSigningKey(config: Pick<Config, 'jwtSigningKey' | 'dataDir'>): Buffer {
+  return config.jwtSigningKey
     ? createHmac('sha256', config.jwtSigningKey.secret).update('sitefile signed downloads v1').digest()
     : keyFromDataDir(config.dataDir);
-  keyByConfig.set(config, key);
-  return key;
 }
 
 function keyFromDataDir(dataDir: string): Buffer {
@@ -57,8 +52,8 @@ function keyFromDataDir(dataDir: string): Buffer {
 const canonicalPath = (target: Pick<DownloadTarget, 'blobKey' | 'fileName'>) =>
   `${DOWNLOADS_PATH}/${encodeURIComponent(target.blobKey)}/${encodeURIComponent(target.fileName)}`;
 
-const signatureOf = (config: Config, target: DownloadTarget, expires: number) =>
-  createHmac('sha256', signingKey(config))
+const signatureOf = (key: Buffer, target: DownloadTarget, expires: number) =>
+  createHmac('sha256', key)
     .update(`${canonicalPath(target)}\n${target.contentType}\n${expires}`)
     .digest('base64url');
 
@@ -67,7 +62,7 @@ const contentTypePattern = /^[\w.+-]+\/[\w.+-]+(\s*;\s*[\w.+-]+=("[^"\r\n]*"|[\w
 
 /** A signed URL for the blob, valid for `ttlSeconds` from now (by the app's clock). */
 export function signDownload(
-  app: Pick<AppContext, 'config' | 'clock'>,
+  app: Pick<AppContext, 'config' | 'clock' | 'downloadKey'>,
   target: DownloadTarget,
   ttlSeconds: number = app.config.signedUrlTtlSeconds,
 ): SignedDownload {
@@ -78,7 +73,7 @@ export function signDownload(
   const query = new URLSearchParams({
     type: target.contentType,
     expires: String(expires),
-    signature: signatureOf(app.config, target, expires),
+    signature: signatureOf(app.downloadKey, target, expires),
   });
   return {
     url: `${app.config.publicUrl}${canonicalPath(target)}?${query}`,
@@ -88,12 +83,12 @@ export function signDownload(
 
 /** Whether a presented URL is one we signed and has not expired yet. */
 export function verifyDownload(
-  app: Pick<AppContext, 'config' | 'clock'>,
+  app: Pick<AppContext, 'clock' | 'downloadKey'>,
   presented: { blobKey: string; fileName: string; contentType?: string; expires?: string; signature?: string },
 ): presented is DownloadTarget & { expires: string; signature: string } {
   const { contentType, expires, signature } = presented;
   if (!contentType || !expires || !signature || !/^\d{1,12}$/.test(expires)) return false;
-  const expected = Buffer.from(signatureOf(app.config, { ...presented, contentType }, Number(expires)));
+  const expected = Buffer.from(signatureOf(app.downloadKey, { ...presented, contentType }, Number(expires)));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
   return app.clock.now().getTime() < Number(expires) * 1000;

@@ -8,7 +8,6 @@ import {
   DrawingListQuery,
   DrawingPath,
 } from '../../shared/drawings.js';
-import { findProjectOrg } from '../auth/project-owner.js';
 import { ApiError } from '../errors.js';
 import { access, defineRoute } from '../http/route.js';
 import { bundleDrawings, getDrawing, listDrawings } from './service.js';
@@ -92,7 +91,7 @@ export const drawingRoutes = [
     responses,
     errors,
     handler: async ({ app, params, body }) => {
-      const organizationId = await findProjectOrg(app.db, params.projectId);
+      const organizationId = await app.caches.projectOwners.of(params.projectId);
       if (!organizationId) throw ApiError.notFound('Project');
       return bundleDrawings(app, {
         organizationId,

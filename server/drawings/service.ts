@@ -77,15 +77,16 @@ function cacheKeyOf(packageId: string | undefined, sheets: LatestSheet[]): strin
   return hash.digest('hex');
 }
 
-const inFlight = new WeakMap<AppContext, Map<string, Promise<BundleRow>>>();
+declare module '../context.js' {
+  interface AppCaches {
+    /** Bundles being built, by organization and cache key: identical requests arriving together share one. */
+    bundleBuilds: Map<string, Promise<BundleRow>>;
+  }
+}
 
 /** Identical requests arriving together share one build. */
 function buildOnce(app: AppContext, scope: BundleScope, sheets: LatestSheet[], cacheKey: string) {
-  let builds = inFlight.get(app);
-  if (!builds) {
-    builds = new Map();
-    inFlight.set(app, builds);
-  }
+  const builds = app.caches.bundleBuilds;
   const id = `${scope.organizationId}:${cacheKey}`;
   let build = builds.get(id);
   if (!build) {

@@ -4,7 +4,7 @@
  * becomes bound parameters.
  */
 
-import { emailDeliveryStatusSql } from '../emails/queries.js';
+import { emailDeliveryStatusSql } from '../dispatches/queries.js';
 
 export type FieldType = 'string' | 'number' | 'timestamp' | 'date' | 'boolean';
 

@@ -1,6 +1,5 @@
 import type { ExplorerQuery, ExplorerResult } from '../../shared/explorer.js';
 import { type Caller, projectsInOrg } from '../auth/caller.js';
-import { findProjectOrg } from '../auth/project-owner.js';
 import type { AppContext } from '../context.js';
 import { cutPage, decodeCursor, encodeCursor } from '../cursor.js';
 import type { Db } from '../db/connection.js';
@@ -29,7 +28,7 @@ async function runWithin(db: Db, timeoutMs: number, plan: ExplorerPlan) {
  * (`EXPLORER_QUERIES_PER_CLIENT`, `EXPLORER_QUERIES_MAX` on the instance).
  */
 export async function runExplorerQuery(
-  app: Pick<AppContext, 'db' | 'config' | 'gates' | 'cursorKey'>,
+  app: Pick<AppContext, 'db' | 'config' | 'gates' | 'cursorKey' | 'caches'>,
   caller: Caller,
   query: ExplorerQuery,
   orgId: string,
@@ -44,7 +43,7 @@ export async function runExplorerQuery(
 }
 
 async function runWithinScope(
-  app: Pick<AppContext, 'db' | 'config' | 'cursorKey'>,
+  app: Pick<AppContext, 'db' | 'config' | 'cursorKey' | 'caches'>,
   query: ExplorerQuery,
   scope: ScopeEntry[],
 ): Promise<ExplorerResult> {
@@ -53,7 +52,7 @@ async function runWithinScope(
   const after = query.cursor ? decodeCursor(app.cursorKey, query.cursor, binding) : undefined;
   const plan = compileExplorerQuery(query, scope, { after });
   for (const projectId of plan.projectIds) {
-    const orgId = await findProjectOrg(db, projectId);
+    const orgId = await app.caches.projectOwners.of(projectId);
     const entry = scope.find((s) => s.orgId === orgId);
     if (!entry || (entry.projects !== 'all' && !entry.projects.includes(projectId))) {
       throw ApiError.badRequest(`where: project ${projectId} is outside your access`);

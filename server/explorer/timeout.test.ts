@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { configureFixtureServer, f, server } from '../../test/fixture-server.js';
 
 // A pathological explorer query: 50 `contains` of ~500 characters over 2 000 titles of 25 000 characters.
 // Each comparison lowers and searches its row's whole title, about 2.5 million characters per row, so the whole
@@ -9,14 +9,12 @@ import { createFixtures, type Fixtures, startTestServer, type TestServer } from 
 const LIMIT_MS = 1500;
 const ROWS = 2000;
 
-let server: TestServer;
-let f: Fixtures;
+configureFixtureServer({ env: { EXPLORER_TIMEOUT_MS: String(LIMIT_MS) } });
+
 let restToken: string;
 let mcpToken: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { EXPLORER_TIMEOUT_MS: String(LIMIT_MS) } });
-  f = await createFixtures(server);
   await server.database.db.execute(sql`
     insert into activity (id, organization_id, project_id, actor_name, actor_email, action, title)
     select 'act_long_' || g, ${f.orgA.id}, ${f.projectA1.id}, 'Lee Long', 'lee@harbor.test', 'comment', repeat('a', 25000)
@@ -24,7 +22,6 @@ beforeAll(async () => {
   restToken = (await f.client(['explorer:query'], { orgs: [f.orgA.id] })).token;
   mcpToken = (await f.client(['mcp:access', 'explorer:query'], { orgs: [f.orgA.id] })).token;
 }, 180_000);
-afterAll(() => server?.close());
 
 // Three groups of at most 20 (the language's limit per group), 50 distinct needles in all.
 const needles = Array.from({ length: 50 }, (_, i) => `${'a'.repeat(450 + i)}b`);

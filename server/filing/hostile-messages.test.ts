@@ -6,13 +6,13 @@ import { mime } from './messages.fixtures.js';
 const message = (headers: string[], body: Buffer) =>
   Buffer.concat([
     Buffer.from(
-      [
+      `${[
         'From: Rita Reyes <rita@acme-eng.test>',
         'To: Mia Member <member@harbor.test>',
         'Date: Tue, 03 Mar 2026 09:15:00 +0000',
         'MIME-Version: 1.0',
         ...headers,
-      ].join('\r\n') + '\r\n\r\n',
+      ].join('\r\n')}\r\n\r\n`,
     ),
     body,
   ]);

@@ -1,4 +1,3 @@
-import type { AppContext } from '../context.js';
 import type { Db } from '../db/connection.js';
 import { projectsOfOrgs, projectsVersions } from './queries.js';
 import { indexProjects, type OrgProjects } from './score.js';
@@ -46,13 +45,9 @@ export class ProjectIndexCache {
   }
 }
 
-const caches = new WeakMap<AppContext, ProjectIndexCache>();
-
-export function projectIndexCache(app: AppContext): ProjectIndexCache {
-  let cache = caches.get(app);
-  if (!cache) {
-    cache = new ProjectIndexCache(app.db);
-    caches.set(app, cache);
+declare module '../context.js' {
+  interface AppCaches {
+    /** Each organization's projects indexed for suggestions. */
+    projectIndex: ProjectIndexCache;
   }
-  return cache;
 }

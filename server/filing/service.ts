@@ -16,15 +16,14 @@ import { cursorPosition, cutPage, type KeysetPosition, keysetCursor } from '../c
 import { inclusiveWindow } from '../date-window.js';
 import type { Db, Tx } from '../db/connection.js';
 import { signDownload } from '../downloads/signing.js';
-import { readEmailFilingSettings } from '../email-filing-settings/queries.js';
 import { ApiError } from '../errors.js';
+import { readEmailFilingSettings } from '../filing-settings/queries.js';
 import { newId } from '../ids.js';
 import { findOrganization } from '../organizations/queries.js';
 import { emitEvent } from '../webhooks/queries.js';
 import { MAX_PROJECTS_SENT, rerankWithProvider } from './ai.js';
 import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId, searchTextOf } from './message.js';
 import { learnedFeatures } from './model/features.js';
-import { projectIndexCache } from './project-index-cache.js';
 import {
   attachmentsOf,
   type FiledEmailWithFiler,
@@ -523,7 +522,7 @@ export async function suggestProjects(
   // Wall time for the operator (metrics), not business time: not from app.clock.
   const stopTimer = app.metrics.suggestionDuration.startTimer();
   const orgIds = [...caller.scope.orgs];
-  const projectIndexes = projectIndexCache(app);
+  const projectIndexes = app.caches.projectIndex;
   const ranked = await rankProjects(app.db, projectIndexes, {
     orgIds,
     callerEmail: caller.email,

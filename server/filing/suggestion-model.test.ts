@@ -1,19 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { f, server } from '../../test/fixture-server.js';
 import { learnedCounts, learnFeatures, MODEL_MAX_PROJECTS } from './queries.js';
 import { relearnOrganization } from './service.js';
-
-let server: TestServer;
-let f: Fixtures;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
-});
-afterAll(async () => {
-  await server.close();
-});
 
 const learned = async () =>
   (

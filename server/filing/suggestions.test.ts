@@ -1,21 +1,22 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { configureFixtureServer, f, server } from '../../test/fixture-server.js';
+import { startTestServer } from '../../test/harness.js';
 import { documents, projectMembers, projects } from '../db/schema.js';
 import { createProject } from '../organizations/service.js';
 import { createUser } from '../users/service.js';
 import { provider, startProvider } from './ai-provider.fixtures.js';
 import { mime } from './messages.fixtures.js';
 
-let server: TestServer;
-let f: Fixtures;
 let aiEnv: Record<string, string>;
 
-beforeAll(async () => {
+configureFixtureServer(async () => {
   aiEnv = { AI_BASE_URL: await startProvider(), AI_API_KEY: 'sk-test', AI_MODEL: 'test-model' };
-  server = await startTestServer({ env: aiEnv });
-  f = await createFixtures(server);
+  return { env: aiEnv };
+});
+
+beforeAll(async () => {
   const db = server.database.db;
   await db.insert(documents).values({
     id: 'doc_dock_rfi7',
@@ -62,7 +63,6 @@ beforeAll(async () => {
   expect(threaded.status).toBe(201);
 });
 afterAll(async () => {
-  await server.close();
   provider.server?.closeAllConnections();
   await new Promise((resolve) => provider.server?.close(resolve));
 });

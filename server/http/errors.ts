@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
-import type { OAuthErrorBody } from '../../shared/clients.js';
+import type { OAuthErrorBody } from '../../shared/api-keys.js';
 import type { ErrorBody, ErrorCode } from '../../shared/errors.js';
 import { databaseBudgetError } from '../db/budget.js';
 import { ApiError, zodDetails } from '../errors.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { createDocument, type oas31, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
-import { OAuthErrorBody } from '../../shared/clients.js';
+import { OAuthErrorBody } from '../../shared/api-keys.js';
 import { ErrorBody } from '../../shared/errors.js';
 import { readable } from './openapi-reading.js';
 import { type Access, type HeaderSpec, openApiPath, type Route } from './route.js';

@@ -11,7 +11,6 @@ import {
   isOwnerOrOrgAdmin,
   type RecordOwner,
 } from '../auth/caller.js';
-import { findProjectOrg } from '../auth/project-owner.js';
 import type { ConcurrencyKind } from '../config.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/connection.js';
@@ -237,7 +236,7 @@ async function checkPermission(
   if (rule.scope) {
     if (!orgId || !canAccessOrg(caller.scope, orgId)) throw ApiError.forbidden();
     if (rule.scope === 'project') {
-      if (!projectId || (await findProjectOrg(app.db, projectId)) !== orgId) throw ApiError.notFound('Project');
+      if (!projectId || (await app.caches.projectOwners.of(projectId)) !== orgId) throw ApiError.notFound('Project');
       if (!canAccessProject(caller.scope, orgId, projectId)) throw ApiError.forbidden();
     }
   }

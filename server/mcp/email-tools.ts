@@ -7,10 +7,10 @@ import {
   SentEmailTimeline,
   SentEmailTimelineQuery,
 } from '../../shared/emails.js';
-import { searchOrgSentEmails, sentEmailTimeline } from '../emails/service.js';
+import { searchOrgSentEmails, sentEmailTimeline } from '../dispatches/service.js';
 import { restTool } from './rest-tool.js';
 
-// The tools over the REST routes of sent e-mail (server/emails/routes.ts).
+// The tools over the REST routes of sent e-mail (server/dispatches/routes.ts).
 
 const organizationId = Id.describe('Organization id (from organizations_list or projects_find)');
 const cursor = z.string().min(1).max(2000).optional().describe('nextCursor from the previous call');

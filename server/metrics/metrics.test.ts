@@ -1,18 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { configureFixtureServer, f, server } from '../../test/fixture-server.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
 import { provider, startProvider } from '../filing/ai-provider.fixtures.js';
 
 const metricsToken = 'scrape-token-0123456789';
-let server: TestServer;
-let f: Fixtures;
 
-beforeAll(async () => {
-  const aiEnv = { AI_BASE_URL: await startProvider(), AI_API_KEY: 'sk-test', AI_MODEL: 'test-model' };
-  server = await startTestServer({ env: { ...aiEnv, METRICS_TOKEN: metricsToken } });
-  f = await createFixtures(server);
-});
+configureFixtureServer(async () => ({
+  env: {
+    AI_BASE_URL: await startProvider(),
+    AI_API_KEY: 'sk-test',
+    AI_MODEL: 'test-model',
+    METRICS_TOKEN: metricsToken,
+  },
+}));
 afterAll(async () => {
-  await server?.close();
   provider.server?.closeAllConnections();
   await new Promise((resolve) => provider.server?.close(resolve));
 });

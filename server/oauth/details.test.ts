@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { server } from '../../test/fixture-server.js';
 import { authorizeUrl, createBrowser, oauthForm, type PageResult, pkce } from './browser.fixtures.js';
 import { ADDIN_CLIENT_ID } from './first-party.js';
 
-let server: TestServer;
 const redirect = 'http://127.0.0.1:33418/callback';
 let client: { client_id: string; client_secret: string; token_endpoint_auth_method: string };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  await createFixtures(server);
   const res = await server.call('/oauth/register', { method: 'POST', json: { redirect_uris: [redirect] } });
   expect(res.status).toBe(201);
   client = res.body;
 });
-afterAll(() => server?.close());
 
 const addinRedirect = 'http://sitefile.test/addin/auth-callback.html';
 

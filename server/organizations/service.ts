@@ -3,8 +3,8 @@ import { type Caller, projectsInOrg, reachableOrgIds } from '../auth/caller.js';
 import type { ListContext } from '../context.js';
 import { type CursorKey, cursorPosition, cutPage, type KeysetPosition, keysetCursor, namePosition } from '../cursor.js';
 import type { Db } from '../db/connection.js';
-import { insertDefaultEmailFilingSettings } from '../email-filing-settings/queries.js';
 import { ApiError } from '../errors.js';
+import { insertDefaultEmailFilingSettings } from '../filing-settings/queries.js';
 import { newId } from '../ids.js';
 import {
   findOrganization,

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { f as fixtures, server } from '../../test/fixture-server.js';
 import { reportAttendees, reportDistribution, reportSections, reports } from '../db/schema.js';
 
-let server: TestServer;
-let fixtures: Fixtures;
 let token: string;
 const pdf = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
 type NewReport = typeof reports.$inferInsert;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  fixtures = await createFixtures(server);
   token = (await fixtures.client(['document:read'], { orgs: [fixtures.orgA.id] })).token;
   const db = server.database.db;
   const pdfKey = (await server.app.context.blobs.put(pdf)).key;
@@ -86,9 +82,6 @@ beforeAll(async () => {
     name: 'Mia Member',
     email: 'member@harbor.test',
   });
-});
-afterAll(async () => {
-  await server.close();
 });
 
 const projectPath = (projectId = fixtures.projectA1.id, orgId = fixtures.orgA.id) =>

@@ -28,7 +28,11 @@ const pdfName = (row: Row) =>
       .trim() || 'report'
   } v${row.version}.pdf`;
 
-function toListItem(app: Pick<AppContext, 'config' | 'clock'>, row: Row, counts = { sectionCount: 0, itemCount: 0 }) {
+function toListItem(
+  app: Pick<AppContext, 'config' | 'clock' | 'downloadKey'>,
+  row: Row,
+  counts = { sectionCount: 0, itemCount: 0 },
+) {
   const download = row.pdfBlobKey
     ? signDownload(app, { blobKey: row.pdfBlobKey, fileName: pdfName(row), contentType: 'application/pdf' })
     : undefined;

@@ -258,8 +258,8 @@ describe('demo data', () => {
 
 describe('integration keys', () => {
   it('has API keys with scopes, usage counters and completed reference commands', async () => {
-    expect(await count(sql`SELECT count(*) AS n FROM oauth_clients WHERE name <> ${DEMO_KEY_NAME}`)).toBe(4);
-    expect(await count(sql`SELECT count(*) AS n FROM oauth_client_project_scopes`)).toBe(4);
+    expect(await count(sql`SELECT count(*) AS n FROM api_keys WHERE name <> ${DEMO_KEY_NAME}`)).toBe(4);
+    expect(await count(sql`SELECT count(*) AS n FROM api_key_project_scopes`)).toBe(4);
     expect(await count(sql`SELECT count(*) AS n FROM request_usage WHERE count > 0`)).toBe(12);
     const replies = await rows<{ event: string; body: string }>(sql`
       SELECT e.id AS event, convert_from(i.response_body, 'UTF8') AS body

@@ -34,7 +34,7 @@ const tableCounts = async () =>
       database.db,
       sql`SELECT (SELECT count(*) FROM users)::int AS users, (SELECT count(*) FROM organizations)::int AS orgs,
                  (SELECT count(*) FROM organization_members)::int AS members,
-                 (SELECT count(*) FROM oauth_clients)::int AS keys,
+                 (SELECT count(*) FROM api_keys)::int AS keys,
                  (SELECT count(*) FROM demo_credentials)::int AS demo`,
       z.object({ users: z.number(), orgs: z.number(), members: z.number(), keys: z.number(), demo: z.number() }),
     )

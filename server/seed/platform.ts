@@ -181,7 +181,7 @@ export function generateIntegrations(rng: Rng, now: Date, platform: Platform, se
       const id = rng.uuid();
       const clientId = rng.uuid();
       const createdAt = new Date(nowMs - (200 - k * 30) * DAY);
-      rows.add(s.oauthClients, {
+      rows.add(s.apiKeys, {
         id,
         clientId,
         secretHash,
@@ -194,10 +194,10 @@ export function generateIntegrations(rng: Rng, now: Date, platform: Platform, se
         updatedAt: createdAt,
       });
       if (key.projects.length === 0) {
-        rows.add(s.oauthClientOrgScopes, { clientRowId: id, organizationId: org.id, grantedAt: createdAt });
+        rows.add(s.apiKeyOrgScopes, { clientRowId: id, organizationId: org.id, grantedAt: createdAt });
       }
       for (const project of key.projects) {
-        rows.add(s.oauthClientProjectScopes, {
+        rows.add(s.apiKeyProjectScopes, {
           clientRowId: id,
           organizationId: org.id,
           projectId: project.id,

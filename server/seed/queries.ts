@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../db/connection.js';
 import { selectRows } from '../db/rows.js';
-import { demoCredentials, oauthClientOrgScopes, oauthClients, organizations, projects, users } from '../db/schema.js';
+import { apiKeyOrgScopes, apiKeys, demoCredentials, organizations, projects, users } from '../db/schema.js';
 
 export async function hasOrganizations(db: Db): Promise<boolean> {
   const [row] = await db.select({ id: organizations.id }).from(organizations).limit(1);
@@ -39,23 +39,23 @@ export async function disableUsers(db: Db, ids: string[], at: Date): Promise<voi
 }
 
 export async function disableClient(db: Db, id: string, at: Date): Promise<void> {
-  await db.update(oauthClients).set({ enabled: false, updatedAt: at }).where(eq(oauthClients.id, id));
+  await db.update(apiKeys).set({ enabled: false, updatedAt: at }).where(eq(apiKeys.id, id));
 }
 
 export async function findClientByClientId(db: Db, clientId: string) {
   const [row] = await db
-    .select({ id: oauthClients.id, clientId: oauthClients.clientId })
-    .from(oauthClients)
-    .where(and(eq(oauthClients.clientId, clientId), isNull(oauthClients.deletedAt)));
+    .select({ id: apiKeys.id, clientId: apiKeys.clientId })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.clientId, clientId), isNull(apiKeys.deletedAt)));
   return row;
 }
 
 export async function findClientByName(db: Db, name: string, createdBy: string) {
   const [row] = await db
-    .select({ id: oauthClients.id, clientId: oauthClients.clientId, enabled: oauthClients.enabled })
-    .from(oauthClients)
-    .where(and(eq(oauthClients.name, name), eq(oauthClients.createdBy, createdBy), isNull(oauthClients.deletedAt)))
-    .orderBy(asc(oauthClients.createdAt))
+    .select({ id: apiKeys.id, clientId: apiKeys.clientId, enabled: apiKeys.enabled })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.name, name), eq(apiKeys.createdBy, createdBy), isNull(apiKeys.deletedAt)))
+    .orderBy(asc(apiKeys.createdAt))
     .limit(1);
   return row;
 }
@@ -64,9 +64,9 @@ export async function findClientByName(db: Db, name: string, createdBy: string) 
 export async function organizationsOfClient(db: Db, clientRowId: string) {
   const orgRows = await db
     .select({ id: organizations.id, name: organizations.name })
-    .from(oauthClientOrgScopes)
-    .innerJoin(organizations, eq(organizations.id, oauthClientOrgScopes.organizationId))
-    .where(eq(oauthClientOrgScopes.clientRowId, clientRowId))
+    .from(apiKeyOrgScopes)
+    .innerJoin(organizations, eq(organizations.id, apiKeyOrgScopes.organizationId))
+    .where(eq(apiKeyOrgScopes.clientRowId, clientRowId))
     .orderBy(asc(organizations.createdAt), asc(organizations.id));
   const ids = orgRows.map((o) => o.id);
   const projectRows = ids.length

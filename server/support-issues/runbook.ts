@@ -21,10 +21,10 @@ export const foldForSearch = (value: string) => value.normalize('NFKD').replace(
  * issue is published on the invalidation bus (Redis across instances) or the TTL runs out. An invalidation
  * during a load drops that load too, so a stale list is never installed.
  */
-class RunbookCache {
+export class RunbookCache {
   private current: { entries: Promise<RunbookEntry[]>; loadedAt: number } | undefined;
 
-  constructor(private readonly app: AppContext) {
+  constructor(private readonly app: Pick<AppContext, 'db' | 'bus' | 'clock'>) {
     app.bus.subscribe(RUNBOOK_CHANNEL, () => {
       this.current = undefined;
     });
@@ -43,7 +43,7 @@ class RunbookCache {
   }
 }
 
-async function compile(app: AppContext): Promise<RunbookEntry[]> {
+async function compile(app: Pick<AppContext, 'db'>): Promise<RunbookEntry[]> {
   const rows = await newestSupportIssues(app.db, RUNBOOK_MAX_ENTRIES);
   return rows.map((row) => ({
     id: row.id,
@@ -56,15 +56,11 @@ async function compile(app: AppContext): Promise<RunbookEntry[]> {
   }));
 }
 
-const caches = new WeakMap<AppContext, RunbookCache>();
-
-export function runbookCache(app: AppContext): RunbookCache {
-  let cache = caches.get(app);
-  if (!cache) {
-    cache = new RunbookCache(app);
-    caches.set(app, cache);
+declare module '../context.js' {
+  interface AppCaches {
+    /** The support issues compiled for search. */
+    runbook: RunbookCache;
   }
-  return cache;
 }
 
 export const invalidateRunbook = (app: AppContext) => app.bus.publish(RUNBOOK_CHANNEL, 'all');

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { cursorPosition, cutPage, type KeysetPosition, keysetCursor } from '../cursor.js';
 import { newId } from '../ids.js';
 import { insertSupportIssue } from './queries.js';
-import { foldForSearch, invalidateRunbook, runbookCache } from './runbook.js';
+import { foldForSearch, invalidateRunbook } from './runbook.js';
 
 export async function createSupportIssue(
   app: AppContext,
@@ -28,7 +28,7 @@ export async function readRunbook(app: AppContext, query: { search?: string; cur
   const terms = foldForSearch(query.search ?? '')
     .split(/\s+/)
     .filter(Boolean);
-  const entries = await runbookCache(app).entries();
+  const entries = await app.caches.runbook.entries();
   const matching = terms.length ? entries.filter((e) => terms.every((t) => e.haystack.includes(t))) : entries;
   const binding = { runbook: terms };
   const after = cursorPosition(app.cursorKey, query.cursor, binding, 'timestamp');

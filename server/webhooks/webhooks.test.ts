@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { configureFixtureServer, f, server } from '../../test/fixture-server.js';
+import { type Fixtures, startTestServer } from '../../test/harness.js';
 import { loadConfig } from '../config.js';
 import { selectRows } from '../db/rows.js';
 import { comments, documents } from '../db/schema.js';
@@ -11,20 +12,15 @@ import { insertWebhook } from './queries.js';
 import { postJson } from './sender.js';
 import { type Receiver, startReceiver, verified } from './webhooks.fixtures.js';
 
-let server: TestServer;
-let f: Fixtures;
+// Receivers listen on 127.0.0.1; three attempts: now, 5 s and 60 s after a failure (on the server's ManualClock).
+configureFixtureServer({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEBHOOK_RETRY_SCHEDULE_SECONDS: '5,60' } });
+
 let receiver: Receiver;
 
 beforeAll(async () => {
-  // Receivers listen on 127.0.0.1; three attempts: now, 5 s and 60 s after a failure (on the server's ManualClock).
-  server = await startTestServer({
-    env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEBHOOK_RETRY_SCHEDULE_SECONDS: '5,60' },
-  });
-  f = await createFixtures(server);
   receiver = await startReceiver();
 });
 afterAll(async () => {
-  await server?.close();
   await receiver?.close();
 });
 

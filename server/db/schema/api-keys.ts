@@ -1,10 +1,10 @@
-// API keys (OAuth clients with a secret), the organizations and projects they reach, and their usage.
+// API keys (OAuth clients with a secret; the wire calls them clients), the organizations and projects they reach, and their usage.
 import { bigint, boolean, doublePrecision, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, emptyTextArray, orgId, refersTo, ts, updatedAt } from './columns.js';
 import { organizations, projects } from './organizations.js';
 
-export const oauthClients = pgTable(
-  'oauth_clients',
+export const apiKeys = pgTable(
+  'api_keys',
   {
     id: text('id').primaryKey(),
     clientId: text('client_id').notNull().unique(),
@@ -21,14 +21,14 @@ export const oauthClients = pgTable(
     updatedAt: updatedAt(),
     deletedAt: ts('deleted_at'),
   },
-  (t) => [index('oauth_clients_created_by_client_idx').on(t.createdByClientId, t.createdAt, t.id)],
+  (t) => [index('api_keys_created_by_client_idx').on(t.createdByClientId, t.createdAt, t.id)],
 );
 
 /** The key a row belongs to: scopes and usage go with the key. */
-const ofClient = () => refersTo('client_row_id', () => oauthClients.id, 'cascade');
+const ofClient = () => refersTo('client_row_id', () => apiKeys.id, 'cascade');
 
-export const oauthClientOrgScopes = pgTable(
-  'oauth_client_org_scopes',
+export const apiKeyOrgScopes = pgTable(
+  'api_key_org_scopes',
   {
     clientRowId: ofClient(),
     organizationId: orgId().references(() => organizations.id),
@@ -37,8 +37,8 @@ export const oauthClientOrgScopes = pgTable(
   (t) => [primaryKey({ columns: [t.clientRowId, t.organizationId] })],
 );
 
-export const oauthClientProjectScopes = pgTable(
-  'oauth_client_project_scopes',
+export const apiKeyProjectScopes = pgTable(
+  'api_key_project_scopes',
   {
     clientRowId: ofClient(),
     organizationId: orgId().references(() => organizations.id),

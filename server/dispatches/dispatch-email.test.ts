@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
-import { insertDispatch } from '../comms/comms.fixtures.js';
+import { f as fixtures, server } from '../../test/fixture-server.js';
+import { insertDispatch } from '../dispatches/dispatches.fixtures.js';
 
-let server: TestServer;
-let fixtures: Fixtures;
 let token: string;
 const at = new Date('2026-04-02T09:30:00.000Z');
 
 beforeAll(async () => {
-  server = await startTestServer();
-  fixtures = await createFixtures(server);
   token = (await fixtures.client(['email:read'], { orgs: [fixtures.orgA.id] })).token;
   const db = server.database.db;
   await insertDispatch(db, {
@@ -51,9 +47,6 @@ beforeAll(async () => {
     mailerMessageId: 'mm-b1',
     recipients: [{ email: 'b1@client.test', state: 'opened' }],
   });
-});
-afterAll(async () => {
-  await server.close();
 });
 
 const get = (id: string, query = '', t = token) =>

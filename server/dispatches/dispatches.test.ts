@@ -1,13 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { f as fixtures, server } from '../../test/fixture-server.js';
 import { emailMessages } from '../db/schema.js';
-import { type DispatchSpec, insertDispatch, type RecipientState } from './comms.fixtures.js';
+import { type DispatchSpec, insertDispatch, type RecipientState } from './dispatches.fixtures.js';
 
-let server: TestServer;
-let fixtures: Fixtures;
 let token: string;
 const specs: DispatchSpec[] = [];
 
@@ -16,8 +14,6 @@ const actionTypes = ['IssueDocument', 'ForwardDocument', 'ReviewerResponse'];
 const base = Date.parse('2026-03-01T00:00:00.000Z');
 
 beforeAll(async () => {
-  server = await startTestServer();
-  fixtures = await createFixtures(server);
   token = (await fixtures.client(['email:read'], { orgs: [fixtures.orgA.id] })).token;
   const db = server.database.db;
   // 41 dispatches in project A1 with deliberate ties: every third shares the previous one's time, and
@@ -68,9 +64,6 @@ beforeAll(async () => {
   for (const { email, ...where } of elsewhere) {
     await insertDispatch(db, { ...where, dispatchedAt: new Date(base), recipients: [{ email, state: 'opened' }] });
   }
-});
-afterAll(async () => {
-  await server.close();
 });
 
 const commsPath = (query = '') =>

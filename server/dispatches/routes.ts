@@ -1,4 +1,5 @@
-import { OrgPath } from '../../shared/common.js';
+import { OrgPath, ProjectPath } from '../../shared/common.js';
+import { CommsQuery, DispatchList } from '../../shared/comms.js';
 import {
   EmailPath,
   EmailQuery,
@@ -9,13 +10,30 @@ import {
   SentEmailTimelineQuery,
 } from '../../shared/emails.js';
 import { access, defineRoute } from '../http/route.js';
-import { findEmail, searchOrgSentEmails, sentEmailTimeline } from './service.js';
+import { findEmail, listComms, searchOrgSentEmails, sentEmailTimeline } from './service.js';
 
 const tags = ['E-mail'];
 const narrowed =
   'Narrowed to a project or document: one of another organization is a 404, one outside the caller’s projects a 403.';
 
-export const emailRoutes = [
+/** A project's dispatches, one dispatch to one recipient by its mailer message id, and an organization's sent e-mail. */
+export const dispatchRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/organization/:orgId/project/:projectId/comms',
+    operationId: 'listProjectComms',
+    summary: 'E-mail dispatches of a project, with per-recipient delivery status',
+    description:
+      '`recent` (default): newest first, cursor `{d, id}`. `largest`: most recipients first, ties by id, cursor ' +
+      '`{n, id}`. Cursors are base64url JSON; a malformed one, or one of the other sort, is a 400. ' +
+      '`from`/`to` are inclusive; a date-only `to` covers that whole UTC day.',
+    tags: ['E-mail'],
+    access: access.needs('email:read', 'project'),
+    params: ProjectPath,
+    query: CommsQuery,
+    responses: { 200: { description: 'A page of dispatches', schema: DispatchList } },
+    handler: ({ app, params, query }) => listComms(app.db, params.projectId, query),
+  }),
   defineRoute({
     method: 'get',
     path: '/v1/email/:mailerMessageId',
@@ -24,7 +42,7 @@ export const emailRoutes = [
     description:
       'Scope-checked through the e-mail’s project: outside the caller’s scope it does not exist (404). ' +
       'When the message went to several recipients, `recipient` is required (400 without it).',
-    tags,
+    tags: ['E-mail'],
     access: access.needs('email:read'),
     params: EmailPath,
     query: EmailQuery,
