@@ -7,7 +7,7 @@ import { keysetOrder } from '../db/keyset.js';
 import { activity, activityCounts, documents, projects } from '../db/schema.js';
 import { isoUtc } from '../db/sql-text.js';
 import { newId } from '../ids.js';
-import { emitEvent } from '../webhooks/queries.js';
+import { emitEvent } from '../outbox/queries.js';
 
 export interface OrgActivityFilters extends DateWindow {
   organizationId: string;

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import type { Tx } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { defineRoute, type ResponseSpec, type Route, type RouteSpec } from '../http/route.js';
-import { emitEvent } from '../webhooks/queries.js';
+import { emitEvent } from '../outbox/queries.js';
 import { completeAttempt, deleteAttempt, findRecord, insertInProgress, purgeExpiredRecords } from './queries.js';
 
 /**

@@ -3,7 +3,7 @@ import type { Caller, RecordOwner } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
-import { emitEvent } from '../webhooks/queries.js';
+import { emitEvent } from '../outbox/queries.js';
 import { findLiveComment, lockDocumentSearchText, setDocumentSearchText, softDeleteComment } from './queries.js';
 
 /** Who wrote a live comment, in which organization: what the delete route's access rule decides on. */

@@ -3,7 +3,7 @@ import { recordActivity } from '../activity/queries.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
-import { emitEvent } from '../webhooks/queries.js';
+import { emitEvent } from '../outbox/queries.js';
 import { readEmailFilingSettings, type SettingsRow, writeEmailFilingSettings } from './queries.js';
 
 const present = (row: SettingsRow): EmailFilingSettings => ({

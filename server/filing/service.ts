@@ -20,7 +20,7 @@ import { ApiError } from '../errors.js';
 import { readEmailFilingSettings } from '../filing-settings/queries.js';
 import { newId } from '../ids.js';
 import { findOrganization } from '../organizations/queries.js';
-import { emitEvent } from '../webhooks/queries.js';
+import { emitEvent } from '../outbox/queries.js';
 import { MAX_PROJECTS_SENT, rerankWithProvider } from './ai.js';
 import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId, searchTextOf } from './message.js';
 import { learnedFeatures } from './model/features.js';

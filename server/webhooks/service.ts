@@ -10,13 +10,13 @@ import type { AppContext } from '../context.js';
 import { createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
+import { emitEvent } from '../outbox/queries.js';
 import {
   attemptsOf,
   countWebhooks,
   type DeliveryRow,
   deleteWebhookRow,
   deliveryPage,
-  emitEvent,
   findDelivery,
   findWebhook,
   insertWebhook,

@@ -1,0 +1,44 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db, Tx } from '../db/connection.js';
+import { selectRows } from '../db/rows.js';
+import { webhookDeliveries, webhookEvents, webhooks } from '../db/schema.js';
+import { newId } from '../ids.js';
+
+// The outbox every resource writes its events to, in the transaction of the change. It sits apart from
+// server/webhooks/ (the endpoints and their delivery), which records activity itself: the activity feed emits
+// events, so with the outbox inside webhooks/ the two folders imported each other.
+
+export interface NewEvent {
+  organizationId: string;
+  type: string;
+  data: unknown;
+  at: Date;
+  /** Only to this endpoint, whatever it subscribed to (the test event). */
+  webhookId?: string;
+}
+
+/**
+ * Writes an event to the outbox with one pending delivery per enabled endpoint of the organization that
+ * subscribed to its type, in one statement of the caller's transaction: the event commits, or rolls back, with
+ * the change it describes. Nothing is written when no endpoint wants it. Answers the deliveries' ids.
+ */
+export async function emitEvent(tx: Db | Tx, event: NewEvent): Promise<string[]> {
+  const wanted = event.webhookId ? sql`w.id = ${event.webhookId}` : sql`w.enabled and ${event.type} = any(w.events)`;
+  const rows = await selectRows(
+    tx,
+    sql`with event as (
+        insert into ${webhookEvents} (id, organization_id, type, data, created_at)
+        select ${newId('msg')}, ${event.organizationId}, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${event.at}
+        where exists (select 1 from ${webhooks} w where w.organization_id = ${event.organizationId} and ${wanted})
+        returning id, organization_id, created_at
+      )
+      insert into ${webhookDeliveries} (id, organization_id, webhook_id, event_id, next_attempt_at, created_at)
+      select 'whd_' || replace(gen_random_uuid()::text, '-', ''), event.organization_id, w.id, event.id,
+        event.created_at, event.created_at
+      from event join ${webhooks} w on w.organization_id = event.organization_id and ${wanted}
+      returning id`,
+    z.object({ id: z.string() }),
+  );
+  return rows.map((row) => row.id);
+}
