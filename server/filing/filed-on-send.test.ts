@@ -188,6 +188,41 @@ describe('an e-mail filed as it was sent', () => {
 });
 
 describe('a reply in a filed conversation', () => {
+  it('is joined to the filing made on send by the Message-ID the transport gave it: thread and suggestion', async () => {
+    const sent = await fileDraft('Dewatering permit conditions', '2026-04-09T08:00:00.000Z');
+    expect((await tellSentId(sent.body.id, '<dewater@harbor.test>')).status).toBe(200);
+    const reply = await fileRaw(
+      mime({
+        messageId: '<dewater-re@acme-eng.test>',
+        subject: 'RE: Dewatering permit conditions',
+        date: 'Thu, 09 Apr 2026 11:30:00 +0000',
+        inReplyTo: '<dewater@harbor.test>',
+        references: '<dewater@harbor.test>',
+      }),
+    );
+    expect(reply.status).toBe(201);
+    const detail = (id: string) => server.call(`${emailsPath()}/${id}`, { token: f.member.token });
+    const ids = (res: Awaited<ReturnType<typeof detail>>) => res.body.thread.map((t: { id: string }) => t.id);
+    expect(ids(await detail(reply.body.id))).toEqual([sent.body.id]);
+    expect(ids(await detail(sent.body.id))).toEqual([reply.body.id]);
+
+    // A recipient's copy of the sent mail asks for suggestions under the transport's Message-ID: the thread decides.
+    const suggested = await server.call('/v1/filing/suggestions', {
+      method: 'POST',
+      token: f.admin.token,
+      json: {
+        subject: 'Dewatering permit conditions',
+        from: 'member@harbor.test',
+        to: ['rita@acme-eng.test'],
+        internetMessageId: '<dewater@harbor.test>',
+        bodyPreview: 'About Dewatering permit conditions.',
+        allowAi: false,
+      },
+    });
+    expect(suggested.status).toBe(200);
+    expect(suggested.body.suggestions[0]).toMatchObject({ projectId: f.projectA1.id, decidedBy: 'thread' });
+  });
+
   const conversationId = 'AAQkADAwATM0MDAAMS1hYjQ3-stair';
   const reply = (messageId: string, subject: string, projectId: string, documentId?: string) =>
     fileJson(

@@ -303,8 +303,12 @@ export async function findFiledEmail(db: Db, projectId: string, id: string): Pro
  * message this one refers to, or one that shares a reference with it or refers to it.
  */
 export async function threadOf(db: Db, email: FiledEmailRow, limit: number) {
-  const linked: SQL[] = [sql`${filedEmails.references} && ${textArray([email.messageId, ...email.references])}`];
-  if (email.references.length > 0) linked.push(inArray(filedEmails.messageId, email.references));
+  // A filing made on send is known to its replies by the transport's Message-ID (sent_message_id), not its own.
+  const ownIds = [email.messageId, ...(email.sentMessageId ? [email.sentMessageId] : [])];
+  const linked: SQL[] = [sql`${filedEmails.references} && ${textArray([...ownIds, ...email.references])}`];
+  if (email.references.length > 0) {
+    linked.push(inArray(filedEmails.messageId, email.references), inArray(filedEmails.sentMessageId, email.references));
+  }
   if (email.conversationId) linked.push(eq(filedEmails.conversationId, email.conversationId));
   return db
     .select({
@@ -376,7 +380,7 @@ export async function projectsOfThread(
 ) {
   const linked: SQL[] = [];
   if (thread.messageId) {
-    linked.push(eq(filedEmails.messageId, thread.messageId));
+    linked.push(eq(filedEmails.messageId, thread.messageId), eq(filedEmails.sentMessageId, thread.messageId));
     linked.push(sql`${filedEmails.references} @> ${textArray([thread.messageId])}`);
   }
   if (thread.conversationId) linked.push(eq(filedEmails.conversationId, thread.conversationId));
