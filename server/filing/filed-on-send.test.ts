@@ -239,9 +239,15 @@ describe('a reply in a filed conversation', () => {
     );
 
   it('is told where the rest of its conversation is filed, newest first, within the caller scope', async () => {
-    expect((await reply('<stair-1@acme-eng.test>', 'Stair core', f.projectA1.id)).status).toBe(201);
-    expect((await reply('<stair-2@acme-eng.test>', 'RE: Stair core', f.projectA1.id)).status).toBe(201);
-    expect((await reply('<stair-3@acme-eng.test>', 'RE: Stair core', f.projectA2.id)).status).toBe(201);
+    // The test clock stands still: a minute between filings gives "newest first" something to order.
+    for (const [messageId, subject, projectId] of [
+      ['<stair-1@acme-eng.test>', 'Stair core', f.projectA1.id],
+      ['<stair-2@acme-eng.test>', 'RE: Stair core', f.projectA1.id],
+      ['<stair-3@acme-eng.test>', 'RE: Stair core', f.projectA2.id],
+    ] as const) {
+      server.clock.advance(60_000);
+      expect((await reply(messageId, subject, projectId)).status).toBe(201);
+    }
     const res = await lookup({ internetMessageId: '<stair-4@acme-eng.test>', conversationId });
     expect(res.status).toBe(200);
     expect(res.body.filings).toEqual([]);
