@@ -114,6 +114,20 @@ export const createdAtPosition = (row: { createdAt: Date; id: string }): KeysetP
   id: row.id,
 });
 
+/**
+ * One page of a list in created-at order (createdAt, id): the position after the request's cursor, bound to
+ * `binding`, the `limit + 1` rows `read` gives from it, and the page cut from them with the next cursor.
+ */
+export async function createdAtPage<Row extends { createdAt: Date; id: string }>(
+  key: CursorKey,
+  binding: unknown,
+  request: { cursor?: string; limit: number },
+  read: (after: KeysetPosition<string> | undefined) => Promise<readonly Row[]>,
+) {
+  const rows = await read(cursorPosition(key, request.cursor, binding, 'timestamp'));
+  return cutPage(rows, request.limit, keysetCursor(key, binding, createdAtPosition));
+}
+
 /** The position of a row of a list by name (name, id). */
 export const namePosition = (row: { name: string; id: string }): KeysetPosition => ({ key: row.name, id: row.id });
 

@@ -5,7 +5,7 @@ import { createFailureThrottle } from '../auth/failure-throttle.js';
 import { hashSecret, newClientSecret, verifySecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
 import type { AppContext } from '../context.js';
-import { createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
+import { createdAtPage } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { newId, newUuid } from '../ids.js';
@@ -268,16 +268,13 @@ export async function listClients(
     createdBy: options.createdByClientId ?? null,
     ...(options.confinedToOrgId ? { orgId: options.confinedToOrgId } : {}),
   };
-  const rows = await listClientRows(app.db, {
-    createdByClientId: options.createdByClientId,
-    confinedToOrgId: options.confinedToOrgId,
-    after: cursorPosition(app.cursorKey, options.cursor, binding, 'timestamp'),
-    limit: options.limit + 1,
-  });
-  const { page, nextCursor, hasMore } = cutPage(
-    rows,
-    options.limit,
-    keysetCursor(app.cursorKey, binding, createdAtPosition),
+  const { page, nextCursor, hasMore } = await createdAtPage(app.cursorKey, binding, options, (after) =>
+    listClientRows(app.db, {
+      createdByClientId: options.createdByClientId,
+      confinedToOrgId: options.confinedToOrgId,
+      after,
+      limit: options.limit + 1,
+    }),
   );
   return { data: await withUsage(app, page), nextCursor, hasMore };
 }

@@ -11,7 +11,7 @@ import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js'
 import { findProjectOrg } from '../auth/project-owner.js';
 import {
   type CursorKey,
-  createdAtPosition,
+  createdAtPage,
   cursorPosition,
   cutPage,
   type KeysetPosition,
@@ -221,8 +221,8 @@ export async function sentEmailTimeline(
   const { cursor, limit, ...subject } = query;
   const scope = await sentEmailScope(db, caller, orgId, subject);
   const binding = { list: 'sent-email-timeline', orgId, subject };
-  const after = cursorPosition(cursorKey, cursor, binding, 'timestamp');
-  const rows = await sentEmailsForTimeline(db, { scope, ...subject, limit, after });
-  const { page, hasMore, nextCursor } = cutPage(rows, limit, keysetCursor(cursorKey, binding, createdAtPosition));
+  const { page, hasMore, nextCursor } = await createdAtPage(cursorKey, binding, query, (after) =>
+    sentEmailsForTimeline(db, { scope, ...subject, limit, after }),
+  );
   return { events: page.flatMap(eventsOf).sort((a, b) => a.at.localeCompare(b.at)), nextCursor, hasMore };
 }

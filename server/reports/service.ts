@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Report, ReportListItem, ReportListQuery, ReportSummary } from '../../shared/reports.js';
 import type { AppContext } from '../context.js';
-import { createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
+import { createdAtPage } from '../cursor.js';
 import type { Db } from '../db/connection.js';
 import { signDownload } from '../downloads/signing.js';
 import { ApiError } from '../errors.js';
@@ -93,12 +93,8 @@ export async function getReport(app: AppContext, projectId: string, reportId: st
 
 export async function listReports(app: AppContext, projectId: string, query: z.output<typeof ReportListQuery>) {
   const binding = { list: 'reports', projectId };
-  const position = cursorPosition(app.cursorKey, query.cursor, binding, 'timestamp');
-  const rows = await reportPage(app.db, projectId, position, query.limit);
-  const { page, nextCursor, hasMore } = cutPage(
-    rows,
-    query.limit,
-    keysetCursor(app.cursorKey, binding, createdAtPosition),
+  const { page, nextCursor, hasMore } = await createdAtPage(app.cursorKey, binding, query, (after) =>
+    reportPage(app.db, projectId, after, query.limit),
   );
   const counts = await sectionCounts(
     app.db,

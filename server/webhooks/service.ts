@@ -7,7 +7,7 @@ import {
 } from '../../shared/webhooks.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
-import { createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
+import { createdAtPage } from '../cursor.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { emitEvent } from '../outbox/queries.js';
@@ -150,12 +150,8 @@ export async function listDeliveries(
 ) {
   await webhookOf(app, organizationId, webhookId);
   const binding = { webhookId };
-  const position = cursorPosition(app.cursorKey, query.cursor, binding, 'timestamp');
-  const rows = await deliveryPage(app.db, webhookId, position, query.limit);
-  const { page, nextCursor, hasMore } = cutPage(
-    rows,
-    query.limit,
-    keysetCursor(app.cursorKey, binding, createdAtPosition),
+  const { page, nextCursor, hasMore } = await createdAtPage(app.cursorKey, binding, query, (after) =>
+    deliveryPage(app.db, webhookId, after, query.limit),
   );
   return { data: await presentDeliveries(app, page), nextCursor, hasMore };
 }
