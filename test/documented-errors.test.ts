@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CallResult, createFixtures, type Fixtures, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { f, server, startInstance } from './fixture-server.js';
+import { type CallResult, startTestServer, type TestServer } from './harness.js';
 
 /**
  * The contract's error side, checked against the server for every operation of /v1/openapi.json:
@@ -9,9 +10,7 @@ import { type CallResult, createFixtures, type Fixtures, startTestServer, type T
  * headers) documented for it; and every error status an operation documents must be one the probes saw,
  * unless it is listed below with the reason it cannot be provoked from here and the test that covers it.
  */
-let server: TestServer;
 let limitedServer: TestServer;
-let f: Fixtures;
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked generically
 let doc: any;
 let ajv: Ajv2020;
@@ -146,9 +145,7 @@ const refsToDocument = (schema: unknown): object =>
   JSON.parse(JSON.stringify(schema).replaceAll('"$ref":"#/', '"$ref":"openapi.json#/'));
 
 beforeAll(async () => {
-  server = await startTestServer();
-  limitedServer = await startTestServer({ database: server.database, env: { RATE_LIMIT_PER_MINUTE: '1' } });
-  f = await createFixtures(server);
+  limitedServer = await startInstance({ env: { RATE_LIMIT_PER_MINUTE: '1' } });
   doc = (await server.call('/v1/openapi.json')).body;
   ajv = new Ajv2020({ strict: false, allErrors: true });
   ajv.addSchema({ $id: 'openapi.json', components: doc.components });
@@ -192,10 +189,6 @@ beforeAll(async () => {
           : superKey.token,
   };
 }, 120_000);
-afterAll(async () => {
-  await limitedServer?.close();
-  await server?.close();
-});
 
 describe('every documented error is the one the server sends', () => {
   it('probes every operation: no token, a bad token, the wrong caller, bad parameters and bodies', async () => {

@@ -19,11 +19,26 @@ export function configureFixtureServer(given: Settings): void {
   settings = given;
 }
 
+const instances: TestServer[] = [];
+
+/**
+ * Another instance over this file's database, as a second replica shares one: for tests of what instances
+ * share (caches, signatures, limits). It closes with the file's server unless a test closed it first.
+ */
+export async function startInstance(options: Omit<TestServerOptions, 'database'> = {}): Promise<TestServer> {
+  const started = await startTestServer({ ...options, database: server.database });
+  let closing: Promise<void> | undefined;
+  const instance = { ...started, close: () => (closing ??= started.close()) };
+  instances.push(instance);
+  return instance;
+}
+
 beforeAll(async () => {
   server = await startTestServer(typeof settings === 'function' ? await settings() : settings);
   f = await createFixtures(server);
 });
 afterAll(async () => {
+  await Promise.all(instances.splice(0).map((instance) => instance.close()));
   await server?.close();
 });
 

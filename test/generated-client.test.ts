@@ -4,21 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { server } from './fixture-server.js';
 
 // An integrator's typed client, made by an independent generator (openapi-typescript) from the live document and
 // used with openapi-fetch (test/generated-client/usage.ts): it must compile, with list answers typed as pages.
 
 const run = promisify(execFile);
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-}, 60_000);
-afterAll(async () => {
-  await server?.close();
-});
 
 async function compile(dir: string) {
   const tsc = path.resolve('node_modules/.bin/tsc');

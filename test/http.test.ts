@@ -1,13 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, startTestServer, type TestServer } from './harness.js';
-
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+import { describe, expect, it } from 'vitest';
+import { f as fixtures, server } from './fixture-server.js';
 
 describe('HTTP conventions', () => {
   it('answers health and readiness', async () => {
@@ -84,7 +76,6 @@ describe('HTTP conventions', () => {
   });
 
   it('names an unknown or bad query parameter in the 400', async () => {
-    const fixtures = await createFixtures(server);
     const key = await fixtures.client(['document:read'], { orgs: [fixtures.orgA.id] });
     const path = `/v1/organization/${fixtures.orgA.id}/project/${fixtures.projectA1.id}/document/submittals`;
     const unknown = await server.call(`${path}?bogus=1`, { token: key.token });

@@ -3,14 +3,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../server/routes.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { server } from './fixture-server.js';
 
 const run = promisify(execFile);
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked generically
 let doc: any;
-let server: TestServer;
 
 interface Operation {
   parameters?: { name: string; description?: string }[];
@@ -18,12 +17,8 @@ interface Operation {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
   doc = (await server.call('/v1/openapi.json')).body;
 }, 60_000);
-afterAll(async () => {
-  await server.close();
-});
 
 describe('OpenAPI document', () => {
   it('lints with zero errors (Redocly recommended-strict rules)', async () => {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { startTestServer } from '../../test/harness.js';
+import { startInstance } from '../../test/fixture-server.js';
 import { requestUsage } from '../db/schema.js';
 import { f, server } from './api-keys.fixtures.js';
 
@@ -20,7 +20,7 @@ describe('GET /v1/client/me', () => {
 describe('usage counters on shutdown', () => {
   it('are written to the database when an instance shuts down gracefully', async () => {
     const key = await f.client(['organization:read'], { orgs: [f.orgA.id] });
-    const instance = await startTestServer({ database: server.database });
+    const instance = await startInstance();
     for (let i = 0; i < 3; i++) {
       expect((await instance.call(`/v1/organization/${f.orgA.id}`, { token: key.token })).status).toBe(200);
     }

@@ -3,8 +3,8 @@ import { type IncomingHttpHeaders, request } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../test/fixture-server.js';
 
 const addinDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/addin');
 const built = existsSync(path.join(addinDist, 'taskpane.html'));
@@ -46,14 +46,6 @@ const initialAssets = (html: string) => [
 const YEAR_IMMUTABLE = /^public, max-age=31536000, immutable$/;
 
 describe.skipIf(!built)(`add-in assets${built ? '' : ' (skipped: run npm run build:addin first)'}`, () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-
   it('opens the task pane in under 250 KB transferred, with Brotli, hashed assets kept for a year', async () => {
     const page = await rawGet(`${server.url}/addin/`, 'gzip, deflate, br');
     expect(page.status).toBe(200);

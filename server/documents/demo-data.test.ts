@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { documentStatuses, reviewStatuses, terminalStatuses } from '../../shared/documents.js';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { configureFixtureServer, f as fixtures, server } from '../../test/fixture-server.js';
 import { ManualClock } from '../clock.js';
 import { type SeedSummary, seedDatabase } from '../seed/seed.js';
 import { type Params, query, walkList } from './documents.fixtures.js';
@@ -9,22 +9,17 @@ import { type Params, query, walkList } from './documents.fixtures.js';
 // The same lists over the demo data of the seed generator: invariants a user would check by hand
 // (every row satisfies its filters, pages equal the unpaged export, counts add up).
 const NOW = '2025-06-15T12:00:00Z';
-let server: TestServer;
-let fixtures: Fixtures;
 let seeded: SeedSummary;
 
+configureFixtureServer({ clock: new ManualClock(NOW) });
+
 beforeAll(async () => {
-  server = await startTestServer({ clock: new ManualClock(NOW) });
   seeded = await seedDatabase(server.database.db, server.app.context.blobs, {
     scale: 'demo',
     seed: 1,
     now: new Date(NOW),
   });
-  fixtures = await createFixtures(server);
 }, 180_000);
-afterAll(async () => {
-  await server.close();
-});
 
 const walk = (path: string, params: Params, limit = 50, token = fixtures.staff.token) =>
   walkList(server, path, params, token, limit);

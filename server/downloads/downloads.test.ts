@@ -1,22 +1,17 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { server, startInstance } from '../../test/fixture-server.js';
 import { ManualClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { downloadSigningKey, signDownload, verifyDownload } from './signing.js';
 
-let server: TestServer;
 let blobKey: string;
 const content = Buffer.from('%PDF-1.7\n0123456789abcdefghijklmnopqrstuvwxyz\n%%EOF\n');
 
 beforeAll(async () => {
-  server = await startTestServer();
   blobKey = (await server.app.context.blobs.put(content)).key;
-});
-afterAll(async () => {
-  await server.close();
 });
 
 const sign = (fileName = 'Site report 12.pdf', contentType = 'application/pdf', ttl?: number) =>
@@ -165,14 +160,10 @@ describe('signed downloads', () => {
   });
 
   it('verifies URLs signed by another instance sharing the configuration', async () => {
-    const other = await startTestServer({ database: server.database });
-    try {
-      const url = signDownload(other.app.context, { blobKey, fileName: 'a.pdf', contentType: 'application/pdf' }).url;
-      // The blobs live in the first server's DATA_DIR; the signature is what is checked here.
-      expect((await fetchBytes(url)).res.status).toBe(200);
-    } finally {
-      await other.close();
-    }
+    const other = await startInstance();
+    const url = signDownload(other.app.context, { blobKey, fileName: 'a.pdf', contentType: 'application/pdf' }).url;
+    // The blobs live in the first server's DATA_DIR; the signature is what is checked here.
+    expect((await fetchBytes(url)).res.status).toBe(200);
   });
 
   it('refuses to sign a content type that could smuggle headers', () => {

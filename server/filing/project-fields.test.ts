@@ -1,11 +1,9 @@
 // Fields an admin sets on a project (site address, reference numbers) through the API, and suggestions that
 // use them from the first e-mail on, before any mail of the project is filed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { f, server } from '../../test/fixture-server.js';
 import { createUser } from '../users/service.js';
 
-let server: TestServer;
-let f: Fixtures;
 let otherAdmin: string;
 let otherMember: string;
 let library: { id: string };
@@ -13,8 +11,6 @@ let library: { id: string };
 const base = () => `/v1/organization/${f.orgA.id}/project`;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
   const db = server.database.db;
   const [admin, member] = await Promise.all([
     createUser(db, {
@@ -41,7 +37,6 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   library = created.body;
 });
-afterAll(() => server.close());
 
 const suggest = (token: string, subject: string, bodyPreview: string) =>
   server.call('/v1/filing/suggestions', {

@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { f, server as first, startInstance } from '../../test/fixture-server.js';
+import type { TestServer } from '../../test/harness.js';
 import { createProject, updateProject } from '../organizations/service.js';
 
 // Two instances over one database: each keeps its own index of the organization's project names.
-let first: TestServer;
 let second: TestServer;
-let f: Fixtures;
 
 beforeAll(async () => {
-  first = await startTestServer();
-  second = await startTestServer({ database: first.database });
-  f = await createFixtures(first);
-});
-afterAll(async () => {
-  await second.close();
-  await first.close();
+  second = await startInstance();
 });
 
 const suggest = async (server: TestServer, subject: string) => {

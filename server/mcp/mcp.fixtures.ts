@@ -23,13 +23,18 @@ export async function startMcpTestServer(
 ): Promise<{ server: TestServer; f: Fixtures }> {
   const server = await startTestServer(options);
   const f = await createFixtures(server);
+  await addMcpTestData(server, f);
+  return { server, f };
+}
+
+/** The MCP data set below, over a server that has the standard fixtures. */
+export async function addMcpTestData(server: TestServer, f: Fixtures): Promise<void> {
   await insertMcpTestData(server.database.db, {
     orgA: f.orgA.id,
     projectA1: f.projectA1.id,
     orgB: f.orgB.id,
     projectB1: f.projectB1.id,
   });
-  return { server, f };
 }
 
 /**

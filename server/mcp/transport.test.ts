@@ -1,23 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { configureFixtureServer, f, server, startInstance } from '../../test/fixture-server.js';
 import { encodeCursor } from '../cursor.js';
-import { startMcpTestServer } from './mcp.fixtures.js';
+import { addMcpTestData } from './mcp.fixtures.js';
 
 // The Streamable HTTP transport as a client on the wire sees it: bare HTTP requests, no SDK client.
 
 const INSPECTOR_ORIGIN = 'http://localhost:6274';
 const METADATA = 'resource_metadata="http://sitefile.test/.well-known/oauth-protected-resource/mcp"';
 
-let server: TestServer;
-let f: Fixtures;
 /** A key that may use every MCP tool in organization A. */
 let token: string;
 
+configureFixtureServer({ env: { MCP_ALLOWED_ORIGINS: INSPECTOR_ORIGIN } });
+
 beforeAll(async () => {
-  ({ server, f } = await startMcpTestServer({ env: { MCP_ALLOWED_ORIGINS: INSPECTOR_ORIGIN } }));
+  await addMcpTestData(server, f);
   token = (await f.client(['mcp:access', 'project:read', 'document:read', 'email:read'], { orgs: [f.orgA.id] })).token;
 });
-afterAll(() => server?.close());
 
 interface PostOptions {
   as?: string | null;
@@ -155,33 +154,29 @@ describe('challenges and limits', () => {
   });
 
   it('/mcp counts against the caller’s rate limit, the same budget as /v1', async () => {
-    const limited = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '4' } });
-    try {
-      const fx = await createFixtures(limited);
-      const mcpToken = limited.app.context.tokens.sign(fx.member.id, 'user', {
-        lifetimeSeconds: 3600,
-        audience: `${limited.config.publicUrl}/mcp`,
-      }).token;
-      const onMcp = () =>
-        limited.call('/mcp', {
-          method: 'POST',
-          token: mcpToken,
-          headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-          json: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
-        });
-      expect((await limited.call('/v1/me', { token: fx.member.token })).status).toBe(200);
-      expect((await limited.call('/v1/me', { token: fx.member.token })).status).toBe(200);
-      const third = await onMcp();
-      expect(third.status).toBe(200);
-      expect(third.headers.get('ratelimit-remaining')).toBe('1');
-      expect((await onMcp()).status).toBe(200);
-      const refused = await onMcp();
-      expect(refused.status).toBe(429);
-      expect(refused.headers.get('retry-after')).toBeTruthy();
-      expect((await limited.call('/v1/me', { token: fx.member.token })).status).toBe(429);
-    } finally {
-      await limited.close();
-    }
+    // Its own instance: a new rate-limit budget, with the file's users (tokens are signed with the same key).
+    const limited = await startInstance({ env: { RATE_LIMIT_PER_MINUTE: '4' } });
+    const mcpToken = limited.app.context.tokens.sign(f.member.id, 'user', {
+      lifetimeSeconds: 3600,
+      audience: `${limited.config.publicUrl}/mcp`,
+    }).token;
+    const onMcp = () =>
+      limited.call('/mcp', {
+        method: 'POST',
+        token: mcpToken,
+        headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        json: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      });
+    expect((await limited.call('/v1/me', { token: f.member.token })).status).toBe(200);
+    expect((await limited.call('/v1/me', { token: f.member.token })).status).toBe(200);
+    const third = await onMcp();
+    expect(third.status).toBe(200);
+    expect(third.headers.get('ratelimit-remaining')).toBe('1');
+    expect((await onMcp()).status).toBe(200);
+    const refused = await onMcp();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBeTruthy();
+    expect((await limited.call('/v1/me', { token: f.member.token })).status).toBe(429);
   });
 });
 

@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CallResult,
-  createFixtures,
-  type Fixtures,
-  startTestServer,
-  type TestServer,
-  testRedisUrl,
-} from '../../test/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { f, startInstance } from '../../test/fixture-server.js';
+import { type CallResult, type TestServer, testRedisUrl } from '../../test/harness.js';
 import { describeWithRedis } from '../../test/system-tools.js';
 import { createRateLimiter } from './limiter.js';
 
-// These tests count requests, never time: each window is a minute, far longer than a test takes.
+// These tests count requests, never time: each window is a minute, far longer than a test takes. Each block runs
+// its own instances (their own limits and budgets) over the file's database and fixtures.
 const REDIS_URL = testRedisUrl;
 
 const expectRefused = (res: CallResult) => {
@@ -40,13 +35,8 @@ const exchange = (server: TestServer, clientId: string, secret: string) =>
 
 describe('rate limits in one process', () => {
   let server: TestServer;
-  let f: Fixtures;
   beforeAll(async () => {
-    server = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
-    f = await createFixtures(server);
-  });
-  afterAll(async () => {
-    await server.close();
+    server = await startInstance({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
   });
 
   it('counts each caller’s requests, with headers on every answer, and refuses the excess with 429', async () => {
@@ -79,14 +69,9 @@ describe('rate limits in one process', () => {
 
 describe('rate limits of the token endpoint', () => {
   let server: TestServer;
-  let f: Fixtures;
   beforeAll(async () => {
     // 20 per minute per IP; a tenth of that, 2, per client_id from one address.
-    server = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '20' } });
-    f = await createFixtures(server);
-  });
-  afterAll(async () => {
-    await server.close();
+    server = await startInstance({ env: { RATE_LIMIT_PER_MINUTE: '20' } });
   });
 
   it('limits exchanges per client_id from one address, then per source address', async () => {
@@ -111,17 +96,11 @@ describe('rate limits of the token endpoint', () => {
 describeWithRedis('rate limits shared through Redis', () => {
   let one: TestServer;
   let two: TestServer;
-  let f: Fixtures;
   beforeAll(async () => {
     const env = { REDIS_URL, RATE_LIMIT_PER_MINUTE: '5', RATE_LIMIT_KEY_PREFIX: `test:${randomUUID()}:` };
-    one = await startTestServer({ env });
-    two = await startTestServer({ env, database: one.database });
-    f = await createFixtures(one);
+    one = await startInstance({ env });
+    two = await startInstance({ env });
     await Promise.all([one.app.context.rateLimiter.ready(), two.app.context.rateLimiter.ready()]);
-  });
-  afterAll(async () => {
-    await two?.close();
-    await one?.close();
   });
 
   it('refuses the N+1th request across two instances with 429 and Retry-After', async () => {
@@ -153,14 +132,9 @@ describeWithRedis('rate limits shared through Redis', () => {
 
 describe('rate limits while Redis is unreachable', () => {
   let server: TestServer;
-  let f: Fixtures;
   beforeAll(async () => {
     // Nothing listens on port 1: every Redis command fails at once.
-    server = await startTestServer({ env: { REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_PER_MINUTE: '3' } });
-    f = await createFixtures(server);
-  });
-  afterAll(async () => {
-    await server.close();
+    server = await startInstance({ env: { REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_PER_MINUTE: '3' } });
   });
 
   it('keeps serving, counting in-process (never a 500)', async () => {
