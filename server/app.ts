@@ -25,7 +25,7 @@ import { refuseNulInForm, refuseNulInUrl } from './http/nul.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { untilReady } from './http/readiness.js';
 import { requestLog } from './http/request-log.js';
-import { mountRoutes, refuseOtherMethods } from './http/route.js';
+import { mountErrorBodies, mountRoutes, refuseOtherMethods } from './http/route.js';
 import { securityHeaders } from './http/security-headers.js';
 import { recordUsage } from './http/usage.js';
 import { createMcpRouter } from './mcp/routes.js';
@@ -149,6 +149,7 @@ export function createApp(options: AppOptions): App {
   }
 
   app.use(notFoundHandler);
+  mountErrorBodies(app, routes);
   app.use(errorHandler);
 
   return {

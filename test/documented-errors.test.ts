@@ -45,6 +45,10 @@ const notProvokedHere: Record<string, string> = {
   'PATCH /v1/organization/{orgId}/members/{userId} 409': "demoting the organization's last admin: server/users tests",
   'DELETE /v1/organization/{orgId}/members/{userId} 409': "removing the organization's last admin: server/users tests",
   'PATCH /v1/admin/users/{userId} 409': 'staff disabling themselves: server/users tests',
+  'POST /v1/organization/{orgId}/project/{projectId}/emails 409':
+    'filing again with another RFI an e-mail already on a document: server/filing tests (filing-upload)',
+  'PUT /v1/organization/{orgId}/project/{projectId}/emails/{emailId}/sent-message-id 409':
+    'a Message-ID the record has already, or another filing has: server/filing tests (filed-on-send)',
 };
 
 const key = (op: Operation) => `${op.method} ${op.template}`;

@@ -293,7 +293,24 @@ const bodyParsers = (route: Route): RequestHandler[] =>
 /** The schema a request's body is checked against: its declared content type's, or `body`'s (JSON). */
 function bodySchema(route: Route, req: Request): z.ZodType | undefined {
   const declared = Object.entries(route.bodyContentTypes ?? {}).find(([type]) => req.is(type));
-  return declared ? declared[1].schema : route.body;
+  if (declared) return declared[1].schema;
+  if (!route.body && route.bodyContentTypes) {
+    throw ApiError.badRequest(`body: send ${Object.keys(route.bodyContentTypes).join(' or ')}`);
+  }
+  return route.body;
+}
+
+/**
+ * The error body a route declares (`errorBody`) for every failure on its path, also those of the app-wide steps
+ * before the routes (a NUL in the URL, the start-up wait): mounted on the app after the routes, before the app's
+ * own error handler.
+ */
+export function mountErrorBodies(app: Router, routes: readonly Route[]): void {
+  for (const route of routes.filter((r) => r.errorBody === 'oauth')) {
+    for (const path of [route.path, pluralAlias(route.path)].filter((p): p is string => Boolean(p))) {
+      app.use(path, oauthErrorHandler);
+    }
+  }
 }
 
 export function mountRoutes(router: Router, app: AppContext, routes: readonly Route[]): void {
@@ -338,8 +355,6 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
         ...(route.gate ? [gateStep(app, route.gate)] : []),
         ...(route.before ?? []),
         runStep,
-        // A route's own error handler sees every failure of its chain, the parsers' included.
-        ...(route.errorBody === 'oauth' ? [oauthErrorHandler] : []),
       );
       methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);
     }
