@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type SQL, sql } from 'drizzle-orm';
 import pino from 'pino';
@@ -11,7 +8,6 @@ import {
   orgActivityCsvFrom,
   orgActivityPage,
 } from '../server/activity/queries.js';
-import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/connection.js';
 import { csvCellsQuery, csvValuesQuery } from '../server/db/csv-cells.js';
 import { encodeCommsCursor } from '../server/dispatches/cursor.js';
@@ -22,7 +18,7 @@ import {
   recipientsQuery,
 } from '../server/dispatches/queries.js';
 import { startServer } from '../server/server.js';
-import { csvAgainstCopy, getJson, timeIt } from './measure.js';
+import { benchConfig, csvAgainstCopy, getJson, timeIt } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -56,13 +52,7 @@ const [member] = await rows<{ userId: string }>(
 );
 if (!busiest || !member) throw new Error('The seeded organization has no dispatches or no members');
 
-const config = loadConfig({
-  DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitefile-bench-')),
-  PORT: '0',
-  LOG_LEVEL: 'silent',
-  RATE_LIMIT_PER_MINUTE: '1000000',
-  JWT_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghijklmnop',
-});
+const config = benchConfig();
 const server = await startServer({ config, db, log: pino({ level: 'silent' }), port: 0 });
 const token = server.app.context.tokens.sign(member.userId, 'user').token;
 

@@ -1,34 +1,15 @@
-// Cost of authentication, scope checks and rate limiting, measured against bare Express routes in the
-// same process (the server and the load generator share the CPU equally for every target).
-//
-//   npx tsx bench/auth.ts [--requests 2000] [--concurrency 32] [--rounds 7]
-//
-// Targets, each run `rounds` times interleaved (medians of the rounds reported, and the median of the per-round
-// ratios, which cancels most of the drift of a shared machine):
-// - bare static: an Express route with no auth answering a fixed JSON body (the floor); the bare app has the
-//   same logging and body-parsing middleware as the real one;
-// - bare lookup: an Express route with no auth doing the same database work as GET /v1/client/me;
-// - GET /v1/client/me with a bearer token: token check, cached caller, rate limit, usage counter, lookup;
-// - the same with a token that names its grant (as every key and sign-in token does), checked against a
-//   revoked-grant set of 1,000 entries: the difference is the revocation check (goal: under 5 %);
-// - POST /v1/oauth/token: argon2id verification dominates by design.
-// The goal ratio is p50(/v1/client/me) / p50(bare lookup) < 1.15: auth adds under 15%.
-import { mkdtempSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import express, { type Request } from 'express';
 import pino from 'pino';
 import { createClient, getClient } from '../server/api-keys/service.js';
 import { canAccessOrg } from '../server/auth/caller.js';
-import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/connection.js';
 import { requestLog } from '../server/http/request-log.js';
 import { createOrganization, createProject } from '../server/organizations/service.js';
 import { startServer } from '../server/server.js';
-import { listenLocally, median } from './measure.js';
+import { benchConfig, listenLocally, median } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -86,14 +67,7 @@ async function startBenchServer() {
     createdBy: 'bench@sitefile.test',
   });
 
-  const config = loadConfig({
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitefile-bench-')),
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    JWT_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghijklmnop',
-    REDIS_URL: process.env.REDIS_URL ?? '',
-  });
+  const config = benchConfig({ REDIS_URL: process.env.REDIS_URL ?? '' });
   const server = await startServer({ config, db, log: pino({ level: 'silent' }), port: 0 });
   await server.app.context.rateLimiter.ready();
   // Rounds pause some targets for seconds: keep idle connections open so the client never races a close.

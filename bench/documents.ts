@@ -1,10 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type SQL, sql } from 'drizzle-orm';
 import pino from 'pino';
-import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/connection.js';
 import { csvValuesQuery } from '../server/db/csv-cells.js';
 import { documentCsvColumns, documentCsvFrom } from '../server/documents/csv-queries.js';
@@ -22,7 +18,7 @@ import {
 import { startServer } from '../server/server.js';
 import { createUser } from '../server/users/service.js';
 import { DocumentItem, Submittal } from '../shared/documents.js';
-import { csvAgainstCopy, getJson, timeIt } from './measure.js';
+import { benchConfig, csvAgainstCopy, getJson, timeIt } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -60,13 +56,7 @@ const staffId =
   existingStaff?.id ??
   (await createUser(db, { email: 'bench-documents@sitefile.test', name: 'Bench Staff', staff: true })).id;
 
-const config = loadConfig({
-  DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitefile-bench-')),
-  PORT: '0',
-  LOG_LEVEL: 'silent',
-  RATE_LIMIT_PER_MINUTE: '1000000',
-  JWT_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghijklmnop',
-});
+const config = benchConfig();
 const server = await startServer({ config, db, log: pino({ level: 'silent' }), port: 0 });
 // The driver-only cases can leave the client's keep-alive socket idle past Node's 5 s default; on PGlite, whose
 // queries block the event loop, the server's close then races the next request (ECONNRESET).

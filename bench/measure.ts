@@ -1,13 +1,28 @@
-// Measurement helpers the benches share: percentiles, timed repetitions, a streamed CSV download with its
+// Measurement helpers the benches share: a bench server's configuration, percentiles, timed repetitions, a streamed CSV download with its
 // memory growth, and a CSV export beside PostgreSQL's own COPY of the same query.
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type SQL, sql } from 'drizzle-orm';
+import { loadConfig } from '../server/config.js';
 import type { Db } from '../server/db/connection.js';
 import { withInlineParams } from '../server/db/sql-text.js';
+
+/** A bench server's configuration: a scratch DATA_DIR, any port, no logs, a rate limit no bench reaches. */
+export const benchConfig = (env: Record<string, string> = {}) =>
+  loadConfig({
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitefile-bench-')),
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    JWT_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghijklmnop',
+    ...env,
+  });
 
 export const percentile = (xs: number[], q: number): number => {
   const sorted = [...xs].sort((a, b) => a - b);

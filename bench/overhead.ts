@@ -9,16 +9,13 @@
 //   LOG_LEVEL=info npx tsx bench/overhead.ts …   (the server logs each request as in production, to /dev/null)
 //   npx tsx bench/overhead.ts --only api --runs 3000   (the API requests alone: p50 wall and CPU per request)
 //   node --cpu-prof --import tsx bench/overhead.ts --only api …   (profile the API requests alone)
-import { mkdtempSync, openSync } from 'node:fs';
+import { openSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { type SQL, sql } from 'drizzle-orm';
 import express from 'express';
 import pino from 'pino';
-import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/connection.js';
 import { dispatchPage, recipientsOfDispatches } from '../server/dispatches/queries.js';
 import {
@@ -30,7 +27,7 @@ import {
 } from '../server/documents/queries.js';
 import { startServer } from '../server/server.js';
 import { Submittal } from '../shared/documents.js';
-import { getJson, listenLocally, median, sendJson } from './measure.js';
+import { benchConfig, getJson, listenLocally, median, sendJson } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -66,13 +63,7 @@ const memberOf = async (organizationId: string) =>
   )[0]?.userId;
 
 const logLevel = process.env.LOG_LEVEL ?? 'silent';
-const config = loadConfig({
-  DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitefile-bench-')),
-  PORT: '0',
-  LOG_LEVEL: logLevel,
-  RATE_LIMIT_PER_MINUTE: '1000000',
-  JWT_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghijklmnop',
-});
+const config = benchConfig({ LOG_LEVEL: logLevel });
 const log = pino({ level: logLevel }, pino.destination(openSync('/dev/null', 'w')));
 const server = await startServer({ config, db, log, port: 0 });
 server.http.keepAliveTimeout = 120_000;
