@@ -1,4 +1,10 @@
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express';
 import type { z } from 'zod';
 import type { oas31 } from 'zod-openapi';
 import { strictQuery } from '../../shared/common.js';
@@ -307,8 +313,12 @@ function bodySchema(route: Route, req: Request): z.ZodType | undefined {
  */
 export function mountErrorBodies(app: Router, routes: readonly Route[]): void {
   for (const route of routes.filter((r) => r.errorBody === 'oauth')) {
+    const method = route.method.toUpperCase();
+    // Other methods on the path are not the route: their 405 keeps the API's shape.
+    const ownError: ErrorRequestHandler = (error, req, res, next) =>
+      req.method === method ? oauthErrorHandler(error, req, res, next) : next(error);
     for (const path of [route.path, pluralAlias(route.path)].filter((p): p is string => Boolean(p))) {
-      app.use(path, oauthErrorHandler);
+      app.use(path, ownError);
     }
   }
 }
