@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emailsPath, f, fileJson, fileRaw, outsider, server } from './filing.fixtures.js';
+import { describeAuthMatrix } from '../../test/auth-matrix.js';
+import { ctx, emailsPath, f, fileJson, fileRaw, outsider, server } from './filing.fixtures.js';
 import { mime } from './messages.fixtures.js';
 
 // An e-mail filed as it was sent (the add-in's send event: a draft, no Message-ID yet) is one record whatever
@@ -268,4 +269,12 @@ describe('a reply in a filed conversation', () => {
     // Without a conversation id, no conversation.
     expect((await lookup({ internetMessageId: '<stair-4@acme-eng.test>' })).body.conversation).toEqual([]);
   });
+});
+
+describeAuthMatrix("telling a filed e-mail its transport's Message-ID", ctx, {
+  method: 'PUT',
+  path: '/v1/organization/{orgId}/project/{projectId}/emails/{emailId}/sent-message-id',
+  vars: () => ({ emailId: 'fem_missing' }),
+  json: { internetMessageId: '<matrix@harbor.test>' },
+  expectOk: (res) => expect(res.status).toBe(404),
 });
