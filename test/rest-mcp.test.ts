@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMcpTestServer } from '../server/mcp/mcp.fixtures.js';
+import { fileRfiAnswer, startMcpTestServer } from '../server/mcp/mcp.fixtures.js';
 import { createUser } from '../server/users/service.js';
 import { permissionKeys } from '../shared/permissions.js';
 import { declaredRoute } from './auth-matrix.js';
@@ -15,20 +15,7 @@ let filedEmailId: string;
 
 beforeAll(async () => {
   ({ server, f } = await startMcpTestServer());
-  const filed = await server.call(`/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/emails`, {
-    method: 'POST',
-    token: f.member.token,
-    json: {
-      subject: 'RE: RFI-001 beam pocket',
-      from: { address: 'rita@acme-eng.test', name: 'Rita Reyes' },
-      to: ['member@harbor.test'],
-      internetMessageId: '<twins@acme-eng.test>',
-      bodyText: 'The pocket is 180 deep.',
-      documentId: 'doc_a1_rfi1',
-    },
-  });
-  expect(filed.status).toBe(201);
-  filedEmailId = filed.body.id;
+  filedEmailId = await fileRfiAnswer(server, f, '<twins@acme-eng.test>');
 });
 afterAll(() => server?.close());
 

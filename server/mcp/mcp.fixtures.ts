@@ -181,6 +181,24 @@ async function insertEmailMessages(db: Db, ids: McpTestIds) {
   ]);
 }
 
+/** Files the answer to RFI-001 of project A1 (as the member) under `internetMessageId`; its filed e-mail's id. */
+export async function fileRfiAnswer(server: TestServer, f: Fixtures, internetMessageId: string): Promise<string> {
+  const filed = await server.call(`/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/emails`, {
+    method: 'POST',
+    token: f.member.token,
+    json: {
+      subject: 'RE: RFI-001 beam pocket',
+      from: { address: 'rita@acme-eng.test', name: 'Rita Reyes' },
+      to: ['member@harbor.test'],
+      internetMessageId,
+      bodyText: 'The pocket is 180 deep.',
+      documentId: 'doc_a1_rfi1',
+    },
+  });
+  if (filed.status !== 201) throw new Error(`filing the RFI answer: ${filed.status} ${JSON.stringify(filed.body)}`);
+  return filed.body.id;
+}
+
 export const mcpUrl = (server: TestServer) => new URL(`${server.config.publicUrl}/mcp`);
 
 /** The MCP SDK client, connected with an agent's OAuth provider. */

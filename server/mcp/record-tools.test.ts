@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixtures, TestServer } from '../../test/harness.js';
 import { activity, reports } from '../db/schema.js';
-import { call, connectWithToken, errorText, startMcpTestServer, structured } from './mcp.fixtures.js';
+import { call, connectWithToken, errorText, fileRfiAnswer, startMcpTestServer, structured } from './mcp.fixtures.js';
 
 // The tools over the REST routes of filed e-mails, reports, the directory, the activity feed and one document, called
 // with the MCP SDK client: each answers what its REST route answers the same caller, and refuses what it refuses.
@@ -30,20 +30,7 @@ beforeAll(async () => {
   });
   token = key.token;
   agent = await connectWithToken(server, token);
-  const filed = await server.call(`/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/emails`, {
-    method: 'POST',
-    token: f.member.token,
-    json: {
-      subject: 'RE: RFI-001 beam pocket',
-      from: { address: 'rita@acme-eng.test', name: 'Rita Reyes' },
-      to: ['member@harbor.test'],
-      internetMessageId: '<rfi-1-answer@acme-eng.test>',
-      bodyText: 'The pocket is 180 deep.',
-      documentId: 'doc_a1_rfi1',
-    },
-  });
-  expect(filed.status).toBe(201);
-  filedEmailId = filed.body.id;
+  filedEmailId = await fileRfiAnswer(server, f, '<rfi-1-answer@acme-eng.test>');
   const db = server.database.db;
   await db.insert(reports).values({
     id: 'rep_site_1',
