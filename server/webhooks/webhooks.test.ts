@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { configureFixtureServer, f, server } from '../../test/fixture-server.js';
-import { type Fixtures, startTestServer } from '../../test/harness.js';
+import { type Fixtures, insertDocument, startTestServer } from '../../test/harness.js';
 import { loadConfig } from '../config.js';
 import { selectRows } from '../db/rows.js';
-import { comments, documents } from '../db/schema.js';
+import { comments } from '../db/schema.js';
 import { mime } from '../filing/messages.fixtures.js';
 import { insertWebhook } from './queries.js';
 import { postJson } from './sender.js';
@@ -337,15 +337,12 @@ describe('webhook delivery', () => {
   it('pushes comment.deleted when an admin deletes a comment, and nothing for events not subscribed', async () => {
     const db = server.database.db;
     const hook = await createHook({ events: ['comment.deleted'] });
-    await db.insert(documents).values({
+    await insertDocument(db, {
       id: 'doc_hooks_rfi',
       organizationId: f.orgA.id,
       projectId: f.projectA1.id,
       number: 'RFI-0077',
-      format: 'rfi',
-      type: 'RFI',
       title: 'Slab edge',
-      status: 'pending',
     });
     await db.insert(comments).values({
       id: 'cmt_hooks',
