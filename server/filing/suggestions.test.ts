@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { configureFixtureServer, f, server } from '../../test/fixture-server.js';
-import { insertDocument, startTestServer } from '../../test/harness.js';
+import { configureFixtureServer, f, server, startInstance } from '../../test/fixture-server.js';
+import { insertDocument } from '../../test/harness.js';
 import { projectMembers, projects } from '../db/schema.js';
 import { createProject } from '../organizations/service.js';
 import { createUser } from '../users/service.js';
@@ -276,21 +276,17 @@ describe('AI re-ranking and the aiSuggest switch', () => {
   });
 
   it('applies a settings change on the next request, on every instance', async () => {
-    const second = await startTestServer({ database: server.database, env: aiEnv });
-    try {
-      const token = second.app.context.tokens.sign(f.member.id, 'user').token;
-      expect((await suggest(fromAcme, token, second)).body.aiUsed).toBe(false);
-      expect((await suggest(fromAcme)).body.aiUsed).toBe(false);
-      await setAiSuggest(f.orgA.id, true);
-      expect((await suggest(fromAcme, token, second)).body.aiUsed).toBe(true);
-      expect((await suggest(fromAcme)).body.aiUsed).toBe(true);
-      await setAiSuggest(f.orgA.id, false);
-      expect((await suggest(fromAcme, token, second)).body.aiUsed).toBe(false);
-      expect((await suggest(fromAcme)).body.aiUsed).toBe(false);
-      expect(provider.requests).toHaveLength(2);
-    } finally {
-      await second.close();
-    }
+    const second = await startInstance({ env: aiEnv });
+    const token = second.app.context.tokens.sign(f.member.id, 'user').token;
+    expect((await suggest(fromAcme, token, second)).body.aiUsed).toBe(false);
+    expect((await suggest(fromAcme)).body.aiUsed).toBe(false);
+    await setAiSuggest(f.orgA.id, true);
+    expect((await suggest(fromAcme, token, second)).body.aiUsed).toBe(true);
+    expect((await suggest(fromAcme)).body.aiUsed).toBe(true);
+    await setAiSuggest(f.orgA.id, false);
+    expect((await suggest(fromAcme, token, second)).body.aiUsed).toBe(false);
+    expect((await suggest(fromAcme)).body.aiUsed).toBe(false);
+    expect(provider.requests).toHaveLength(2);
   });
 
   it('shows the provider the project list when local finds nothing, and suggests the project it picks', async () => {

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { configureFixtureServer, f, server } from '../../test/fixture-server.js';
-import { type Fixtures, insertDocument, startTestServer } from '../../test/harness.js';
+import { configureFixtureServer, f, server, startInstance } from '../../test/fixture-server.js';
+import { type Fixtures, insertDocument } from '../../test/harness.js';
 import { loadConfig } from '../config.js';
 import { selectRows } from '../db/rows.js';
 import { comments } from '../db/schema.js';
@@ -118,7 +118,7 @@ describe('webhook endpoints', () => {
 
   it('refuses loopback, private and link-local URLs unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=1', async () => {
     // A second instance on the same database with the default configuration.
-    const strict = await startTestServer({ database: server.database, clock: server.clock });
+    const strict = await startInstance({ clock: server.clock });
     try {
       const token = strict.app.context.tokens.sign(f.admin.id, 'user').token;
       for (const url of [
