@@ -7,6 +7,7 @@ import {
   orgActivityCsvFrom,
   orgActivityPage,
 } from '../server/activity/queries.js';
+import { movedCursor } from '../server/cursor.js';
 import { csvCellsQuery, csvValuesQuery } from '../server/db/csv-cells.js';
 import { encodeCommsCursor } from '../server/dispatches/cursor.js';
 import {
@@ -54,10 +55,7 @@ const [deepRow] = await rows<{ id: string; createdAt: string }>(
       order by created_at desc, id desc offset ${(deepPage - 1) * PAGE - 1} limit 1`,
 );
 const firstCursor = (await api(`${feedPath}?limit=${PAGE}`)).nextCursor as string;
-const binding = (JSON.parse(Buffer.from(firstCursor, 'base64url').toString('utf8')) as { f: string }).f;
-const deepCursor = Buffer.from(JSON.stringify({ k: [deepRow!.createdAt], id: deepRow!.id, f: binding })).toString(
-  'base64url',
-);
+const deepCursor = movedCursor(server.app.context.cursorKey, firstCursor, { k: [deepRow!.createdAt], id: deepRow!.id });
 const deepPosition = { key: deepRow!.createdAt, id: deepRow!.id };
 
 const COMMS_PAGE = 20;

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import pino from 'pino';
+import { movedCursor } from '../server/cursor.js';
 import { csvValuesQuery } from '../server/db/csv-cells.js';
 import { documentCsvColumns, documentCsvFrom } from '../server/documents/csv-queries.js';
 import {
@@ -63,12 +64,10 @@ async function cursorForPage(
   const pages = Math.ceil(first.total / PAGE);
   const target = Math.min(page, pages);
   const [row] = await rows<Record<string, string>>(sql`${queryOf()} offset ${(target - 1) * PAGE - 1} limit 1`);
-  if (!row) return undefined;
-  const decoded = JSON.parse(Buffer.from(first.nextCursor, 'base64url').toString('utf8')) as { f: string };
-  const cursor = Buffer.from(JSON.stringify({ k: [row[sortField] ?? null], id: row.uid, f: decoded.f })).toString(
-    'base64url',
-  );
-  return { cursor, after: { value: row[sortField] ?? null, uid: row.uid as string }, page: target };
+  if (!row?.uid) return undefined;
+  const after = { value: row[sortField] ?? null, uid: row.uid };
+  const cursor = movedCursor(server.app.context.cursorKey, first.nextCursor, { k: [after.value], id: after.uid });
+  return { cursor, after, page: target };
 }
 
 interface Case {
