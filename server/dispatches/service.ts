@@ -8,15 +8,14 @@ import type {
   TimelineEvent,
 } from '../../shared/emails.js';
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
+import type { AppContext } from '../context.js';
 import {
-  type CursorKey,
   createdAtPage,
   cursorPosition,
   cutPage,
   type KeysetPosition,
   keysetCursor,
 } from '../cursor.js';
-import type { AppContext } from '../context.js';
 import { dateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
