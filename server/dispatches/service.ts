@@ -9,13 +9,7 @@ import type {
 } from '../../shared/emails.js';
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
-import {
-  createdAtPage,
-  cursorPosition,
-  cutPage,
-  type KeysetPosition,
-  keysetCursor,
-} from '../cursor.js';
+import { createdAtPage, cursorPosition, cutPage, type KeysetPosition, keysetCursor } from '../cursor.js';
 import { dateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
