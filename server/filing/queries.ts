@@ -188,17 +188,21 @@ const filingColumns = {
   filedAt: filedEmails.filedAt,
 };
 
+/** Filings with their project, document and filer joined: what both look-ups below read. */
+const filingRows = (db: Db) =>
+  db
+    .select(filingColumns)
+    .from(filedEmails)
+    .innerJoin(projects, eq(projects.id, filedEmails.projectId))
+    .leftJoin(documents, eq(documents.id, filedEmails.documentId))
+    .leftJoin(users, eq(users.id, filedEmails.filedById));
+
 /**
  * Every filing of one Message-ID in these organizations (by its own or its transport Message-ID, and with `copy`,
  * filings made on send that it is a copy of), with project name, document number and filer.
  */
 export async function filingsOfMessage(db: Db, orgs: OrgFilter, messageId: string, copy?: SentCopy) {
-  return db
-    .select(filingColumns)
-    .from(filedEmails)
-    .innerJoin(projects, eq(projects.id, filedEmails.projectId))
-    .leftJoin(documents, eq(documents.id, filedEmails.documentId))
-    .leftJoin(users, eq(users.id, filedEmails.filedById))
+  return filingRows(db)
     .where(and(inOrgs(orgs), copy ? or(namedBy(messageId), awaitingSentId(copy)) : namedBy(messageId)))
     .orderBy(asc(filedEmails.filedAt), asc(filedEmails.id))
     .limit(200);
@@ -226,13 +230,8 @@ export async function filingsOfConversation(db: Db, orgs: OrgFilter, conversatio
     .orderBy(filedEmails.projectId, filedEmails.documentId, desc(filedEmails.filedAt))
     .limit(200)
     .as('latest');
-  return db
-    .select(filingColumns)
-    .from(filedEmails)
+  return filingRows(db)
     .innerJoin(latest, eq(latest.id, filedEmails.id))
-    .innerJoin(projects, eq(projects.id, filedEmails.projectId))
-    .leftJoin(documents, eq(documents.id, filedEmails.documentId))
-    .leftJoin(users, eq(users.id, filedEmails.filedById))
     .orderBy(desc(filedEmails.filedAt), desc(filedEmails.id))
     .limit(50);
 }
