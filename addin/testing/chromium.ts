@@ -84,14 +84,17 @@ export async function launchChromium(server: TestServer): Promise<Browser> {
   });
 }
 
+/** A window's size (a pane's is 350×900 px by default) and the browser's colour scheme (light by default). */
+export type WindowOptions = { width?: number; height?: number; colorScheme?: 'light' | 'dark' };
+
 /** A browser context that is a task pane: the stand-in office.js with `officeHost` as Outlook's state. */
 export async function openPaneContext(
   browser: Browser,
   officeHost: Record<string, unknown>,
-  options: { signedInFrom?: BrowserContext; width?: number; colorScheme?: 'light' | 'dark' } = {},
+  options: WindowOptions & { signedInFrom?: BrowserContext } = {},
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
-    viewport: { width: options.width ?? 350, height: 900 },
+    viewport: { width: options.width ?? 350, height: options.height ?? 900 },
     colorScheme: options.colorScheme ?? 'light',
     storageState: options.signedInFrom ? await options.signedInFrom.storageState() : undefined,
   });
@@ -113,6 +116,14 @@ export const officeHostState = <T>(page: Page, key: string): Promise<T> =>
     (k) => (window as unknown as { __officeHost: Record<string, unknown> }).__officeHost[k],
     key,
   ) as Promise<T>;
+
+/** Outlook raising OnMessageSend in the event runtime (commands.html): what the handler answers through event.completed. */
+export const raiseOnSend = (page: Page) =>
+  page.evaluate(() =>
+    (window as unknown as { __officeHost: { raise(n: string): Promise<unknown> } }).__officeHost.raise(
+      'onMessageSendHandler',
+    ),
+  );
 
 export async function signInThroughDialog(page: Page, email: string, password: string, screenshot?: string) {
   const popupOpened = page.waitForEvent('popup');

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeInBrowser, expectAccessible, openEmail, openPaneContext, origin, shot } from './chromium.js';
+import { describeInBrowser, expectAccessible, openEmail, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -60,14 +60,10 @@ describeInBrowser('filing several e-mails at once', () => {
       });
       expect(already.status).toBe(201);
 
-      const context = await openPaneContext(
-        suite.browser,
+      const { context, page } = await suite.openPane(
         { noItemSelected: true, selected: emails, mailboxMinor: 15, dark: theme === 'dark' },
-        { signedInFrom: suite.signedIn, width, colorScheme: theme },
+        { width, colorScheme: theme },
       );
-      const page = await context.newPage();
-      suite.page = page;
-      await page.goto(`${origin}/addin/taskpane.html`);
       await page.getByRole('heading', { name: '5 e-mails selected' }).waitFor();
       const picker = page.getByRole('combobox', { name: 'Project for all of them' });
       const fileAll = page.getByRole('button', { name: 'File 5 e-mails' });
