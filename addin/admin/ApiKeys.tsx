@@ -3,10 +3,6 @@ import {
   Caption1,
   Card,
   CardHeader,
-  MessageBar,
-  MessageBarActions,
-  MessageBarBody,
-  MessageBarTitle,
   makeStyles,
   Spinner,
   Table,
@@ -18,7 +14,7 @@ import {
   Text,
   tokens,
 } from '@fluentui/react-components';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { OAuthClient } from '../../shared/api-keys.js';
 import type { MyOrganization } from '../../shared/me.js';
 import { permissionKeys } from '../../shared/permissions.js';
@@ -27,10 +23,10 @@ import { ErrorNotice } from '../ui/notices.js';
 import { type Action, useAction } from '../ui/use-action.js';
 import { useAsync } from '../ui/use-async.js';
 import { CreateKey, type Secret } from './CreateKey.js';
+import { SecretOnce, SecretText } from './SecretOnce.js';
 
 const useStyles = makeStyles({
   actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
-  secret: { fontFamily: tokens.fontFamilyMonospace, wordBreak: 'break-all' },
   usage: { display: 'block', color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
   // Four columns do not fit a phone or a narrow window: each key becomes a block of labelled lines instead, so no
   // text runs into the next column.
@@ -68,7 +64,7 @@ export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganizati
   return (
     <Card>
       <CardHeader header={<Text weight="semibold">API keys for {org.name}</Text>} />
-      {secret && <SecretOnce secret={secret} onDone={() => setSecret(undefined)} />}
+      {secret && <KeySecret secret={secret} onDone={() => setSecret(undefined)} />}
       {actionError !== undefined && <ErrorNotice error={actionError} />}
       {keys.status === 'loading' && <Spinner size="tiny" label="Loading keys…" />}
       {keys.status === 'failed' && <ErrorNotice error={keys.error} onRetry={keys.reload} />}
@@ -224,42 +220,15 @@ function UsageCell({ usage }: { usage: OAuthClient['usageSummary'] }) {
   );
 }
 
-/** The secret, once: copy it now, it cannot be shown again. */
-function SecretOnce({ secret, onDone }: { secret: Secret; onDone: () => void }) {
-  const styles = useStyles();
-  const [copied, setCopied] = useState(false);
-  const shown = useRef<HTMLDivElement>(null);
-  // The form that made it is further down the page: bring the secret into view and give it the focus.
-  useEffect(() => {
-    shown.current?.scrollIntoView({ block: 'center' });
-    shown.current?.focus();
-  }, []);
+/** A new or rotated key's secret, once: copy it now, it cannot be shown again. */
+function KeySecret({ secret, onDone }: { secret: Secret; onDone: () => void }) {
   return (
-    <MessageBar intent="warning" layout="multiline" ref={shown} tabIndex={-1}>
-      <MessageBarBody>
-        <MessageBarTitle>Secret for “{secret.name}” — shown only this once</MessageBarTitle>
-        <div>Client ID: {secret.clientId}</div>
-        <div>
-          Client secret:{' '}
-          <span className={styles.secret} data-testid="client-secret">
-            {secret.secret}
-          </span>
-        </div>
-        Copy it now and store it safely; Sitefile keeps only a hash of it.
-      </MessageBarBody>
-      <MessageBarActions>
-        <Button
-          onClick={async () => {
-            await navigator.clipboard.writeText(secret.secret).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            );
-          }}
-        >
-          {copied ? 'Copied' : 'Copy secret'}
-        </Button>
-        <Button onClick={onDone}>I have stored it</Button>
-      </MessageBarActions>
-    </MessageBar>
+    <SecretOnce title={<>Secret for “{secret.name}”</>} secret={secret.secret} onDone={onDone}>
+      <div>Client ID: {secret.clientId}</div>
+      <div>
+        Client secret: <SecretText testId="client-secret">{secret.secret}</SecretText>
+      </div>
+      Copy it now and store it safely; Sitefile keeps only a hash of it.
+    </SecretOnce>
   );
 }

@@ -1,5 +1,4 @@
 import {
-  Button,
   Caption1,
   Card,
   CardHeader,
@@ -16,11 +15,11 @@ import {
 } from '@fluentui/react-components';
 import { useState } from 'react';
 import type { ApiClient } from '../api/client.js';
+import { MakeForm } from '../ui/form.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
 
 const useStyles = makeStyles({
-  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   list: {
     listStyle: 'none',
     margin: 0,
@@ -39,8 +38,7 @@ export function RunbookCard({ api }: { api: ApiClient }) {
   const styles = useStyles();
   const [search, setSearch] = useState('');
   const [applied, setApplied] = useState('');
-  const [version, setVersion] = useState(0);
-  const runbook = useAsync(() => api.runbook(applied), [applied, version]);
+  const runbook = useAsync(() => api.runbook(applied), [applied]);
   return (
     <Card>
       <CardHeader header={<Text weight="semibold">Support issues and runbook</Text>} />
@@ -82,47 +80,40 @@ export function RunbookCard({ api }: { api: ApiClient }) {
           </ul>
         </>
       )}
-      <NewSupportIssue api={api} onCreated={() => setVersion((v) => v + 1)} />
+      <NewSupportIssue api={api} onCreated={runbook.reload} />
     </Card>
   );
 }
 
 function NewSupportIssue({ api, onCreated }: { api: ApiClient; onCreated: () => void }) {
-  const styles = useStyles();
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [approach, setApproach] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
   const [saved, setSaved] = useState<string>();
-  const submit = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const created = await api.createSupportIssue({ title, description, approach });
-      setSaved(created.title);
-      setTitle('');
-      setDescription('');
-      setApproach('');
-      onCreated();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+  const add = async () => {
+    const created = await api.createSupportIssue({ title, description, approach });
+    setSaved(created.title);
+    setTitle('');
+    setDescription('');
+    setApproach('');
+    onCreated();
   };
-  const complete = title.trim() && description.trim() && approach.trim();
   return (
-    <form
-      className={styles.form}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
+    <MakeForm
+      heading="Add a support issue"
+      work={add}
+      ready={Boolean(title.trim() && description.trim() && approach.trim())}
+      label="Add to the runbook"
+      busyLabel="Saving…"
+      failedTitle="Not saved"
+      outcome={
+        saved && (
+          <MessageBar intent="success">
+            <MessageBarBody>“{saved}” is in the runbook.</MessageBarBody>
+          </MessageBar>
+        )
+      }
     >
-      <Text as="h2" size={400} weight="semibold">
-        Add a support issue
-      </Text>
       <Field label="Title" required>
         <Input value={title} maxLength={200} onChange={(_event, data) => setTitle(data.value)} />
       </Field>
@@ -132,17 +123,6 @@ function NewSupportIssue({ api, onCreated }: { api: ApiClient; onCreated: () => 
       <Field label="How to resolve it" required>
         <Textarea value={approach} maxLength={10_000} onChange={(_event, data) => setApproach(data.value)} />
       </Field>
-      {error !== undefined && <ErrorNotice error={error} title="Not saved" />}
-      {saved && (
-        <MessageBar intent="success">
-          <MessageBarBody>“{saved}” is in the runbook.</MessageBarBody>
-        </MessageBar>
-      )}
-      <div>
-        <Button type="submit" appearance="primary" disabled={busy || !complete}>
-          {busy ? 'Saving…' : 'Add to the runbook'}
-        </Button>
-      </div>
-    </form>
+    </MakeForm>
   );
 }

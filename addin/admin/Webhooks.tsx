@@ -7,21 +7,20 @@ import {
   Checkbox,
   Field,
   Input,
-  MessageBar,
-  MessageBarActions,
-  MessageBarBody,
-  MessageBarTitle,
   makeStyles,
   Spinner,
   Text,
   tokens,
 } from '@fluentui/react-components';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { MyOrganization } from '../../shared/me.js';
 import { type Webhook, type WebhookEventType, webhookEventTypes } from '../../shared/webhooks.js';
 import type { ApiClient } from '../api/client.js';
+import { CheckGroup, MakeForm } from '../ui/form.js';
 import { ErrorNotice } from '../ui/notices.js';
+import { type Action, useAction } from '../ui/use-action.js';
 import { useAsync } from '../ui/use-async.js';
+import { SecretOnce, SecretText } from './SecretOnce.js';
 
 const useStyles = makeStyles({
   list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, margin: 0, padding: 0 },
@@ -36,15 +35,6 @@ const useStyles = makeStyles({
   url: { fontFamily: tokens.fontFamilyMonospace, overflowWrap: 'anywhere' },
   muted: { display: 'block', color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
   actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
-  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
-  group: {
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
-    borderRadius: tokens.borderRadiusMedium,
-    margin: 0,
-    minWidth: 0,
-  },
-  checks: { display: 'flex', flexWrap: 'wrap', columnGap: tokens.spacingHorizontalL },
-  secret: { fontFamily: tokens.fontFamilyMonospace, wordBreak: 'break-all' },
 });
 
 /** What an admin subscribes to (`webhook.test` is only sent by "Send test"). */
@@ -55,19 +45,9 @@ type Calls = ReturnType<ApiClient['webhooks']>;
 export function Webhooks({ api, org }: { api: ApiClient; org: MyOrganization }) {
   const styles = useStyles();
   const calls = api.webhooks(org.id);
-  const [version, setVersion] = useState(0);
-  const hooks = useAsync(() => calls.list(), [org.id, version]);
+  const hooks = useAsync(() => calls.list(), [org.id]);
   const [secret, setSecret] = useState<{ url: string; secret: string }>();
-  const [actionError, setActionError] = useState<unknown>();
-  const act = async (work: () => Promise<unknown>) => {
-    setActionError(undefined);
-    try {
-      await work();
-      setVersion((v) => v + 1);
-    } catch (error) {
-      setActionError(error);
-    }
-  };
+  const { actionError, act } = useAction(hooks.reload);
   return (
     <Card>
       <CardHeader header={<Text weight="semibold">Webhooks for {org.name}</Text>} />
@@ -75,7 +55,15 @@ export function Webhooks({ api, org }: { api: ApiClient; org: MyOrganization }) 
         Sitefile POSTs the events you choose to each URL, signed by the Standard Webhooks scheme, and retries for more
         than a day. An endpoint that keeps failing is turned off; turn it on again here.
       </Text>
-      {secret && <SigningSecretOnce {...secret} onDone={() => setSecret(undefined)} />}
+      {secret && (
+        <SecretOnce
+          title={`Signing secret for ${secret.url}`}
+          secret={secret.secret}
+          onDone={() => setSecret(undefined)}
+        >
+          <SecretText testId="webhook-secret">{secret.secret}</SecretText>
+        </SecretOnce>
+      )}
       {actionError !== undefined && <ErrorNotice error={actionError} />}
       {hooks.status === 'loading' && <Spinner size="tiny" label="Loading webhooks…" />}
       {hooks.status === 'failed' && <ErrorNotice error={hooks.error} onRetry={hooks.reload} />}
@@ -93,22 +81,14 @@ export function Webhooks({ api, org }: { api: ApiClient; org: MyOrganization }) 
         calls={calls}
         onCreated={(created) => {
           setSecret(created);
-          setVersion((v) => v + 1);
+          hooks.reload();
         }}
       />
     </Card>
   );
 }
 
-function Endpoint({
-  hook,
-  calls,
-  act,
-}: {
-  hook: Webhook;
-  calls: Calls;
-  act: (work: () => Promise<unknown>) => Promise<void>;
-}) {
+function Endpoint({ hook, calls, act }: { hook: Webhook; calls: Calls; act: Action }) {
   const styles = useStyles();
   const [showLog, setShowLog] = useState(false);
   const [logVersion, setLogVersion] = useState(0);
@@ -198,88 +178,42 @@ function CreateWebhook({
   calls: Calls;
   onCreated: (created: { url: string; secret: string }) => void;
 }) {
-  const styles = useStyles();
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<WebhookEventType[]>(['email.filed']);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<unknown>();
   const create = async () => {
-    setSaving(true);
-    setError(undefined);
-    try {
-      const created = await calls.create({ url: url.trim(), events, description: description.trim() || undefined });
-      onCreated({ url: created.url, secret: created.secret });
-      setUrl('');
-      setDescription('');
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setSaving(false);
-    }
+    const created = await calls.create({ url: url.trim(), events, description: description.trim() || undefined });
+    onCreated({ url: created.url, secret: created.secret });
+    setUrl('');
+    setDescription('');
   };
   return (
-    <form
-      className={styles.form}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void create();
-      }}
+    <MakeForm
+      heading="Add a webhook"
+      work={create}
+      ready={url.trim() !== '' && events.length > 0}
+      label="Add webhook"
+      busyLabel="Adding…"
+      failedTitle="Not added"
     >
-      <Text as="h2" size={400} weight="semibold">
-        Add a webhook
-      </Text>
       <Field label="URL" required>
         <Input type="url" value={url} onChange={(_event, data) => setUrl(data.value)} maxLength={2000} />
       </Field>
       <Field label="Description">
         <Input value={description} onChange={(_event, data) => setDescription(data.value)} maxLength={500} />
       </Field>
-      <fieldset className={styles.group}>
-        <legend>Events</legend>
-        <div className={styles.checks}>
-          {subscribable.map((type) => (
-            <Checkbox
-              key={type}
-              label={type}
-              checked={events.includes(type)}
-              onChange={(_event, data) =>
-                setEvents(data.checked ? [...events, type] : events.filter((chosen) => chosen !== type))
-              }
-            />
-          ))}
-        </div>
-      </fieldset>
-      {error !== undefined && <ErrorNotice error={error} title="Not added" />}
-      <div>
-        <Button type="submit" appearance="primary" disabled={saving || !url.trim() || events.length === 0}>
-          {saving ? 'Adding…' : 'Add webhook'}
-        </Button>
-      </div>
-    </form>
-  );
-}
-
-/** The signing secret, once: receivers verify signatures with it; Sitefile never shows it again. */
-function SigningSecretOnce({ url, secret, onDone }: { url: string; secret: string; onDone: () => void }) {
-  const styles = useStyles();
-  const shown = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    shown.current?.scrollIntoView({ block: 'center' });
-    shown.current?.focus();
-  }, []);
-  return (
-    <MessageBar intent="warning" layout="multiline" ref={shown} tabIndex={-1}>
-      <MessageBarBody>
-        <MessageBarTitle>Signing secret for {url} — shown only this once</MessageBarTitle>
-        <span className={styles.secret} data-testid="webhook-secret">
-          {secret}
-        </span>
-      </MessageBarBody>
-      <MessageBarActions>
-        <Button onClick={() => void navigator.clipboard.writeText(secret).catch(() => undefined)}>Copy secret</Button>
-        <Button onClick={onDone}>I have stored it</Button>
-      </MessageBarActions>
-    </MessageBar>
+      <CheckGroup legend="Events">
+        {subscribable.map((type) => (
+          <Checkbox
+            key={type}
+            label={type}
+            checked={events.includes(type)}
+            onChange={(_event, data) =>
+              setEvents(data.checked ? [...events, type] : events.filter((chosen) => chosen !== type))
+            }
+          />
+        ))}
+      </CheckGroup>
+    </MakeForm>
   );
 }
