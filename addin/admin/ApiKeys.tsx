@@ -1,51 +1,16 @@
-import {
-  Button,
-  Caption1,
-  Card,
-  CardHeader,
-  makeStyles,
-  Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
+import { Button, Caption1, TableCell, TableRow, Text } from '@fluentui/react-components';
 import { useState } from 'react';
 import type { OAuthClient } from '../../shared/api-keys.js';
 import type { MyOrganization } from '../../shared/me.js';
 import { permissionKeys } from '../../shared/permissions.js';
 import type { ApiClient } from '../api/client.js';
+import { Loaded } from '../ui/loaded.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { type Action, useAction } from '../ui/use-action.js';
 import { useAsync } from '../ui/use-async.js';
 import { CreateKey, type Secret } from './CreateKey.js';
+import { AdminCard, StackedTable, useAdminStyles } from './layout.js';
 import { SecretOnce, SecretText } from './SecretOnce.js';
-
-const useStyles = makeStyles({
-  actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
-  usage: { display: 'block', color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
-  // Four columns do not fit a phone or a narrow window: each key becomes a block of labelled lines instead, so no
-  // text runs into the next column.
-  keys: {
-    '@media (max-width: 640px)': {
-      display: 'block',
-      '& thead': { display: 'none' },
-      '& tbody, & tr, & td': { display: 'block', width: 'auto', height: 'auto' },
-      '& tr': { paddingBlock: tokens.spacingVerticalS },
-      '& td[data-label]::before': {
-        content: 'attr(data-label)',
-        display: 'block',
-        fontWeight: tokens.fontWeightSemibold,
-        color: tokens.colorNeutralForeground3,
-      },
-    },
-  },
-  cell: { overflowWrap: 'anywhere' },
-});
 
 /** The list loads every key at once, in pages of 50, up to this many pages (there is no "Show more"). */
 const MAX_KEY_PAGES = 10;
@@ -58,17 +23,16 @@ type KeyDeskCalls = ReturnType<ApiClient['keys']>;
  */
 export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganization; staff: boolean }) {
   const desk = staff ? api.keys('staff') : api.keys({ orgId: org.id });
-  const { keys, refresh } = useKeys(desk, org.id, staff);
+  const keys = useKeys(desk, org.id, staff);
   const [secret, setSecret] = useState<Secret>();
-  const { actionError, act } = useAction(refresh);
+  const { actionError, act } = useAction(keys.reload);
   return (
-    <Card>
-      <CardHeader header={<Text weight="semibold">API keys for {org.name}</Text>} />
+    <AdminCard title={<>API keys for {org.name}</>}>
       {secret && <KeySecret secret={secret} onDone={() => setSecret(undefined)} />}
       {actionError !== undefined && <ErrorNotice error={actionError} />}
-      {keys.status === 'loading' && <Spinner size="tiny" label="Loading keys…" />}
-      {keys.status === 'failed' && <ErrorNotice error={keys.error} onRetry={keys.reload} />}
-      {keys.status === 'done' && <KeyTable keys={keys.data} desk={desk} act={act} onRotated={setSecret} />}
+      <Loaded state={keys} loading="Loading keys…">
+        {(data) => <KeyTable keys={data} desk={desk} act={act} onRotated={setSecret} />}
+      </Loaded>
       <CreateKey
         api={api}
         desk={desk}
@@ -76,17 +40,16 @@ export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganizati
         org={org}
         onCreated={(created) => {
           setSecret(created);
-          refresh();
+          keys.reload();
         }}
       />
-    </Card>
+    </AdminCard>
   );
 }
 
-/** The keys that reach the organization, reloaded by `refresh`. */
+/** The keys that reach the organization. */
 function useKeys(desk: KeyDeskCalls, orgId: string, staff: boolean) {
-  const [version, setVersion] = useState(0);
-  const keys = useAsync(async () => {
+  return useAsync(async () => {
     const all: OAuthClient[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_KEY_PAGES; page++) {
@@ -96,8 +59,7 @@ function useKeys(desk: KeyDeskCalls, orgId: string, staff: boolean) {
       cursor = list.nextCursor;
     }
     return all.filter((k) => k.superadmin || k.orgIds.includes(orgId));
-  }, [orgId, staff, version]);
-  return { keys, refresh: () => setVersion((v) => v + 1) };
+  }, [orgId, staff]);
 }
 
 function KeyTable({
@@ -111,49 +73,39 @@ function KeyTable({
   act: Action;
   onRotated: (secret: Secret) => void;
 }) {
-  const styles = useStyles();
+  const styles = useAdminStyles();
   return (
-    <Table aria-label="API keys" size="small" className={styles.keys}>
-      <TableHeader>
+    <StackedTable label="API keys" columns={['Key', 'Permissions', 'Usage', 'Actions']}>
+      {keys.length === 0 && (
         <TableRow>
-          <TableHeaderCell>Key</TableHeaderCell>
-          <TableHeaderCell>Permissions</TableHeaderCell>
-          <TableHeaderCell>Usage</TableHeaderCell>
-          <TableHeaderCell>Actions</TableHeaderCell>
+          <TableCell colSpan={4}>No key reaches this organization yet.</TableCell>
         </TableRow>
-      </TableHeader>
-      <TableBody>
-        {keys.length === 0 && (
-          <TableRow>
-            <TableCell colSpan={4}>No key reaches this organization yet.</TableCell>
-          </TableRow>
-        )}
-        {keys.map((k) => (
-          <TableRow key={k.id}>
-            <TableCell className={styles.cell} data-label="Key">
-              <Text weight="semibold">{k.name}</Text>
-              <Caption1 className={styles.usage}>
-                {k.clientId} · {k.enabled ? 'enabled' : 'disabled'}
-              </Caption1>
-            </TableCell>
-            <TableCell className={styles.cell} data-label="Permissions">
-              {permissionKeys.filter((p) => k.permissions[p]).join(', ') || 'none'}
-              <Caption1 className={styles.usage}>
-                {k.superadmin
-                  ? 'every organization'
-                  : `${k.scopes.orgs.length} org, ${k.scopes.projects.length} project grants`}
-              </Caption1>
-            </TableCell>
-            <TableCell className={styles.cell} data-label="Usage">
-              <UsageCell usage={k.usageSummary} />
-            </TableCell>
-            <TableCell className={styles.cell} data-label="Actions">
-              <KeyActions keyRow={k} desk={desk} act={act} onRotated={onRotated} />
-            </TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+      )}
+      {keys.map((k) => (
+        <TableRow key={k.id}>
+          <TableCell className={styles.cell} data-label="Key">
+            <Text weight="semibold">{k.name}</Text>
+            <Caption1 className={styles.detail}>
+              {k.clientId} · {k.enabled ? 'enabled' : 'disabled'}
+            </Caption1>
+          </TableCell>
+          <TableCell className={styles.cell} data-label="Permissions">
+            {permissionKeys.filter((p) => k.permissions[p]).join(', ') || 'none'}
+            <Caption1 className={styles.detail}>
+              {k.superadmin
+                ? 'every organization'
+                : `${k.scopes.orgs.length} org, ${k.scopes.projects.length} project grants`}
+            </Caption1>
+          </TableCell>
+          <TableCell className={styles.cell} data-label="Usage">
+            <UsageCell usage={k.usageSummary} />
+          </TableCell>
+          <TableCell className={styles.cell} data-label="Actions">
+            <KeyActions keyRow={k} desk={desk} act={act} onRotated={onRotated} />
+          </TableCell>
+        </TableRow>
+      ))}
+    </StackedTable>
   );
 }
 
@@ -169,7 +121,7 @@ function KeyActions({
   act: Action;
   onRotated: (secret: Secret) => void;
 }) {
-  const styles = useStyles();
+  const styles = useAdminStyles();
   return (
     <div className={styles.actions}>
       <Button size="small" onClick={() => act(() => desk.update(k.id, { enabled: !k.enabled }))}>
@@ -205,14 +157,14 @@ function KeyActions({
 }
 
 function UsageCell({ usage }: { usage: OAuthClient['usageSummary'] }) {
-  const styles = useStyles();
+  const styles = useAdminStyles();
   if (!usage || usage.totalRequests === 0) return <>No requests yet</>;
   const top = [...usage.endpoints].sort((a, b) => b.count - a.count).slice(0, 3);
   return (
     <>
       {usage.totalRequests} requests
       {top.map((e) => (
-        <Caption1 key={e.endpoint} className={styles.usage}>
+        <Caption1 key={e.endpoint} className={styles.detail}>
           {e.endpoint}: {e.count} × {Math.round(e.averageResponseTimeMs)} ms
         </Caption1>
       ))}

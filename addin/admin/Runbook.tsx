@@ -1,14 +1,11 @@
 import {
   Caption1,
-  Card,
-  CardHeader,
   Field,
   Input,
   MessageBar,
   MessageBarBody,
   makeStyles,
   SearchBox,
-  Spinner,
   Text,
   Textarea,
   tokens,
@@ -16,19 +13,12 @@ import {
 import { useState } from 'react';
 import type { ApiClient } from '../api/client.js';
 import { MakeForm } from '../ui/form.js';
-import { ErrorNotice } from '../ui/notices.js';
+import { Entry, PlainList } from '../ui/layout.js';
+import { Loaded } from '../ui/loaded.js';
 import { useAsync } from '../ui/use-async.js';
+import { AdminCard } from './layout.js';
 
 const useStyles = makeStyles({
-  list: {
-    listStyle: 'none',
-    margin: 0,
-    padding: 0,
-    display: 'flex',
-    flexDirection: 'column',
-    gap: tokens.spacingVerticalM,
-  },
-  entry: { borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, paddingBottom: tokens.spacingVerticalS },
   paragraph: { display: 'block', whiteSpace: 'pre-wrap' },
   meta: { display: 'block', color: tokens.colorNeutralForeground3 },
 });
@@ -40,8 +30,7 @@ export function RunbookCard({ api }: { api: ApiClient }) {
   const [applied, setApplied] = useState('');
   const runbook = useAsync(() => api.runbook(applied), [applied]);
   return (
-    <Card>
-      <CardHeader header={<Text weight="semibold">Support issues and runbook</Text>} />
+    <AdminCard title="Support issues and runbook">
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -52,36 +41,36 @@ export function RunbookCard({ api }: { api: ApiClient }) {
           <SearchBox value={search} onChange={(_event, data) => setSearch(data.value)} />
         </Field>
       </form>
-      {runbook.status === 'loading' && <Spinner size="tiny" label="Loading the runbook…" />}
-      {runbook.status === 'failed' && <ErrorNotice error={runbook.error} onRetry={runbook.reload} />}
-      {runbook.status === 'done' && (
-        <>
-          <Text role="status">
-            {runbook.data.total === 0
-              ? applied
-                ? 'No entry matches.'
-                : 'The runbook is empty: add the first support issue below.'
-              : `${runbook.data.total} ${runbook.data.total === 1 ? 'entry' : 'entries'}`}
-            {runbook.data.hasMore ? ` (first ${runbook.data.data.length} shown)` : ''}
-          </Text>
-          <ul className={styles.list}>
-            {runbook.data.data.map((issue) => (
-              <li key={issue.id} className={styles.entry}>
-                <Text weight="semibold">{issue.title}</Text>
-                <Caption1 className={styles.meta}>
-                  {issue.createdBy} · {new Date(issue.createdAt).toLocaleDateString()}
-                </Caption1>
-                <Text className={styles.paragraph}>{issue.description}</Text>
-                <Text className={styles.paragraph}>
-                  <strong>Approach:</strong> {issue.approach}
-                </Text>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      <Loaded state={runbook} loading="Loading the runbook…">
+        {(found) => (
+          <>
+            <Text role="status">
+              {found.total === 0
+                ? applied
+                  ? 'No entry matches.'
+                  : 'The runbook is empty: add the first support issue below.'
+                : `${found.total} ${found.total === 1 ? 'entry' : 'entries'}`}
+              {found.hasMore ? ` (first ${found.data.length} shown)` : ''}
+            </Text>
+            <PlainList gap="m">
+              {found.data.map((issue) => (
+                <Entry key={issue.id}>
+                  <Text weight="semibold">{issue.title}</Text>
+                  <Caption1 className={styles.meta}>
+                    {issue.createdBy} · {new Date(issue.createdAt).toLocaleDateString()}
+                  </Caption1>
+                  <Text className={styles.paragraph}>{issue.description}</Text>
+                  <Text className={styles.paragraph}>
+                    <strong>Approach:</strong> {issue.approach}
+                  </Text>
+                </Entry>
+              ))}
+            </PlainList>
+          </>
+        )}
+      </Loaded>
       <NewSupportIssue api={api} onCreated={runbook.reload} />
-    </Card>
+    </AdminCard>
   );
 }
 

@@ -1,29 +1,18 @@
-import {
-  Badge,
-  Button,
-  Caption1,
-  Card,
-  CardHeader,
-  Checkbox,
-  Field,
-  Input,
-  makeStyles,
-  Spinner,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
+import { Badge, Button, Caption1, Checkbox, Field, Input, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { useState } from 'react';
 import type { MyOrganization } from '../../shared/me.js';
 import { type Webhook, type WebhookEventType, webhookEventTypes } from '../../shared/webhooks.js';
 import type { ApiClient } from '../api/client.js';
 import { CheckGroup, MakeForm } from '../ui/form.js';
+import { PlainList } from '../ui/layout.js';
+import { Loaded } from '../ui/loaded.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { type Action, useAction } from '../ui/use-action.js';
 import { useAsync } from '../ui/use-async.js';
+import { AdminCard, useAdminStyles } from './layout.js';
 import { SecretOnce, SecretText } from './SecretOnce.js';
 
 const useStyles = makeStyles({
-  list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, margin: 0, padding: 0 },
   endpoint: {
     listStyleType: 'none',
     display: 'flex',
@@ -33,8 +22,6 @@ const useStyles = makeStyles({
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   url: { fontFamily: tokens.fontFamilyMonospace, overflowWrap: 'anywhere' },
-  muted: { display: 'block', color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
-  actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
 });
 
 /** What an admin subscribes to (`webhook.test` is only sent by "Send test"). */
@@ -43,15 +30,15 @@ type Calls = ReturnType<ApiClient['webhooks']>;
 
 /** The organization's webhook endpoints: list, add (secret shown once), test, re-enable, delete, delivery log. */
 export function Webhooks({ api, org }: { api: ApiClient; org: MyOrganization }) {
-  const styles = useStyles();
+  const _styles = useStyles();
+  const shared = useAdminStyles();
   const calls = api.webhooks(org.id);
   const hooks = useAsync(() => calls.list(), [org.id]);
   const [secret, setSecret] = useState<{ url: string; secret: string }>();
   const { actionError, act } = useAction(hooks.reload);
   return (
-    <Card>
-      <CardHeader header={<Text weight="semibold">Webhooks for {org.name}</Text>} />
-      <Text className={styles.muted}>
+    <AdminCard title={<>Webhooks for {org.name}</>}>
+      <Text className={shared.detail}>
         Sitefile POSTs the events you choose to each URL, signed by the Standard Webhooks scheme, and retries for more
         than a day. An endpoint that keeps failing is turned off; turn it on again here.
       </Text>
@@ -65,18 +52,19 @@ export function Webhooks({ api, org }: { api: ApiClient; org: MyOrganization }) 
         </SecretOnce>
       )}
       {actionError !== undefined && <ErrorNotice error={actionError} />}
-      {hooks.status === 'loading' && <Spinner size="tiny" label="Loading webhooks…" />}
-      {hooks.status === 'failed' && <ErrorNotice error={hooks.error} onRetry={hooks.reload} />}
-      {hooks.status === 'done' &&
-        (hooks.data.length === 0 ? (
-          <Text>No webhooks yet.</Text>
-        ) : (
-          <ul className={styles.list} aria-label="Webhooks">
-            {hooks.data.map((hook) => (
-              <Endpoint key={hook.id} hook={hook} calls={calls} act={act} />
-            ))}
-          </ul>
-        ))}
+      <Loaded state={hooks} loading="Loading webhooks…">
+        {(data) =>
+          data.length === 0 ? (
+            <Text>No webhooks yet.</Text>
+          ) : (
+            <PlainList gap="m" aria-label="Webhooks">
+              {data.map((hook) => (
+                <Endpoint key={hook.id} hook={hook} calls={calls} act={act} />
+              ))}
+            </PlainList>
+          )
+        }
+      </Loaded>
       <CreateWebhook
         calls={calls}
         onCreated={(created) => {
@@ -84,12 +72,13 @@ export function Webhooks({ api, org }: { api: ApiClient; org: MyOrganization }) 
           hooks.reload();
         }}
       />
-    </Card>
+    </AdminCard>
   );
 }
 
 function Endpoint({ hook, calls, act }: { hook: Webhook; calls: Calls; act: Action }) {
   const styles = useStyles();
+  const shared = useAdminStyles();
   const [showLog, setShowLog] = useState(false);
   const [logVersion, setLogVersion] = useState(0);
   const [testError, setTestError] = useState<unknown>();
@@ -106,16 +95,16 @@ function Endpoint({ hook, calls, act }: { hook: Webhook; calls: Calls; act: Acti
   };
   return (
     <li className={styles.endpoint}>
-      <div className={styles.actions}>
+      <div className={shared.actions}>
         <span className={styles.url}>{hook.url}</span>
         <Badge appearance="tint" color={hook.enabled ? 'success' : 'danger'}>
           {hook.enabled ? 'On' : 'Off'}
         </Badge>
       </div>
-      {hook.description && <Caption1 className={styles.muted}>{hook.description}</Caption1>}
-      <Caption1 className={styles.muted}>Events: {hook.events.join(', ')}</Caption1>
-      {hook.disabledReason && <Caption1 className={styles.muted}>{hook.disabledReason}</Caption1>}
-      <div className={styles.actions}>
+      {hook.description && <Caption1 className={shared.detail}>{hook.description}</Caption1>}
+      <Caption1 className={shared.detail}>Events: {hook.events.join(', ')}</Caption1>
+      {hook.disabledReason && <Caption1 className={shared.detail}>{hook.disabledReason}</Caption1>}
+      <div className={shared.actions}>
         <Button size="small" aria-expanded={showLog} onClick={() => setShowLog(!showLog)}>
           {showLog ? 'Hide deliveries' : 'Deliveries'}
         </Button>
@@ -148,26 +137,32 @@ function Endpoint({ hook, calls, act }: { hook: Webhook; calls: Calls; act: Acti
 /** The newest deliveries, each with every attempt's answer. */
 function DeliveryLog({ calls, webhookId }: { calls: Calls; webhookId: string }) {
   const styles = useStyles();
+  const shared = useAdminStyles();
   const log = useAsync(() => calls.deliveries(webhookId), [webhookId]);
-  if (log.status === 'loading') return <Spinner size="tiny" label="Loading deliveries…" />;
-  if (log.status === 'failed') return <ErrorNotice error={log.error} onRetry={log.reload} />;
-  if (log.data.length === 0) return <Caption1 className={styles.muted}>No deliveries yet.</Caption1>;
   return (
-    <ul className={styles.list} aria-label="Deliveries">
-      {log.data.map((d) => (
-        <li key={d.id} className={styles.endpoint}>
-          <Text>
-            {d.eventType} — {d.state}
-          </Text>
-          <Caption1 className={styles.muted}>
-            {new Date(d.createdAt).toLocaleString()}
-            {d.attempts.length > 0 &&
-              ` · attempts: ${d.attempts.map((a) => `${a.attempt}: ${a.responseStatus ?? a.error ?? 'no answer'}`).join(' · ')}`}
-            {d.nextAttemptAt && ` · next attempt ${new Date(d.nextAttemptAt).toLocaleString()}`}
-          </Caption1>
-        </li>
-      ))}
-    </ul>
+    <Loaded state={log} loading="Loading deliveries…">
+      {(deliveries) =>
+        deliveries.length === 0 ? (
+          <Caption1 className={shared.detail}>No deliveries yet.</Caption1>
+        ) : (
+          <PlainList gap="m" aria-label="Deliveries">
+            {deliveries.map((d) => (
+              <li key={d.id} className={styles.endpoint}>
+                <Text>
+                  {d.eventType} — {d.state}
+                </Text>
+                <Caption1 className={shared.detail}>
+                  {new Date(d.createdAt).toLocaleString()}
+                  {d.attempts.length > 0 &&
+                    ` · attempts: ${d.attempts.map((a) => `${a.attempt}: ${a.responseStatus ?? a.error ?? 'no answer'}`).join(' · ')}`}
+                  {d.nextAttemptAt && ` · next attempt ${new Date(d.nextAttemptAt).toLocaleString()}`}
+                </Caption1>
+              </li>
+            ))}
+          </PlainList>
+        )
+      }
+    </Loaded>
   );
 }
 

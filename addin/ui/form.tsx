@@ -15,14 +15,14 @@ const useStyles = makeStyles({
 });
 
 /** Runs `work` as a form's submission: busy while it runs, its failure kept to be shown (and cleared on the next). */
-export function useSubmit(work: () => Promise<void>) {
+export function useSubmit<A extends unknown[]>(work: (...args: A) => Promise<void>) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
-  const submit = async () => {
+  const submit = async (...args: A) => {
     setBusy(true);
     setError(undefined);
     try {
-      await work();
+      await work(...args);
     } catch (failure) {
       setError(failure);
     } finally {
