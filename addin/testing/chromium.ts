@@ -8,6 +8,7 @@ import { documents } from '../../server/db/schema.js';
 import type { Fixtures, TestServer } from '../../test/harness.js';
 import { describeNeeds, findTool } from '../../test/system-tools.js';
 import { repoRoot } from '../tools/manifest.js';
+import { officeEnums } from './office-enums.js';
 
 /**
  * What the browser tests share: Debian's Chromium against the built bundle served by the real server. Outlook is
@@ -28,7 +29,7 @@ const chromiumFlags = [
 export const officeJsUrl = 'https://appsforoffice.microsoft.com/lib/1/hosted/office.js';
 export const origin = 'http://sitefile.test';
 const artifacts = path.join(repoRoot, 'test/artifacts/addin');
-const stub = readFileSync(path.join(repoRoot, 'addin/testing/office-host.js'), 'utf8');
+const stub = `const officeEnums = ${JSON.stringify(officeEnums)};\n${readFileSync(path.join(repoRoot, 'addin/testing/office-host.js'), 'utf8')}`;
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 /** `describe` where Debian's Chromium is on PATH, else skipped with a line saying why (test/system-tools.ts). */
