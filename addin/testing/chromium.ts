@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import axe from 'axe-core';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { documents } from '../../server/db/schema.js';
 import type { Fixtures, TestServer } from '../../test/harness.js';
@@ -109,6 +109,23 @@ export async function openPaneContext(
     (window as unknown as { __officeHost: unknown }).__officeHost = host;
   }, officeHost);
   return context;
+}
+
+/** Chooses `option` in `combobox` by keyboard, as a person would: types `typed`, then ArrowDown and Enter. */
+export async function chooseByKeyboard(combobox: Locator, typed: string, option: string) {
+  const page = combobox.page();
+  await combobox.focus();
+  await page.keyboard.type(typed);
+  await page.getByRole('option', { name: option }).waitFor();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+}
+
+/** Presses `button` the way `by` says: a click, or the focus and Enter. */
+export async function pressBy(button: Locator, by: 'mouse' | 'keyboard') {
+  if (by === 'mouse') return button.click();
+  await button.focus();
+  await button.page().keyboard.press('Enter');
 }
 
 /** The stand-in host's record of what the add-in did (calls, custom properties, categories, headers). */

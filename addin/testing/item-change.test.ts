@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import { describeInBrowser, expectAccessible, openEmail, shot } from './chromium.js';
+import { chooseByKeyboard, describeInBrowser, expectAccessible, openEmail, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -90,11 +90,7 @@ describeInBrowser('a pinned pane switching e-mails', () => {
         await note.pressSequentially('for the east wall');
         await page.getByRole('checkbox', { name: /site-photo\.jpg/ }).click();
       } else {
-        await rfi.focus();
-        await page.keyboard.type('anchor');
-        await page.getByRole('option', { name: 'RFI-014 · Curtain wall anchor spacing' }).waitFor();
-        await page.keyboard.press('ArrowDown');
-        await page.keyboard.press('Enter');
+        await chooseByKeyboard(rfi, 'anchor', 'RFI-014 · Curtain wall anchor spacing');
         await page.keyboard.press('Tab');
         await page.getByRole('checkbox', { name: /site-photo\.jpg/ }).focus();
         await page.keyboard.press('Space');
@@ -127,11 +123,7 @@ describeInBrowser('a pinned pane switching e-mails', () => {
         await note.click();
         await note.pressSequentially('fixings');
       } else {
-        await project.focus();
-        await page.keyboard.type('Quay');
-        await page.getByRole('option', { name: 'Quay Wall Repairs' }).waitFor();
-        await page.keyboard.press('ArrowDown');
-        await page.keyboard.press('Enter');
+        await chooseByKeyboard(project, 'Quay', 'Quay Wall Repairs');
         await note.focus();
         await page.keyboard.type('fixings');
       }

@@ -1,5 +1,14 @@
 import { expect, it } from 'vitest';
-import { describeInBrowser, expectAccessible, officeHostState, openEmail, raiseOnSend, shot } from './chromium.js';
+import {
+  chooseByKeyboard,
+  describeInBrowser,
+  expectAccessible,
+  officeHostState,
+  openEmail,
+  pressBy,
+  raiseOnSend,
+  shot,
+} from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -92,11 +101,7 @@ describeInBrowser('filed on send means filed', () => {
     const { context, page } = await colleaguePane(receivedBy(sent), 450, true);
     await page.getByText(/Already filed in Dockside Offices by Mia Member on/).waitFor();
     const combobox = page.getByRole('combobox', { name: 'Or choose a project' });
-    await combobox.focus();
-    await page.keyboard.type('Dockside');
-    await page.getByRole('option', { name: 'Dockside Offices' }).waitFor();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
+    await chooseByKeyboard(combobox, 'Dockside', 'Dockside Offices');
     await page.getByRole('button', { name: 'File', exact: true }).focus();
     await page.keyboard.press('Enter');
     await page.getByText(/Mia Member already filed this e-mail in Dockside Offices/).waitFor();
@@ -135,11 +140,7 @@ describeInBrowser('filed on send means filed', () => {
       await shot(page, `32-draft-mark-${width}-${dark ? 'dark' : 'light'}`);
       await expectAccessible(page);
       const drop = page.getByRole('button', { name: "Don't file it" });
-      if (by === 'mouse') await drop.click();
-      else {
-        await drop.focus();
-        await page.keyboard.press('Enter');
-      }
+      await pressBy(drop, by);
       await page.getByText('Not filed when sent: this e-mail will be sent without being filed.').waitFor();
       expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('filing-outcome');
       expect(await officeHostState(page, 'customProperties')).toEqual({});

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeInBrowser, expectAccessible, openEmail, shot } from './chromium.js';
+import { chooseByKeyboard, describeInBrowser, expectAccessible, openEmail, pressBy, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -73,11 +73,7 @@ describeInBrowser('filing several e-mails at once', () => {
         await page.getByRole('option', { name: 'Pier 9 Terminal' }).click();
         await fileAll.click();
       } else {
-        await picker.focus();
-        await page.keyboard.type('pier');
-        await page.getByRole('option', { name: 'Pier 9 Terminal' }).waitFor();
-        await page.keyboard.press('ArrowDown');
-        await page.keyboard.press('Enter');
+        await chooseByKeyboard(picker, 'pier', 'Pier 9 Terminal');
         expect(await picker.inputValue()).toBe('Pier 9 Terminal');
         await fileAll.focus();
         await page.keyboard.press('Enter');
@@ -96,11 +92,7 @@ describeInBrowser('filing several e-mails at once', () => {
       await expectAccessible(page);
 
       const retry = page.getByRole('button', { name: 'Retry the 1 failed' });
-      if (input === 'mouse') await retry.click();
-      else {
-        await retry.focus();
-        await page.keyboard.press('Enter');
-      }
+      await pressBy(retry, input);
       await page.getByText('4 filed, 1 already filed, 0 failed.').waitFor();
       expect(await outcomes()).toEqual(['Filed', 'Already filed there: nothing changed', 'Filed', 'Filed', 'Filed']);
       await shot(page, `several-${tag}-${theme}-done`);
