@@ -1,8 +1,6 @@
 import {
   Button,
   Caption1,
-  Card,
-  CardHeader,
   Dropdown,
   Field,
   makeStyles,
@@ -15,9 +13,11 @@ import {
 import { useState } from 'react';
 import type { MyOrganization } from '../../shared/me.js';
 import type { ApiClient } from '../api/client.js';
+import { useSubmit } from '../ui/form.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
 import { ApiKeys } from './ApiKeys.js';
+import { AdminCard } from './layout.js';
 import { People } from './People.js';
 import { RunbookCard } from './Runbook.js';
 import { Webhooks } from './Webhooks.js';
@@ -90,29 +90,18 @@ export function AdminConsole({ api, signOut }: { api: ApiClient; signOut: () => 
 function AiSuggestCard({ api, org, staff }: { api: ApiClient; org: MyOrganization; staff: boolean }) {
   const styles = useStyles();
   const settings = useAsync(() => api.filingSettings(org.id, staff), [org.id]);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<unknown>();
   const [value, setValue] = useState<boolean>();
+  const save = useSubmit(async (next: boolean) => setValue((await api.setAiSuggest(org.id, next, staff)).aiSuggest));
   const current = value ?? (settings.status === 'done' ? settings.data.aiSuggest : undefined);
   const toggle = async (next: boolean) => {
     // Turning it on sends e-mail summaries to an outside service: one click must not do that by accident.
     const question = next
       ? `Turn on AI project suggestions for ${org.name}? Summaries of e-mails people open may then be sent to the configured AI service.`
       : `Turn off AI project suggestions for ${org.name}? Suggestions then come from Sitefile's own ranking only.`;
-    if (!window.confirm(question)) return;
-    setSaving(true);
-    setError(undefined);
-    try {
-      setValue((await api.setAiSuggest(org.id, next, staff)).aiSuggest);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setSaving(false);
-    }
+    if (window.confirm(question)) await save.submit(next);
   };
   return (
-    <Card>
-      <CardHeader header={<Text weight="semibold">AI project suggestions</Text>} />
+    <AdminCard title="AI project suggestions">
       <Text className={styles.explanation}>
         When this is on, and the Sitefile operator has configured an AI service, the server may send that service a
         short summary of an e-mail someone in {org.name} opens in the Outlook add-in, to re-rank the project
@@ -127,12 +116,14 @@ function AiSuggestCard({ api, org, staff }: { api: ApiClient; org: MyOrganizatio
       {current !== undefined && (
         <Switch
           checked={current}
-          disabled={saving}
+          disabled={save.busy}
           label={current ? 'AI suggestions are on' : 'AI suggestions are off'}
           onChange={(_event, data) => void toggle(data.checked)}
         />
       )}
-      {error !== undefined && <ErrorNotice error={error} title="Not saved" onRetry={() => void toggle(!current)} />}
-    </Card>
+      {save.error !== undefined && (
+        <ErrorNotice error={save.error} title="Not saved" onRetry={() => void toggle(!current)} />
+      )}
+    </AdminCard>
   );
 }

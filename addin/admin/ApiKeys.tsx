@@ -1,55 +1,16 @@
-import {
-  Button,
-  Caption1,
-  Card,
-  CardHeader,
-  MessageBar,
-  MessageBarActions,
-  MessageBarBody,
-  MessageBarTitle,
-  makeStyles,
-  Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
-import { useEffect, useRef, useState } from 'react';
+import { Button, Caption1, TableCell, TableRow, Text } from '@fluentui/react-components';
+import { useState } from 'react';
 import type { OAuthClient } from '../../shared/api-keys.js';
 import type { MyOrganization } from '../../shared/me.js';
 import { permissionKeys } from '../../shared/permissions.js';
 import type { ApiClient } from '../api/client.js';
+import { Loaded } from '../ui/loaded.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { type Action, useAction } from '../ui/use-action.js';
 import { useAsync } from '../ui/use-async.js';
 import { CreateKey, type Secret } from './CreateKey.js';
-
-const useStyles = makeStyles({
-  actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
-  secret: { fontFamily: tokens.fontFamilyMonospace, wordBreak: 'break-all' },
-  usage: { display: 'block', color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
-  // Four columns do not fit a phone or a narrow window: each key becomes a block of labelled lines instead, so no
-  // text runs into the next column.
-  keys: {
-    '@media (max-width: 640px)': {
-      display: 'block',
-      '& thead': { display: 'none' },
-      '& tbody, & tr, & td': { display: 'block', width: 'auto', height: 'auto' },
-      '& tr': { paddingBlock: tokens.spacingVerticalS },
-      '& td[data-label]::before': {
-        content: 'attr(data-label)',
-        display: 'block',
-        fontWeight: tokens.fontWeightSemibold,
-        color: tokens.colorNeutralForeground3,
-      },
-    },
-  },
-  cell: { overflowWrap: 'anywhere' },
-});
+import { AdminCard, StackedTable, useAdminStyles } from './layout.js';
+import { SecretOnce, SecretText } from './SecretOnce.js';
 
 /** The list loads every key at once, in pages of 50, up to this many pages (there is no "Show more"). */
 const MAX_KEY_PAGES = 10;
@@ -62,17 +23,16 @@ type KeyDeskCalls = ReturnType<ApiClient['keys']>;
  */
 export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganization; staff: boolean }) {
   const desk = staff ? api.keys('staff') : api.keys({ orgId: org.id });
-  const { keys, refresh } = useKeys(desk, org.id, staff);
+  const keys = useKeys(desk, org.id, staff);
   const [secret, setSecret] = useState<Secret>();
-  const { actionError, act } = useAction(refresh);
+  const { actionError, act } = useAction(keys.reload);
   return (
-    <Card>
-      <CardHeader header={<Text weight="semibold">API keys for {org.name}</Text>} />
-      {secret && <SecretOnce secret={secret} onDone={() => setSecret(undefined)} />}
+    <AdminCard title={<>API keys for {org.name}</>}>
+      {secret && <KeySecret secret={secret} onDone={() => setSecret(undefined)} />}
       {actionError !== undefined && <ErrorNotice error={actionError} />}
-      {keys.status === 'loading' && <Spinner size="tiny" label="Loading keys…" />}
-      {keys.status === 'failed' && <ErrorNotice error={keys.error} onRetry={keys.reload} />}
-      {keys.status === 'done' && <KeyTable keys={keys.data} desk={desk} act={act} onRotated={setSecret} />}
+      <Loaded state={keys} loading="Loading keys…">
+        {(data) => <KeyTable keys={data} desk={desk} act={act} onRotated={setSecret} />}
+      </Loaded>
       <CreateKey
         api={api}
         desk={desk}
@@ -80,17 +40,16 @@ export function ApiKeys({ api, org, staff }: { api: ApiClient; org: MyOrganizati
         org={org}
         onCreated={(created) => {
           setSecret(created);
-          refresh();
+          keys.reload();
         }}
       />
-    </Card>
+    </AdminCard>
   );
 }
 
-/** The keys that reach the organization, reloaded by `refresh`. */
+/** The keys that reach the organization. */
 function useKeys(desk: KeyDeskCalls, orgId: string, staff: boolean) {
-  const [version, setVersion] = useState(0);
-  const keys = useAsync(async () => {
+  return useAsync(async () => {
     const all: OAuthClient[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_KEY_PAGES; page++) {
@@ -100,8 +59,7 @@ function useKeys(desk: KeyDeskCalls, orgId: string, staff: boolean) {
       cursor = list.nextCursor;
     }
     return all.filter((k) => k.superadmin || k.orgIds.includes(orgId));
-  }, [orgId, staff, version]);
-  return { keys, refresh: () => setVersion((v) => v + 1) };
+  }, [orgId, staff]);
 }
 
 function KeyTable({
@@ -115,49 +73,39 @@ function KeyTable({
   act: Action;
   onRotated: (secret: Secret) => void;
 }) {
-  const styles = useStyles();
+  const styles = useAdminStyles();
   return (
-    <Table aria-label="API keys" size="small" className={styles.keys}>
-      <TableHeader>
+    <StackedTable label="API keys" columns={['Key', 'Permissions', 'Usage', 'Actions']}>
+      {keys.length === 0 && (
         <TableRow>
-          <TableHeaderCell>Key</TableHeaderCell>
-          <TableHeaderCell>Permissions</TableHeaderCell>
-          <TableHeaderCell>Usage</TableHeaderCell>
-          <TableHeaderCell>Actions</TableHeaderCell>
+          <TableCell colSpan={4}>No key reaches this organization yet.</TableCell>
         </TableRow>
-      </TableHeader>
-      <TableBody>
-        {keys.length === 0 && (
-          <TableRow>
-            <TableCell colSpan={4}>No key reaches this organization yet.</TableCell>
-          </TableRow>
-        )}
-        {keys.map((k) => (
-          <TableRow key={k.id}>
-            <TableCell className={styles.cell} data-label="Key">
-              <Text weight="semibold">{k.name}</Text>
-              <Caption1 className={styles.usage}>
-                {k.clientId} · {k.enabled ? 'enabled' : 'disabled'}
-              </Caption1>
-            </TableCell>
-            <TableCell className={styles.cell} data-label="Permissions">
-              {permissionKeys.filter((p) => k.permissions[p]).join(', ') || 'none'}
-              <Caption1 className={styles.usage}>
-                {k.superadmin
-                  ? 'every organization'
-                  : `${k.scopes.orgs.length} org, ${k.scopes.projects.length} project grants`}
-              </Caption1>
-            </TableCell>
-            <TableCell className={styles.cell} data-label="Usage">
-              <UsageCell usage={k.usageSummary} />
-            </TableCell>
-            <TableCell className={styles.cell} data-label="Actions">
-              <KeyActions keyRow={k} desk={desk} act={act} onRotated={onRotated} />
-            </TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+      )}
+      {keys.map((k) => (
+        <TableRow key={k.id}>
+          <TableCell className={styles.cell} data-label="Key">
+            <Text weight="semibold">{k.name}</Text>
+            <Caption1 className={styles.detail}>
+              {k.clientId} · {k.enabled ? 'enabled' : 'disabled'}
+            </Caption1>
+          </TableCell>
+          <TableCell className={styles.cell} data-label="Permissions">
+            {permissionKeys.filter((p) => k.permissions[p]).join(', ') || 'none'}
+            <Caption1 className={styles.detail}>
+              {k.superadmin
+                ? 'every organization'
+                : `${k.scopes.orgs.length} org, ${k.scopes.projects.length} project grants`}
+            </Caption1>
+          </TableCell>
+          <TableCell className={styles.cell} data-label="Usage">
+            <UsageCell usage={k.usageSummary} />
+          </TableCell>
+          <TableCell className={styles.cell} data-label="Actions">
+            <KeyActions keyRow={k} desk={desk} act={act} onRotated={onRotated} />
+          </TableCell>
+        </TableRow>
+      ))}
+    </StackedTable>
   );
 }
 
@@ -173,7 +121,7 @@ function KeyActions({
   act: Action;
   onRotated: (secret: Secret) => void;
 }) {
-  const styles = useStyles();
+  const styles = useAdminStyles();
   return (
     <div className={styles.actions}>
       <Button size="small" onClick={() => act(() => desk.update(k.id, { enabled: !k.enabled }))}>
@@ -209,14 +157,14 @@ function KeyActions({
 }
 
 function UsageCell({ usage }: { usage: OAuthClient['usageSummary'] }) {
-  const styles = useStyles();
+  const styles = useAdminStyles();
   if (!usage || usage.totalRequests === 0) return <>No requests yet</>;
   const top = [...usage.endpoints].sort((a, b) => b.count - a.count).slice(0, 3);
   return (
     <>
       {usage.totalRequests} requests
       {top.map((e) => (
-        <Caption1 key={e.endpoint} className={styles.usage}>
+        <Caption1 key={e.endpoint} className={styles.detail}>
           {e.endpoint}: {e.count} × {Math.round(e.averageResponseTimeMs)} ms
         </Caption1>
       ))}
@@ -224,42 +172,15 @@ function UsageCell({ usage }: { usage: OAuthClient['usageSummary'] }) {
   );
 }
 
-/** The secret, once: copy it now, it cannot be shown again. */
-function SecretOnce({ secret, onDone }: { secret: Secret; onDone: () => void }) {
-  const styles = useStyles();
-  const [copied, setCopied] = useState(false);
-  const shown = useRef<HTMLDivElement>(null);
-  // The form that made it is further down the page: bring the secret into view and give it the focus.
-  useEffect(() => {
-    shown.current?.scrollIntoView({ block: 'center' });
-    shown.current?.focus();
-  }, []);
+/** A new or rotated key's secret, once: copy it now, it cannot be shown again. */
+function KeySecret({ secret, onDone }: { secret: Secret; onDone: () => void }) {
   return (
-    <MessageBar intent="warning" layout="multiline" ref={shown} tabIndex={-1}>
-      <MessageBarBody>
-        <MessageBarTitle>Secret for “{secret.name}” — shown only this once</MessageBarTitle>
-        <div>Client ID: {secret.clientId}</div>
-        <div>
-          Client secret:{' '}
-          <span className={styles.secret} data-testid="client-secret">
-            {secret.secret}
-          </span>
-        </div>
-        Copy it now and store it safely; Sitefile keeps only a hash of it.
-      </MessageBarBody>
-      <MessageBarActions>
-        <Button
-          onClick={async () => {
-            await navigator.clipboard.writeText(secret.secret).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            );
-          }}
-        >
-          {copied ? 'Copied' : 'Copy secret'}
-        </Button>
-        <Button onClick={onDone}>I have stored it</Button>
-      </MessageBarActions>
-    </MessageBar>
+    <SecretOnce title={<>Secret for “{secret.name}”</>} secret={secret.secret} onDone={onDone}>
+      <div>Client ID: {secret.clientId}</div>
+      <div>
+        Client secret: <SecretText testId="client-secret">{secret.secret}</SecretText>
+      </div>
+      Copy it now and store it safely; Sitefile keeps only a hash of it.
+    </SecretOnce>
   );
 }

@@ -1,22 +1,11 @@
-import { Button, Checkbox, Field, Input, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
+import { Checkbox, Field, Input, Spinner } from '@fluentui/react-components';
 import { useState } from 'react';
 import type { MyOrganization } from '../../shared/me.js';
 import { type Permission, permissionKeys } from '../../shared/permissions.js';
 import type { ApiClient } from '../api/client.js';
+import { CheckGroup, MakeForm } from '../ui/form.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
-
-const useStyles = makeStyles({
-  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
-  // The theme's thin stroke, not the browser's default groove (a bright white frame in dark mode).
-  group: {
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
-    borderRadius: tokens.borderRadiusMedium,
-    margin: 0,
-    minWidth: 0,
-  },
-  checks: { display: 'flex', flexWrap: 'wrap', columnGap: tokens.spacingHorizontalL },
-});
 
 /** What a new key may do unless the admin changes it. */
 const defaultPermissions: readonly Permission[] = ['project:read', 'document:read'];
@@ -35,63 +24,50 @@ interface CreateKeyProps {
 /** The form that creates a key: name, permissions, and the whole organization or some of its projects. */
 export function CreateKey(props: CreateKeyProps) {
   const { api, staff, org } = props;
-  const styles = useStyles();
   const form = useCreateKeyForm(props);
   const projects = useAsync(() => api.projects(org.id, staff), [org.id, staff]);
   return (
-    <form
-      className={styles.form}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void form.create();
-      }}
+    <MakeForm
+      heading="Create a key"
+      work={form.create}
+      ready={form.name.trim() !== '' && form.permissions.size > 0}
+      label="Create key"
+      busyLabel="Creating…"
+      failedTitle="Key not created"
     >
-      <Text as="h2" size={400} weight="semibold">
-        Create a key
-      </Text>
       <Field label="Name" required>
         <Input value={form.name} onChange={(_event, data) => form.setName(data.value)} maxLength={200} />
       </Field>
-      <fieldset className={styles.group}>
-        <legend>Permissions</legend>
-        <div className={styles.checks}>
-          {permissionKeys.map((p) => (
+      <CheckGroup legend="Permissions">
+        {permissionKeys.map((p) => (
+          <Checkbox
+            key={p}
+            label={p}
+            checked={form.permissions.has(p)}
+            onChange={(_event, data) => form.setPermissions(toggle(form.permissions, p, data.checked === true))}
+          />
+        ))}
+      </CheckGroup>
+      <CheckGroup
+        legend={<>Scope: the whole of {org.name}, or only the projects ticked</>}
+        before={
+          <>
+            {projects.status === 'loading' && <Spinner size="tiny" label="Loading projects…" />}
+            {projects.status === 'failed' && <ErrorNotice error={projects.error} onRetry={projects.reload} />}
+          </>
+        }
+      >
+        {projects.status === 'done' &&
+          projects.data.map((p) => (
             <Checkbox
-              key={p}
-              label={p}
-              checked={form.permissions.has(p)}
-              onChange={(_event, data) => form.setPermissions(toggle(form.permissions, p, data.checked === true))}
+              key={p.id}
+              label={p.name}
+              checked={form.projectIds.has(p.id)}
+              onChange={(_event, data) => form.setProjectIds(toggle(form.projectIds, p.id, data.checked === true))}
             />
           ))}
-        </div>
-      </fieldset>
-      <fieldset className={styles.group}>
-        <legend>Scope: the whole of {org.name}, or only the projects ticked</legend>
-        {projects.status === 'loading' && <Spinner size="tiny" label="Loading projects…" />}
-        {projects.status === 'failed' && <ErrorNotice error={projects.error} onRetry={projects.reload} />}
-        <div className={styles.checks}>
-          {projects.status === 'done' &&
-            projects.data.map((p) => (
-              <Checkbox
-                key={p.id}
-                label={p.name}
-                checked={form.projectIds.has(p.id)}
-                onChange={(_event, data) => form.setProjectIds(toggle(form.projectIds, p.id, data.checked === true))}
-              />
-            ))}
-        </div>
-      </fieldset>
-      {form.error !== undefined && <ErrorNotice error={form.error} title="Key not created" />}
-      <div>
-        <Button
-          type="submit"
-          appearance="primary"
-          disabled={form.busy || !form.name.trim() || form.permissions.size === 0}
-        >
-          {form.busy ? 'Creating…' : 'Create key'}
-        </Button>
-      </div>
-    </form>
+      </CheckGroup>
+    </MakeForm>
   );
 }
 
@@ -100,32 +76,22 @@ function useCreateKeyForm({ desk, org, onCreated }: CreateKeyProps) {
   const [name, setName] = useState('');
   const [permissions, setPermissions] = useState<ReadonlySet<Permission>>(new Set(defaultPermissions));
   const [projectIds, setProjectIds] = useState<ReadonlySet<string>>(new Set());
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
 
   const create = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const created = await desk.create({
-        name: name.trim(),
-        permissions: Object.fromEntries([...permissions].map((p) => [p, true])),
-        // No project ticked: the whole organization.
-        scopes: projectIds.size
-          ? { orgs: [], projects: [...projectIds].map((projectId) => ({ orgId: org.id, projectId })) }
-          : { orgs: [org.id], projects: [] },
-      });
-      onCreated({ name: created.name, clientId: created.clientId, secret: created.client_secret });
-      setName('');
-      setPermissions(new Set(defaultPermissions));
-      setProjectIds(new Set());
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    const created = await desk.create({
+      name: name.trim(),
+      permissions: Object.fromEntries([...permissions].map((p) => [p, true])),
+      // No project ticked: the whole organization.
+      scopes: projectIds.size
+        ? { orgs: [], projects: [...projectIds].map((projectId) => ({ orgId: org.id, projectId })) }
+        : { orgs: [org.id], projects: [] },
+    });
+    onCreated({ name: created.name, clientId: created.clientId, secret: created.client_secret });
+    setName('');
+    setPermissions(new Set(defaultPermissions));
+    setProjectIds(new Set());
   };
-  return { name, setName, permissions, setPermissions, projectIds, setProjectIds, busy, error, create };
+  return { name, setName, permissions, setPermissions, projectIds, setProjectIds, create };
 }
 
 const toggle = <T,>(set: ReadonlySet<T>, value: T, on: boolean) => {

@@ -1,42 +1,13 @@
-import {
-  Badge,
-  Button,
-  Caption1,
-  Card,
-  CardHeader,
-  makeStyles,
-  Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
+import { Badge, Button, Caption1, TableCell, TableRow, Text } from '@fluentui/react-components';
 import { useState } from 'react';
 import type { MyOrganization } from '../../shared/me.js';
 import type { Member } from '../../shared/members.js';
 import type { ApiClient } from '../api/client.js';
+import { Loaded } from '../ui/loaded.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { type Action, useAction } from '../ui/use-action.js';
 import { useAsync } from '../ui/use-async.js';
-
-const useStyles = makeStyles({
-  actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
-  detail: { display: 'block', color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
-  cell: { overflowWrap: 'anywhere' },
-  // Three columns do not fit a narrow window: each person becomes a block of lines instead.
-  people: {
-    '@media (max-width: 640px)': {
-      display: 'block',
-      '& thead': { display: 'none' },
-      '& tbody, & tr, & td': { display: 'block', width: 'auto', height: 'auto' },
-      '& tr': { paddingBlock: tokens.spacingVerticalS },
-    },
-  },
-});
+import { AdminCard, StackedTable, useAdminStyles } from './layout.js';
 
 /** The pages of 50 loaded so far, and where the next one starts. */
 type Page = { members: Member[]; nextCursor: string | null };
@@ -46,8 +17,7 @@ type Page = { members: Member[]; nextCursor: string | null };
  * person everywhere. Each change holds from the person's next request; the ones that end access ask first.
  */
 export function People({ api, org, staff }: { api: ApiClient; org: MyOrganization; staff: boolean }) {
-  const styles = useStyles();
-  const [version, setVersion] = useState(0);
+  const styles = useAdminStyles();
   const [pages, setPages] = useState(1);
   const list = useAsync(async (): Promise<Page> => {
     const members: Member[] = [];
@@ -59,27 +29,17 @@ export function People({ api, org, staff }: { api: ApiClient; org: MyOrganizatio
       if (!cursor) break;
     }
     return { members, nextCursor: cursor ?? null };
-  }, [org.id, version, pages]);
+  }, [org.id, pages]);
   // After a change the list reloads; a failure is shown above it.
-  const { actionError, act } = useAction(() => setVersion((v) => v + 1));
+  const { actionError, act } = useAction(list.reload);
   return (
-    <Card>
-      <CardHeader header={<Text weight="semibold">People of {org.name}</Text>} />
+    <AdminCard title={<>People of {org.name}</>}>
       {actionError !== undefined && <ErrorNotice error={actionError} title="Not changed" />}
-      {list.status === 'loading' && <Spinner size="tiny" label="Loading people…" />}
-      {list.status === 'failed' && <ErrorNotice error={list.error} onRetry={list.reload} />}
-      {list.status === 'done' && (
-        <>
-          <Table aria-label="People" size="small" className={styles.people}>
-            <TableHeader>
-              <TableRow>
-                <TableHeaderCell>Person</TableHeaderCell>
-                <TableHeaderCell>Role</TableHeaderCell>
-                <TableHeaderCell>Actions</TableHeaderCell>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {list.data.members.map((member) => (
+      <Loaded state={list} loading="Loading people…">
+        {(data) => (
+          <>
+            <StackedTable label="People" columns={['Person', 'Role', 'Actions']}>
+              {data.members.map((member) => (
                 <TableRow key={member.uid}>
                   <TableCell className={styles.cell}>
                     <Text weight="semibold">{member.name}</Text>{' '}
@@ -96,12 +56,12 @@ export function People({ api, org, staff }: { api: ApiClient; org: MyOrganizatio
                   </TableCell>
                 </TableRow>
               ))}
-            </TableBody>
-          </Table>
-          {list.data.nextCursor && <Button onClick={() => setPages((p) => p + 1)}>Show more people</Button>}
-        </>
-      )}
-    </Card>
+            </StackedTable>
+            {data.nextCursor && <Button onClick={() => setPages((p) => p + 1)}>Show more people</Button>}
+          </>
+        )}
+      </Loaded>
+    </AdminCard>
   );
 }
 
@@ -118,7 +78,7 @@ function PersonActions({
   staff: boolean;
   act: Action;
 }) {
-  const styles = useStyles();
+  const styles = useAdminStyles();
   const who = `${member.name} (${member.email})`;
   const ask = (question: string, work: () => Promise<unknown>) => {
     if (window.confirm(question)) void act(work);

@@ -1,35 +1,24 @@
 import {
-  Button,
   Caption1,
-  Card,
-  CardHeader,
   Field,
   Input,
   MessageBar,
   MessageBarBody,
   makeStyles,
   SearchBox,
-  Spinner,
   Text,
   Textarea,
   tokens,
 } from '@fluentui/react-components';
 import { useState } from 'react';
 import type { ApiClient } from '../api/client.js';
-import { ErrorNotice } from '../ui/notices.js';
+import { MakeForm } from '../ui/form.js';
+import { Entry, PlainList } from '../ui/layout.js';
+import { Loaded } from '../ui/loaded.js';
 import { useAsync } from '../ui/use-async.js';
+import { AdminCard } from './layout.js';
 
 const useStyles = makeStyles({
-  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
-  list: {
-    listStyle: 'none',
-    margin: 0,
-    padding: 0,
-    display: 'flex',
-    flexDirection: 'column',
-    gap: tokens.spacingVerticalM,
-  },
-  entry: { borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, paddingBottom: tokens.spacingVerticalS },
   paragraph: { display: 'block', whiteSpace: 'pre-wrap' },
   meta: { display: 'block', color: tokens.colorNeutralForeground3 },
 });
@@ -39,11 +28,9 @@ export function RunbookCard({ api }: { api: ApiClient }) {
   const styles = useStyles();
   const [search, setSearch] = useState('');
   const [applied, setApplied] = useState('');
-  const [version, setVersion] = useState(0);
-  const runbook = useAsync(() => api.runbook(applied), [applied, version]);
+  const runbook = useAsync(() => api.runbook(applied), [applied]);
   return (
-    <Card>
-      <CardHeader header={<Text weight="semibold">Support issues and runbook</Text>} />
+    <AdminCard title="Support issues and runbook">
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -54,75 +41,68 @@ export function RunbookCard({ api }: { api: ApiClient }) {
           <SearchBox value={search} onChange={(_event, data) => setSearch(data.value)} />
         </Field>
       </form>
-      {runbook.status === 'loading' && <Spinner size="tiny" label="Loading the runbook…" />}
-      {runbook.status === 'failed' && <ErrorNotice error={runbook.error} onRetry={runbook.reload} />}
-      {runbook.status === 'done' && (
-        <>
-          <Text role="status">
-            {runbook.data.total === 0
-              ? applied
-                ? 'No entry matches.'
-                : 'The runbook is empty: add the first support issue below.'
-              : `${runbook.data.total} ${runbook.data.total === 1 ? 'entry' : 'entries'}`}
-            {runbook.data.hasMore ? ` (first ${runbook.data.data.length} shown)` : ''}
-          </Text>
-          <ul className={styles.list}>
-            {runbook.data.data.map((issue) => (
-              <li key={issue.id} className={styles.entry}>
-                <Text weight="semibold">{issue.title}</Text>
-                <Caption1 className={styles.meta}>
-                  {issue.createdBy} · {new Date(issue.createdAt).toLocaleDateString()}
-                </Caption1>
-                <Text className={styles.paragraph}>{issue.description}</Text>
-                <Text className={styles.paragraph}>
-                  <strong>Approach:</strong> {issue.approach}
-                </Text>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-      <NewSupportIssue api={api} onCreated={() => setVersion((v) => v + 1)} />
-    </Card>
+      <Loaded state={runbook} loading="Loading the runbook…">
+        {(found) => (
+          <>
+            <Text role="status">
+              {found.total === 0
+                ? applied
+                  ? 'No entry matches.'
+                  : 'The runbook is empty: add the first support issue below.'
+                : `${found.total} ${found.total === 1 ? 'entry' : 'entries'}`}
+              {found.hasMore ? ` (first ${found.data.length} shown)` : ''}
+            </Text>
+            <PlainList gap="m">
+              {found.data.map((issue) => (
+                <Entry key={issue.id}>
+                  <Text weight="semibold">{issue.title}</Text>
+                  <Caption1 className={styles.meta}>
+                    {issue.createdBy} · {new Date(issue.createdAt).toLocaleDateString()}
+                  </Caption1>
+                  <Text className={styles.paragraph}>{issue.description}</Text>
+                  <Text className={styles.paragraph}>
+                    <strong>Approach:</strong> {issue.approach}
+                  </Text>
+                </Entry>
+              ))}
+            </PlainList>
+          </>
+        )}
+      </Loaded>
+      <NewSupportIssue api={api} onCreated={runbook.reload} />
+    </AdminCard>
   );
 }
 
 function NewSupportIssue({ api, onCreated }: { api: ApiClient; onCreated: () => void }) {
-  const styles = useStyles();
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [approach, setApproach] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
   const [saved, setSaved] = useState<string>();
-  const submit = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const created = await api.createSupportIssue({ title, description, approach });
-      setSaved(created.title);
-      setTitle('');
-      setDescription('');
-      setApproach('');
-      onCreated();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+  const add = async () => {
+    const created = await api.createSupportIssue({ title, description, approach });
+    setSaved(created.title);
+    setTitle('');
+    setDescription('');
+    setApproach('');
+    onCreated();
   };
-  const complete = title.trim() && description.trim() && approach.trim();
   return (
-    <form
-      className={styles.form}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
+    <MakeForm
+      heading="Add a support issue"
+      work={add}
+      ready={Boolean(title.trim() && description.trim() && approach.trim())}
+      label="Add to the runbook"
+      busyLabel="Saving…"
+      failedTitle="Not saved"
+      outcome={
+        saved && (
+          <MessageBar intent="success">
+            <MessageBarBody>“{saved}” is in the runbook.</MessageBarBody>
+          </MessageBar>
+        )
+      }
     >
-      <Text as="h2" size={400} weight="semibold">
-        Add a support issue
-      </Text>
       <Field label="Title" required>
         <Input value={title} maxLength={200} onChange={(_event, data) => setTitle(data.value)} />
       </Field>
@@ -132,17 +112,6 @@ function NewSupportIssue({ api, onCreated }: { api: ApiClient; onCreated: () => 
       <Field label="How to resolve it" required>
         <Textarea value={approach} maxLength={10_000} onChange={(_event, data) => setApproach(data.value)} />
       </Field>
-      {error !== undefined && <ErrorNotice error={error} title="Not saved" />}
-      {saved && (
-        <MessageBar intent="success">
-          <MessageBarBody>“{saved}” is in the runbook.</MessageBarBody>
-        </MessageBar>
-      )}
-      <div>
-        <Button type="submit" appearance="primary" disabled={busy || !complete}>
-          {busy ? 'Saving…' : 'Add to the runbook'}
-        </Button>
-      </div>
-    </form>
+    </MakeForm>
   );
 }

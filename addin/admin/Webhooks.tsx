@@ -1,30 +1,18 @@
-import {
-  Badge,
-  Button,
-  Caption1,
-  Card,
-  CardHeader,
-  Checkbox,
-  Field,
-  Input,
-  MessageBar,
-  MessageBarActions,
-  MessageBarBody,
-  MessageBarTitle,
-  makeStyles,
-  Spinner,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
-import { useEffect, useRef, useState } from 'react';
+import { Badge, Button, Caption1, Checkbox, Field, Input, makeStyles, Text, tokens } from '@fluentui/react-components';
+import { useState } from 'react';
 import type { MyOrganization } from '../../shared/me.js';
 import { type Webhook, type WebhookEventType, webhookEventTypes } from '../../shared/webhooks.js';
 import type { ApiClient } from '../api/client.js';
+import { CheckGroup, MakeForm } from '../ui/form.js';
+import { PlainList } from '../ui/layout.js';
+import { Loaded } from '../ui/loaded.js';
 import { ErrorNotice } from '../ui/notices.js';
+import { type Action, useAction } from '../ui/use-action.js';
 import { useAsync } from '../ui/use-async.js';
+import { AdminCard, useAdminStyles } from './layout.js';
+import { SecretOnce, SecretText } from './SecretOnce.js';
 
 const useStyles = makeStyles({
-  list: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, margin: 0, padding: 0 },
   endpoint: {
     listStyleType: 'none',
     display: 'flex',
@@ -34,17 +22,6 @@ const useStyles = makeStyles({
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   url: { fontFamily: tokens.fontFamilyMonospace, overflowWrap: 'anywhere' },
-  muted: { display: 'block', color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
-  actions: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
-  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
-  group: {
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
-    borderRadius: tokens.borderRadiusMedium,
-    margin: 0,
-    minWidth: 0,
-  },
-  checks: { display: 'flex', flexWrap: 'wrap', columnGap: tokens.spacingHorizontalL },
-  secret: { fontFamily: tokens.fontFamilyMonospace, wordBreak: 'break-all' },
 });
 
 /** What an admin subscribes to (`webhook.test` is only sent by "Send test"). */
@@ -53,63 +30,55 @@ type Calls = ReturnType<ApiClient['webhooks']>;
 
 /** The organization's webhook endpoints: list, add (secret shown once), test, re-enable, delete, delivery log. */
 export function Webhooks({ api, org }: { api: ApiClient; org: MyOrganization }) {
-  const styles = useStyles();
+  const _styles = useStyles();
+  const shared = useAdminStyles();
   const calls = api.webhooks(org.id);
-  const [version, setVersion] = useState(0);
-  const hooks = useAsync(() => calls.list(), [org.id, version]);
+  const hooks = useAsync(() => calls.list(), [org.id]);
   const [secret, setSecret] = useState<{ url: string; secret: string }>();
-  const [actionError, setActionError] = useState<unknown>();
-  const act = async (work: () => Promise<unknown>) => {
-    setActionError(undefined);
-    try {
-      await work();
-      setVersion((v) => v + 1);
-    } catch (error) {
-      setActionError(error);
-    }
-  };
+  const { actionError, act } = useAction(hooks.reload);
   return (
-    <Card>
-      <CardHeader header={<Text weight="semibold">Webhooks for {org.name}</Text>} />
-      <Text className={styles.muted}>
+    <AdminCard title={<>Webhooks for {org.name}</>}>
+      <Text className={shared.detail}>
         Sitefile POSTs the events you choose to each URL, signed by the Standard Webhooks scheme, and retries for more
         than a day. An endpoint that keeps failing is turned off; turn it on again here.
       </Text>
-      {secret && <SigningSecretOnce {...secret} onDone={() => setSecret(undefined)} />}
+      {secret && (
+        <SecretOnce
+          title={`Signing secret for ${secret.url}`}
+          secret={secret.secret}
+          onDone={() => setSecret(undefined)}
+        >
+          <SecretText testId="webhook-secret">{secret.secret}</SecretText>
+        </SecretOnce>
+      )}
       {actionError !== undefined && <ErrorNotice error={actionError} />}
-      {hooks.status === 'loading' && <Spinner size="tiny" label="Loading webhooks…" />}
-      {hooks.status === 'failed' && <ErrorNotice error={hooks.error} onRetry={hooks.reload} />}
-      {hooks.status === 'done' &&
-        (hooks.data.length === 0 ? (
-          <Text>No webhooks yet.</Text>
-        ) : (
-          <ul className={styles.list} aria-label="Webhooks">
-            {hooks.data.map((hook) => (
-              <Endpoint key={hook.id} hook={hook} calls={calls} act={act} />
-            ))}
-          </ul>
-        ))}
+      <Loaded state={hooks} loading="Loading webhooks…">
+        {(data) =>
+          data.length === 0 ? (
+            <Text>No webhooks yet.</Text>
+          ) : (
+            <PlainList gap="m" aria-label="Webhooks">
+              {data.map((hook) => (
+                <Endpoint key={hook.id} hook={hook} calls={calls} act={act} />
+              ))}
+            </PlainList>
+          )
+        }
+      </Loaded>
       <CreateWebhook
         calls={calls}
         onCreated={(created) => {
           setSecret(created);
-          setVersion((v) => v + 1);
+          hooks.reload();
         }}
       />
-    </Card>
+    </AdminCard>
   );
 }
 
-function Endpoint({
-  hook,
-  calls,
-  act,
-}: {
-  hook: Webhook;
-  calls: Calls;
-  act: (work: () => Promise<unknown>) => Promise<void>;
-}) {
+function Endpoint({ hook, calls, act }: { hook: Webhook; calls: Calls; act: Action }) {
   const styles = useStyles();
+  const shared = useAdminStyles();
   const [showLog, setShowLog] = useState(false);
   const [logVersion, setLogVersion] = useState(0);
   const [testError, setTestError] = useState<unknown>();
@@ -126,16 +95,16 @@ function Endpoint({
   };
   return (
     <li className={styles.endpoint}>
-      <div className={styles.actions}>
+      <div className={shared.actions}>
         <span className={styles.url}>{hook.url}</span>
         <Badge appearance="tint" color={hook.enabled ? 'success' : 'danger'}>
           {hook.enabled ? 'On' : 'Off'}
         </Badge>
       </div>
-      {hook.description && <Caption1 className={styles.muted}>{hook.description}</Caption1>}
-      <Caption1 className={styles.muted}>Events: {hook.events.join(', ')}</Caption1>
-      {hook.disabledReason && <Caption1 className={styles.muted}>{hook.disabledReason}</Caption1>}
-      <div className={styles.actions}>
+      {hook.description && <Caption1 className={shared.detail}>{hook.description}</Caption1>}
+      <Caption1 className={shared.detail}>Events: {hook.events.join(', ')}</Caption1>
+      {hook.disabledReason && <Caption1 className={shared.detail}>{hook.disabledReason}</Caption1>}
+      <div className={shared.actions}>
         <Button size="small" aria-expanded={showLog} onClick={() => setShowLog(!showLog)}>
           {showLog ? 'Hide deliveries' : 'Deliveries'}
         </Button>
@@ -168,26 +137,32 @@ function Endpoint({
 /** The newest deliveries, each with every attempt's answer. */
 function DeliveryLog({ calls, webhookId }: { calls: Calls; webhookId: string }) {
   const styles = useStyles();
+  const shared = useAdminStyles();
   const log = useAsync(() => calls.deliveries(webhookId), [webhookId]);
-  if (log.status === 'loading') return <Spinner size="tiny" label="Loading deliveries…" />;
-  if (log.status === 'failed') return <ErrorNotice error={log.error} onRetry={log.reload} />;
-  if (log.data.length === 0) return <Caption1 className={styles.muted}>No deliveries yet.</Caption1>;
   return (
-    <ul className={styles.list} aria-label="Deliveries">
-      {log.data.map((d) => (
-        <li key={d.id} className={styles.endpoint}>
-          <Text>
-            {d.eventType} — {d.state}
-          </Text>
-          <Caption1 className={styles.muted}>
-            {new Date(d.createdAt).toLocaleString()}
-            {d.attempts.length > 0 &&
-              ` · attempts: ${d.attempts.map((a) => `${a.attempt}: ${a.responseStatus ?? a.error ?? 'no answer'}`).join(' · ')}`}
-            {d.nextAttemptAt && ` · next attempt ${new Date(d.nextAttemptAt).toLocaleString()}`}
-          </Caption1>
-        </li>
-      ))}
-    </ul>
+    <Loaded state={log} loading="Loading deliveries…">
+      {(deliveries) =>
+        deliveries.length === 0 ? (
+          <Caption1 className={shared.detail}>No deliveries yet.</Caption1>
+        ) : (
+          <PlainList gap="m" aria-label="Deliveries">
+            {deliveries.map((d) => (
+              <li key={d.id} className={styles.endpoint}>
+                <Text>
+                  {d.eventType} — {d.state}
+                </Text>
+                <Caption1 className={shared.detail}>
+                  {new Date(d.createdAt).toLocaleString()}
+                  {d.attempts.length > 0 &&
+                    ` · attempts: ${d.attempts.map((a) => `${a.attempt}: ${a.responseStatus ?? a.error ?? 'no answer'}`).join(' · ')}`}
+                  {d.nextAttemptAt && ` · next attempt ${new Date(d.nextAttemptAt).toLocaleString()}`}
+                </Caption1>
+              </li>
+            ))}
+          </PlainList>
+        )
+      }
+    </Loaded>
   );
 }
 
@@ -198,88 +173,42 @@ function CreateWebhook({
   calls: Calls;
   onCreated: (created: { url: string; secret: string }) => void;
 }) {
-  const styles = useStyles();
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<WebhookEventType[]>(['email.filed']);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<unknown>();
   const create = async () => {
-    setSaving(true);
-    setError(undefined);
-    try {
-      const created = await calls.create({ url: url.trim(), events, description: description.trim() || undefined });
-      onCreated({ url: created.url, secret: created.secret });
-      setUrl('');
-      setDescription('');
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setSaving(false);
-    }
+    const created = await calls.create({ url: url.trim(), events, description: description.trim() || undefined });
+    onCreated({ url: created.url, secret: created.secret });
+    setUrl('');
+    setDescription('');
   };
   return (
-    <form
-      className={styles.form}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void create();
-      }}
+    <MakeForm
+      heading="Add a webhook"
+      work={create}
+      ready={url.trim() !== '' && events.length > 0}
+      label="Add webhook"
+      busyLabel="Adding…"
+      failedTitle="Not added"
     >
-      <Text as="h2" size={400} weight="semibold">
-        Add a webhook
-      </Text>
       <Field label="URL" required>
         <Input type="url" value={url} onChange={(_event, data) => setUrl(data.value)} maxLength={2000} />
       </Field>
       <Field label="Description">
         <Input value={description} onChange={(_event, data) => setDescription(data.value)} maxLength={500} />
       </Field>
-      <fieldset className={styles.group}>
-        <legend>Events</legend>
-        <div className={styles.checks}>
-          {subscribable.map((type) => (
-            <Checkbox
-              key={type}
-              label={type}
-              checked={events.includes(type)}
-              onChange={(_event, data) =>
-                setEvents(data.checked ? [...events, type] : events.filter((chosen) => chosen !== type))
-              }
-            />
-          ))}
-        </div>
-      </fieldset>
-      {error !== undefined && <ErrorNotice error={error} title="Not added" />}
-      <div>
-        <Button type="submit" appearance="primary" disabled={saving || !url.trim() || events.length === 0}>
-          {saving ? 'Adding…' : 'Add webhook'}
-        </Button>
-      </div>
-    </form>
-  );
-}
-
-/** The signing secret, once: receivers verify signatures with it; Sitefile never shows it again. */
-function SigningSecretOnce({ url, secret, onDone }: { url: string; secret: string; onDone: () => void }) {
-  const styles = useStyles();
-  const shown = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    shown.current?.scrollIntoView({ block: 'center' });
-    shown.current?.focus();
-  }, []);
-  return (
-    <MessageBar intent="warning" layout="multiline" ref={shown} tabIndex={-1}>
-      <MessageBarBody>
-        <MessageBarTitle>Signing secret for {url} — shown only this once</MessageBarTitle>
-        <span className={styles.secret} data-testid="webhook-secret">
-          {secret}
-        </span>
-      </MessageBarBody>
-      <MessageBarActions>
-        <Button onClick={() => void navigator.clipboard.writeText(secret).catch(() => undefined)}>Copy secret</Button>
-        <Button onClick={onDone}>I have stored it</Button>
-      </MessageBarActions>
-    </MessageBar>
+      <CheckGroup legend="Events">
+        {subscribable.map((type) => (
+          <Checkbox
+            key={type}
+            label={type}
+            checked={events.includes(type)}
+            onChange={(_event, data) =>
+              setEvents(data.checked ? [...events, type] : events.filter((chosen) => chosen !== type))
+            }
+          />
+        ))}
+      </CheckGroup>
+    </MakeForm>
   );
 }

@@ -1,5 +1,6 @@
 import { OfficeMockObject } from 'office-addin-mock';
 import { afterEach, describe, expect, it } from 'vitest';
+import { officeEnums } from '../testing/office-enums.js';
 import { OfficeCallError } from './async.js';
 import { DialogClosedError, openDialogForMessage } from './dialog.js';
 import {
@@ -21,26 +22,13 @@ const failed = (code: number, message: string) =>
     error: { code, message, name: 'Error' },
   }) as unknown as Office.AsyncResult<never>;
 
-/** The enums office-js defines, as strings like the real ones. */
-const enums = {
-  AsyncResultStatus: { Succeeded: 'succeeded', Failed: 'failed' },
-  CoercionType: { Text: 'text', Html: 'html' },
-  EventType: {
-    ItemChanged: 'olkItemSelectedChanged',
-    DialogMessageReceived: 'dialogMessageReceived',
-    DialogEventReceived: 'dialogEventReceived',
-  },
-  HostType: { Outlook: 'Outlook' },
-  MailboxEnums: { AttachmentContentFormat: { Base64: 'base64', Url: 'url', Eml: 'eml', ICalendar: 'iCalendar' } },
-};
-
 /** The minor number of a requirement-set version such as "1.14". */
 const minor = (version: string) => Number(version.split('.')[1]);
 
 function installOffice(item: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   const mock = new OfficeMockObject({
     host: 'outlook',
-    ...enums,
+    ...officeEnums,
     context: {
       mailbox: { item, addHandlerAsync: (_t: string, _h: () => void, cb: Callback<void>) => cb(succeeded(undefined)) },
       requirements: { isSetSupported: (name: string, version: string) => name === 'Mailbox' && minor(version) <= 14 },

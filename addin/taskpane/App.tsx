@@ -73,6 +73,8 @@ function SignedIn({ api, host, signOut, firstLook, savedChoices }: TaskPaneProps
   const [itemVersion, setItemVersion] = useState(0);
   const [record, setRecord] = useState<FiledRecord>();
   const { me, projects, projectsError, aiByOrg } = usePaneData(api, host);
+  /** What every tab searches projects with. */
+  const picking = { api, projects, projectsError };
   const probe = useCallback(() => api.me(), [api]);
 
   const [selection, setSelection] = useState<SelectedMessage[]>([]);
@@ -115,21 +117,12 @@ function SignedIn({ api, host, signOut, firstLook, savedChoices }: TaskPaneProps
       {me.status === 'failed' && <ErrorNotice error={me.error} onRetry={me.reload} />}
       <div className={styles.body}>
         {tab === 'file' && selection.length > 1 ? (
-          <FileSeveral
-            key={selection.map((m) => m.itemId).join(' ')}
-            api={api}
-            host={host}
-            selected={selection}
-            projects={projects}
-            projectsError={projectsError}
-          />
+          <FileSeveral key={selection.map((m) => m.itemId).join(' ')} {...picking} host={host} selected={selection} />
         ) : tab === 'file' ? (
           <FilePanel
-            api={api}
+            {...picking}
             host={host}
             savedChoices={savedChoices}
-            projects={projects}
-            projectsError={projectsError}
             aiByOrg={aiByOrg.status === 'done' ? aiByOrg.data : undefined}
             itemVersion={itemVersion}
             firstLook={itemVersion === 0 ? firstLook : undefined}
@@ -140,7 +133,7 @@ function SignedIn({ api, host, signOut, firstLook, savedChoices }: TaskPaneProps
           />
         ) : (
           <Suspense fallback={<Spinner size="tiny" label="Loading…" />}>
-            <FiledEmails api={api} projects={projects} projectsError={projectsError} record={record} />
+            <FiledEmails {...picking} record={record} />
           </Suspense>
         )}
       </div>

@@ -9,10 +9,10 @@ import {
   makeStyles,
   Spinner,
   Text,
-  tokens,
 } from '@fluentui/react-components';
 import type { ApiClient } from '../api/client.js';
 import type { OpenMessage } from '../office/mailbox.js';
+import { useLayoutStyles } from '../ui/layout.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
 import { Attachments } from './Attachments.js';
@@ -28,7 +28,6 @@ import { choiceKey, type SavedChoices } from './saved-choices.js';
 import { type FilingForm, useFilingForm } from './use-filing-form.js';
 
 const useStyles = makeStyles({
-  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },
   subject: { minWidth: 0, margin: 0 },
   // "RFI-014" is one word: not split at its hyphen in a narrow pane.
   nowrap: { whiteSpace: 'nowrap' },
@@ -57,7 +56,7 @@ export interface FilePanelProps {
 }
 
 export function FilePanel(props: FilePanelProps) {
-  const styles = useStyles();
+  const layout = useLayoutStyles();
   const { host } = props;
   const hasItem = host.hasOpenItem();
   const message = useAsync(
@@ -71,7 +70,7 @@ export function FilePanel(props: FilePanelProps) {
   if (message.status === 'failed') return <ErrorNotice error={message.error} onRetry={message.reload} />;
   if (!message.data) return null;
   return (
-    <div className={styles.root}>
+    <div className={layout.column}>
       {/* A form of its own for each e-mail: nothing chosen for the previous one is carried over. */}
       <MessageForm key={`${props.itemVersion}:${choiceKey(message.data)}`} {...props} message={message.data} />
     </div>

@@ -11,6 +11,7 @@ import {
 import { useRef, useState } from 'react';
 import type { ApiClient } from '../api/client.js';
 import type { SelectedMessage } from '../office/mailbox.js';
+import { PlainList, useLayoutStyles } from '../ui/layout.js';
 import { messageOf } from '../ui/notices.js';
 import { fileableAttachments, fileOpenMessage, sendingPlan } from './filing.js';
 import type { MailHost } from './mail-host.js';
@@ -18,15 +19,6 @@ import { ProjectPicker } from './pickers.js';
 import type { ProjectDirectory, ProjectOption } from './project-directory.js';
 
 const useStyles = makeStyles({
-  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },
-  list: {
-    listStyle: 'none',
-    margin: 0,
-    padding: 0,
-    display: 'flex',
-    flexDirection: 'column',
-    gap: tokens.spacingVerticalXS,
-  },
   item: { display: 'flex', flexDirection: 'column', minWidth: 0 },
   subject: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   failed: { color: tokens.colorPaletteRedForeground1 },
@@ -83,6 +75,7 @@ export function FileSeveral(props: {
   projectsError?: unknown;
 }) {
   const styles = useStyles();
+  const layout = useLayoutStyles();
   const { selected } = props;
   const [project, setProject] = useState<ProjectOption>();
   const [outcomes, setOutcomes] = useState<ReadonlyMap<string, Outcome>>(new Map());
@@ -115,7 +108,7 @@ export function FileSeveral(props: {
 
   const count = (state: Outcome['state']) => selected.filter((s) => outcomeOf(s).state === state).length;
   return (
-    <section className={styles.root} aria-labelledby="several-title">
+    <section className={layout.column} aria-labelledby="several-title">
       <Text as="h1" size={400} weight="semibold" id="several-title">
         {selected.length} e-mails selected
       </Text>
@@ -150,7 +143,7 @@ export function FileSeveral(props: {
       {!running && failed.length > 0 && (
         <Button onClick={() => void run(failed)}>{`Retry the ${failed.length} failed`}</Button>
       )}
-      <ul className={styles.list} aria-label="Selected e-mails">
+      <PlainList gap="xs" aria-label="Selected e-mails">
         {selected.map((s) => {
           const o = outcomeOf(s);
           return (
@@ -173,7 +166,7 @@ export function FileSeveral(props: {
             </li>
           );
         })}
-      </ul>
+      </PlainList>
     </section>
   );
 }

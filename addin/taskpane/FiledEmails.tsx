@@ -13,6 +13,7 @@ import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import type { FiledEmailList } from '../../shared/filing.js';
 import type { ApiClient } from '../api/client.js';
+import { Entry, PlainList } from '../ui/layout.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useRunAgainWhenOnline } from '../ui/use-async.js';
 import { type FiledEmailRef, FiledEmailView } from './FiledEmailView.js';
@@ -22,15 +23,6 @@ import type { ProjectDirectory, ProjectOption } from './project-directory.js';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  list: {
-    listStyle: 'none',
-    margin: 0,
-    padding: 0,
-    display: 'flex',
-    flexDirection: 'column',
-    gap: tokens.spacingVerticalS,
-  },
-  item: { borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, paddingBottom: tokens.spacingVerticalS },
   meta: { color: tokens.colorNeutralForeground3, display: 'block' },
   open: { fontWeight: tokens.fontWeightSemibold, textAlign: 'start', overflowWrap: 'anywhere' },
 });
@@ -150,9 +142,9 @@ function FoundEmails({
           ? 'No filed e-mail matches.'
           : `${items.length}${next ? '+' : ''} filed e-mail${items.length === 1 && !next ? '' : 's'}`}
       </Text>
-      <ul className={styles.list}>
+      <PlainList gap="s">
         {items.map((e) => (
-          <li key={e.id} className={styles.item}>
+          <Entry key={e.id}>
             <Link className={styles.open} onClick={() => onOpen(e)}>
               {e.subject || '(no subject)'}
             </Link>
@@ -161,9 +153,9 @@ function FoundEmails({
               {new Date(e.filedAt).toLocaleDateString()}
               {e.hasAttachments ? ' · with attachments' : ''}
             </Caption1>
-          </li>
+          </Entry>
         ))}
-      </ul>
+      </PlainList>
       {next && <Button onClick={() => onMore(next)}>Show more</Button>}
     </>
   );

@@ -1,7 +1,6 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../server/users/service.js';
-import type { Fixtures, TestServer } from '../../test/harness.js';
 import { describeInBrowser, expectAccessible, origin, shot, signInToAdmin } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
@@ -16,30 +15,27 @@ const inViewport = (target: Locator) =>
 
 describeInBrowser('the admin console in Chromium', () => {
   const suite = useBrowserSuite({ fakeAi: true });
-  let server: TestServer;
-  let f: Fixtures;
-  let browser: Browser;
   let admin: BrowserContext;
   let adminPage: Page;
   /** The secret of the key staff create, and what exchanging a secret of that key answers. */
   let secretText: string;
   let clientId: string;
   const exchange = async (secret: string) =>
-    (await server.call('/v1/oauth/token', { method: 'POST', json: { client_id: clientId, client_secret: secret } }))
-      .status;
+    (
+      await suite.server.call('/v1/oauth/token', {
+        method: 'POST',
+        json: { client_id: clientId, client_secret: secret },
+      })
+    ).status;
 
   beforeAll(async () => {
-    ({ server, f, browser } = suite);
     // Short enough that the create form sits below the fold once a few keys are listed.
-    admin = await browser.newContext({ viewport: { width: 1280, height: 700 } });
-    admin.setDefaultTimeout(10_000);
-    adminPage = await admin.newPage();
-    suite.page = adminPage;
+    ({ context: admin, page: adminPage } = await suite.openAdmin({ height: 700 }));
   });
   afterAll(() => admin?.close());
 
   it('signs staff in with a redirect and switches aiSuggest on; the add-in sees it at its next request', async () => {
-    await adminPage.goto(`${origin}/admin`);
+    const { server, f } = suite;
     await adminPage.getByRole('button', { name: 'Sign in to Sitefile' }).waitFor();
     await shot(adminPage, '10-admin-signed-out');
     await expectAccessible(adminPage);
@@ -86,6 +82,7 @@ describeInBrowser('the admin console in Chromium', () => {
   }, 60_000);
 
   it("manages the organization's people: role, disable (asked first) and enable, removal", async () => {
+    const { server, f } = suite;
     const pat = await createUser(server.database.db, {
       email: 'pat@harbor.test',
       name: 'Pat People',
@@ -136,6 +133,7 @@ describeInBrowser('the admin console in Chromium', () => {
   }, 60_000);
 
   it('creates an API key, brings its secret into view with the focus, shows it once, and empties the form', async () => {
+    const { server, f } = suite;
     await adminPage.getByLabel('Name').fill('Scheduling export');
     await adminPage.getByRole('checkbox', { name: 'email:read' }).check();
     await adminPage.getByRole('checkbox', { name: 'Dockside Offices' }).check();
@@ -223,11 +221,11 @@ describeInBrowser('the admin console in Chromium', () => {
   });
 
   it('lets an organization admin toggle aiSuggest and create a key whose secret is shown once', async () => {
-    const orgAdmin = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-    orgAdmin.setDefaultTimeout(10_000);
-    const adminOnly = await orgAdmin.newPage();
-    suite.page = adminOnly;
-    await signInToAdmin(adminOnly, 'admin@harbor.test', 'admin-pass-1');
+    const { server, f } = suite;
+    const { context: orgAdmin, page: adminOnly } = await suite.openAdmin({
+      height: 1000,
+      signInAs: ['admin@harbor.test', 'admin-pass-1'],
+    });
     // The switch staff turned on: the organization's admin turns it off through the organization route.
     adminOnly.once('dialog', (dialog) => void dialog.accept());
     await adminOnly.getByRole('switch', { name: 'AI suggestions are on' }).click();
@@ -272,6 +270,7 @@ describeInBrowser('the admin console in Chromium', () => {
 
   describe('at 320 and 350 px', () => {
     beforeAll(async () => {
+      const { server, f } = suite;
       // Usage to show: the key lists e-mails a few times (the counters are written in batches: flushed here).
       const token = await server.call('/v1/oauth/token', {
         method: 'POST',
@@ -289,15 +288,7 @@ describeInBrowser('the admin console in Chromium', () => {
     for (const width of [320, 350]) {
       for (const colorScheme of ['light', 'dark'] as const) {
         it(`in ${colorScheme}, ${width} px: every key's text, its usage included, wraps inside its own box`, async () => {
-          const narrow = await browser.newContext({
-            viewport: { width, height: 900 },
-            colorScheme,
-            storageState: await admin.storageState(),
-          });
-          narrow.setDefaultTimeout(10_000);
-          const page = await narrow.newPage();
-          suite.page = page;
-          await page.goto(`${origin}/admin`);
+          const { context: narrow, page } = await suite.openAdmin({ width, colorScheme, signedIn: admin });
           await page.getByText(/^GET \/v1\/organization\/.+: 3 × \d+ ms$/).waitFor();
           // Nothing sticks out sideways: not the page, no text out of its cell into the next.
           const overflowing = await page

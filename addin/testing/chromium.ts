@@ -2,12 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import axe from 'axe-core';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { documents } from '../../server/db/schema.js';
 import type { Fixtures, TestServer } from '../../test/harness.js';
 import { describeNeeds, findTool } from '../../test/system-tools.js';
 import { repoRoot } from '../tools/manifest.js';
+import { officeEnums } from './office-enums.js';
 
 /**
  * What the browser tests share: Debian's Chromium against the built bundle served by the real server. Outlook is
@@ -28,7 +29,7 @@ const chromiumFlags = [
 export const officeJsUrl = 'https://appsforoffice.microsoft.com/lib/1/hosted/office.js';
 export const origin = 'http://sitefile.test';
 const artifacts = path.join(repoRoot, 'test/artifacts/addin');
-const stub = readFileSync(path.join(repoRoot, 'addin/testing/office-host.js'), 'utf8');
+const stub = `const officeEnums = ${JSON.stringify(officeEnums)};\n${readFileSync(path.join(repoRoot, 'addin/testing/office-host.js'), 'utf8')}`;
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 /** `describe` where Debian's Chromium is on PATH, else skipped with a line saying why (test/system-tools.ts). */
@@ -84,14 +85,17 @@ export async function launchChromium(server: TestServer): Promise<Browser> {
   });
 }
 
+/** A window's size (a pane's is 350×900 px by default) and the browser's colour scheme (light by default). */
+export type WindowOptions = { width?: number; height?: number; colorScheme?: 'light' | 'dark' };
+
 /** A browser context that is a task pane: the stand-in office.js with `officeHost` as Outlook's state. */
 export async function openPaneContext(
   browser: Browser,
   officeHost: Record<string, unknown>,
-  options: { signedInFrom?: BrowserContext; width?: number; colorScheme?: 'light' | 'dark' } = {},
+  options: WindowOptions & { signedInFrom?: BrowserContext } = {},
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
-    viewport: { width: options.width ?? 350, height: 900 },
+    viewport: { width: options.width ?? 350, height: options.height ?? 900 },
     colorScheme: options.colorScheme ?? 'light',
     storageState: options.signedInFrom ? await options.signedInFrom.storageState() : undefined,
   });
@@ -107,12 +111,37 @@ export async function openPaneContext(
   return context;
 }
 
+/** Chooses `option` in `combobox` by keyboard, as a person would: types `typed`, then ArrowDown and Enter. */
+export async function chooseByKeyboard(combobox: Locator, typed: string, option: string) {
+  const page = combobox.page();
+  await combobox.focus();
+  await page.keyboard.type(typed);
+  await page.getByRole('option', { name: option }).waitFor();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+}
+
+/** Presses `button` the way `by` says: a click, or the focus and Enter. */
+export async function pressBy(button: Locator, by: 'mouse' | 'keyboard') {
+  if (by === 'mouse') return button.click();
+  await button.focus();
+  await button.page().keyboard.press('Enter');
+}
+
 /** The stand-in host's record of what the add-in did (calls, custom properties, categories, headers). */
 export const officeHostState = <T>(page: Page, key: string): Promise<T> =>
   page.evaluate(
     (k) => (window as unknown as { __officeHost: Record<string, unknown> }).__officeHost[k],
     key,
   ) as Promise<T>;
+
+/** Outlook raising OnMessageSend in the event runtime (commands.html): what the handler answers through event.completed. */
+export const raiseOnSend = (page: Page) =>
+  page.evaluate(() =>
+    (window as unknown as { __officeHost: { raise(n: string): Promise<unknown> } }).__officeHost.raise(
+      'onMessageSendHandler',
+    ),
+  );
 
 export async function signInThroughDialog(page: Page, email: string, password: string, screenshot?: string) {
   const popupOpened = page.waitForEvent('popup');

@@ -1,15 +1,5 @@
-import type { Browser, BrowserContext } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import type { Fixtures, TestServer } from '../../test/harness.js';
-import {
-  describeInBrowser,
-  expectAccessible,
-  officeHostState,
-  openEmail,
-  openPaneContext,
-  origin,
-  shot,
-} from './chromium.js';
+import { describeInBrowser, expectAccessible, officeHostState, openEmail, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -19,14 +9,10 @@ import { useBrowserSuite } from './suite.js';
 
 describeInBrowser('a reply in a filed conversation', () => {
   const suite = useBrowserSuite();
-  let server: TestServer;
-  let f: Fixtures;
-  let browser: Browser;
-  let signedIn: BrowserContext;
   const conversationId = 'AAQkADAwATM0MDAAMS1-hoist-schedule';
 
   beforeAll(async () => {
-    ({ server, f, browser, signedIn } = suite);
+    const { server, f } = suite;
     // The first message of the conversation, filed into Dockside Offices.
     const first = await server.call(`/v1/organization/${f.orgA.id}/project/${f.projectA2.id}/emails`, {
       method: 'POST',
@@ -52,19 +38,10 @@ describeInBrowser('a reply in a filed conversation', () => {
   });
 
   const filedReplies = async () =>
-    (
-      (
-        await server.call(`/v1/organization/${f.orgA.id}/project/${f.projectA2.id}/emails?search=glazing`, {
-          token: f.admin.token,
-        })
-      ).body.data as { internetMessageId: string; conversationId: string }[]
-    ).map((e) => e.internetMessageId);
+    (await suite.filedIn(suite.f.projectA2.id, 'glazing')).map((e) => e.internetMessageId);
 
   it('offers “File with the thread” and files the reply there in one click (mouse, 320 px, light)', async () => {
-    const context = await openPaneContext(browser, { item: replyOf(2) }, { signedInFrom: signedIn, width: 320 });
-    const page = await context.newPage();
-    suite.page = page;
-    await page.goto(`${origin}/addin/taskpane.html`);
+    const { context, page } = await suite.openPane({ item: replyOf(2) }, { width: 320 });
     await page.getByText('This conversation is filed in Dockside Offices.').waitFor();
     await shot(page, '33-follow-up-320-light');
     await expectAccessible(page);
@@ -79,14 +56,10 @@ describeInBrowser('a reply in a filed conversation', () => {
   });
 
   it('keeps the choice to file such replies on opening, and files the next one as it opens (keyboard, 450 px, dark)', async () => {
-    const context = await openPaneContext(
-      browser,
+    const { context, page } = await suite.openPane(
       { item: replyOf(3), dark: true },
-      { signedInFrom: signedIn, width: 450, colorScheme: 'light' },
+      { width: 450, colorScheme: 'light' },
     );
-    const page = await context.newPage();
-    suite.page = page;
-    await page.goto(`${origin}/addin/taskpane.html`);
     const setting = page.getByRole('checkbox', { name: 'File replies like this one as I open them' });
     await page.getByText('This conversation is filed in Dockside Offices.').waitFor();
     await shot(page, '33-follow-up-450-dark');
@@ -102,14 +75,10 @@ describeInBrowser('a reply in a filed conversation', () => {
     await context.close();
 
     // The next reply, opened in another Outlook of the same person (roaming settings follow them): filed on opening.
-    const next = await openPaneContext(
-      browser,
+    const { context: next, page: nextPage } = await suite.openPane(
       { item: replyOf(4), roaming, dark: true },
-      { signedInFrom: signedIn, width: 450 },
+      { width: 450 },
     );
-    const nextPage = await next.newPage();
-    suite.page = nextPage;
-    await nextPage.goto(`${origin}/addin/taskpane.html`);
     await nextPage.getByText(/Filed in Dockside Offices with 2 attachments\./).waitFor();
     expect((await filedReplies()).sort()).toEqual([
       'hoist-2@steel.example',

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import { describeInBrowser, expectAccessible, openEmail, openPaneContext, origin, shot } from './chromium.js';
+import { chooseByKeyboard, describeInBrowser, expectAccessible, openEmail, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -72,14 +72,10 @@ describeInBrowser('a pinned pane switching e-mails', () => {
 
   for (const { input, width, theme } of cases) {
     it(`never carries a choice over to the next e-mail (${input}, ${width} px, ${theme})`, async () => {
-      const context = await openPaneContext(
-        suite.browser,
+      const { context, page } = await suite.openPane(
         { item: openEmail, dark: theme === 'dark' },
-        { signedInFrom: suite.signedIn, width, colorScheme: theme },
+        { width, colorScheme: theme },
       );
-      const page = await context.newPage();
-      suite.page = page;
-      await page.goto(`${origin}/addin/taskpane.html`);
       await page.getByRole('radio', { name: /Pier 9 Terminal/, checked: true }).waitFor();
       const tag = `switch-${input}-${width}-${theme}`;
 
@@ -94,11 +90,7 @@ describeInBrowser('a pinned pane switching e-mails', () => {
         await note.pressSequentially('for the east wall');
         await page.getByRole('checkbox', { name: /site-photo\.jpg/ }).click();
       } else {
-        await rfi.focus();
-        await page.keyboard.type('anchor');
-        await page.getByRole('option', { name: 'RFI-014 · Curtain wall anchor spacing' }).waitFor();
-        await page.keyboard.press('ArrowDown');
-        await page.keyboard.press('Enter');
+        await chooseByKeyboard(rfi, 'anchor', 'RFI-014 · Curtain wall anchor spacing');
         await page.keyboard.press('Tab');
         await page.getByRole('checkbox', { name: /site-photo\.jpg/ }).focus();
         await page.keyboard.press('Space');
@@ -131,11 +123,7 @@ describeInBrowser('a pinned pane switching e-mails', () => {
         await note.click();
         await note.pressSequentially('fixings');
       } else {
-        await project.focus();
-        await page.keyboard.type('Quay');
-        await page.getByRole('option', { name: 'Quay Wall Repairs' }).waitFor();
-        await page.keyboard.press('ArrowDown');
-        await page.keyboard.press('Enter');
+        await chooseByKeyboard(project, 'Quay', 'Quay Wall Repairs');
         await note.focus();
         await page.keyboard.type('fixings');
       }
@@ -164,10 +152,7 @@ describeInBrowser('a pinned pane switching e-mails', () => {
   }
 
   it('follows Outlook’s theme live, light to dark and back, while the pane is open', async () => {
-    const context = await openPaneContext(suite.browser, { item: openEmail }, { signedInFrom: suite.signedIn });
-    const page = await context.newPage();
-    suite.page = page;
-    await page.goto(`${origin}/addin/taskpane.html`);
+    const { context, page } = await suite.openPane({ item: openEmail });
     await page.getByRole('radio', { name: /Pier 9 Terminal/, checked: true }).waitFor();
     const background = () =>
       page.evaluate(() => getComputedStyle(document.querySelector('main')!.parentElement!).backgroundColor);
@@ -187,10 +172,7 @@ describeInBrowser('a pinned pane switching e-mails', () => {
   });
 
   it('files the next e-mail into its own suggestion with its own attachment', async () => {
-    const context = await openPaneContext(suite.browser, { item: openEmail }, { signedInFrom: suite.signedIn });
-    const page = await context.newPage();
-    suite.page = page;
-    await page.goto(`${origin}/addin/taskpane.html`);
+    const { context, page } = await suite.openPane({ item: openEmail });
     await page.getByRole('radio', { name: /Pier 9 Terminal/, checked: true }).waitFor();
     await page.getByRole('checkbox', { name: /site-photo\.jpg/ }).click();
     await page.getByRole('textbox', { name: 'Note (optional)' }).fill('east wall');
@@ -198,18 +180,11 @@ describeInBrowser('a pinned pane switching e-mails', () => {
     await page.getByRole('radio', { name: /Dockside Offices/, checked: true }).waitFor();
     await page.getByRole('button', { name: 'File', exact: true }).click();
     await page.getByText('Filed in Dockside Offices with 1 attachment.').waitFor();
-    const { server, f } = suite;
-    const list = await server.call(
-      `/v1/organization/${f.orgA.id}/project/${f.projectA2.id}/emails?search=${encodeURIComponent('fixings')}`,
-      { token: f.admin.token },
-    );
-    expect(list.body.data.map((e: { subject: string }) => e.subject)).toEqual([dockside.subject]);
-    const detail = await server.call(
-      `/v1/organization/${f.orgA.id}/project/${f.projectA2.id}/emails/${list.body.data[0].id}`,
-      { token: f.admin.token },
-    );
-    expect(detail.body.attachments.map((a: { name: string }) => a.name)).toEqual(['fixings.txt']);
-    expect(detail.body.note ?? null).toBeNull();
+    const list = await suite.filedIn(suite.f.projectA2.id, 'fixings');
+    expect(list.map((e) => e.subject)).toEqual([dockside.subject]);
+    const detail = await suite.filedEmail(suite.f.projectA2.id, list[0]!.id);
+    expect(detail.attachments.map((a) => a.name)).toEqual(['fixings.txt']);
+    expect(detail.note ?? null).toBeNull();
     await context.close();
   });
 });

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { describeInBrowser, expectAccessible, openEmail, openPaneContext, origin, shot } from './chromium.js';
+import { describeInBrowser, expectAccessible, openEmail, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -39,17 +39,13 @@ describeInBrowser('the narrow pane', () => {
 
   const openPane = async (item: object, width: number, theme: 'light' | 'dark') => {
     // The system's scheme is the opposite of Office's theme: the pane must follow Office.
-    const context = await openPaneContext(
-      suite.browser,
+    const { context, page } = await suite.openPane(
       { item, dark: theme === 'dark' },
-      { signedInFrom: suite.signedIn, width, colorScheme: theme === 'dark' ? 'light' : 'dark' },
+      { width, colorScheme: theme === 'dark' ? 'light' : 'dark' },
     );
-    const page = await context.newPage();
-    suite.page = page;
-    const started = Date.now();
-    await page.goto(`${origin}/addin/taskpane.html`);
     await page.getByRole('radio', { name: /Pier 9 Terminal/ }).waitFor();
-    return { context, page, msToSuggestions: Date.now() - started };
+    // The page's clock starts at its navigation.
+    return { context, page, msToSuggestions: Math.round(await page.evaluate(() => performance.now())) };
   };
 
   for (const width of [320, 350]) {

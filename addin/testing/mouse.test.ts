@@ -1,14 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import {
-  describeInBrowser,
-  expectAccessible,
-  openEmail,
-  openPaneContext,
-  origin,
-  shot,
-  signInToAdmin,
-} from './chromium.js';
+import { describeInBrowser, expectAccessible, openEmail, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -48,14 +40,10 @@ describeInBrowser('pickers with the mouse', () => {
   for (const width of [320, 350]) {
     for (const theme of ['light', 'dark'] as const) {
       it(`at ${width} px in Office's ${theme} theme: project, RFI and filed-e-mails pickers`, async () => {
-        const context = await openPaneContext(
-          suite.browser,
+        const { context, page } = await suite.openPane(
           { item: openEmail, dark: theme === 'dark' },
-          { signedInFrom: suite.signedIn, width, colorScheme: theme === 'dark' ? 'light' : 'dark' },
+          { width, colorScheme: theme === 'dark' ? 'light' : 'dark' },
         );
-        const page = await context.newPage();
-        suite.page = page;
-        await page.goto(`${origin}/addin/taskpane.html`);
         await page.getByRole('radio', { name: /Pier 9 Terminal/ }).waitFor();
         const heading = page.getByRole('heading', { name: openEmail.subject });
         const signOut = page.getByRole('button', { name: 'Sign out' });
@@ -98,11 +86,12 @@ describeInBrowser('pickers with the mouse', () => {
 
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`the admin console’s Organization field, by mouse, in ${colorScheme}`, async () => {
-      const context = await suite.browser.newContext({ viewport: { width: 1024, height: 800 }, colorScheme });
-      context.setDefaultTimeout(10_000);
-      const page = await context.newPage();
-      suite.page = page;
-      await signInToAdmin(page, 'staff@sitefile.test', 'staff-pass-1');
+      const { context, page } = await suite.openAdmin({
+        width: 1024,
+        height: 800,
+        colorScheme,
+        signInAs: ['staff@sitefile.test', 'staff-pass-1'],
+      });
       const organization = page.getByRole('combobox', { name: 'Organization' });
       await organization.waitFor();
       await pickWithMouse(

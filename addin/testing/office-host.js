@@ -178,15 +178,8 @@
   };
   window.Office = {
     actions: { associate: (name, handler) => actions.set(name, handler) },
-    AsyncResultStatus: { Succeeded: 'succeeded', Failed: 'failed' },
-    CoercionType: { Text: 'text', Html: 'html' },
-    EventType: {
-      ItemChanged: 'olkItemSelectedChanged',
-      DialogMessageReceived: 'dialogMessageReceived',
-      DialogEventReceived: 'dialogEventReceived',
-    },
-    HostType: { Outlook: 'Outlook' },
-    MailboxEnums: { AttachmentContentFormat: { Base64: 'base64', Url: 'url', Eml: 'eml', ICalendar: 'iCalendar' } },
+    // Declared ahead of this script by chromium.ts, from ./office-enums.ts.
+    ...officeEnums,
     onReady(callback) {
       callback?.(info);
       return Promise.resolve(info);

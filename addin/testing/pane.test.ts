@@ -1,16 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import type { Fixtures, TestServer } from '../../test/harness.js';
 import { repoRoot } from '../tools/manifest.js';
 import {
   describeInBrowser,
   expectAccessible,
   officeHostState,
   openEmail,
-  openPaneContext,
-  origin,
   shot,
   signInThroughDialog,
 } from './chromium.js';
@@ -20,17 +17,12 @@ import { useBrowserSuite } from './suite.js';
 
 describeInBrowser('the task pane in Chromium', () => {
   const suite = useBrowserSuite({ fakeAi: true, signIn: false });
-  let server: TestServer;
-  let f: Fixtures;
-  let browser: Browser;
+  /** The pane this file signs in to, on Mailbox 1.8 (no raw message): the other panes copy its sign-in. */
   let pane: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
-    ({ server, f, browser } = suite);
-    pane = await openPaneContext(browser, { item: openEmail, mailboxMinor: 8 });
-    page = await pane.newPage();
-    suite.page = page;
+    ({ context: pane, page } = await suite.openPane({ item: openEmail, mailboxMinor: 8 }, { signedIn: false }));
   });
 
   it('serves the pages and every icon the manifest names', async () => {
@@ -38,19 +30,18 @@ describeInBrowser('the task pane in Chromium', () => {
     const icons = [...manifest.matchAll(/https:\/\/localhost:3000(\/addin\/icon-\d+\.png)/g)].map((m) => m[1]!);
     expect(icons.length).toBeGreaterThan(3);
     for (const icon of new Set(icons)) {
-      const res = await server.request(icon);
+      const res = await suite.server.request(icon);
       expect(res.status, icon).toBe(200);
       expect(res.headers.get('content-type')).toBe('image/png');
     }
     for (const page of ['/addin/', '/addin/taskpane.html', '/admin', '/addin/auth-callback.html']) {
-      const res = await server.request(page);
+      const res = await suite.server.request(page);
       expect(res.status, page).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     }
   });
 
   it('signs in through the Office dialog with the authorization-code flow', async () => {
-    await page.goto(`${origin}/addin/taskpane.html`);
     await page.getByRole('button', { name: 'Sign in to Sitefile' }).waitFor();
     await shot(page, '01-signed-out');
     await expectAccessible(page);
@@ -87,19 +78,12 @@ describeInBrowser('the task pane in Chromium', () => {
     await shot(page, '05-filed');
     await expectAccessible(page);
 
-    const list = await server.call(
-      `/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/emails?search=${encodeURIComponent('curtain wall')}`,
-      { token: f.admin.token },
-    );
-    expect(list.status).toBe(200);
-    expect(list.body.data.map((e: { subject: string }) => e.subject)).toEqual([openEmail.subject]);
-    const detail = await server.call(
-      `/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/emails/${list.body.data[0].id}`,
-      { token: f.admin.token },
-    );
-    expect(detail.body.attachments.map((a: { name: string }) => a.name)).toEqual(['anchor-detail.txt']);
-    expect(detail.body.filedBy.name).toBe('Mia Member');
-    expect(detail.body.documentId).toBe('doc_rfi014');
+    const list = await suite.filedIn(suite.f.projectA1.id, 'curtain wall');
+    expect(list.map((e) => e.subject)).toEqual([openEmail.subject]);
+    const detail = await suite.filedEmail(suite.f.projectA1.id, list[0]!.id);
+    expect(detail.attachments.map((a) => a.name)).toEqual(['anchor-detail.txt']);
+    expect(detail.filedBy.name).toBe('Mia Member');
+    expect(detail.documentId).toBe('doc_rfi014');
   });
 
   it('says where the e-mail is already filed, and filing it again changes nothing', async () => {
@@ -113,10 +97,7 @@ describeInBrowser('the task pane in Chromium', () => {
     await page.getByText(/Mia Member already filed this e-mail in Pier 9 Terminal on/).waitFor();
     await shot(page, '07-duplicate');
     await expectAccessible(page);
-    const list = await server.call(`/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/emails?search=anchor`, {
-      token: f.admin.token,
-    });
-    expect(list.body.data).toHaveLength(1);
+    expect(await suite.filedIn(suite.f.projectA1.id, 'anchor')).toHaveLength(1);
   });
 
   it('searches the e-mails the team filed in a project', async () => {
@@ -137,13 +118,10 @@ describeInBrowser('the task pane in Chromium', () => {
   });
 
   it('in compose mode, marks the draft to be filed when sent', async () => {
-    const compose = await openPaneContext(
-      browser,
+    const { context: compose, page: composePage } = await suite.openPane(
       { item: { ...openEmail, mode: 'compose', internetMessageId: undefined, attachments: [] }, mailboxMinor: 8 },
-      { signedInFrom: pane },
+      { signedIn: pane },
     );
-    const composePage = await compose.newPage();
-    await composePage.goto(`${origin}/addin/taskpane.html`);
     await composePage.getByRole('radio', { name: /Dockside Offices/ }).check();
     await composePage.getByRole('button', { name: 'File this when sent' }).click();
     await composePage.getByText('Will be filed when sent').waitFor();
@@ -152,8 +130,8 @@ describeInBrowser('the task pane in Chromium', () => {
     // The choice stays in the add-in's custom properties of the draft; no internet header goes to recipients.
     expect(await officeHostState(composePage, 'customProperties')).toEqual({
       sitefileFileWhenSent: JSON.stringify({
-        organizationId: f.orgA.id,
-        projectId: f.projectA2.id,
+        organizationId: suite.f.orgA.id,
+        projectId: suite.f.projectA2.id,
         projectName: 'Dockside Offices',
       }),
     });
@@ -191,13 +169,11 @@ describeInBrowser('the task pane in Chromium', () => {
       to: [{ address: 'ops@steel.example' }],
       attachments: [openEmail.attachments[0]!].map((a) => ({ ...a, id: 'att-h', name: 'handrail-notes.txt' })),
       customProperties: {
-        sitefileFileWhenSent: JSON.stringify({ organizationId: f.orgA.id, projectId: f.projectA2.id }),
+        sitefileFileWhenSent: JSON.stringify({ organizationId: suite.f.orgA.id, projectId: suite.f.projectA2.id }),
       },
       rawBase64: Buffer.from(mime).toString('base64'),
     };
-    const raw = await openPaneContext(browser, { item: sent, mailboxMinor: 14 }, { signedInFrom: pane });
-    const rawPage = await raw.newPage();
-    await rawPage.goto(`${origin}/addin/taskpane.html`);
+    const { context: raw, page: rawPage } = await suite.openPane({ item: sent, mailboxMinor: 14 }, { signedIn: pane });
     await rawPage.getByText('You chose Dockside Offices for this e-mail while writing it.').waitFor();
     await rawPage.getByRole('button', { name: 'File', exact: true }).click();
     await rawPage.getByText('Filed in Dockside Offices with 1 attachment.').waitFor();
@@ -208,19 +184,11 @@ describeInBrowser('the task pane in Chromium', () => {
     );
     expect(calls).toContain('getAsFileAsync');
     expect(calls.some((c) => c.startsWith('getAttachmentContentAsync'))).toBe(false);
-    const list = await server.call(
-      `/v1/organization/${f.orgA.id}/project/${f.projectA2.id}/emails?search=${encodeURIComponent('shop drawings')}`,
-      {
-        token: f.admin.token,
-      },
-    );
-    expect(list.body.data.map((e: { subject: string }) => e.subject)).toEqual(['Handrail shop drawings']);
-    const detail = await server.call(
-      `/v1/organization/${f.orgA.id}/project/${f.projectA2.id}/emails/${list.body.data[0].id}`,
-      { token: f.admin.token },
-    );
-    expect(detail.body.original).not.toBeNull();
-    expect(detail.body.attachments.map((a: { name: string }) => a.name)).toEqual(['handrail-notes.txt']);
+    const list = await suite.filedIn(suite.f.projectA2.id, 'shop drawings');
+    expect(list.map((e) => e.subject)).toEqual(['Handrail shop drawings']);
+    const detail = await suite.filedEmail(suite.f.projectA2.id, list[0]!.id);
+    expect(detail.original).not.toBeNull();
+    expect(detail.attachments.map((a) => a.name)).toEqual(['handrail-notes.txt']);
     await raw.close();
   });
 

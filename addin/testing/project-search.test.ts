@@ -1,15 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { createProject } from '../../server/organizations/service.js';
-import {
-  describeInBrowser,
-  expectAccessible,
-  officeHostState,
-  openEmail,
-  openPaneContext,
-  origin,
-  shot,
-} from './chromium.js';
+import { describeInBrowser, expectAccessible, officeHostState, openEmail, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -60,14 +52,10 @@ describeInBrowser('project pickers at 500 projects', () => {
 
   for (const { width, theme, input } of cases) {
     it(`finds any project by part of its name, code or alias (${input}, ${width} px, ${theme})`, async () => {
-      const context = await openPaneContext(
-        suite.browser,
+      const { context, page } = await suite.openPane(
         { item: openEmail, dark: theme === 'dark' },
-        { signedInFrom: suite.signedIn, width, colorScheme: theme },
+        { width, colorScheme: theme },
       );
-      const page = await context.newPage();
-      suite.page = page;
-      await page.goto(`${origin}/addin/taskpane.html`);
       await page.getByRole('radio', { name: /Pier 9 Terminal/, checked: true }).waitFor();
       const picker = page.getByRole('combobox', { name: 'Or choose a project' });
       // A project is selected (the top suggestion): typing still searches.
@@ -109,10 +97,7 @@ describeInBrowser('project pickers at 500 projects', () => {
   }
 
   it('puts the projects last filed into on top, kept in roaming settings across panes', async () => {
-    const context = await openPaneContext(suite.browser, { item: openEmail }, { signedInFrom: suite.signedIn });
-    const page = await context.newPage();
-    suite.page = page;
-    await page.goto(`${origin}/addin/taskpane.html`);
+    const { context, page } = await suite.openPane({ item: openEmail });
     const picker = page.getByRole('combobox', { name: 'Or choose a project' });
     await page.getByRole('radio', { name: /Pier 9 Terminal/, checked: true }).waitFor();
     await picker.click();
@@ -128,14 +113,7 @@ describeInBrowser('project pickers at 500 projects', () => {
     await context.close();
 
     // Another pane (another Outlook of the same person): the recent project heads the list.
-    const next = await openPaneContext(
-      suite.browser,
-      { item: otherEmail, roaming },
-      { signedInFrom: suite.signedIn, width: 320 },
-    );
-    const nextPage = await next.newPage();
-    suite.page = nextPage;
-    await nextPage.goto(`${origin}/addin/taskpane.html`);
+    const { context: next, page: nextPage } = await suite.openPane({ item: otherEmail, roaming }, { width: 320 });
     await nextPage.getByRole('radio', { name: /Pier 9 Terminal/, checked: true }).waitFor();
     const nextPicker = nextPage.getByRole('combobox', { name: 'Or choose a project' });
     await nextPicker.click();
@@ -158,10 +136,7 @@ describeInBrowser('project pickers at 500 projects', () => {
   }, 60_000);
 
   it('keeps the chosen RFI while typing in its picker, and searches', async () => {
-    const context = await openPaneContext(suite.browser, { item: otherEmail }, { signedInFrom: suite.signedIn });
-    const page = await context.newPage();
-    suite.page = page;
-    await page.goto(`${origin}/addin/taskpane.html`);
+    const { context, page } = await suite.openPane({ item: otherEmail });
     await page.getByRole('radio', { name: /Pier 9 Terminal/, checked: true }).waitFor();
     const rfi = page.getByRole('combobox', { name: 'RFI or submittal (optional)' });
     await rfi.click();

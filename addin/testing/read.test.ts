@@ -3,15 +3,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { pkce } from '../../server/oauth/browser.fixtures.js';
 import { repoRoot } from '../tools/manifest.js';
-import {
-  describeInBrowser,
-  expectAccessible,
-  openEmail,
-  openPaneContext,
-  origin,
-  shot,
-  signInToAdmin,
-} from './chromium.js';
+import { describeInBrowser, expectAccessible, openEmail, origin, shot, signInToAdmin } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -61,14 +53,10 @@ describeInBrowser('opening what was filed', () => {
   };
 
   const openPane = async (item: object, width: number, theme: Theme, host: Record<string, unknown> = {}) => {
-    const context = await openPaneContext(
-      suite.browser,
+    const { context, page } = await suite.openPane(
       { item, dark: theme === 'dark', ...host },
-      { signedInFrom: suite.signedIn, width, colorScheme: theme },
+      { width, colorScheme: theme },
     );
-    const page = await context.newPage();
-    suite.page = page;
-    await page.goto(`${origin}/addin/taskpane.html`);
     return { context, page };
   };
 
@@ -165,11 +153,7 @@ describeInBrowser('opening what was filed', () => {
   });
 
   it('after File at 350×800 the result is in view, and the focus on it', async () => {
-    const context = await openPaneContext(suite.browser, { item: openEmail }, { signedInFrom: suite.signedIn });
-    const page = await context.newPage();
-    suite.page = page;
-    await page.setViewportSize({ width: 350, height: 800 });
-    await page.goto(`${origin}/addin/taskpane.html`);
+    const { context, page } = await suite.openPane({ item: openEmail }, { height: 800 });
     await page.getByRole('radio', { name: /Pier 9 Terminal/ }).waitFor();
     await page.getByRole('button', { name: 'File', exact: true }).click();
     const outcome = page.getByTestId('filing-outcome');
@@ -318,14 +302,10 @@ describeInBrowser('opening what was filed', () => {
     for (const width of widths) {
       for (const theme of themes) {
         for (const screen of screens) {
-          const context = await openPaneContext(
-            suite.browser,
+          const { context, page } = await suite.openPane(
             { ...screen.host, dark: theme === 'dark' },
-            { signedInFrom: screen.signedIn ? suite.signedIn : undefined, width, colorScheme: theme },
+            { signedIn: screen.signedIn && suite.signedIn, width, colorScheme: theme },
           );
-          const page = await context.newPage();
-          suite.page = page;
-          await page.goto(`${origin}/addin/taskpane.html`);
           await screen.shows(page);
           await shot(page, `read-screen-${screen.name}-${width}-${theme}`);
           await expectAccessible(page);

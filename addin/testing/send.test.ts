@@ -1,40 +1,14 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { beforeAll, expect, it } from 'vitest';
-import type { Fixtures, TestServer } from '../../test/harness.js';
-import {
-  describeInBrowser,
-  expectAccessible,
-  officeHostState,
-  openEmail,
-  openPaneContext,
-  origin,
-  shot,
-} from './chromium.js';
+import { expect, it } from 'vitest';
+import { describeInBrowser, expectAccessible, officeHostState, openEmail, raiseOnSend, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /** File on send (Outlook raises the send event in commands.html), shared mailboxes, and the Filed category. */
 
 describeInBrowser('file on send, shared mailboxes and categories', () => {
   const suite = useBrowserSuite();
-  let server: TestServer;
-  let f: Fixtures;
-  let browser: Browser;
-  let signedIn: BrowserContext;
-  let page: Page | undefined;
-
-  const filedIn = async (projectId: string, search: string) =>
-    (
-      await server.call(
-        `/v1/organization/${f.orgA.id}/project/${projectId}/emails?search=${encodeURIComponent(search)}`,
-        { token: f.admin.token },
-      )
-    ).body.data as { id: string; subject: string }[];
-
-  beforeAll(() => {
-    ({ server, f, browser, signedIn } = suite);
-  });
 
   it('files a marked draft as it is sent, with nothing internal in its internet headers', async () => {
+    const { server, f } = suite;
     const draft = {
       ...openEmail,
       mode: 'compose',
@@ -48,23 +22,9 @@ describeInBrowser('file on send, shared mailboxes and categories', () => {
         sitefileFileWhenSent: JSON.stringify({ organizationId: f.orgA.id, projectId: f.projectA2.id }),
       },
     };
-    const context = await openPaneContext(browser, { item: draft }, { signedInFrom: signedIn });
-    page = await context.newPage();
-    suite.page = page;
-    await page.goto(`${origin}/addin/commands.html`);
-    // Outlook raises OnMessageSend in the event runtime; the handler answers through event.completed.
-    await expect
-      .poll(
-        () =>
-          page!.evaluate(() =>
-            (window as unknown as { __officeHost: { raise(n: string): Promise<unknown> } }).__officeHost.raise(
-              'onMessageSendHandler',
-            ),
-          ),
-        { timeout: 15_000 },
-      )
-      .toEqual({ allowEvent: true });
-    const filed = await filedIn(f.projectA2.id, 'handrail post spacing');
+    const { context, page } = await suite.openPane({ item: draft }, { at: '/addin/commands.html' });
+    await expect.poll(() => raiseOnSend(page), { timeout: 15_000 }).toEqual({ allowEvent: true });
+    const filed = await suite.filedIn(f.projectA2.id, 'handrail post spacing');
     expect(filed.map((e) => e.subject)).toEqual(['Dockside handrail RFI']);
     const detail = await server.call(`/v1/organization/${f.orgA.id}/project/${f.projectA2.id}/emails/${filed[0]!.id}`, {
       token: f.admin.token,
@@ -77,47 +37,31 @@ describeInBrowser('file on send, shared mailboxes and categories', () => {
     );
     expect(mark).toEqual({ organizationId: f.orgA.id, projectId: f.projectA2.id, filedEmailId: filed[0]!.id });
     // Sent again (a second send event for the same item) it is not filed twice.
-    expect(
-      await page.evaluate(() =>
-        (window as unknown as { __officeHost: { raise(n: string): Promise<unknown> } }).__officeHost.raise(
-          'onMessageSendHandler',
-        ),
-      ),
-    ).toEqual({ allowEvent: true });
-    expect(await filedIn(f.projectA2.id, 'handrail post spacing')).toHaveLength(1);
+    expect(await raiseOnSend(page)).toEqual({ allowEvent: true });
+    expect(await suite.filedIn(f.projectA2.id, 'handrail post spacing')).toHaveLength(1);
     await context.close();
   });
 
   it('lets a draft without a mark go at once, and asks before sending when filing fails', async () => {
     const plain = { ...openEmail, mode: 'compose', internetMessageId: undefined, attachments: [] };
-    const context = await openPaneContext(browser, { item: plain }, { signedInFrom: signedIn });
-    page = await context.newPage();
-    suite.page = page;
-    await page.goto(`${origin}/addin/commands.html`);
-    const raise = () =>
-      page!.evaluate(() =>
-        (window as unknown as { __officeHost: { raise(n: string): Promise<unknown> } }).__officeHost.raise(
-          'onMessageSendHandler',
-        ),
-      );
-    await expect.poll(raise, { timeout: 15_000 }).toEqual({ allowEvent: true });
+    const { context, page } = await suite.openPane({ item: plain }, { at: '/addin/commands.html' });
+    await expect.poll(() => raiseOnSend(page), { timeout: 15_000 }).toEqual({ allowEvent: true });
     await context.close();
 
     const other = {
       ...plain,
       customProperties: {
-        sitefileFileWhenSent: JSON.stringify({ organizationId: f.orgB.id, projectId: f.projectB1.id }),
+        sitefileFileWhenSent: JSON.stringify({ organizationId: suite.f.orgB.id, projectId: suite.f.projectB1.id }),
       },
     };
-    const refused = await openPaneContext(browser, { item: other }, { signedInFrom: signedIn });
-    page = await refused.newPage();
-    suite.page = page;
-    await page.goto(`${origin}/addin/commands.html`);
-    await expect.poll(raise, { timeout: 15_000 }).toMatchObject({
-      allowEvent: false,
-      errorMessage: expect.stringMatching(/^Sitefile could not file this e-mail: You cannot file into this project/),
-    });
-    await refused.close();
+    const refused = await suite.openPane({ item: other }, { at: '/addin/commands.html' });
+    await expect
+      .poll(() => raiseOnSend(refused.page), { timeout: 15_000 })
+      .toMatchObject({
+        allowEvent: false,
+        errorMessage: expect.stringMatching(/^Sitefile could not file this e-mail: You cannot file into this project/),
+      });
+    await refused.context.close();
   });
 
   it('files from a shared mailbox and marks the message “Filed: project” in Outlook', async () => {
@@ -126,10 +70,7 @@ describeInBrowser('file on send, shared mailboxes and categories', () => {
       internetMessageId: '<shared-1@steel.example>',
       sharedMailbox: { owner: 'projects@harbor.test', permissions: 3 },
     };
-    const context = await openPaneContext(browser, { item: shared }, { signedInFrom: signedIn });
-    page = await context.newPage();
-    suite.page = page;
-    await page.goto(`${origin}/addin/taskpane.html`);
+    const { context, page } = await suite.openPane({ item: shared });
     await page.getByText('In the shared mailbox projects@harbor.test').waitFor();
     await page.getByRole('combobox', { name: 'Or choose a project' }).click();
     await page.getByRole('option', { name: 'Pier 9 Terminal' }).click();
@@ -144,7 +85,7 @@ describeInBrowser('file on send, shared mailboxes and categories', () => {
       { displayName: 'Filed: Pier 9 Terminal', color: 'Preset4' },
     ]);
     expect(await officeHostState<string[]>(page, 'calls')).toContain('getSharedPropertiesAsync');
-    expect((await filedIn(f.projectA1.id, 'anchor')).length).toBe(1);
+    expect((await suite.filedIn(suite.f.projectA1.id, 'anchor')).length).toBe(1);
     await shot(page, '26-shared-mailbox-filed');
     await expectAccessible(page);
     // "Open it in Sitefile": the record opened in the Filed e-mails tab.
@@ -162,10 +103,7 @@ describeInBrowser('file on send, shared mailboxes and categories', () => {
       subject: 'Read-only delegate copy',
       sharedMailbox: { owner: 'projects@harbor.test', permissions: 1 },
     };
-    const context = await openPaneContext(browser, { item: readOnly }, { signedInFrom: signedIn });
-    page = await context.newPage();
-    suite.page = page;
-    await page.goto(`${origin}/addin/taskpane.html`);
+    const { context, page } = await suite.openPane({ item: readOnly });
     await page.getByRole('combobox', { name: 'Or choose a project' }).click();
     await page.getByRole('option', { name: 'Dockside Offices' }).click();
     await page.getByRole('button', { name: 'File', exact: true }).click();

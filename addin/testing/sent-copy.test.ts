@@ -1,13 +1,12 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { beforeAll, expect, it } from 'vitest';
-import type { Fixtures, TestServer } from '../../test/harness.js';
+import { expect, it } from 'vitest';
 import {
+  chooseByKeyboard,
   describeInBrowser,
   expectAccessible,
   officeHostState,
   openEmail,
-  openPaneContext,
-  origin,
+  pressBy,
+  raiseOnSend,
   shot,
 } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
@@ -18,32 +17,15 @@ import { useBrowserSuite } from './suite.js';
  * light by mouse and 450 px dark by keyboard.
  */
 
-type Host = {
-  raise(name: string): Promise<unknown>;
-  sentCopy(id: string): Record<string, unknown>;
-};
+type Host = { sentCopy(id: string): Record<string, unknown> };
 
 describeInBrowser('filed on send means filed', () => {
   const suite = useBrowserSuite();
-  let server: TestServer;
-  let f: Fixtures;
-  let browser: Browser;
-  let signedIn: BrowserContext;
-
-  beforeAll(() => {
-    ({ server, f, browser, signedIn } = suite);
-  });
-
-  const filedIn = async (projectId: string, search: string) =>
-    (
-      await server.call(
-        `/v1/organization/${f.orgA.id}/project/${projectId}/emails?search=${encodeURIComponent(search)}`,
-        { token: f.admin.token },
-      )
-    ).body.data as { id: string; subject: string; sentMessageId: string | null }[];
+  const { filedIn } = suite;
 
   /** A draft marked for Dockside Offices, sent: the send event files it. Answers the sent copy's spec. */
   async function sendMarkedDraft(subject: string, transportId: string) {
+    const { f } = suite;
     const draft = {
       ...openEmail,
       mode: 'compose',
@@ -62,19 +44,8 @@ describeInBrowser('filed on send means filed', () => {
         }),
       },
     };
-    const context = await openPaneContext(browser, { item: draft }, { signedInFrom: signedIn });
-    const page = await context.newPage();
-    suite.page = page;
-    await page.goto(`${origin}/addin/commands.html`);
-    await expect
-      .poll(
-        () =>
-          page.evaluate(() => (window as unknown as { __officeHost: Host }).__officeHost.raise('onMessageSendHandler')),
-        {
-          timeout: 15_000,
-        },
-      )
-      .toEqual({ allowEvent: true });
+    const { context, page } = await suite.openPane({ item: draft }, { at: '/addin/commands.html' });
+    await expect.poll(() => raiseOnSend(page), { timeout: 15_000 }).toEqual({ allowEvent: true });
     const sent = await page.evaluate(
       (id) => (window as unknown as { __officeHost: Host }).__officeHost.sentCopy(id),
       transportId,
@@ -84,15 +55,8 @@ describeInBrowser('filed on send means filed', () => {
   }
 
   /** A pane signed in as Ada Admin, the colleague in Cc (her session put where the add-in keeps it). */
-  async function colleaguePane(item: object, width: number, dark: boolean) {
-    const context = await openPaneContext(browser, { item, dark }, { width, colorScheme: dark ? 'dark' : 'light' });
-    const session = { accessToken: f.admin.token, expiresAt: Date.now() + 3_600_000 };
-    await context.addInitScript((s) => localStorage.setItem('sitefile.session', s), JSON.stringify(session));
-    const page = await context.newPage();
-    suite.page = page;
-    await page.goto(`${origin}/addin/taskpane.html`);
-    return { context, page };
-  }
+  const colleaguePane = (item: object, width: number, dark: boolean) =>
+    suite.openPane({ item, dark }, { width, colorScheme: dark ? 'dark' : 'light', accessToken: suite.f.admin.token });
 
   const receivedBy = (sent: Record<string, unknown>) => ({
     ...sent,
@@ -102,13 +66,10 @@ describeInBrowser('filed on send means filed', () => {
 
   it('shows “Already filed” on the sent copy, adds its category once, and a colleague’s File finds the same record (mouse, 320 px, light)', async () => {
     const sent = await sendMarkedDraft('Dockside stair core pour sequence', '<stair-core-1@harbor.test>');
-    const [filed] = await filedIn(f.projectA2.id, 'stair core pour');
+    const [filed] = await filedIn(suite.f.projectA2.id, 'stair core pour');
     expect(filed).toMatchObject({ subject: 'Dockside stair core pour sequence', sentMessageId: null });
 
-    const context = await openPaneContext(browser, { item: sent }, { signedInFrom: signedIn, width: 320 });
-    const page = await context.newPage();
-    suite.page = page;
-    await page.goto(`${origin}/addin/taskpane.html`);
+    const { context, page } = await suite.openPane({ item: sent }, { width: 320 });
     await page.getByText(/Already filed in Dockside Offices by Mia Member on/).waitFor();
     await page.getByText('Filed in Dockside Offices when it was sent.').waitFor();
     await expect.poll(() => officeHostState(page, 'categories')).toEqual(['Filed: Dockside Offices']);
@@ -117,7 +78,7 @@ describeInBrowser('filed on send means filed', () => {
         JSON.parse((await officeHostState<Record<string, string>>(page, 'customProperties')).sitefileFileWhenSent!),
       )
       .toMatchObject({ filedEmailId: filed!.id, sentMessageId: '<stair-core-1@harbor.test>' });
-    expect((await filedIn(f.projectA2.id, 'stair core pour'))[0]!.sentMessageId).toBe('stair-core-1@harbor.test');
+    expect((await filedIn(suite.f.projectA2.id, 'stair core pour'))[0]!.sentMessageId).toBe('stair-core-1@harbor.test');
     await shot(page, '30-sent-copy-filed-320-light');
     await expectAccessible(page);
     await context.close();
@@ -131,7 +92,7 @@ describeInBrowser('filed on send means filed', () => {
     await colleague.page
       .getByText(/Mia Member already filed this e-mail in Dockside Offices on .*Nothing was changed/)
       .waitFor();
-    expect(await filedIn(f.projectA2.id, 'stair core pour')).toHaveLength(1);
+    expect(await filedIn(suite.f.projectA2.id, 'stair core pour')).toHaveLength(1);
     await colleague.context.close();
   });
 
@@ -140,17 +101,13 @@ describeInBrowser('filed on send means filed', () => {
     const { context, page } = await colleaguePane(receivedBy(sent), 450, true);
     await page.getByText(/Already filed in Dockside Offices by Mia Member on/).waitFor();
     const combobox = page.getByRole('combobox', { name: 'Or choose a project' });
-    await combobox.focus();
-    await page.keyboard.type('Dockside');
-    await page.getByRole('option', { name: 'Dockside Offices' }).waitFor();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
+    await chooseByKeyboard(combobox, 'Dockside', 'Dockside Offices');
     await page.getByRole('button', { name: 'File', exact: true }).focus();
     await page.keyboard.press('Enter');
     await page.getByText(/Mia Member already filed this e-mail in Dockside Offices/).waitFor();
     await shot(page, '31-colleague-already-filed-450-dark');
     await expectAccessible(page);
-    const records = await filedIn(f.projectA2.id, 'loading bay bollards');
+    const records = await filedIn(suite.f.projectA2.id, 'loading bay bollards');
     expect(records).toHaveLength(1);
     expect(records[0]!.sentMessageId).toBe('bollards-1@harbor.test');
     await context.close();
@@ -169,29 +126,21 @@ describeInBrowser('filed on send means filed', () => {
         dark,
         customProperties: {
           sitefileFileWhenSent: JSON.stringify({
-            organizationId: f.orgA.id,
-            projectId: f.projectA2.id,
+            organizationId: suite.f.orgA.id,
+            projectId: suite.f.projectA2.id,
             projectName: 'Dockside Offices',
           }),
         },
       };
-      const context = await openPaneContext(
-        browser,
+      const { context, page } = await suite.openPane(
         { item: draft, dark },
-        { signedInFrom: signedIn, width, colorScheme: dark ? 'dark' : 'light' },
+        { width, colorScheme: dark ? 'dark' : 'light' },
       );
-      const page = await context.newPage();
-      suite.page = page;
-      await page.goto(`${origin}/addin/taskpane.html`);
       await page.getByText('This e-mail will be filed in Dockside Offices as you send it.').waitFor();
       await shot(page, `32-draft-mark-${width}-${dark ? 'dark' : 'light'}`);
       await expectAccessible(page);
       const drop = page.getByRole('button', { name: "Don't file it" });
-      if (by === 'mouse') await drop.click();
-      else {
-        await drop.focus();
-        await page.keyboard.press('Enter');
-      }
+      await pressBy(drop, by);
       await page.getByText('Not filed when sent: this e-mail will be sent without being filed.').waitFor();
       expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('filing-outcome');
       expect(await officeHostState(page, 'customProperties')).toEqual({});

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeInBrowser, expectAccessible, openEmail, openPaneContext, origin, shot } from './chromium.js';
+import { chooseByKeyboard, describeInBrowser, expectAccessible, openEmail, pressBy, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -60,14 +60,10 @@ describeInBrowser('filing several e-mails at once', () => {
       });
       expect(already.status).toBe(201);
 
-      const context = await openPaneContext(
-        suite.browser,
+      const { context, page } = await suite.openPane(
         { noItemSelected: true, selected: emails, mailboxMinor: 15, dark: theme === 'dark' },
-        { signedInFrom: suite.signedIn, width, colorScheme: theme },
+        { width, colorScheme: theme },
       );
-      const page = await context.newPage();
-      suite.page = page;
-      await page.goto(`${origin}/addin/taskpane.html`);
       await page.getByRole('heading', { name: '5 e-mails selected' }).waitFor();
       const picker = page.getByRole('combobox', { name: 'Project for all of them' });
       const fileAll = page.getByRole('button', { name: 'File 5 e-mails' });
@@ -77,11 +73,7 @@ describeInBrowser('filing several e-mails at once', () => {
         await page.getByRole('option', { name: 'Pier 9 Terminal' }).click();
         await fileAll.click();
       } else {
-        await picker.focus();
-        await page.keyboard.type('pier');
-        await page.getByRole('option', { name: 'Pier 9 Terminal' }).waitFor();
-        await page.keyboard.press('ArrowDown');
-        await page.keyboard.press('Enter');
+        await chooseByKeyboard(picker, 'pier', 'Pier 9 Terminal');
         expect(await picker.inputValue()).toBe('Pier 9 Terminal');
         await fileAll.focus();
         await page.keyboard.press('Enter');
@@ -100,11 +92,7 @@ describeInBrowser('filing several e-mails at once', () => {
       await expectAccessible(page);
 
       const retry = page.getByRole('button', { name: 'Retry the 1 failed' });
-      if (input === 'mouse') await retry.click();
-      else {
-        await retry.focus();
-        await page.keyboard.press('Enter');
-      }
+      await pressBy(retry, input);
       await page.getByText('4 filed, 1 already filed, 0 failed.').waitFor();
       expect(await outcomes()).toEqual(['Filed', 'Already filed there: nothing changed', 'Filed', 'Filed', 'Filed']);
       await shot(page, `several-${tag}-${theme}-done`);

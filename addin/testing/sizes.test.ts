@@ -1,13 +1,5 @@
 import { expect, it } from 'vitest';
-import {
-  describeInBrowser,
-  expectAccessible,
-  officeHostState,
-  openEmail,
-  openPaneContext,
-  origin,
-  shot,
-} from './chromium.js';
+import { describeInBrowser, expectAccessible, officeHostState, openEmail, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -50,18 +42,14 @@ describeInBrowser('sizes told before File', () => {
     { width: 450, theme: 'dark' },
   ] as const) {
     it(`warns about a 30 MB message before File and files it without the largest (${width} px, ${theme})`, async () => {
-      const context = await openPaneContext(
-        suite.browser,
+      const { context, page } = await suite.openPane(
         {
           item: { ...heavy, internetMessageId: `<tower-${width}@steel.example>` },
           mailboxMinor: 14,
           dark: theme === 'dark',
         },
-        { signedInFrom: suite.signedIn, width, colorScheme: theme },
+        { width, colorScheme: theme },
       );
-      const page = await context.newPage();
-      suite.page = page;
-      await page.goto(`${origin}/addin/taskpane.html`);
       await page.getByRole('radio', { name: /Pier 9 Terminal/, checked: true }).waitFor();
       expect(await sizeText(page)).toBe('3 of 3 chosen · 30 MB');
       await page.getByText(/^Together these are over the 25\u00a0MB Sitefile accepts/).waitFor();
@@ -90,14 +78,7 @@ describeInBrowser('sizes told before File', () => {
       subject: 'Small drawing',
       attachments: [attachment('att-s', 'drawing.pdf', 3 * MB)],
     };
-    const context = await openPaneContext(
-      suite.browser,
-      { item: small, mailboxMinor: 14 },
-      { signedInFrom: suite.signedIn },
-    );
-    const page = await context.newPage();
-    suite.page = page;
-    await page.goto(`${origin}/addin/taskpane.html`);
+    const { context, page } = await suite.openPane({ item: small, mailboxMinor: 14 });
     await page.getByRole('radio').first().waitFor();
     // 3 MB in base64 lines of 76 is 4.1 MB: what the whole message sends.
     expect(await sizeText(page)).toBe('1 of 1 chosen · 4.1 MB');
@@ -111,14 +92,7 @@ describeInBrowser('sizes told before File', () => {
       subject: 'Survey scans',
       attachments: [attachment('att-19', 'scans.zip', 19 * MB)],
     };
-    const big = await openPaneContext(
-      suite.browser,
-      { item: nineteen, mailboxMinor: 14 },
-      { signedInFrom: suite.signedIn },
-    );
-    const bigPage = await big.newPage();
-    suite.page = bigPage;
-    await bigPage.goto(`${origin}/addin/taskpane.html`);
+    const { context: big, page: bigPage } = await suite.openPane({ item: nineteen, mailboxMinor: 14 });
     await bigPage.getByRole('radio').first().waitFor();
     expect(await sizeText(bigPage)).toBe('1 of 1 chosen · 19 MB');
     expect(await bigPage.getByText('Sent as the whole message, attachments encoded.').count()).toBe(0);

@@ -11,6 +11,8 @@ import {
   seedFilingHistory,
   shotOnFailure,
   signInThroughDialog,
+  signInToAdmin,
+  type WindowOptions,
 } from './chromium.js';
 
 /**
@@ -28,12 +30,85 @@ export interface BrowserSuite {
   page: Page | undefined;
   /** How many ranking requests the stand-in AI provider answered (with `fakeAi`). */
   aiRequests: number;
+  /**
+   * A task pane of its own on `officeHost`, opened at `at` (the task pane by default) and made the page a failure
+   * shows. It is signed in as `signedIn`'s session: the suite's member by default, `false` for none, or a context
+   * to copy it from; `accessToken` puts that token where the add-in keeps its session instead.
+   */
+  openPane(
+    officeHost: Record<string, unknown>,
+    options?: WindowOptions & { signedIn?: BrowserContext | false; accessToken?: string; at?: string },
+  ): Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * The admin console in a browser context of its own (1280×900 px by default), made the page a failure shows:
+   * signed in through its redirect as `signInAs`, else with `signedIn`'s session, else signed out.
+   */
+  openAdmin(
+    options?: WindowOptions & { signedIn?: BrowserContext; signInAs?: [email: string, password: string] },
+  ): Promise<{ context: BrowserContext; page: Page }>;
+  /** The e-mails filed into a project of Harbor matching `search`, as Ada Admin finds them, newest first. */
+  filedIn(projectId: string, search: string): Promise<FiledEmail[]>;
+  /** One filed e-mail of a project of Harbor, as Ada Admin opens it. */
+  filedEmail(projectId: string, id: string): Promise<FiledEmailDetail>;
 }
+
+type FiledEmail = {
+  id: string;
+  subject: string;
+  internetMessageId: string;
+  conversationId: string;
+  sentMessageId: string | null;
+};
+type FiledEmailDetail = {
+  attachments: { name: string }[];
+  filedBy: { name: string };
+  documentId: string | null;
+  original: unknown;
+  note?: string | null;
+};
 
 export function useBrowserSuite(
   options: { fakeAi?: boolean; signIn?: boolean; env?: Record<string, string> } = {},
 ): BrowserSuite {
-  const suite = { aiRequests: 0 } as BrowserSuite;
+  const suite = {
+    aiRequests: 0,
+    async openPane(officeHost, { signedIn = suite.signedIn, accessToken, at = '/addin/taskpane.html', ...pane } = {}) {
+      const context = await openPaneContext(suite.browser, officeHost, {
+        ...pane,
+        signedInFrom: (!accessToken && signedIn) || undefined,
+      });
+      if (accessToken) {
+        const session = JSON.stringify({ accessToken, expiresAt: Date.now() + 3_600_000 });
+        await context.addInitScript((s) => localStorage.setItem('sitefile.session', s), session);
+      }
+      const page = await context.newPage();
+      suite.page = page;
+      await page.goto(`${origin}${at}`);
+      return { context, page };
+    },
+    async openAdmin({ signedIn, signInAs, width = 1280, height = 900, colorScheme } = {}) {
+      const context = await suite.browser.newContext({
+        viewport: { width, height },
+        colorScheme,
+        storageState: signedIn ? await signedIn.storageState() : undefined,
+      });
+      // Fail with the locator's own message well before the test's timeout.
+      context.setDefaultTimeout(10_000);
+      const page = await context.newPage();
+      suite.page = page;
+      if (signInAs) await signInToAdmin(page, ...signInAs);
+      else await page.goto(`${origin}/admin`);
+      return { context, page };
+    },
+    async filedIn(projectId, search) {
+      return (await projectAsAdmin(`${projectId}/emails?search=${encodeURIComponent(search)}`)).data;
+    },
+    filedEmail: (projectId, id) => projectAsAdmin(`${projectId}/emails/${id}`),
+  } as BrowserSuite;
+  /** What Ada Admin reads below a project of Harbor: `path` starts with the project's id. */
+  const projectAsAdmin = async (path: string) =>
+    (await suite.server.call(`/v1/organization/${suite.f.orgA.id}/project/${path}`, { token: suite.f.admin.token }))
+      .body;
   let aiProvider: http.Server | undefined;
 
   beforeAll(async () => {

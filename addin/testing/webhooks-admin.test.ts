@@ -1,30 +1,21 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Receiver, startReceiver, verified } from '../../server/webhooks/webhooks.fixtures.js';
-import type { Fixtures, TestServer } from '../../test/harness.js';
-import { describeInBrowser, expectAccessible, origin, shot, signInToAdmin } from './chromium.js';
+import { describeInBrowser, expectAccessible, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /** The admin console's webhooks, as an organization admin uses them: add (secret once), test, log, delete. */
 describeInBrowser('webhooks in the admin console', () => {
   // The receiver listens on 127.0.0.1.
   const suite = useBrowserSuite({ signIn: false, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1' } });
-  let server: TestServer;
-  let f: Fixtures;
-  let browser: Browser;
   let admin: BrowserContext;
   let page: Page;
   let receiver: Receiver;
   let secret: string;
 
   beforeAll(async () => {
-    ({ server, f, browser } = suite);
     receiver = await startReceiver();
-    admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    admin.setDefaultTimeout(10_000);
-    page = await admin.newPage();
-    suite.page = page;
-    await signInToAdmin(page, 'admin@harbor.test', 'admin-pass-1');
+    ({ context: admin, page } = await suite.openAdmin({ signInAs: ['admin@harbor.test', 'admin-pass-1'] }));
   });
   afterAll(async () => {
     await admin?.close();
@@ -32,6 +23,7 @@ describeInBrowser('webhooks in the admin console', () => {
   });
 
   it('adds a webhook and shows its signing secret once', async () => {
+    const { server, f } = suite;
     await page.getByText('No webhooks yet.').waitFor();
     await page.getByLabel('URL').fill(receiver.url);
     await page.getByLabel('Description').fill('ERP sync');
@@ -69,14 +61,7 @@ describeInBrowser('webhooks in the admin console', () => {
 
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`fits 320 px in ${colorScheme}: nothing sticks out sideways`, async () => {
-      const narrow = await browser.newContext({
-        viewport: { width: 320, height: 900 },
-        colorScheme,
-        storageState: await admin.storageState(),
-      });
-      const small = await narrow.newPage();
-      suite.page = small;
-      await small.goto(`${origin}/admin`);
+      const { context: narrow, page: small } = await suite.openAdmin({ width: 320, colorScheme, signedIn: admin });
       await small.getByRole('list', { name: 'Webhooks' }).waitFor();
       expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBe(320);
       await shot(small, `42-admin-webhooks-320-${colorScheme}`);
@@ -87,6 +72,7 @@ describeInBrowser('webhooks in the admin console', () => {
   }
 
   it('deletes the webhook after asking', async () => {
+    const { server, f } = suite;
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('list', { name: 'Webhooks' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No webhooks yet.').waitFor();
