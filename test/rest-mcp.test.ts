@@ -1,23 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileRfiAnswer, startMcpTestServer } from '../server/mcp/mcp.fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { f, fileRfiAnswer, server } from '../server/mcp/mcp.fixtures.js';
 import { createUser } from '../server/users/service.js';
 import { permissionKeys } from '../shared/permissions.js';
 import { declaredRoute } from './auth-matrix.js';
-import type { Fixtures, TestServer } from './harness.js';
 
 // Every MCP tool beside its REST twin, for each principal the auth matrix uses: the same caller gets the same
 // answer (the same items, cursors included) or the same refusal (the same errorCode and message) from both.
 
-let server: TestServer;
-let f: Fixtures;
 let filedEmailId: string;
 
 beforeAll(async () => {
-  ({ server, f } = await startMcpTestServer());
   filedEmailId = await fileRfiAnswer(server, f, '<twins@acme-eng.test>');
 });
-afterAll(() => server?.close());
 
 interface Twin {
   tool: string;

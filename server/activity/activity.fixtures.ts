@@ -1,11 +1,11 @@
-// One server with 57+ generated activity rows of organization A per test file that imports this (vitest
-// evaluates it once per file), and the requests and oracle the activity tests share.
-import { afterAll, beforeAll, expect } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+// The file's test server (test/fixture-server.ts) with 57+ generated activity rows of organization A, for each
+// test file that imports this (vitest evaluates it once per file), and the requests and oracle the activity tests
+// share. The bindings are live.
+import { beforeAll, expect } from 'vitest';
+import { f as fixtures, server } from '../../test/fixture-server.js';
 import { activity } from '../db/schema.js';
 
-export let server: TestServer;
-export let fixtures: Fixtures;
+export { fixtures, server };
 export let token: string;
 
 export interface Row {
@@ -25,8 +25,6 @@ const actors = [
 const base = Date.parse('2026-05-20T00:00:00.000Z');
 
 beforeAll(async () => {
-  server = await startTestServer();
-  fixtures = await createFixtures(server);
   token = (await fixtures.client(['organization:read'], { orgs: [fixtures.orgA.id] })).token;
   const projectsOfA = [fixtures.projectA1.id, fixtures.projectA2.id, null];
   // 57 rows over three "places" (two projects and the organization itself), with timestamp ties.
@@ -82,10 +80,6 @@ beforeAll(async () => {
     createdAt: new Date(base),
   });
 });
-afterAll(async () => {
-  await server.close();
-});
-
 const feedPath = (query = '') => `/v1/organization/${fixtures.orgA.id}/activity${query ? `?${query}` : ''}`;
 export const get = (query = '', t = token, headers?: Record<string, string>) =>
   server.call(feedPath(query), { token: t, headers });

@@ -1,14 +1,9 @@
-// One server with 150 generated documents in three projects per test file that imports this (vitest
-// evaluates it once per file): the admin lists (staff, every organization) and the generic list of one
-// project, with the requests their tests share.
-import { afterAll, beforeAll, expect } from 'vitest';
-import {
-  type CallResult,
-  createFixtures,
-  type Fixtures,
-  startTestServer,
-  type TestServer,
-} from '../../test/harness.js';
+// The file's test server (test/fixture-server.ts) with 150 generated documents in three projects, for each test
+// file that imports this (vitest evaluates it once per file): the admin lists (staff, every organization) and the
+// generic list of one project, with the requests their tests share. The bindings are live.
+import { beforeAll, expect } from 'vitest';
+import { configureFixtureServer, ctx, f as fixtures, server } from '../../test/fixture-server.js';
+import type { CallResult } from '../../test/harness.js';
 import { ManualClock } from '../clock.js';
 import {
   buildDocuments,
@@ -19,16 +14,15 @@ import {
   walkList,
 } from './documents.fixtures.js';
 
-export let server: TestServer;
-export let fixtures: Fixtures;
+export { ctx, fixtures, server };
 export let staff: string;
 export let all: FixtureDocument[];
 
 export const formats = ['submittal', 'rfi', 'change', 'bulletin', 'instruction'];
 
+configureFixtureServer({ clock: new ManualClock(`${TODAY}T12:00:00Z`) });
+
 beforeAll(async () => {
-  server = await startTestServer({ clock: new ManualClock(`${TODAY}T12:00:00Z`) });
-  fixtures = await createFixtures(server);
   const { orgA, orgB, projectA1, projectA2, projectB1 } = fixtures;
   all = [
     ...buildDocuments({ organizationId: orgA.id, projectId: projectA1.id, count: 70, seed: 11, prefix: 'a1', formats }),
@@ -38,9 +32,6 @@ beforeAll(async () => {
   await insertDocuments(server.database.db, all);
   staff = fixtures.staff.token;
 }, 60_000);
-afterAll(async () => {
-  await server.close();
-});
 
 export { type Params, query } from './documents.fixtures.js';
 
@@ -54,7 +45,6 @@ export async function walk(path: string, params: Params, token = staff, limit = 
 export const ids = (docs: FixtureDocument[]) => docs.map((d) => d.id).sort();
 export const sorted = (uids: string[]) => [...uids].sort();
 
-export const ctx = () => ({ server, fixtures });
 export const expectDocuments = (res: CallResult) => {
   expect(res.status).toBe(200);
   expect(Array.isArray(res.body.data)).toBe(true);

@@ -1,7 +1,8 @@
-// One server with 197 generated documents per test file that imports this (vitest evaluates it once
-// per file), and the requests and oracle the submittal tests share.
-import { afterAll, beforeAll, expect } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+// The file's test server (test/fixture-server.ts) with 197 generated documents, for each test file that imports
+// this (vitest evaluates it once per file), and the requests and oracle the submittal tests share. The bindings
+// are live.
+import { beforeAll, expect } from 'vitest';
+import { configureFixtureServer, f as fixtures, server } from '../../test/fixture-server.js';
 import { ManualClock } from '../clock.js';
 import {
   buildDocuments,
@@ -12,15 +13,14 @@ import {
   TODAY,
 } from './documents.fixtures.js';
 
-export let server: TestServer;
-export let fixtures: Fixtures;
+export { fixtures, server };
 export let token: string;
 export let a1: FixtureDocument[];
 export let base: string;
 
+configureFixtureServer({ clock: new ManualClock(`${TODAY}T12:00:00Z`) });
+
 beforeAll(async () => {
-  server = await startTestServer({ clock: new ManualClock(`${TODAY}T12:00:00Z`) });
-  fixtures = await createFixtures(server);
   const { orgA, orgB, projectA1, projectA2, projectB1 } = fixtures;
   a1 = buildDocuments({ organizationId: orgA.id, projectId: projectA1.id, count: 140, seed: 1, prefix: 'a1' });
   await insertDocuments(server.database.db, [
@@ -39,10 +39,6 @@ beforeAll(async () => {
   token = (await fixtures.client(['document:read'], { orgs: [orgA.id] })).token;
   base = `/v1/organization/${orgA.id}/project/${projectA1.id}/document/submittals`;
 }, 60_000);
-afterAll(async () => {
-  await server.close();
-});
-
 /** Swaps the token the requests below send (a test that moves the clock needs a fresh one). */
 export function setToken(value: string) {
   token = value;

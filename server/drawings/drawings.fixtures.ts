@@ -1,16 +1,15 @@
-// One server with the standard fixtures and a project of drawing sheets for each test file that imports this
-// (vitest evaluates it once per file): sheets whose page widths say which sheet and revision a bundled page came
+// The file's test server (test/fixture-server.ts) with a project of drawing sheets for each test file that imports
+// this (vitest evaluates it once per file): sheets whose page widths say which sheet and revision a bundled page came
 // from, sheets that cannot be bundled, and packages in three projects. The bindings are live.
 import { eq } from 'drizzle-orm';
 import { PDFDict, PDFDocument, PDFHexString, PDFName, type PDFRef } from 'pdf-lib';
-import { afterAll, beforeAll, expect } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { beforeAll, expect } from 'vitest';
+import { ctx, f, server } from '../../test/fixture-server.js';
 import { drawingPackages, drawingRevisions, drawings } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { sheetPdf } from './sheets.fixtures.js';
 
-export let server: TestServer;
-export let f: Fixtures;
+export { ctx, f, server };
 /** A key of organization A with document:read. */
 export let token: string;
 /** Packages of project A1 (holding A-2 and A-101), of project A2, and of organization B's project B1. */
@@ -106,8 +105,6 @@ export async function readBack(url: string) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
   token = (await f.client(['document:read'], { orgs: [f.orgA.id] })).token;
   const db = server.database.db;
   packageA1 = newId('pkg');
@@ -143,10 +140,6 @@ beforeAll(async () => {
   await addDrawing(f.projectA1.id, f.orgA.id, 'X-006', [{ file: Buffer.from('%PDF-1.7\n garbage without objects') }]);
   await addDrawing(f.projectB1.id, f.orgB.id, 'B-1', [await sheet(999, 'B-1 A')], packageB1);
 });
-afterAll(async () => {
-  await server?.close();
-});
-
 /** A fresh key token, for the tests that follow one that moves the clock on. */
 export async function renewToken() {
   token = (await f.client(['document:read'], { orgs: [f.orgA.id] })).token;
@@ -169,6 +162,3 @@ export async function addRevisionB(number: string, width: number, label: string)
     uploadedAt: server.clock.now(),
   });
 }
-
-/** The context `describeAuthMatrix` asks for. */
-export const ctx = () => ({ server, fixtures: f });

@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExplorerQuery } from '../../shared/explorer.js';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import type { Fixtures, TestServer } from '../../test/harness.js';
 import { encodeCursor } from '../cursor.js';
-import { startMcpTestServer } from '../mcp/mcp.fixtures.js';
+import { f, server } from '../mcp/mcp.fixtures.js';
 import { cursorBinding } from './compile.js';
 
-let server: TestServer;
-let f: Fixtures;
 let token: string;
 
 beforeAll(async () => {
-  ({ server, f } = await startMcpTestServer());
   token = (await f.client(['explorer:query'], { orgs: [f.orgA.id] })).token;
 });
-afterAll(() => server?.close());
 
 const query = (body: unknown, orgId = f.orgA.id, as = token) =>
   server.call(`/v1/organization/${orgId}/explorer/query`, { method: 'POST', token: as, json: body });

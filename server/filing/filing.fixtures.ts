@@ -1,20 +1,18 @@
-// One server with the standard fixtures, an RFI in project A1 and a member of organization B for each test file
-// that imports this (vitest evaluates it once per file), and the requests the filing tests share. The bindings
-// are live: read them inside tests and hooks.
-import { afterAll, beforeAll } from 'vitest';
-import { createFixtures, type Fixtures, insertDocument, startTestServer, type TestServer } from '../../test/harness.js';
+// The file's test server (test/fixture-server.ts) with an RFI in project A1 and a member of organization B for
+// each test file that imports this (vitest evaluates it once per file), and the requests the filing tests share.
+// The bindings are live: read them inside tests and hooks.
+import { beforeAll } from 'vitest';
+import { ctx, f, server } from '../../test/fixture-server.js';
+import { insertDocument } from '../../test/harness.js';
 import { createUser } from '../users/service.js';
 
-export let server: TestServer;
-export let f: Fixtures;
+export { ctx, f, server };
 /** RFI-012 of project A1, which e-mails can be filed onto. */
 export const rfiId = 'doc_rfi012';
 /** Rob Ridgeline, a member of organization B only. */
 export let outsider: { token: string };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  f = await createFixtures(server);
   await insertDocument(server.database.db, {
     id: rfiId,
     organizationId: f.orgA.id,
@@ -29,10 +27,6 @@ beforeAll(async () => {
   });
   outsider = { token: f.userToken(ridgeline.id) };
 });
-afterAll(async () => {
-  await server?.close();
-});
-
 export const emailsPath = (projectId = f.projectA1.id, orgId = f.orgA.id) =>
   `/v1/organization/${orgId}/project/${projectId}/emails`;
 
@@ -63,6 +57,3 @@ export const download = async (url: string) => {
   const res = await server.request(parsed.pathname + parsed.search);
   return { res, bytes: Buffer.from(await res.arrayBuffer()) };
 };
-
-/** The context `describeAuthMatrix` asks for. */
-export const ctx = () => ({ server, fixtures: f });

@@ -2,33 +2,20 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Fixtures, TestServer } from '../../test/harness.js';
 import { AgentOAuth } from '../oauth/agent.fixtures.js';
 import { signInAndConsent, viaServer } from '../oauth/browser.fixtures.js';
-import {
-  call,
-  connectAgent,
-  connectWithToken,
-  errorText,
-  mcpUrl,
-  startMcpTestServer,
-  structured,
-} from './mcp.fixtures.js';
+import { call, connectAgent, connectWithToken, errorText, f, mcpUrl, server, structured } from './mcp.fixtures.js';
 
 // How an agent signs in to /mcp (OAuth with the SDK client, or a key's token) and how long that lasts.
 
-let server: TestServer;
-let f: Fixtures;
 let oauth: AgentOAuth;
 let agent: Client;
 
 beforeAll(async () => {
-  ({ server, f } = await startMcpTestServer());
   oauth = new AgentOAuth('Test Agent', 'agent-state-1');
 });
 afterAll(async () => {
   await agent?.close();
-  await server?.close();
 });
 
 describe('MCP sign-in with the SDK client', () => {

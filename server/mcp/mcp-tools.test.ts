@@ -1,22 +1,17 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Fixtures, TestServer } from '../../test/harness.js';
 import { AgentOAuth } from '../oauth/agent.fixtures.js';
-import { call, errorText, signInAgent, startMcpTestServer, structured } from './mcp.fixtures.js';
+import { call, errorText, f, server, signInAgent, structured } from './mcp.fixtures.js';
 
 // The MCP tools as an agent signed in as Mia Member (organization A) sees them, over the data of mcp.fixtures.ts.
 
-let server: TestServer;
-let f: Fixtures;
 let agent: Client;
 
 beforeAll(async () => {
-  ({ server, f } = await startMcpTestServer());
   agent = await signInAgent(server, new AgentOAuth('Test Agent', 'agent-state-1'));
 });
 afterAll(async () => {
   await agent?.close();
-  await server?.close();
 });
 
 describe('MCP tools as a signed-in member of organization A', () => {

@@ -2,40 +2,30 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { expect } from 'vitest';
-import {
-  createFixtures,
-  type Fixtures,
-  startTestServer,
-  type TestServer,
-  type TestServerOptions,
-} from '../../test/harness.js';
+import { beforeAll, expect } from 'vitest';
+import { f, server } from '../../test/fixture-server.js';
+import type { Fixtures, TestServer } from '../../test/harness.js';
 import type { Db } from '../db/connection.js';
 import { dispatches, documents, emailMessages } from '../db/schema.js';
 import type { AgentOAuth } from '../oauth/agent.fixtures.js';
 import { signInAndConsent, viaServer } from '../oauth/browser.fixtures.js';
 
+// The file's test server (test/fixture-server.ts) with the MCP data set below for each test file that imports
+// this (vitest evaluates it once per file): the MCP and explorer tests' setup, and the clients and calls they
+// share. The bindings are live.
+
+export { f, server };
+
 type McpTestIds = { orgA: string; projectA1: string; orgB: string; projectB1: string };
 
-/** A test server with the standard fixtures and the MCP data set below: the MCP and explorer tests' setup. */
-export async function startMcpTestServer(
-  options: TestServerOptions = {},
-): Promise<{ server: TestServer; f: Fixtures }> {
-  const server = await startTestServer(options);
-  const f = await createFixtures(server);
-  await addMcpTestData(server, f);
-  return { server, f };
-}
-
-/** The MCP data set below, over a server that has the standard fixtures. */
-export async function addMcpTestData(server: TestServer, f: Fixtures): Promise<void> {
+beforeAll(async () => {
   await insertMcpTestData(server.database.db, {
     orgA: f.orgA.id,
     projectA1: f.projectA1.id,
     orgB: f.orgB.id,
     projectB1: f.projectB1.id,
   });
-}
+});
 
 /**
  * A small, known data set for the MCP and explorer tests: documents and e-mail records in project A1

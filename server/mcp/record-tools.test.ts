@@ -1,15 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Fixtures, TestServer } from '../../test/harness.js';
 import { activity } from '../db/schema.js';
-import { call, connectWithToken, errorText, fileRfiAnswer, startMcpTestServer, structured } from './mcp.fixtures.js';
+import { call, connectWithToken, errorText, f, fileRfiAnswer, server, structured } from './mcp.fixtures.js';
 
 // The tools over the REST routes of filed e-mails, reports, the directory, the activity feed and one document, called
 // with the MCP SDK client: how they are listed, what they find, and refusals the REST/MCP comparison
 // (test/rest-mcp.test.ts) does not ask for.
 
-let server: TestServer;
-let f: Fixtures;
 let agent: Client;
 let token: string;
 let filedEmailId: string;
@@ -25,7 +22,6 @@ const newTools = [
 ];
 
 beforeAll(async () => {
-  ({ server, f } = await startMcpTestServer());
   const key = await f.client(['mcp:access', 'email:read', 'document:read', 'organization:read'], {
     orgs: [f.orgA.id],
   });
@@ -49,7 +45,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await agent?.close();
-  await server?.close();
 });
 
 const rest = (path: string) => server.call(path, { token });

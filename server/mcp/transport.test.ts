@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { configureFixtureServer, f, server, startInstance } from '../../test/fixture-server.js';
+import { configureFixtureServer, startInstance } from '../../test/fixture-server.js';
 import { encodeCursor } from '../cursor.js';
-import { addMcpTestData } from './mcp.fixtures.js';
+import { f, server } from './mcp.fixtures.js';
 
 // The Streamable HTTP transport as a client on the wire sees it: bare HTTP requests, no SDK client.
 
@@ -14,7 +14,6 @@ let token: string;
 configureFixtureServer({ env: { MCP_ALLOWED_ORIGINS: INSPECTOR_ORIGIN } });
 
 beforeAll(async () => {
-  await addMcpTestData(server, f);
   token = (await f.client(['mcp:access', 'project:read', 'document:read', 'email:read'], { orgs: [f.orgA.id] })).token;
 });
 

@@ -1,10 +1,10 @@
-// One server with the standard fixtures and a registered agent client for each test file that imports this
-// (vitest evaluates it once per file), and the requests the OAuth tests share. The bindings are live.
-import { afterAll, beforeAll, expect } from 'vitest';
-import { createFixtures, startTestServer, type TestServer } from '../../test/harness.js';
+// The file's test server (test/fixture-server.ts) with a registered agent client for each test file that imports
+// this (vitest evaluates it once per file), and the requests the OAuth tests share. The bindings are live.
+import { beforeAll, expect } from 'vitest';
+import { server } from '../../test/fixture-server.js';
 import { authorizeUrl as authorizeUrlOf, oauthForm } from './browser.fixtures.js';
 
-export let server: TestServer;
+export { server };
 /** A client registered through dynamic registration, with a name that needs escaping. */
 export let agent: { client_id: string; client_secret: string };
 
@@ -23,10 +23,7 @@ export const register = async (metadata: Record<string, unknown>) =>
   server.call('/oauth/register', { method: 'POST', json: metadata });
 
 beforeAll(async () => {
-  server = await startTestServer();
-  await createFixtures(server);
   const res = await register({ client_name: 'Agent <b>X</b>', redirect_uris: [agentRedirect] });
   expect(res.status).toBe(201);
   agent = res.body;
 });
-afterAll(() => server?.close());
