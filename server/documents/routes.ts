@@ -30,6 +30,8 @@ const csvList = (rows: 'submittals' | 'documents', schema: z.ZodType) => ({
   method: 'get' as const,
   description: csvNote,
   responses: { 200: { description: `A page of ${rows}. ${csvNote}`, schema, csv: true } },
+  // The CSV is written to the response as the export reads it.
+  streams: true as const,
   errors: { 400: 'Invalid filter, sort, limit or cursor (a cursor made with other filters included)' },
 });
 

@@ -31,6 +31,8 @@ export const downloadRoutes = [
       'An expired or altered URL is a 403. Single byte ranges are supported (206, or 416 outside the file).',
     tags: ['Downloads'],
     access: access.public,
+    // The file is piped from the blob store to the response.
+    streams: true,
     params: DownloadPath,
     query: DownloadQuery,
     responses: {
