@@ -308,6 +308,21 @@ const gateStep =
     next();
   };
 
+/**
+ * A streamed answer whose client has taken no byte for `stallMs` while the answer waits on it is cut (within twice
+ * that), so that a client that stops reading holds no file or export open. Waiting on the client: a write was
+ * refused until 'drain'; before the first byte, the wait is the handler's (a long query), not the client's.
+ */
+const cutWhenStalled = (res: Response, stallMs: number): void => {
+  let sent = -1;
+  const check = setInterval(() => {
+    const now = res.socket?.bytesWritten ?? 0;
+    if (res.writableNeedDrain && now === sent) res.destroy();
+    sent = now;
+  }, stallMs);
+  res.once('close', () => clearInterval(check));
+};
+
 const FORM = 'application/x-www-form-urlencoded';
 const jsonBody = express.json({ limit: '1mb', verify: refuseNulInJson });
 /** A form body (`application/x-www-form-urlencoded`: OAuth's token requests, the sign-in pages' posts). */
@@ -385,6 +400,7 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
       const body = parsePart('body', bodySchema(route, req), req.body);
       if (route.access.kind === 'ownerOrOrgAdmin')
         await checkRecordOwner(app, route.access, req.caller as Caller, params);
+      if (route.streams) cutWhenStalled(res, app.config.exportStallTimeoutMs);
       const result = await route.handler({ req, res, app, caller: req.caller as Caller, params, query, body } as never);
       if (route.streams && (res.headersSent || res.writableEnded)) return;
       send(route, res, result instanceof Reply ? result : new Reply(firstStatus(route, result), result));
