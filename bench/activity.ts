@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { type SQL, sql } from 'drizzle-orm';
 import pino from 'pino';
 import {
@@ -8,7 +7,7 @@ import {
   orgActivityCsvFrom,
   orgActivityPage,
 } from '../server/activity/queries.js';
-import { openDatabase } from '../server/db/connection.js';
+import { movedCursor } from '../server/cursor.js';
 import { csvCellsQuery, csvValuesQuery } from '../server/db/csv-cells.js';
 import { encodeCommsCursor } from '../server/dispatches/cursor.js';
 import {
@@ -18,25 +17,9 @@ import {
   recipientsQuery,
 } from '../server/dispatches/queries.js';
 import { startServer } from '../server/server.js';
-import { benchConfig, csvAgainstCopy, getJson, timeIt } from './measure.js';
+import { apiAgainstDriver, benchConfig, csvAgainstCopy, getJson, openApiBench, printPlans } from './measure.js';
 
-const { values } = parseArgs({
-  options: {
-    'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/sitefile_large' },
-    runs: { type: 'string', default: '30' },
-    'csv-runs': { type: 'string', default: '3' },
-    /** Only the CSV export against COPY. */
-    'csv-only': { type: 'boolean', default: false },
-    explain: { type: 'boolean', default: false },
-  },
-});
-const runs = Number(values.runs);
-const csvRuns = Number(values['csv-runs']);
-const databaseUrl = values['database-url'];
-
-const database = await openDatabase({ databaseUrl });
-const db = database.db;
-const rows = async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+const { database, db, rows, runs, csvRuns, csvOnly, explain, copyTo } = await openApiBench();
 
 // --- Who asks: a member of the organization with the most activity.
 const [org] = await rows<{ organizationId: string; n: number }>(
@@ -72,10 +55,7 @@ const [deepRow] = await rows<{ id: string; createdAt: string }>(
       order by created_at desc, id desc offset ${(deepPage - 1) * PAGE - 1} limit 1`,
 );
 const firstCursor = (await api(`${feedPath}?limit=${PAGE}`)).nextCursor as string;
-const binding = (JSON.parse(Buffer.from(firstCursor, 'base64url').toString('utf8')) as { f: string }).f;
-const deepCursor = Buffer.from(JSON.stringify({ k: [deepRow!.createdAt], id: deepRow!.id, f: binding })).toString(
-  'base64url',
-);
+const deepCursor = movedCursor(server.app.context.cursorKey, firstCursor, { k: [deepRow!.createdAt], id: deepRow!.id });
 const deepPosition = { key: deepRow!.createdAt, id: deepRow!.id };
 
 const COMMS_PAGE = 20;
@@ -120,7 +100,7 @@ const cases = [
 /** The SQL of a drizzle query builder, or a raw SQL chunk. */
 const sqlOf = (query: { getSQL(): SQL } | SQL): SQL => ('getSQL' in query ? query.getSQL() : query);
 
-if (values.explain) {
+if (explain) {
   const plans: [string, SQL][] = [
     ['org activity page 1', sqlOf(orgActivityPage(db, feed, undefined, PAGE))],
     [`org activity page ${deepPage}`, sqlOf(orgActivityPage(db, feed, deepPosition, PAGE))],
@@ -134,29 +114,13 @@ if (values.explain) {
   ];
   const firstPage = await dispatchPage(db, comms, 'largest', undefined, COMMS_PAGE);
   plans.push(['comms recipients of a page', recipientsQuery(firstPage.map((d) => d.id))]);
-  for (const [name, query] of plans) {
-    const plan = await rows<{ 'QUERY PLAN': string }>(sql`explain (analyze, buffers, costs off) ${query}`);
-    console.log(`### ${name}\n\n\`\`\`\n${plan.map((r) => r['QUERY PLAN']).join('\n')}\n\`\`\`\n`);
-  }
+  await printPlans(db, plans, 'analyze, buffers, costs off');
   await server.close();
   await database.close();
   process.exit(0);
 }
 
-const lines = [
-  `database: ${database.kind}; ${runs} sequential runs per case after one warm-up`,
-  '',
-  '| case | API p50 ms | API p99 ms | driver p50 ms | driver p99 ms | p50 ratio |',
-  '|---|---|---|---|---|---|',
-];
-for (const c of values['csv-only'] ? [] : cases) {
-  const viaApi = await timeIt(runs, c.api);
-  const viaDriver = await timeIt(runs, c.direct);
-  lines.push(
-    `| ${c.name} | ${viaApi.p50.toFixed(1)} | ${viaApi.p99.toFixed(1)} | ${viaDriver.p50.toFixed(1)} | ${viaDriver.p99.toFixed(1)} | ${(viaApi.p50 / viaDriver.p50).toFixed(2)} |`,
-  );
-  console.error(lines.at(-1));
-}
+const { lines } = await apiAgainstDriver(database.kind, runs, csvOnly ? [] : cases);
 
 // --- CSV: 100,000 rows of the feed against COPY of the same query.
 const CSV_ROWS = 100_000;
@@ -165,7 +129,7 @@ lines.push(
     url: `${server.url}${feedPath}?limit=${CSV_ROWS}`,
     token,
     query: csvValuesQuery(orgActivityCsvColumns, orgActivityCsvFrom(feed, undefined), CSV_ROWS),
-    copyTo: { databaseUrl },
+    copyTo,
     runs: csvRuns,
     title: `${CSV_ROWS.toLocaleString('en-US')} rows of the organization feed`,
   })),

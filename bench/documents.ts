@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import { type SQL, sql } from 'drizzle-orm';
 import pino from 'pino';
-import { openDatabase } from '../server/db/connection.js';
+import { movedCursor } from '../server/cursor.js';
 import { csvValuesQuery } from '../server/db/csv-cells.js';
 import { documentCsvColumns, documentCsvFrom } from '../server/documents/csv-queries.js';
 import {
@@ -18,27 +17,9 @@ import {
 import { startServer } from '../server/server.js';
 import { createUser } from '../server/users/service.js';
 import { DocumentItem, Submittal } from '../shared/documents.js';
-import { benchConfig, csvAgainstCopy, getJson, timeIt } from './measure.js';
+import { apiAgainstDriver, benchConfig, csvAgainstCopy, getJson, openApiBench, printPlans } from './measure.js';
 
-const { values } = parseArgs({
-  options: {
-    'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/sitefile_large' },
-    pglite: { type: 'string' },
-    runs: { type: 'string', default: '30' },
-    'csv-runs': { type: 'string', default: '3' },
-    /** Only the CSV export against COPY. */
-    'csv-only': { type: 'boolean', default: false },
-    /** Print EXPLAIN ANALYZE of the main queries (for docs/performance.md) and stop. */
-    explain: { type: 'boolean', default: false },
-  },
-});
-const runs = Number(values.runs);
-const csvRuns = Number(values['csv-runs']);
-const databaseUrl = values.pglite ? undefined : values['database-url'];
-
-const database = await openDatabase(values.pglite ? { dataDir: values.pglite } : { databaseUrl });
-const db = database.db;
-const rows = async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+const { database, db, rows, runs, csvRuns, csvOnly, explain, copyTo } = await openApiBench();
 
 // --- Who asks: a staff user for /v1/admin, a member of the largest project's organization for the project list.
 const [largest] = await rows<{ projectId: string; organizationId: string; n: number }>(
@@ -83,12 +64,10 @@ async function cursorForPage(
   const pages = Math.ceil(first.total / PAGE);
   const target = Math.min(page, pages);
   const [row] = await rows<Record<string, string>>(sql`${queryOf()} offset ${(target - 1) * PAGE - 1} limit 1`);
-  if (!row) return undefined;
-  const decoded = JSON.parse(Buffer.from(first.nextCursor, 'base64url').toString('utf8')) as { f: string };
-  const cursor = Buffer.from(JSON.stringify({ k: [row[sortField] ?? null], id: row.uid, f: decoded.f })).toString(
-    'base64url',
-  );
-  return { cursor, after: { value: row[sortField] ?? null, uid: row.uid as string }, page: target };
+  if (!row?.uid) return undefined;
+  const after = { value: row[sortField] ?? null, uid: row.uid };
+  const cursor = movedCursor(server.app.context.cursorKey, first.nextCursor, { k: [after.value], id: after.uid });
+  return { cursor, after, page: target };
 }
 
 interface Case {
@@ -209,7 +188,7 @@ const cases: Case[] = [
   },
 ];
 
-if (values.explain) {
+if (explain) {
   const plans: [string, SQL][] = [
     ['admin submittals, page 1', sql`${adminSubmittalsQuery()} limit ${PAGE + 1}`],
     ...(deepSubmittals
@@ -237,31 +216,13 @@ if (values.explain) {
       sql`${documentQuery({ filter: searchedDocuments, sort: createdDesc, include: [] })} limit ${PAGE + 1}`,
     ],
   ];
-  for (const [name, query] of plans) {
-    const plan = await rows<Record<string, string>>(sql`explain (analyze, costs off, timing off, summary on) ${query}`);
-    console.log(`\n### ${name}\n\n\`\`\`\n${plan.map((r) => Object.values(r)[0]).join('\n')}\n\`\`\``);
-  }
+  await printPlans(db, plans, 'analyze, costs off, timing off, summary on');
   await server.close();
   await database.close();
   process.exit(0);
 }
 
-const lines = [
-  `database: ${database.kind}; ${runs} sequential runs per case after one warm-up`,
-  '',
-  '| case | API p50 ms | API p99 ms | driver p50 ms | driver p99 ms | p50 ratio |',
-  '|---|---|---|---|---|---|',
-];
-const results: Record<string, { p50: number }> = {};
-for (const c of values['csv-only'] ? [] : cases) {
-  const viaApi = await timeIt(runs, c.api);
-  const viaDriver = await timeIt(runs, c.direct);
-  results[c.name] = viaApi;
-  lines.push(
-    `| ${c.name} | ${viaApi.p50.toFixed(1)} | ${viaApi.p99.toFixed(1)} | ${viaDriver.p50.toFixed(1)} | ${viaDriver.p99.toFixed(1)} | ${(viaApi.p50 / viaDriver.p50).toFixed(2)} |`,
-  );
-  console.error(lines.at(-1));
-}
+const { lines, apiTimes: results } = await apiAgainstDriver(database.kind, runs, csvOnly ? [] : cases);
 const deepRatio = (deep: string, first: string) => {
   const [d, f] = [results[deep], results[first]];
   return d && f ? (d.p50 / f.p50).toFixed(2) : 'n/a';
@@ -283,7 +244,7 @@ lines.push(
       documentCsvFrom({ filter: adminDocuments, sort: createdDesc }),
       CSV_ROWS,
     ),
-    copyTo: databaseUrl ? { databaseUrl } : { db },
+    copyTo,
     runs: csvRuns,
     title: `${CSV_ROWS.toLocaleString('en-US')} rows of admin documents (include=assignees)`,
   })),

@@ -8,9 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
 import { type SQL, sql } from 'drizzle-orm';
 import { loadConfig } from '../server/config.js';
-import type { Db } from '../server/db/connection.js';
+import { type Db, openDatabase } from '../server/db/connection.js';
 import { withInlineParams } from '../server/db/sql-text.js';
 
 /** A bench server's configuration: a scratch DATA_DIR, any port, no logs, a rate limit no bench reaches. */
@@ -23,6 +24,39 @@ export const benchConfig = (env: Record<string, string> = {}) =>
     JWT_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghijklmnop',
     ...env,
   });
+
+/**
+ * The flags and the database of a bench that times the API beside the driver on a seeded database (activity,
+ * documents): PostgreSQL at --database-url, or a PGlite directory with --pglite.
+ */
+export async function openApiBench() {
+  const { values } = parseArgs({
+    options: {
+      'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/sitefile_large' },
+      pglite: { type: 'string' },
+      runs: { type: 'string', default: '30' },
+      'csv-runs': { type: 'string', default: '3' },
+      /** Only the CSV export against COPY. */
+      'csv-only': { type: 'boolean', default: false },
+      /** Print EXPLAIN ANALYZE of the main queries (for docs/performance.md) and stop. */
+      explain: { type: 'boolean', default: false },
+    },
+  });
+  const databaseUrl = values.pglite ? undefined : values['database-url'];
+  const database = await openDatabase(values.pglite ? { dataDir: values.pglite } : { databaseUrl });
+  const db = database.db;
+  return {
+    database,
+    db,
+    rows: async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows,
+    runs: Number(values.runs),
+    csvRuns: Number(values['csv-runs']),
+    csvOnly: values['csv-only'],
+    explain: values.explain,
+    /** Where `csvAgainstCopy` runs COPY: psql against the same PostgreSQL, or the PGlite database itself. */
+    copyTo: databaseUrl ? { databaseUrl } : { db },
+  };
+}
 
 export const percentile = (xs: number[], q: number): number => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -91,6 +125,47 @@ export async function timeIt(times: number, run: () => Promise<unknown>): Promis
     samples.push(performance.now() - t0);
   }
   return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
+}
+
+/** A bench case: the same answer through the HTTP API and straight from the driver, timed side by side. */
+export interface ApiAgainstDriverCase {
+  name: string;
+  api: () => Promise<unknown>;
+  direct: () => Promise<unknown>;
+}
+
+/**
+ * Each case through the API and through the driver alone (`timeIt`): a Markdown table's lines, each row also to
+ * stderr as soon as it is measured, and each case's API times by name.
+ */
+export async function apiAgainstDriver(databaseKind: string, runs: number, cases: ApiAgainstDriverCase[]) {
+  const lines = [
+    `database: ${databaseKind}; ${runs} sequential runs per case after one warm-up`,
+    '',
+    '| case | API p50 ms | API p99 ms | driver p50 ms | driver p99 ms | p50 ratio |',
+    '|---|---|---|---|---|---|',
+  ];
+  const apiTimes: Record<string, { p50: number; p99: number }> = {};
+  for (const c of cases) {
+    const viaApi = await timeIt(runs, c.api);
+    const viaDriver = await timeIt(runs, c.direct);
+    apiTimes[c.name] = viaApi;
+    lines.push(
+      `| ${c.name} | ${viaApi.p50.toFixed(1)} | ${viaApi.p99.toFixed(1)} | ${viaDriver.p50.toFixed(1)} | ${viaDriver.p99.toFixed(1)} | ${(viaApi.p50 / viaDriver.p50).toFixed(2)} |`,
+    );
+    console.error(lines.at(-1));
+  }
+  return { lines, apiTimes };
+}
+
+/** Prints `explain (options) query` for each named query as a Markdown section: what a bench's --explain shows. */
+export async function printPlans(db: Db, plans: [string, SQL][], options: string): Promise<void> {
+  for (const [name, query] of plans) {
+    const plan = (await db.execute(sql`explain (${sql.raw(options)}) ${query}`)) as unknown as {
+      rows: Record<string, string>[];
+    };
+    console.log(`### ${name}\n\n\`\`\`\n${plan.rows.map((r) => Object.values(r)[0]).join('\n')}\n\`\`\`\n`);
+  }
 }
 
 /** Reads a CSV response to the end: time to first byte and in all, size, lines, and this process's peak RSS growth. */

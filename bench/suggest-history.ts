@@ -188,10 +188,7 @@ export async function runCorpus(options: RunOptions): Promise<Outcome[]> {
         method: 'POST',
         token,
         json: {
-          subject: mail.subject,
-          from: mail.from,
-          to: mail.to,
-          cc: mail.cc,
+          ...headersOf(mail),
           bodyPreview: mail.body,
           attachmentNames: mail.attachmentNames,
         },
@@ -214,15 +211,15 @@ export async function runCorpus(options: RunOptions): Promise<Outcome[]> {
   }
 }
 
+/** A corpus mail's subject and addresses as both the filing and the suggestions API take them. */
+const headersOf = (mail: CorpusMail) => ({ subject: mail.subject, from: mail.from, to: mail.to, cc: mail.cc });
+
 async function fileMail(server: TestServer, token: string, orgId: string, projectId: string, mail: CorpusMail) {
   const res = await server.call(`/v1/organization/${orgId}/project/${projectId}/emails`, {
     method: 'POST',
     token,
     json: {
-      subject: mail.subject,
-      from: mail.from,
-      to: mail.to,
-      cc: mail.cc,
+      ...headersOf(mail),
       sentAt: `${mail.date}T09:00:00Z`,
       internetMessageId: `<${mail.id}@corpus.test>`,
       bodyText: mail.body,

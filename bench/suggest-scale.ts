@@ -12,8 +12,10 @@
 // leave them (filing a million e-mails one by one through the API takes hours): features per distinct token
 // (textFeatures, as learnedFeatures reads them), checked against learnedFeatures on the first e-mails; rows written
 // with COPY (PostgreSQL through pg-copy-streams, PGlite from a Blob) with the model's indexes dropped and rebuilt
-// once after the load. PGlite runs from a data directory on disk. The timed filings learn one e-mail each, as
-// filing does.
+// once after the load. The same e-mails are loaded as filed e-mails too (COPY, their indexes rebuilt after), in
+// threads of four, and a third of the suggestions asked are replies in one of those threads, so the thread look-up
+// runs against 1,000,000 rows. PGlite runs from a data directory on disk. The timed filings learn one e-mail each,
+// as filing does.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -50,6 +52,7 @@ const filingCount = Number(values.filings);
 const rng = new Rng(26);
 const own = 'ridgelinegc.test';
 const modelTables = ['suggestion_feature_totals'];
+const loadedTables = [...modelTables, 'filed_emails'];
 
 const syllables = 'ka lo mi ne ru sa to vi ze ba de fo gu hi ja ko lu ma no pe qui ra si tu ve wo xa yo zu'.split(' ');
 const pseudoWord = (i: number) => {
@@ -61,6 +64,7 @@ const common = Array.from({ length: 4000 }, (_, i) => pseudoWord(i));
 const firms = Array.from({ length: Math.max(50, projectCount / 10) }, (_, i) => `firm${i}.test`);
 
 interface SyntheticProject {
+  index: number;
   id: string;
   topics: string[];
   ids: string[];
@@ -112,7 +116,7 @@ const copyField = (v: string | number | null) =>
 async function copyRows(db: Db, table: string, columns: string[], rows: (string | number | null)[][]) {
   if (rows.length === 0) return;
   const text = `${rows.map((r) => r.map(copyField).join('\t')).join('\n')}\n`;
-  const statement = `copy ${table} (${columns.join(', ')}) from`;
+  const statement = `copy ${table} (${columns.map((c) => `"${c}"`).join(', ')}) from`;
   const pool = poolOf(db);
   if (!pool) {
     await pgliteOf(db).query(`${statement} '/dev/blob'`, [], { blob: new Blob([text]) });
@@ -128,17 +132,19 @@ async function copyRows(db: Db, table: string, columns: string[], rows: (string 
 
 const definitions = z.object({ table: z.string(), name: z.string(), definition: z.string(), constraint: z.boolean() });
 
-/** The model tables' indexes and keys, dropped; the function returned rebuilds them. */
-async function dropModelIndexes(db: Db) {
+/** The loaded tables' indexes and keys, dropped; the function returned rebuilds them. */
+async function dropIndexes(db: Db) {
   const found = await selectRows(
     db,
     sql`select c.conrelid::regclass::text as table, c.conname as name,
         'alter table ' || c.conrelid::regclass::text || ' add constraint ' || c.conname || ' ' || pg_get_constraintdef(c.oid)
           as definition, true as constraint
-      from pg_constraint c where c.contype in ('p', 'u') and c.conrelid::regclass::text = any(${`{${modelTables.join(',')}}`}::text[])
+      from pg_constraint c where c.conrelid::regclass::text = any(${`{${loadedTables.join(',')}}`}::text[])
+        -- filed_emails keeps its primary key: attachments' foreign key needs it
+        and (c.contype in ('u', 'f') or (c.contype = 'p' and c.conrelid::regclass::text = any(${`{${modelTables.join(',')}}`}::text[])))
       union all
       select i.tablename, i.indexname, i.indexdef, false from pg_indexes i
-      where i.tablename = any(${`{${modelTables.join(',')}}`}::text[])
+      where i.tablename = any(${`{${loadedTables.join(',')}}`}::text[])
         and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`,
     definitions,
   );
@@ -155,9 +161,57 @@ async function dropModelIndexes(db: Db) {
   };
 }
 
-/** Counts of `emailCount` synthetic e-mails, per project then per feature, as filing leaves them. */
-async function loadModel(db: Db, organizationId: string, synthetic: SyntheticProject[]) {
-  const rebuild = await dropModelIndexes(db);
+const THREAD_LENGTH = 4;
+const filedColumns = [
+  'id',
+  'organization_id',
+  'project_id',
+  'message_id',
+  'conversation_id',
+  'subject',
+  'from_address',
+  'to',
+  'cc',
+  'body_text',
+  'search_text',
+  'filed_by_id',
+  'filed_at',
+];
+const FILED_SINCE = Date.parse('2023-01-01T00:00:00Z');
+
+/** A filed e-mail's row: the n-th e-mail of project i, in thread n / THREAD_LENGTH, filed over three years. */
+function filedRow(
+  organizationId: string,
+  filedById: string,
+  p: SyntheticProject,
+  n: number,
+  mail: ReturnType<typeof mailOf>,
+) {
+  return [
+    `fem_s${p.index}_${n}`,
+    organizationId,
+    p.id,
+    `m${p.index}.${n}@scale.test`,
+    conversationOf(p, Math.floor(n / THREAD_LENGTH)),
+    mail.subject,
+    mail.from,
+    JSON.stringify(mail.recipients.map((address) => ({ address }))),
+    '[]',
+    mail.body,
+    `${mail.subject} ${mail.body}`,
+    filedById,
+    new Date(FILED_SINCE + rng.float() * 3 * 365 * 86_400_000).toISOString(),
+  ];
+}
+const conversationOf = (p: SyntheticProject, thread: number) => `conv-${p.index}-${thread}`;
+
+/**
+ * `emailCount` synthetic e-mails: filed (rows of filed_emails) and counted per project then per feature, as filing
+ * leaves the model.
+ */
+async function loadFiledMail(db: Db, organizationId: string, filedById: string, synthetic: SyntheticProject[]) {
+  const rebuild = await dropIndexes(db);
+  let filed: (string | number | null)[][] = [];
   const totals = new Map<string, { emails: number; projects: number; counts: Map<string, number> | null }>();
   let pairs = 0;
   for (const [i, p] of synthetic.entries()) {
@@ -169,6 +223,11 @@ async function loadModel(db: Db, organizationId: string, synthetic: SyntheticPro
       if (i === 0 && n < 50 && features.join() !== learnedFeatures(mail).join())
         throw new Error(`features differ from learnedFeatures: ${features.join()} / ${learnedFeatures(mail).join()}`);
       for (const f of features) counts.set(f, (counts.get(f) ?? 0) + 1);
+      filed.push(filedRow(organizationId, filedById, p, n, mail));
+      if (filed.length === 50_000) {
+        await copyRows(db, 'filed_emails', filedColumns, filed);
+        filed = [];
+      }
     }
     pairs += counts.size;
     for (const [feature, emails] of counts) {
@@ -193,9 +252,10 @@ async function loadModel(db: Db, organizationId: string, synthetic: SyntheticPro
       ['organization_id', 'feature', 'emails', 'projects', 'counts'],
       rows.slice(i, i + 100_000),
     );
+  await copyRows(db, 'filed_emails', filedColumns, filed);
   await rebuild();
   // Autovacuum's work after a load, done now: visibility map and statistics.
-  for (const table of modelTables) await db.execute(sql.raw(`vacuum analyze ${table}`));
+  for (const table of loadedTables) await db.execute(sql.raw(`vacuum analyze ${table}`));
   return { pairs, features: totals.size };
 }
 
@@ -250,6 +310,7 @@ async function main() {
   const db = server.database.db;
   const org = await createOrganization(db, { name: 'Scale Builders' });
   const synthetic: SyntheticProject[] = Array.from({ length: projectCount }, (_, i) => ({
+    index: i,
     id: newId('prj'),
     topics: [pseudoWord(100_000 + i * 3), pseudoWord(100_001 + i * 3), pseudoWord(100_002 + i * 3)],
     ids: [`PO-${70_000 + i}`, `BLD-26-${String(i).padStart(4, '0')}`],
@@ -268,27 +329,31 @@ async function main() {
   }
   console.log(`${projectCount} projects in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
-  t = performance.now();
-  const model = await loadModel(db, org.id, synthetic);
-  console.log(
-    `model of ${emailCount} e-mails: ${model.features} features (rows), ${model.pairs} (feature, project) pairs, loaded in ${((performance.now() - t) / 1000).toFixed(1)} s`,
-  );
-
   const user = await createUser(db, {
     email: `pm@${own}`,
     name: 'PM',
     memberships: [{ orgId: org.id, role: 'member' }],
   });
+  t = performance.now();
+  const model = await loadFiledMail(db, org.id, user.id, synthetic);
+  console.log(
+    `${emailCount} filed e-mails and their model: ${model.features} features (rows), ${model.pairs} (feature, project) pairs, loaded in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
+
   const token = server.app.context.tokens.sign(user.id, 'user').token;
   const suggestions: number[] = [];
   const baseline: number[] = [];
   const lookups: number[] = [];
   let right = 0;
-  const asked = Array.from({ length: requestCount + 20 }, () => {
+  const perProject = Math.floor(emailCount / projectCount);
+  const asked = Array.from({ length: requestCount + 20 }, (_, n) => {
     const p = pick(synthetic);
-    return { p, mail: mailOf(p) };
+    // Every third one a reply in a filed thread of its project.
+    const thread =
+      n % 3 === 0 && perProject >= THREAD_LENGTH ? Math.floor((rng.float() * perProject) / THREAD_LENGTH) : undefined;
+    return { p, mail: mailOf(p), thread };
   });
-  for (const [n, { p, mail }] of asked.entries()) {
+  for (const [n, { p, mail, thread }] of asked.entries()) {
     let started = performance.now();
     await server.call('/v1/me', { token });
     const me = performance.now() - started;
@@ -296,7 +361,15 @@ async function main() {
     const res = await server.call('/v1/filing/suggestions', {
       method: 'POST',
       token,
-      json: { subject: mail.subject, from: mail.from, to: mail.recipients, bodyPreview: mail.body },
+      json: {
+        subject: mail.subject,
+        from: mail.from,
+        to: mail.recipients,
+        bodyPreview: mail.body,
+        ...(thread === undefined
+          ? {}
+          : { internetMessageId: `reply-${n}@firm.test`, conversationId: conversationOf(p, thread) }),
+      },
     });
     const took = performance.now() - started;
     if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);

@@ -29,9 +29,25 @@ const MAC_LENGTH = 22; // base64url characters: 132 bits
 const macOf = (key: CursorKey, body: string) =>
   createHmac('sha256', key).update(body).digest('base64url').slice(0, MAC_LENGTH);
 
-export function encodeCursor(key: CursorKey, payload: CursorPayload, binding: unknown): string {
-  const body = Buffer.from(JSON.stringify({ ...payload, f: bindingHash(binding) })).toString('base64url');
+const signed = (key: CursorKey, fields: CursorPayload & { f: string }): string => {
+  const body = Buffer.from(JSON.stringify(fields)).toString('base64url');
   return `${body}.${macOf(key, body)}`;
+};
+
+export function encodeCursor(key: CursorKey, payload: CursorPayload, binding: unknown): string {
+  return signed(key, { ...payload, f: bindingHash(binding) });
+}
+
+/**
+ * A cursor this key signed, moved to another row of the same list (its binding kept): how the benches reach a deep
+ * page without walking to it. A cursor the key did not sign throws.
+ */
+export function movedCursor(key: CursorKey, cursor: string, payload: CursorPayload): string {
+  const dot = cursor.lastIndexOf('.');
+  const body = cursor.slice(0, dot);
+  if (dot === -1 || cursor.slice(dot + 1) !== macOf(key, body)) throw new Error('Not a cursor signed with this key');
+  const { f } = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { f: string };
+  return signed(key, { ...payload, f });
 }
 
 /** The payload of a cursor made by this server for this binding; anything else (garbage, tampering, other

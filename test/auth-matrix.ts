@@ -109,6 +109,12 @@ function probeOf(ctx: Ctx, route: MatrixRoute): Probe {
   return { ctx, send, fullKey, expectOk: route.expectOk ?? ((res) => expect(res.status).toBe(200)) };
 }
 
+/** An `expectOk` for a list: 200 with at least one row. */
+export const expectRows = (res: CallResult) => {
+  expect(res.status).toBe(200);
+  expect(res.body.data.length).toBeGreaterThan(0);
+};
+
 const expectUnauthorized = (res: CallResult) => {
   expect(res.status).toBe(401);
   expect(res.body.errorCode).toBe('unauthorized');

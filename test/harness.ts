@@ -8,7 +8,8 @@ import pino from 'pino';
 import { createClient } from '../server/api-keys/service.js';
 import { ManualClock } from '../server/clock.js';
 import { type Config, loadConfig, type PoolLimits } from '../server/config.js';
-import { type Database, openDatabase } from '../server/db/connection.js';
+import { type Database, type Db, openDatabase } from '../server/db/connection.js';
+import { documents } from '../server/db/schema.js';
 import { createOrganization, createProject } from '../server/organizations/service.js';
 import { type RunningServer, startServer } from '../server/server.js';
 import { createUser } from '../server/users/service.js';
@@ -219,3 +220,16 @@ export async function createFixtures(server: TestServer) {
 }
 
 export type Fixtures = Awaited<ReturnType<typeof createFixtures>>;
+
+type DocumentRow = typeof documents.$inferInsert;
+
+/**
+ * One document written straight to the database, a pending RFI unless `row` says otherwise: a record for a test
+ * to file e-mail onto, comment on or find by its number.
+ */
+export async function insertDocument(
+  db: Db,
+  row: Pick<DocumentRow, 'id' | 'organizationId' | 'projectId' | 'number' | 'title'> & Partial<DocumentRow>,
+): Promise<void> {
+  await db.insert(documents).values({ format: 'rfi', type: 'RFI', status: 'pending', ...row });
+}

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { activity, documents } from '../db/schema.js';
+import { insertDocument } from '../../test/harness.js';
+import { activity } from '../db/schema.js';
 import { insertDispatch } from '../dispatches/dispatches.fixtures.js';
 import { fixtures, server } from './activity.fixtures.js';
 
@@ -11,15 +12,12 @@ describe('document activity (admin)', () => {
 
   beforeAll(async () => {
     const db = server.database.db;
-    await db.insert(documents).values({
+    await insertDocument(db, {
       id: documentId,
       organizationId: fixtures.orgA.id,
       projectId: fixtures.projectA1.id,
       number: 'RFI-007',
-      format: 'rfi',
-      type: 'RFI',
       title: 'Slab edge detail',
-      status: 'pending',
     });
     const at = (minutes: number) => new Date(Date.parse('2026-07-01T08:00:00Z') + minutes * 60_000);
     await db.insert(activity).values([

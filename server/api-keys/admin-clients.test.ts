@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeAuthMatrix } from '../../test/auth-matrix.js';
+import { describeAuthMatrix, expectRows } from '../../test/auth-matrix.js';
 import type { ClientFixture } from '../../test/harness.js';
 import { encodeCursor } from '../cursor.js';
 import { ctx, exchange, f, server } from './api-keys.fixtures.js';
@@ -14,8 +14,7 @@ describe('/v1/admin/clients', () => {
     method: 'GET',
     path: '/v1/admin/clients',
     expectOk: (res) => {
-      expect(res.status).toBe(200);
-      expect(res.body.data.length).toBeGreaterThan(0);
+      expectRows(res);
       expect(res.body.data[0].usageSummary).toBeDefined();
     },
   });

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { f, server } from '../../test/fixture-server.js';
-import { createFixtures, type Fixtures, startTestServer } from '../../test/harness.js';
+import type { Fixtures } from '../../test/harness.js';
+import { createOrganization, createProject } from '../organizations/service.js';
+import { createUser } from '../users/service.js';
 
 /** Keys confined to organization A, used up one per request by the DELETE and rotate matrices. */
 const disposable: string[] = [];
@@ -89,54 +91,55 @@ describe('organization key management by an organization admin', () => {
   });
 
   it('lists only keys confined to the organization, newest first, with usage, through a keyset cursor', async () => {
-    const server2 = await startTestServer();
-    try {
-      const g = await createFixtures(server2);
-      const whole = await g.client(['project:read'], { orgs: [g.orgA.id] });
-      const project = await g.client(['project:read'], {
-        projects: [{ orgId: g.orgA.id, projectId: g.projectA2.id }],
-      });
-      await g.client(['project:read'], { orgs: [g.orgB.id] });
-      await g.client(['project:read'], { orgs: [g.orgA.id, g.orgB.id] });
-      await g.client(['project:read'], {
-        orgs: [g.orgA.id],
-        projects: [{ orgId: g.orgB.id, projectId: g.projectB1.id }],
-      });
-      await g.client('all', { superadmin: true });
-      await g.client(['project:read'], {});
-      expect((await server2.call(`/v1/organization/${g.orgA.id}/project`, { token: whole.token })).status).toBe(200);
+    // An organization of its own in this file's database: its list holds exactly the keys made here.
+    const db = server.database.db;
+    const org = await createOrganization(db, { name: 'Keyset Builders' });
+    const tower = await createProject(db, { organizationId: org.id, name: 'Keyset Tower' });
+    const admin = await createUser(db, {
+      email: 'kay@keyset.test',
+      name: 'Kay Keys',
+      memberships: [{ orgId: org.id, role: 'admin' }],
+    });
+    const adminToken = f.userToken(admin.id);
+    const whole = await f.client(['project:read'], { orgs: [org.id] });
+    const project = await f.client(['project:read'], { projects: [{ orgId: org.id, projectId: tower.id }] });
+    await f.client(['project:read'], { orgs: [f.orgB.id] });
+    await f.client(['project:read'], { orgs: [org.id, f.orgB.id] });
+    await f.client(['project:read'], {
+      orgs: [org.id],
+      projects: [{ orgId: f.orgB.id, projectId: f.projectB1.id }],
+    });
+    await f.client('all', { superadmin: true });
+    await f.client(['project:read'], {});
+    expect((await server.call(`/v1/organization/${org.id}/project`, { token: whole.token })).status).toBe(200);
 
-      const first = await server2.call(`/v1/organization/${g.orgA.id}/clients?limit=1`, { token: g.admin.token });
-      expect(first.status).toBe(200);
-      expect(first.body.data.map((k: { id: string }) => k.id)).toEqual([project.id]);
-      expect(first.body.hasMore).toBe(true);
-      const second = await server2.call(
-        `/v1/organization/${g.orgA.id}/clients?limit=1&cursor=${first.body.nextCursor}`,
-        { token: g.admin.token },
-      );
-      expect(second.body.data.map((k: { id: string }) => k.id)).toEqual([whole.id]);
-      expect(second.body).toMatchObject({ hasMore: false, nextCursor: null });
-      expect(second.body.data[0].usageSummary).toEqual({
-        totalRequests: 1,
-        endpoints: [
-          { endpoint: 'GET /v1/organization/:orgId/project', count: 1, averageResponseTimeMs: expect.any(Number) },
-        ],
-      });
+    const first = await server.call(`/v1/organization/${org.id}/clients?limit=1`, { token: adminToken });
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((k: { id: string }) => k.id)).toEqual([project.id]);
+    expect(first.body.hasMore).toBe(true);
+    const second = await server.call(`/v1/organization/${org.id}/clients?limit=1&cursor=${first.body.nextCursor}`, {
+      token: adminToken,
+    });
+    expect(second.body.data.map((k: { id: string }) => k.id)).toEqual([whole.id]);
+    expect(second.body).toMatchObject({ hasMore: false, nextCursor: null });
+    expect(second.body.data[0].usageSummary).toEqual({
+      totalRequests: 1,
+      endpoints: [
+        { endpoint: 'GET /v1/organization/:orgId/project', count: 1, averageResponseTimeMs: expect.any(Number) },
+      ],
+    });
 
-      // The admin route's cursor is bound to its own list, and limits stay 1–50.
-      const staffList = await server2.call('/v1/admin/clients?limit=1', { token: g.staff.token });
-      const crossed = await server2.call(`/v1/organization/${g.orgA.id}/clients?cursor=${staffList.body.nextCursor}`, {
-        token: g.admin.token,
+    // The admin route's cursor is bound to its own list, and limits stay 1–50.
+    const staffList = await server.call('/v1/admin/clients?limit=1', { token: f.staff.token });
+    const crossed = await server.call(`/v1/organization/${org.id}/clients?cursor=${staffList.body.nextCursor}`, {
+      token: adminToken,
+    });
+    expect(crossed.status).toBe(400);
+    for (const limit of [0, 51, 'x']) {
+      const res = await server.call(`/v1/organization/${org.id}/clients?limit=${limit}`, {
+        token: adminToken,
       });
-      expect(crossed.status).toBe(400);
-      for (const limit of [0, 51, 'x']) {
-        const res = await server2.call(`/v1/organization/${g.orgA.id}/clients?limit=${limit}`, {
-          token: g.admin.token,
-        });
-        expect(res.status).toBe(400);
-      }
-    } finally {
-      await server2.close();
+      expect(res.status).toBe(400);
     }
   });
 

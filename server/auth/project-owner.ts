@@ -1,5 +1,5 @@
 // Which organization a project belongs to: asked by the route mechanism on every project route (404 for a project
-// of another organization) and by services that take a project outside the URL.
+// of another organization) and by services that take a project outside the URL (through `app.caches`).
 import type { Db } from '../db/connection.js';
 import { findProjectOwner } from './queries.js';
 
@@ -24,6 +24,3 @@ export class ProjectOwners {
     return owner;
   }
 }
-
-/** The same answer without the app's cache: one primary-key lookup, for callers that hold only a `Db`. */
-export const findProjectOrg: (db: Db, projectId: string) => Promise<string | undefined> = findProjectOwner;

@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix, forgeToken } from '../../test/auth-matrix.js';
 import { f, server } from '../../test/fixture-server.js';
-import { commentMentions, comments, documents } from '../db/schema.js';
+import { insertDocument } from '../../test/harness.js';
+import { commentMentions, comments } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { createUser } from '../users/service.js';
 
@@ -65,15 +66,12 @@ beforeAll(async () => {
 /** An RFI of project A1 whose search text holds its comments' bodies. */
 async function insertRfi(number: string, searchText: string): Promise<string> {
   const id = newId('doc');
-  await server.database.db.insert(documents).values({
+  await insertDocument(server.database.db, {
     id,
     organizationId: f.orgA.id,
     projectId: f.projectA1.id,
     number,
-    format: 'rfi',
-    type: 'RFI',
     title: 'Level 3 slab pour',
-    status: 'pending',
     searchText,
   });
   return id;

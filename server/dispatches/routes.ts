@@ -16,6 +16,9 @@ const tags = ['E-mail'];
 const narrowed =
   'Narrowed to a project or document: one of another organization is a 404, one outside the caller’s projects a 403.';
 
+/** What the two sent-e-mail routes of an organization share: read access in the organization, its path. */
+const orgSentEmails = { method: 'get' as const, tags, access: access.needs('email:read', 'org'), params: OrgPath };
+
 /** A project's dispatches, one dispatch to one recipient by its mailer message id, and an organization's sent e-mail. */
 export const dispatchRoutes = [
   defineRoute({
@@ -27,7 +30,7 @@ export const dispatchRoutes = [
       '`recent` (default): newest first, cursor `{d, id}`. `largest`: most recipients first, ties by id, cursor ' +
       '`{n, id}`. Cursors are base64url JSON; a malformed one, or one of the other sort, is a 400. ' +
       '`from`/`to` are inclusive; a date-only `to` covers that whole UTC day.',
-    tags: ['E-mail'],
+    tags,
     access: access.needs('email:read', 'project'),
     params: ProjectPath,
     query: CommsQuery,
@@ -42,7 +45,7 @@ export const dispatchRoutes = [
     description:
       'Scope-checked through the e-mail’s project: outside the caller’s scope it does not exist (404). ' +
       'When the message went to several recipients, `recipient` is required (400 without it).',
-    tags: ['E-mail'],
+    tags,
     access: access.needs('email:read'),
     params: EmailPath,
     query: EmailQuery,
@@ -51,32 +54,26 @@ export const dispatchRoutes = [
     handler: ({ app, caller, params, query }) => findEmail(app.db, caller, params.mailerMessageId, query.recipient),
   }),
   defineRoute({
-    method: 'get',
+    ...orgSentEmails,
     path: '/v1/organization/:orgId/sent-emails',
     operationId: 'searchSentEmails',
     summary: 'Search the e-mails sent for the organization’s projects (one record per recipient)',
     description:
       'Newest sent first, unsent records last. Subject words, sender, recipient, date window and delivery ' +
       `status; within the projects the caller reaches. ${narrowed}`,
-    tags,
-    access: access.needs('email:read', 'org'),
-    params: OrgPath,
     query: SentEmailSearchQuery,
     responses: { 200: { description: 'A page of sent e-mails', schema: SentEmailList } },
     errors: { 404: 'No such project or document in the organization' },
     handler: ({ app, caller, params, query }) => searchOrgSentEmails(app, caller, params.orgId, query),
   }),
   defineRoute({
-    method: 'get',
+    ...orgSentEmails,
     path: '/v1/organization/:orgId/sent-emails/timeline',
     operationId: 'sentEmailTimeline',
     summary: 'The delivery timeline of one document’s, project’s or message’s e-mails',
     description:
       'sent → delivered → opened, or bounced / failed, per recipient, oldest first; each page holds `limit` ' +
       `e-mail records. Exactly one of documentId, projectId, mailerMessageId. ${narrowed}`,
-    tags,
-    access: access.needs('email:read', 'org'),
-    params: OrgPath,
     query: SentEmailTimelineQuery,
     responses: { 200: { description: 'A page of delivery events', schema: SentEmailTimeline } },
     errors: { 404: 'No such project, document or message in the organization' },

@@ -8,15 +8,8 @@ import type {
   TimelineEvent,
 } from '../../shared/emails.js';
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
-import { findProjectOrg } from '../auth/project-owner.js';
-import {
-  type CursorKey,
-  createdAtPage,
-  cursorPosition,
-  cutPage,
-  type KeysetPosition,
-  keysetCursor,
-} from '../cursor.js';
+import type { AppContext } from '../context.js';
+import { createdAtPage, cursorPosition, cutPage, type KeysetPosition, keysetCursor } from '../cursor.js';
 import { dateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
@@ -130,14 +123,14 @@ type TimelineQuery = z.output<typeof SentEmailTimelineQuery>;
  * another organization is 404, one of the organization outside the caller's projects 403 (as the activity feed).
  */
 async function sentEmailScope(
-  db: Db,
+  { db, caches }: Pick<AppContext, 'db' | 'caches'>,
   caller: Caller,
   orgId: string,
   about: { projectId?: string; documentId?: string; mailerMessageId?: string },
 ): Promise<SentEmailScope> {
   const reachable = (projectId: string) => canAccessProject(caller.scope, orgId, projectId);
   if (about.projectId !== undefined) {
-    if ((await findProjectOrg(db, about.projectId)) !== orgId) throw ApiError.notFound('Project');
+    if ((await caches.projectOwners.of(about.projectId)) !== orgId) throw ApiError.notFound('Project');
     if (!reachable(about.projectId)) throw ApiError.forbidden();
   }
   if (about.documentId !== undefined) {
@@ -165,13 +158,14 @@ const toSentEmail = (row: SentEmailRow): SentEmail => ({
 
 /** The organization's sent e-mails (one record per recipient), newest sent first, unsent last. */
 export async function searchOrgSentEmails(
-  { db, cursorKey }: { db: Db; cursorKey: CursorKey },
+  app: Pick<AppContext, 'db' | 'caches' | 'cursorKey'>,
   caller: Caller,
   orgId: string,
   query: SearchQuery,
 ) {
+  const { db, cursorKey } = app;
   const { cursor, limit, ...filters } = query;
-  const scope = await sentEmailScope(db, caller, orgId, filters);
+  const scope = await sentEmailScope(app, caller, orgId, filters);
   const binding = { list: 'sent-emails', orgId, filters };
   const after = cursorPosition(cursorKey, cursor, binding, 'timestamp or null');
   const rows = await searchSentEmails(db, {
@@ -213,13 +207,14 @@ function eventsOf(row: SentEmailRow): TimelineEvent[] {
  * delivered → opened, or bounced / failed, per recipient, oldest first; a page holds `limit` e-mail records.
  */
 export async function sentEmailTimeline(
-  { db, cursorKey }: { db: Db; cursorKey: CursorKey },
+  app: Pick<AppContext, 'db' | 'caches' | 'cursorKey'>,
   caller: Caller,
   orgId: string,
   query: TimelineQuery,
 ) {
+  const { db, cursorKey } = app;
   const { cursor, limit, ...subject } = query;
-  const scope = await sentEmailScope(db, caller, orgId, subject);
+  const scope = await sentEmailScope(app, caller, orgId, subject);
   const binding = { list: 'sent-email-timeline', orgId, subject };
   const { page, hasMore, nextCursor } = await createdAtPage(cursorKey, binding, query, (after) =>
     sentEmailsForTimeline(db, { scope, ...subject, limit, after }),

@@ -2,8 +2,7 @@
 // that imports this (vitest evaluates it once per file), and the requests the filing tests share. The bindings
 // are live: read them inside tests and hooks.
 import { afterAll, beforeAll } from 'vitest';
-import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
-import { documents } from '../db/schema.js';
+import { createFixtures, type Fixtures, insertDocument, startTestServer, type TestServer } from '../../test/harness.js';
 import { createUser } from '../users/service.js';
 
 export let server: TestServer;
@@ -16,15 +15,12 @@ export let outsider: { token: string };
 beforeAll(async () => {
   server = await startTestServer();
   f = await createFixtures(server);
-  await server.database.db.insert(documents).values({
+  await insertDocument(server.database.db, {
     id: rfiId,
     organizationId: f.orgA.id,
     projectId: f.projectA1.id,
     number: 'RFI-012',
-    format: 'rfi',
-    type: 'RFI',
     title: 'Pile cap reinforcement',
-    status: 'pending',
   });
   const ridgeline = await createUser(server.database.db, {
     email: 'rob@ridgeline.test',

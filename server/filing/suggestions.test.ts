@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { configureFixtureServer, f, server } from '../../test/fixture-server.js';
-import { startTestServer } from '../../test/harness.js';
-import { documents, projectMembers, projects } from '../db/schema.js';
+import { configureFixtureServer, f, server, startInstance } from '../../test/fixture-server.js';
+import { insertDocument } from '../../test/harness.js';
+import { projectMembers, projects } from '../db/schema.js';
 import { createProject } from '../organizations/service.js';
 import { createUser } from '../users/service.js';
 import { provider, startProvider } from './ai-provider.fixtures.js';
@@ -18,15 +18,12 @@ configureFixtureServer(async () => {
 
 beforeAll(async () => {
   const db = server.database.db;
-  await db.insert(documents).values({
+  await insertDocument(db, {
     id: 'doc_dock_rfi7',
     organizationId: f.orgA.id,
     projectId: f.projectA2.id,
     number: 'RFI-007',
-    format: 'rfi',
-    type: 'RFI',
     title: 'Dock leveller pit depth',
-    status: 'pending',
   });
   const consultant = await createUser(db, { email: 'dora@dockdesign.test', name: 'Dora Dock' });
   await db
@@ -146,7 +143,7 @@ describe('local ranking', () => {
       bodyPreview: 'Our answer to RFI-007 below.',
     });
     expect(byDocument.body.suggestions[0]).toMatchObject({ projectId: f.projectA2.id, documentNumber: 'RFI-007' });
-    await server.database.db.insert(documents).values({
+    await insertDocument(server.database.db, {
       id: 'doc_dock_qt3',
       organizationId: f.orgA.id,
       projectId: f.projectA2.id,
@@ -154,7 +151,6 @@ describe('local ranking', () => {
       format: 'standard',
       type: 'Quote',
       title: 'Glazing quote',
-      status: 'pending',
     });
     const byQuote = await suggest({ ...fromAcme, subject: 'QT-003 – following up' });
     expect(byQuote.body.suggestions[0]).toMatchObject({ projectId: f.projectA2.id, documentNumber: 'QT-003' });
@@ -172,7 +168,7 @@ describe('local ranking', () => {
       ['doc_dock_si4', f.projectA2.id],
       ['doc_quay_si4', quay.id],
     ] as const) {
-      await server.database.db.insert(documents).values({
+      await insertDocument(server.database.db, {
         id,
         organizationId: f.orgA.id,
         projectId,
@@ -180,7 +176,6 @@ describe('local ranking', () => {
         format: 'standard',
         type: 'SI',
         title: 'Site instruction',
-        status: 'pending',
       });
     }
     const byShared = await suggest({ ...fromAcme, subject: 'SI-004 – following up' });
@@ -281,21 +276,17 @@ describe('AI re-ranking and the aiSuggest switch', () => {
   });
 
   it('applies a settings change on the next request, on every instance', async () => {
-    const second = await startTestServer({ database: server.database, env: aiEnv });
-    try {
-      const token = second.app.context.tokens.sign(f.member.id, 'user').token;
-      expect((await suggest(fromAcme, token, second)).body.aiUsed).toBe(false);
-      expect((await suggest(fromAcme)).body.aiUsed).toBe(false);
-      await setAiSuggest(f.orgA.id, true);
-      expect((await suggest(fromAcme, token, second)).body.aiUsed).toBe(true);
-      expect((await suggest(fromAcme)).body.aiUsed).toBe(true);
-      await setAiSuggest(f.orgA.id, false);
-      expect((await suggest(fromAcme, token, second)).body.aiUsed).toBe(false);
-      expect((await suggest(fromAcme)).body.aiUsed).toBe(false);
-      expect(provider.requests).toHaveLength(2);
-    } finally {
-      await second.close();
-    }
+    const second = await startInstance({ env: aiEnv });
+    const token = second.app.context.tokens.sign(f.member.id, 'user').token;
+    expect((await suggest(fromAcme, token, second)).body.aiUsed).toBe(false);
+    expect((await suggest(fromAcme)).body.aiUsed).toBe(false);
+    await setAiSuggest(f.orgA.id, true);
+    expect((await suggest(fromAcme, token, second)).body.aiUsed).toBe(true);
+    expect((await suggest(fromAcme)).body.aiUsed).toBe(true);
+    await setAiSuggest(f.orgA.id, false);
+    expect((await suggest(fromAcme, token, second)).body.aiUsed).toBe(false);
+    expect((await suggest(fromAcme)).body.aiUsed).toBe(false);
+    expect(provider.requests).toHaveLength(2);
   });
 
   it('shows the provider the project list when local finds nothing, and suggests the project it picks', async () => {

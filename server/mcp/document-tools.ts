@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, ProjectPath } from '../../shared/common.js';
+import { ProjectPath } from '../../shared/common.js';
 import {
   DocumentItem,
   documentFormats,
@@ -11,11 +11,10 @@ import {
 } from '../../shared/documents.js';
 import { listProjectDocuments, listProjectSubmittals } from '../documents/service.js';
 import { restTool } from './rest-tool.js';
+import { cursor, list, organizationId, projectId } from './tool-args.js';
 
 // The tools over GET …/documents and GET …/document/submittals: their query schemas and services, so filters,
 // ordering and cursors behave exactly as the REST lists do.
-
-const list = (values: readonly string[] | undefined) => values?.join(',');
 
 const page = <T extends z.ZodType>(item: T) =>
   z.object({
@@ -27,8 +26,8 @@ const page = <T extends z.ZodType>(item: T) =>
 
 const DocumentsListInput = z
   .object({
-    organizationId: Id.describe('Organization id (from organizations_list or projects_find)'),
-    projectId: Id.describe('Project id (from projects_find)'),
+    organizationId,
+    projectId,
     format: z.array(z.enum(documentFormats)).min(1).max(7).optional().describe('Document formats, any of'),
     status: z.array(z.enum(documentStatuses)).min(1).max(14).optional().describe('Workflow statuses, any of'),
     search: z
@@ -40,7 +39,7 @@ const DocumentsListInput = z
     sortBy: z.enum(['createdAt', 'updatedAt', 'dueDate', 'title']).default('createdAt'),
     sortOrder: z.enum(['asc', 'desc']).default('desc'),
     limit: z.number().int().min(1).max(50).default(20),
-    cursor: z.string().min(1).max(2000).optional().describe('nextCursor from the previous call'),
+    cursor,
   })
   .strict();
 export const documentsListTool = restTool({
@@ -75,8 +74,8 @@ words or number. Up to 50 per call with the total count; pass nextCursor back as
 
 const SubmittalsListInput = z
   .object({
-    organizationId: Id.describe('Organization id (from organizations_list or projects_find)'),
-    projectId: Id.describe('Project id (from projects_find)'),
+    organizationId,
+    projectId,
     status: z.array(z.enum(documentStatuses)).min(1).max(14).optional().describe('Workflow statuses, any of'),
     reviewStatus: z
       .array(z.enum(reviewStatuses))
@@ -91,7 +90,7 @@ const SubmittalsListInput = z
     overdue: z.boolean().optional().describe('Only open submittals whose due date has passed'),
     search: z.string().min(1).max(500).optional().describe('Words or a submittal number'),
     limit: z.number().int().min(1).max(25).default(10),
-    cursor: z.string().min(1).max(2000).optional().describe('nextCursor from the previous call'),
+    cursor,
   })
   .strict();
 export const submittalsListTool = restTool({

@@ -9,12 +9,10 @@ import {
 } from '../../shared/emails.js';
 import { searchOrgSentEmails, sentEmailTimeline } from '../dispatches/service.js';
 import { restTool } from './rest-tool.js';
+import { cursor, list, organizationId, text } from './tool-args.js';
 
 // The tools over the REST routes of sent e-mail (server/dispatches/routes.ts).
 
-const organizationId = Id.describe('Organization id (from organizations_list or projects_find)');
-const cursor = z.string().min(1).max(2000).optional().describe('nextCursor from the previous call');
-const text = (value: number | undefined) => (value === undefined ? undefined : String(value));
 const DateOrTime = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
 
 export const emailsSearchTool = restTool({
@@ -45,7 +43,7 @@ GET /v1/email/{mailerMessageId} and with emails_timeline. Up to 50 per call; pas
   output: SentEmailList,
   request: ({ organizationId, status, limit, ...filters }) => ({
     params: { orgId: organizationId },
-    query: { ...filters, status: status?.join(','), limit: text(limit) },
+    query: { ...filters, status: list(status), limit: text(limit) },
   }),
   answer: ({ app, caller, params, query }) => searchOrgSentEmails(app, caller, params.orgId, query),
 });

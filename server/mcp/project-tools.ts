@@ -3,10 +3,9 @@ import { Id, OrgPath } from '../../shared/common.js';
 import { OrganizationList, OrganizationListQuery, ProjectList, ProjectListQuery } from '../../shared/organizations.js';
 import { listOrganizations, listProjects } from '../organizations/service.js';
 import { restTool } from './rest-tool.js';
+import { cursor, pageSize, text } from './tool-args.js';
 
-const limit = z.number().int().min(1).max(50).optional().describe('Page size, 1–50');
-const cursor = z.string().min(1).max(2000).optional().describe('nextCursor from the previous call');
-const text = (value: number | undefined) => (value === undefined ? undefined : String(value));
+const limit = pageSize(50);
 
 export const organizationsListTool = restTool({
   name: 'organizations_list',

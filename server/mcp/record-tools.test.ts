@@ -1,11 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixtures, TestServer } from '../../test/harness.js';
-import { activity, reports } from '../db/schema.js';
+import { activity } from '../db/schema.js';
 import { call, connectWithToken, errorText, fileRfiAnswer, startMcpTestServer, structured } from './mcp.fixtures.js';
 
 // The tools over the REST routes of filed e-mails, reports, the directory, the activity feed and one document, called
-// with the MCP SDK client: each answers what its REST route answers the same caller, and refuses what it refuses.
+// with the MCP SDK client: how they are listed, what they find, and refusals the REST/MCP comparison
+// (test/rest-mcp.test.ts) does not ask for.
 
 let server: TestServer;
 let f: Fixtures;
@@ -32,20 +33,6 @@ beforeAll(async () => {
   agent = await connectWithToken(server, token);
   filedEmailId = await fileRfiAnswer(server, f, '<rfi-1-answer@acme-eng.test>');
   const db = server.database.db;
-  await db.insert(reports).values({
-    id: 'rep_site_1',
-    organizationId: f.orgA.id,
-    projectId: f.projectA1.id,
-    seriesId: 'ser_site',
-    reportKind: 'site-report',
-    status: 'issued',
-    title: 'Site report: level 3 pour',
-    date: new Date('2025-05-02T07:00:00Z'),
-    version: '1',
-    isLatestVersion: true,
-    createdAt: new Date('2025-05-02T12:00:00Z'),
-    createdByName: 'Carla Diaz',
-  });
   await db.insert(activity).values(
     ['status_changed', 'comment_added'].map((action, i) => ({
       id: `act_${i}`,
@@ -66,7 +53,6 @@ afterAll(async () => {
 });
 
 const rest = (path: string) => server.call(path, { token });
-const inA1 = () => `/v1/organization/${f.orgA.id}/project/${f.projectA1.id}`;
 
 describe('MCP tools over the REST routes', () => {
   it('are listed with output schemas, and only tools.listChanged: false is advertised', async () => {
@@ -86,62 +72,15 @@ describe('MCP tools over the REST routes', () => {
     }
   });
 
-  const pairs = (): [string, Record<string, unknown>, string][] => [
-    [
-      'filed_emails_search',
-      { organizationId: f.orgA.id, projectId: f.projectA1.id, search: 'pocket' },
-      `${inA1()}/emails?search=pocket`,
-    ],
-    [
-      'filed_email_read',
-      { organizationId: f.orgA.id, projectId: f.projectA1.id, emailId: filedEmailId },
-      `${inA1()}/emails/${filedEmailId}`,
-    ],
-    ['reports_list', { organizationId: f.orgA.id, projectId: f.projectA1.id, limit: 5 }, `${inA1()}/reports?limit=5`],
-    [
-      'report_read',
-      { organizationId: f.orgA.id, projectId: f.projectA1.id, reportId: 'rep_site_1' },
-      `${inA1()}/reports/rep_site_1`,
-    ],
-    ['directory_search', { organizationId: f.orgA.id }, `/v1/organization/${f.orgA.id}/directory`],
-    [
-      'activity_feed',
-      { organizationId: f.orgA.id, action: ['comment_added'], from: '2025-05-01' },
-      `/v1/organization/${f.orgA.id}/activity?action=comment_added&from=2025-05-01`,
-    ],
-    [
-      'document_read',
-      { organizationId: f.orgA.id, projectId: f.projectA1.id, documentUid: 'doc_a1_rfi1', include: ['assignees'] },
-      `${inA1()}/documents/doc_a1_rfi1?include=assignees`,
-    ],
-  ];
-
-  /** Each tool's answer against its REST route's for one caller: the same data, or the same refusal text. */
-  async function expectSameAsRest(client: Client, as: string, served: boolean) {
-    for (const [tool, args, path] of pairs()) {
-      const answer = await server.call(path, { token: as });
-      const result = await call(client, tool, args);
-      if (answer.status !== 200) {
-        expect(served, `${tool}: REST ${answer.status}`).toBe(false);
-        expect(errorText(result), tool).toBe(answer.body.error);
-        continue;
-      }
-      // Signed URLs carry their own expiry and signature: compare the rest.
-      const unsigned = (value: unknown) => JSON.stringify(value).replace(/signature=[^"&]+/g, 'signature=…');
-      expect(unsigned(structured(result)), tool).toBe(unsigned(answer.body));
-    }
-  }
-
-  it('answer what the REST route answers the same caller', async () => {
-    await expectSameAsRest(agent, token, true);
-    // A key of project A2 only: refused project A1's records as REST refuses them; the organization's directory
-    // and feed narrowed to its project as REST narrows them.
+  // test/rest-mcp.test.ts shows each tool answers as its REST twin for every principal of the auth matrix; these
+  // show what the answers hold and that a cursor pages on.
+  it('find, read and page what the REST routes hold', async () => {
+    // A key of project A2 only: the organization's feed narrowed to its project (nothing happened there).
     const scoped = await f.client(['mcp:access', 'email:read', 'document:read', 'organization:read'], {
       projects: [{ orgId: f.orgA.id, projectId: f.projectA2.id }],
     });
     const scopedAgent = await connectWithToken(server, scoped.token);
     try {
-      await expectSameAsRest(scopedAgent, scoped.token, false);
       const feed = structured(await call(scopedAgent, 'activity_feed', { organizationId: f.orgA.id }));
       expect(feed.data).toEqual([]);
     } finally {
@@ -170,7 +109,7 @@ describe('MCP tools over the REST routes', () => {
     expect(document).toMatchObject({ uid: 'doc_a1_rfi1', id: 'RFI-001', title: 'Beam pocket depth' });
   });
 
-  it('refuse what the REST route refuses, with its reason', async () => {
+  it('refuse a project of another organization, an unknown record and a bad argument, as REST does', async () => {
     // Another organization's project named under the caller's organization: unknown there, in REST and MCP alike.
     const elsewhere = await rest(`/v1/organization/${f.orgA.id}/project/${f.projectB1.id}/documents/doc_b1_rfi1`);
     expect(elsewhere.status).toBe(404);
@@ -183,9 +122,6 @@ describe('MCP tools over the REST routes', () => {
         }),
       ),
     ).toBe(elsewhere.body.error);
-    const otherOrg = await rest(`/v1/organization/${f.orgB.id}/directory`);
-    expect(otherOrg.status).toBe(403);
-    expect(errorText(await call(agent, 'directory_search', { organizationId: f.orgB.id }))).toBe(otherOrg.body.error);
     expect(
       errorText(
         await call(agent, 'document_read', {
@@ -196,32 +132,11 @@ describe('MCP tools over the REST routes', () => {
       ),
     ).toBe('Document not found');
     expect(
-      errorText(
-        await call(agent, 'report_read', {
-          organizationId: f.orgA.id,
-          projectId: f.projectA1.id,
-          reportId: 'rep_nope',
-        }),
-      ),
-    ).toBe('Report not found');
-    expect(
       errorText(await call(agent, 'filed_emails_search', { organizationId: f.orgA.id, projectId: 'prj_nope' })),
     ).toBe('Project not found');
     expect(errorText(await call(agent, 'activity_feed', { organizationId: f.orgA.id, from: 'last tuesday' }))).toMatch(
       /from/,
     );
-    const documentsOnly = await f.client(['mcp:access', 'document:read'], { orgs: [f.orgA.id] });
-    const limited = await connectWithToken(server, documentsOnly.token);
-    try {
-      expect(
-        errorText(await call(limited, 'filed_emails_search', { organizationId: f.orgA.id, projectId: f.projectA1.id })),
-      ).toBe('Insufficient permissions');
-      expect(
-        structured(await call(limited, 'reports_list', { organizationId: f.orgA.id, projectId: f.projectA1.id })).data,
-      ).toHaveLength(1);
-    } finally {
-      await limited.close();
-    }
   });
 });
 

@@ -17,15 +17,11 @@ import { getProjectDocument } from '../documents/service.js';
 import { filedEmailDetail, listProjectEmails } from '../filing/service.js';
 import { getReport, listReports } from '../reports/service.js';
 import { restTool } from './rest-tool.js';
+import { cursor, list, organizationId, pageSize, projectId, text } from './tool-args.js';
 
 // Tools over the REST routes of filed e-mails, reports, the directory, the activity feed and one document: each
 // names its route and says which REST request its arguments stand for (see rest-tool.ts).
 
-const projectId = Id.describe('Project id (from projects_find)');
-const organizationId = Id.describe('Organization id (from organizations_list or projects_find)');
-const limit = (max: number) => z.number().int().min(1).max(max).optional().describe(`Page size, 1–${max}`);
-const cursor = z.string().min(1).max(2000).optional().describe('nextCursor from the previous call');
-const text = (value: number | boolean | undefined) => (value === undefined ? undefined : String(value));
 const day = z.iso.date();
 
 export const filedEmailsSearchTool = restTool({
@@ -49,7 +45,7 @@ attachments and sent date. Up to 50 per call; pass nextCursor back as cursor. Re
       hasAttachments: z.boolean().optional(),
       sentFrom: day.optional().describe('Sent on or after this day (YYYY-MM-DD)'),
       sentTo: day.optional().describe('Sent on or before this day (YYYY-MM-DD)'),
-      limit: limit(50),
+      limit: pageSize(50),
       cursor,
     })
     .strict(),
@@ -93,7 +89,7 @@ isLatestVersion marks the current ones. Up to 50 per call; pass nextCursor back 
   operationId: 'listProjectReports',
   params: ProjectPath,
   query: ReportListQuery,
-  input: z.object({ organizationId, projectId, limit: limit(50), cursor }).strict(),
+  input: z.object({ organizationId, projectId, limit: pageSize(50), cursor }).strict(),
   output: ReportList,
   request: (args) => ({
     params: { orgId: args.organizationId, projectId: args.projectId },
@@ -127,7 +123,7 @@ e-mail or company. Up to 50 per call; pass nextCursor back as cursor.`,
     .object({
       organizationId,
       search: z.string().min(1).max(200).optional().describe('Part of a name, e-mail or company'),
-      limit: limit(50),
+      limit: pageSize(50),
       cursor,
     })
     .strict(),
@@ -161,7 +157,7 @@ changes, comments, uploads, e-mails sent …). Filter by project, actor, action 
         .describe('Any of these actions, e.g. status_changed, comment_added, file_uploaded, email_sent'),
       from: z.string().max(40).optional().describe('On or after: YYYY-MM-DD or an ISO 8601 date-time with its zone'),
       to: z.string().max(40).optional().describe('On or before: YYYY-MM-DD (the whole day) or a date-time'),
-      limit: limit(50),
+      limit: pageSize(50),
       cursor,
     })
     .strict(),
@@ -171,7 +167,7 @@ changes, comments, uploads, e-mails sent …). Filter by project, actor, action 
     query: {
       projectId: args.projectId,
       actorId: args.actorId,
-      action: args.action?.join(','),
+      action: list(args.action),
       from: args.from,
       to: args.to,
       limit: text(args.limit),
@@ -205,7 +201,7 @@ assignees and consultants.`,
   output: DocumentItem,
   request: (args) => ({
     params: { orgId: args.organizationId, projectId: args.projectId, documentUid: args.documentUid },
-    query: { include: args.include?.join(',') },
+    query: { include: list(args.include) },
   }),
   answer: ({ app, params, query }) => getProjectDocument(app, params.projectId, params.documentUid, query),
 });

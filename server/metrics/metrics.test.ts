@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configureFixtureServer, f, server } from '../../test/fixture-server.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { configureFixtureServer, f, server, startInstance } from '../../test/fixture-server.js';
+import type { TestServer } from '../../test/harness.js';
 import { provider, startProvider } from '../filing/ai-provider.fixtures.js';
 
 const metricsToken = 'scrape-token-0123456789';
@@ -143,12 +143,8 @@ describe('/metrics on METRICS_PORT', () => {
   let limited: TestServer;
   beforeAll(async () => {
     // Same database (and signing key) as the first server; one request a minute per caller.
-    limited = await startTestServer({
-      database: server.database,
-      env: { METRICS_PORT: '0', RATE_LIMIT_PER_MINUTE: '1' },
-    });
+    limited = await startInstance({ env: { METRICS_PORT: '0', RATE_LIMIT_PER_MINUTE: '1' } });
   });
-  afterAll(() => limited?.close());
 
   it('serves the metrics on their own port only, without a token, and counts rate-limit refusals', async () => {
     expect((await limited.call('/metrics')).status).toBe(404);

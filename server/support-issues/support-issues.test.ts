@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { ctx, f, server } from '../../test/fixture-server.js';
-import { createFixtures, startTestServer, type TestServer, testRedisUrl } from '../../test/harness.js';
+import { ctx, f, server, startInstance } from '../../test/fixture-server.js';
+import { type TestServer, testRedisUrl } from '../../test/harness.js';
 import { describeWithRedis } from '../../test/system-tools.js';
 import { supportIssues } from '../db/schema.js';
 import { newId } from '../ids.js';
@@ -127,31 +127,27 @@ describeWithRedis('runbook cache across two instances on one Redis', () => {
   let one: TestServer;
   let two: TestServer;
   beforeAll(async () => {
-    const env = { REDIS_URL: testRedisUrl };
-    one = await startTestServer({ env });
-    two = await startTestServer({ env, database: one.database, clock: one.clock });
-  });
-  afterAll(async () => {
-    await two?.close();
-    await one?.close();
+    // Two more instances over this file's database and clock, sharing one Redis.
+    const options = { env: { REDIS_URL: testRedisUrl }, clock: server.clock };
+    one = await startInstance(options);
+    two = await startInstance(options);
   });
 
   it('invalidates the other instance when one creates an issue', async () => {
-    const fixtures = await createFixtures(one);
-    const token = fixtures.userToken(fixtures.staff.id);
-    const read = (on: TestServer) => on.call('/v1/admin/runbook', { token });
+    // The file's other tests write issues to the same database: this one reads only its own ("relay").
+    const read = (on: TestServer) => runbook('?search=relay', on);
     expect((await read(one)).body.total).toBe(0);
     expect((await read(two)).body.total).toBe(0);
-    await insertDirectly(one, 'Behind both caches');
+    await insertDirectly(one, 'Relay behind both caches');
     expect((await read(one)).body.total).toBe(0);
     expect((await read(two)).body.total).toBe(0);
 
     one.clock.advance(1000);
-    expect((await create(issue('Created on instance one'), one, token)).status).toBe(201);
+    expect((await create(issue('Relay created on instance one'), one)).status).toBe(201);
     // Instance two learns of it through Redis pub/sub: poll until the message has arrived.
-    await vi.waitFor(async () => expect(titles(await read(two))).toContain('Created on instance one'), {
+    await vi.waitFor(async () => expect(titles(await read(two))).toContain('Relay created on instance one'), {
       timeout: 5000,
     });
-    expect(titles(await read(two))).toEqual(['Created on instance one', 'Behind both caches']);
+    expect(titles(await read(two))).toEqual(['Relay created on instance one', 'Relay behind both caches']);
   });
 });

@@ -14,6 +14,15 @@ import { changeMemberRole, listMembers, removeMember, setUserDisabled } from './
 
 const endsAtOnce = 'Takes effect on the next request on every instance: the person’s cached authorization is dropped.';
 
+/** An organization's memberships are its admins' (and staff's) to see and change. */
+const orgPeople = { tags: ['People'], access: access.orgAdmin };
+/** Changing or ending one membership: what goes wrong is the same for both. */
+const oneMembership = {
+  ...orgPeople,
+  params: MemberPath,
+  errors: { 404: 'No such member of the organization', 409: "The organization's last admin" },
+};
+
 /** People: an organization's admins (and staff) manage its memberships; staff disable and enable people. */
 export const userRoutes = [
   defineRoute({
@@ -24,40 +33,33 @@ export const userRoutes = [
     description:
       'Ordered by name (case-insensitive), ties by membership uid. `search` matches name, e-mail or company. ' +
       '`disabled` says the person is disabled platform-wide.',
-    tags: ['People'],
-    access: access.orgAdmin,
+    ...orgPeople,
     params: OrgPath,
     query: MembersQuery,
     responses: { 200: { description: 'A page of members', schema: MemberList } },
     handler: ({ app, params, query }) => listMembers(app, params.orgId, query),
   }),
   defineRoute({
+    ...oneMembership,
     method: 'patch',
     path: '/v1/organization/:orgId/members/:userId',
     operationId: 'updateOrganizationMember',
     summary: "Change a member's role (organization admins and staff)",
     description: `${endsAtOnce} Demoting the organization's last admin is a 409.`,
-    tags: ['People'],
-    access: access.orgAdmin,
-    params: MemberPath,
     body: UpdateMemberBody,
     responses: { 200: { description: 'The membership, changed', schema: MemberResponse } },
-    errors: { 404: 'No such member of the organization', 409: "The organization's last admin" },
     handler: async ({ app, params, body }) => ({
       data: await changeMemberRole(app, params.orgId, params.userId, body.role),
     }),
   }),
   defineRoute({
+    ...oneMembership,
     method: 'delete',
     path: '/v1/organization/:orgId/members/:userId',
     operationId: 'removeOrganizationMember',
     summary: 'Remove a person from the organization and its projects (organization admins and staff)',
     description: `${endsAtOnce} The person keeps their account and other memberships. Removing the organization's last admin is a 409.`,
-    tags: ['People'],
-    access: access.orgAdmin,
-    params: MemberPath,
     responses: { 204: { description: 'Removed' } },
-    errors: { 404: 'No such member of the organization', 409: "The organization's last admin" },
     handler: async ({ app, params }) => {
       await removeMember(app, params.orgId, params.userId);
       return undefined;

@@ -25,6 +25,8 @@ import {
 const common = { tags: ['Webhooks'], access: access.needsOrOrgAdmin('webhook:manage') };
 const notFound = { 404: 'Webhook not found in this organization' };
 const base = '/v1/organization/:orgId/webhooks';
+/** A route about one endpoint of the organization: its path, and a 404 when it is not the organization's. */
+const oneWebhook = { ...common, params: WebhookPath, errors: notFound };
 
 export const webhookRoutes = [
   defineRoute({
@@ -57,63 +59,54 @@ export const webhookRoutes = [
     handler: async ({ app, params }) => ({ data: await listWebhooks(app, params.orgId) }),
   }),
   defineRoute({
-    ...common,
+    ...oneWebhook,
     method: 'get',
     path: `${base}/:webhookId`,
     operationId: 'getWebhook',
     summary: 'Read one webhook endpoint',
-    params: WebhookPath,
     responses: { 200: { description: 'The endpoint (without its secret)', schema: WebhookResponse } },
-    errors: notFound,
     handler: async ({ app, params }) => ({ data: await getWebhook(app, params.orgId, params.webhookId) }),
   }),
   defineRoute({
-    ...common,
+    ...oneWebhook,
     method: 'patch',
     path: `${base}/:webhookId`,
     operationId: 'updateWebhook',
     summary: 'Change a webhook endpoint, or re-enable one disabled after failing',
-    params: WebhookPath,
     body: UpdateWebhookBody,
     responses: { 200: { description: 'The endpoint as changed', schema: WebhookResponse } },
-    errors: notFound,
     handler: async ({ app, params, body }) => ({
       data: await updateWebhook(app, params.orgId, params.webhookId, body),
     }),
   }),
   defineRoute({
-    ...common,
+    ...oneWebhook,
     method: 'delete',
     path: `${base}/:webhookId`,
     operationId: 'deleteWebhook',
     summary: 'Delete a webhook endpoint and its delivery log',
-    params: WebhookPath,
     responses: { 204: { description: 'Deleted; empty body' } },
-    errors: notFound,
     handler: async ({ app, params }) => {
       await deleteWebhook(app, params.orgId, params.webhookId);
     },
   }),
   defineRoute({
-    ...common,
+    ...oneWebhook,
     method: 'get',
     path: `${base}/:webhookId/deliveries`,
     operationId: 'listWebhookDeliveries',
     summary: "An endpoint's delivery log, newest first, each delivery with every attempt's status",
-    params: WebhookPath,
     query: WebhookDeliveriesQuery,
     responses: { 200: { description: 'One page of deliveries', schema: WebhookDeliveryPage } },
-    errors: notFound,
     handler: ({ app, params, query }) => listDeliveries(app, params.orgId, params.webhookId, query),
   }),
   defineRoute({
-    ...common,
+    ...oneWebhook,
     method: 'post',
     path: `${base}/:webhookId/test`,
     operationId: 'testWebhook',
     summary: 'Send a `webhook.test` event to this endpoint',
     description: 'Queued like any event; follow it in the delivery log.',
-    params: WebhookPath,
     responses: { 202: { description: 'The queued delivery', schema: WebhookDeliveryResponse } },
     errors: { ...notFound, 409: 'The webhook is disabled' },
     handler: async ({ app, caller, params }) => ({

@@ -2,11 +2,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
-import { configureFixtureServer, f, server } from '../../test/fixture-server.js';
-import { type Fixtures, startTestServer } from '../../test/harness.js';
+import { configureFixtureServer, f, server, startInstance } from '../../test/fixture-server.js';
+import { type Fixtures, insertDocument } from '../../test/harness.js';
 import { loadConfig } from '../config.js';
 import { selectRows } from '../db/rows.js';
-import { comments, documents } from '../db/schema.js';
+import { comments } from '../db/schema.js';
 import { mime } from '../filing/messages.fixtures.js';
 import { insertWebhook } from './queries.js';
 import { postJson } from './sender.js';
@@ -118,7 +118,7 @@ describe('webhook endpoints', () => {
 
   it('refuses loopback, private and link-local URLs unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=1', async () => {
     // A second instance on the same database with the default configuration.
-    const strict = await startTestServer({ database: server.database, clock: server.clock });
+    const strict = await startInstance({ clock: server.clock });
     try {
       const token = strict.app.context.tokens.sign(f.admin.id, 'user').token;
       for (const url of [
@@ -337,15 +337,12 @@ describe('webhook delivery', () => {
   it('pushes comment.deleted when an admin deletes a comment, and nothing for events not subscribed', async () => {
     const db = server.database.db;
     const hook = await createHook({ events: ['comment.deleted'] });
-    await db.insert(documents).values({
+    await insertDocument(db, {
       id: 'doc_hooks_rfi',
       organizationId: f.orgA.id,
       projectId: f.projectA1.id,
       number: 'RFI-0077',
-      format: 'rfi',
-      type: 'RFI',
       title: 'Slab edge',
-      status: 'pending',
     });
     await db.insert(comments).values({
       id: 'cmt_hooks',
