@@ -19,13 +19,11 @@ import { downloadSigningKey } from './downloads/signing.js';
 import { ProjectIndexCache } from './filing/project-index-cache.js';
 import { compressAnswers } from './http/compression.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
-import { jsonEtag } from './http/etag.js';
-import { measureRequests, serveMetrics } from './http/metrics.js';
-import { refuseNulInForm, refuseNulInUrl } from './http/nul.js';
-import { buildOpenApiDocument } from './http/openapi.js';
+import { measureRequests, mountMetrics } from './http/metrics.js';
+import { refuseNulInUrl } from './http/nul.js';
 import { untilReady } from './http/readiness.js';
 import { requestLog } from './http/request-log.js';
-import { mountErrorBodies, mountRoutes, refuseOtherMethods } from './http/route.js';
+import { mountErrorBodies, mountRoutes } from './http/route.js';
 import { securityHeaders } from './http/security-headers.js';
 import { recordUsage } from './http/usage.js';
 import { createMcpRouter } from './mcp/routes.js';
@@ -120,33 +118,19 @@ export function createApp(options: AppOptions): App {
   app.use(refuseNulInUrl);
   app.use(untilReady(context.isReady));
   app.use(compressAnswers());
-  // The declared routes parse their bodies as each declaration says (route.ts); /mcp reads its own (JSON-RPC).
+  // No body is parsed app-wide: the declared routes parse theirs as each declaration says (route.ts), /mcp reads
+  // its JSON-RPC, the OAuth server its forms.
   const routes = allRoutes();
   const router = express.Router();
   mountRoutes(router, context, routes);
   app.use(router);
-  // People's sign-in (OAuth 2.1 authorization server: its pages post forms) and the MCP endpoint it protects.
+  // People's sign-in (OAuth 2.1 authorization server) and the MCP endpoint it protects.
   const oauth = createOAuthServer(context);
   app.use(createMcpRouter(context, oauth));
-  app.use(express.urlencoded({ extended: false, limit: '64kb', verify: refuseNulInForm }));
   app.use(oauth.router);
-  // Built on first request, not at start-up: it is a third of the app's construction time and few ask for it.
-  let openApi: { json: string; etag: string } | undefined;
-  app.get('/v1/openapi.json', (_req, res) => {
-    if (!openApi) {
-      const json = JSON.stringify(buildOpenApiDocument(routes, config.publicUrl));
-      openApi = { json, etag: jsonEtag(json) };
-    }
-    res.setHeader('ETag', openApi.etag);
-    res.type('json').send(openApi.json);
-  });
-  refuseOtherMethods(app, '/v1/openapi.json', ['GET']);
-  mountDocs(app);
+  mountDocs(app, routes, config.publicUrl);
   // On the API port only behind its token; without one, only on METRICS_PORT's listener (server.ts).
-  if (config.metricsToken) {
-    app.get('/metrics', serveMetrics(metrics, config.metricsToken));
-    refuseOtherMethods(app, '/metrics', ['GET']);
-  }
+  if (config.metricsToken) mountMetrics(app, metrics, config.metricsToken);
 
   app.use(notFoundHandler);
   mountErrorBodies(app, routes);

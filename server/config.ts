@@ -135,7 +135,7 @@ export type Config = {
   explorerTimeoutMs: number;
   /** What one caller — and all callers together — may run at once on this instance (issue 28). */
   concurrency: Record<ConcurrencyKind, ConcurrencyLimit>;
-  /** A CSV export whose client reads nothing for this long is cut. */
+  /** A streamed answer (a CSV export, a file download) whose client reads nothing for this long is cut. */
   exportStallTimeoutMs: number;
   /** The PostgreSQL pool (ignored on PGlite). */
   pool: PoolLimits;

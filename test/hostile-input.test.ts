@@ -9,6 +9,7 @@ beforeAll(async () => {
   key = await f.client('all', { orgs: [f.orgA.id] });
 });
 
+const FORM = 'application/x-www-form-urlencoded';
 const errorShape = { error: expect.any(String), errorCode: expect.any(String), requestId: expect.any(String) };
 
 /** Sends raw bytes on a fresh connection and returns what came back (status line, headers, body). */
@@ -75,11 +76,21 @@ describe('NUL characters are refused at the edge with a 400', () => {
   it('in a form body', async () => {
     const res = await server.call('/oauth/token', {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': FORM },
       body: 'grant_type=authorization_code&client_id=%00&code=x',
     });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ ...errorShape, errorCode: 'bad_request' });
+  });
+
+  it('in a form body only where forms are read: a JSON route and the OpenAPI document parse none', async () => {
+    const form = (path: string) =>
+      server.call(path, { method: 'POST', token: key.token, headers: { 'content-type': FORM }, body: 'name=a%00b' });
+    const toJsonRoute = await form('/v1/client');
+    expect(toJsonRoute.status).toBe(400);
+    expect(toJsonRoute.body).toMatchObject({ errorCode: 'validation_failed' });
+    expect(toJsonRoute.body.error).toMatch(/^Invalid body parameters: name, /);
+    expect((await form('/v1/openapi.json')).body).toMatchObject({ ...errorShape, errorCode: 'method_not_allowed' });
   });
 
   it('refuses a JSON body in another charset than UTF-8 with a 415', async () => {

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { poolOf } from '../server/db/connection.js';
+import { signDownload } from '../server/downloads/signing.js';
 import { configureFixtureServer, f, server } from './fixture-server.js';
 
 // Issue 28: a client that stalls is dropped within the documented time, and the server's budgets
@@ -125,6 +126,23 @@ describe('stalled clients are dropped within the configured time', () => {
     expect(again.status).toBe(200);
     expect((await again.text()).split('\r\n').filter(Boolean)).toHaveLength(5);
     for (const { socket } of exports) socket.destroy();
+  }, 30_000);
+
+  it('cuts a file download whose client reads nothing for EXPORT_STALL_TIMEOUT_MS', async () => {
+    // Larger than what the two sockets' buffers hold, so the server has to wait for the client.
+    const size = 32 * 1024 * 1024;
+    const { key: blobKey } = await server.app.context.blobs.put(Buffer.alloc(size, 'x'));
+    const signed = signDownload(server.app.context, { blobKey, fileName: 'big.bin', contentType: 'text/plain' });
+    const { pathname, search } = new URL(signed.url);
+    const download = sendAndStall(`GET ${pathname}${search} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await new Promise((resolve) => download.socket.once('data', resolve));
+    download.socket.pause();
+    await sleep(2 * STALL_MS + 1000);
+    // What the buffers held, then the end of a connection the server has cut (kept open, it would be the whole file).
+    download.socket.resume();
+    const cut = await Promise.race([download.ended, sleep(5000, undefined)]);
+    expect(cut?.received.startsWith('HTTP/1.1 200')).toBe(true);
+    expect(cut?.received.length).toBeLessThan(size);
   }, 30_000);
 });
 

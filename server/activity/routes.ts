@@ -27,6 +27,7 @@ export const activityRoutes = [
     responses: {
       200: { description: 'A page of the feed', schema: OrgActivityList, csv: true },
     },
+    streams: true,
     errors: { 404: 'projectId is not a project of this organization' },
     handler: ({ req, res, app, caller, params, query }) =>
       pageOrCsv({ app, req, res }, listOrgActivity(app, caller, params.orgId, query)),

@@ -12,7 +12,7 @@ import {
   UpdateClientBody,
 } from '../../shared/api-keys.js';
 import { OrgPath } from '../../shared/common.js';
-import { access, defineRoute } from '../http/route.js';
+import { access, defineRoute, Reply } from '../http/route.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import {
   createClientAs,
@@ -28,9 +28,13 @@ import {
   updateClient,
   updateOrgClient,
 } from './service.js';
-import { type OAuthFailure, readTokenRequest, type TokenRequestBody } from './token-request.js';
+import { readTokenRequest, type TokenRequestBody } from './token-request.js';
 
 const FORM = 'application/x-www-form-urlencoded';
+
+/** A token request refused in OAuth's shape (RFC 6749 §5.2), with the headers that go with its status. */
+const refusal = (status: number, error: string, description: string, headers?: Record<string, string>) =>
+  new Reply(status, { error, error_description: description }, headers);
 
 const tokenRoute = defineRoute({
   method: 'post',
@@ -55,11 +59,7 @@ const tokenRoute = defineRoute({
   handler: async ({ req, res, app, body }) => {
     res.setHeader('Cache-Control', 'no-store');
     const request = readTokenRequest(req, body as TokenRequestBody);
-    const fail = (failure: OAuthFailure) => {
-      res.status(failure.status).json({ error: failure.error, error_description: failure.description });
-      return undefined;
-    };
-    if ('error' in request) return fail(request);
+    if ('error' in request) return refusal(request.status, request.error, request.description);
     const source = req.ip ?? 'unknown';
     // Per client_id and address: guesses from elsewhere never use up the key's own budget.
     await enforceRateLimit(
@@ -70,13 +70,12 @@ const tokenRoute = defineRoute({
     );
     const result = await exchangeClientCredentials(app, request.clientId, request.clientSecret, source);
     if (!result.ok && result.retryAfterSeconds !== undefined) {
-      res.setHeader('Retry-After', String(result.retryAfterSeconds));
-      res.status(429).json({ error: 'too_many_requests', error_description: result.description });
-      return undefined;
+      const retryAfter = { 'Retry-After': String(result.retryAfterSeconds) };
+      return refusal(429, 'too_many_requests', result.description, retryAfter);
     }
     if (!result.ok) {
-      if (request.basic) res.setHeader('WWW-Authenticate', 'Basic realm="sitefile"');
-      return fail({ status: 401, error: 'invalid_client', description: result.description });
+      const challenge = request.basic ? { 'WWW-Authenticate': 'Basic realm="sitefile"' } : undefined;
+      return refusal(401, 'invalid_client', result.description, challenge);
     }
     return { access_token: result.accessToken, token_type: 'Bearer', expires_in: result.expiresIn };
   },

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { z } from 'zod';
 import { IdempotencyHeaders } from '../../shared/commands.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/connection.js';
 import { ApiError } from '../errors.js';
-import { defineRoute, type ResponseSpec, type Route, type RouteSpec } from '../http/route.js';
+import { defineRoute, Reply, type ResponseSpec, type Route, type RouteSpec } from '../http/route.js';
 import { emitEvent } from '../outbox/queries.js';
 import { completeAttempt, deleteAttempt, findRecord, insertInProgress, purgeExpiredRecords } from './queries.js';
 
@@ -43,7 +43,7 @@ export interface CommandContext<P, B> {
 type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
 export interface CommandSpec<P extends AnyObject, B extends z.ZodType>
-  extends Omit<RouteSpec<P, AnyObject, B>, 'method' | 'handler' | 'headers' | 'query' | 'before'> {
+  extends Omit<RouteSpec<P, AnyObject, B>, 'method' | 'handler' | 'headers' | 'query' | 'before' | 'streams'> {
   /** Longest time one attempt may take before another may claim the key. */
   leaseMs?: number;
   handler: (ctx: CommandContext<z.output<P>, z.output<B>>) => Promise<unknown>;
@@ -75,15 +75,14 @@ export function defineCommand<P extends AnyObject, B extends z.ZodType>(spec: Co
       409: 'A request with this idempotency-key is still in progress (`idempotency_key_in_progress`); retry later',
       422: 'This idempotency-key was used for a different request (`idempotency_key_mismatch`)',
     },
-    handler: async ({ req, res, app, caller, params, body }) => {
+    handler: async ({ req, app, caller, params, body }) => {
       const key = { callerKey: caller.callerKey, idempotencyKey: String(req.headers['idempotency-key']) };
       const requestHash = hashRequest(route.operationId, params, req.body);
       // Organization routes keep their organization with the record (per-tenant housekeeping).
       const organizationId = (params as { orgId?: string }).orgId ?? null;
       const claim = await claimKey(app, key, requestHash, organizationId, leaseMs);
       if (claim.kind === 'replay') {
-        send(res, claim.status, claim.headers, claim.body, true);
-        return undefined;
+        return new Reply(claim.status, claim.body, { ...claim.headers, 'Idempotent-Replayed': 'true' });
       }
       let stored: Buffer;
       try {
@@ -119,9 +118,9 @@ export function defineCommand<P extends AnyObject, B extends z.ZodType>(spec: Co
         );
         throw err;
       }
-      send(res, status, jsonHeaders, stored, false);
       schedulePurge(app);
-      return undefined;
+      // The stored bytes themselves: a replay answers exactly these.
+      return new Reply(status, stored, jsonHeaders);
     },
   });
 }
@@ -171,14 +170,6 @@ async function claimKey(
     };
   }
   throw inProgress();
-}
-
-function send(res: Response, status: number, headers: Record<string, string>, body: Buffer, replayed: boolean) {
-  res.status(status);
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-  res.setHeader('Content-Length', body.length);
-  res.end(body);
 }
 
 /** The request's fingerprint: the command, its path parameters and its body with keys in a canonical order. */

@@ -3,7 +3,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { type Express } from 'express';
 import expressStaticGzip from 'express-static-gzip';
-import { refuseOtherMethods } from '../http/route.js';
+import { jsonEtag } from '../http/etag.js';
+import { buildOpenApiDocument } from '../http/openapi.js';
+import { type Route, refuseOtherMethods } from '../http/route.js';
 import { repoRoot } from '../paths.js';
 
 const page = `<!doctype html>
@@ -21,7 +23,8 @@ const page = `<!doctype html>
 </body>
 </html>`;
 
-const init = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#reference', deepLinking: true, tryItOutEnabled: true, persistAuthorization: true });`;
+const OPENAPI_PATH = '/v1/openapi.json';
+const init = `window.ui = SwaggerUIBundle({ url: '${OPENAPI_PATH}', dom_id: '#reference', deepLinking: true, tryItOutEnabled: true, persistAuthorization: true });`;
 
 const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const addinDist = path.join(repoRoot, 'dist/addin');
@@ -31,8 +34,19 @@ const hashedAssets = path.join(addinDist, 'assets') + path.sep;
 const cacheFor = (res: ServerResponse, file: string) =>
   res.setHeader('Cache-Control', file.startsWith(hashedAssets) ? 'public, max-age=31536000, immutable' : 'no-cache');
 
-/** The interactive API reference (/docs, served offline from swagger-ui-dist) and the add-in build. */
-export function mountDocs(app: Express): void {
+/** The OpenAPI document of `routes` (/v1/openapi.json), the interactive API reference (/docs, served offline from
+ *  swagger-ui-dist) and the add-in build. */
+export function mountDocs(app: Express, routes: readonly Route[], publicUrl: string): void {
+  // Built on first request, not at start-up: it is a third of the app's construction time and few ask for it.
+  let openApi: { json: string; etag: string } | undefined;
+  app.get(OPENAPI_PATH, (_req, res) => {
+    if (!openApi) {
+      const json = JSON.stringify(buildOpenApiDocument(routes, publicUrl));
+      openApi = { json, etag: jsonEtag(json) };
+    }
+    res.setHeader('ETag', openApi.etag);
+    res.type('json').send(openApi.json);
+  });
   app.get('/docs', (_req, res) => {
     res.type('html').send(page);
   });
@@ -55,5 +69,5 @@ export function mountDocs(app: Express): void {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(path.join(addinDist, 'admin.html'));
   });
-  for (const getOnly of ['/docs', '/docs/init.js', '/admin']) refuseOtherMethods(app, getOnly, ['GET']);
+  for (const getOnly of [OPENAPI_PATH, '/docs', '/docs/init.js', '/admin']) refuseOtherMethods(app, getOnly, ['GET']);
 }

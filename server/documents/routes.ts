@@ -41,11 +41,13 @@ const csvList = <P extends Shape, Q extends Shape>(
   },
   listing: (app: AppContext, params: z.output<P>, query: z.output<Q>) => Listing<unknown>,
 ) =>
-  defineRoute<P, Q>({
+  defineRoute<P, Q, z.ZodType, true>({
     ...spec,
     method: 'get',
     description: csvNote,
     responses: { 200: { description: `A page of ${rows}. ${csvNote}`, schema, csv: true } },
+    // The CSV is written to the response as the export reads it.
+    streams: true,
     errors: { 400: 'Invalid filter, sort, limit or cursor (a cursor made with other filters included)' },
     handler: ({ app, req, res, params, query }) => pageOrCsv({ app, req, res }, listing(app, params, query)),
   });

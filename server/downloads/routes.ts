@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BinaryFile, DownloadPath, DownloadQuery } from '../../shared/downloads.js';
 import { ApiError } from '../errors.js';
-import { access, defineRoute } from '../http/route.js';
+import { access, defineRoute, Reply } from '../http/route.js';
 import { parseRange } from './range.js';
 import { DOWNLOADS_PATH, verifyDownload } from './signing.js';
 
@@ -31,6 +31,8 @@ export const downloadRoutes = [
       'An expired or altered URL is a 403. Single byte ranges are supported (206, or 416 outside the file).',
     tags: ['Downloads'],
     access: access.public,
+    // The file is piped from the blob store to the response.
+    streams: true,
     params: DownloadPath,
     query: DownloadQuery,
     responses: {
@@ -67,14 +69,8 @@ export const downloadRoutes = [
       // The key is the content's hash: a copy the browser kept is the file as long as the key matches (304).
       res.setHeader('Cache-Control', 'private, no-cache');
       res.setHeader('ETag', etag);
-      if (req.fresh) {
-        res.status(304).end();
-        return undefined;
-      }
-      if (range.kind === 'unsatisfiable') {
-        res.status(416).setHeader('Content-Range', `bytes */${size}`).end();
-        return undefined;
-      }
+      if (req.fresh) return new Reply(304);
+      if (range.kind === 'unsatisfiable') return new Reply(416, undefined, { 'Content-Range': `bytes */${size}` });
       res.attachment(params.fileName);
       res.setHeader('Content-Type', presented.contentType);
       res.setHeader('X-Content-Type-Options', 'nosniff');

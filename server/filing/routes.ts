@@ -20,7 +20,7 @@ import {
 import { ApiError } from '../errors.js';
 import { oneRecord } from '../http/declarations.js';
 import { refuseNulInJson } from '../http/nul.js';
-import { access, defineRoute } from '../http/route.js';
+import { access, defineRoute, Reply } from '../http/route.js';
 import { composeMime, parseRawMessage } from './message.js';
 import {
   filedEmailDetail,
@@ -90,7 +90,7 @@ export const filingRoutes = [
       415: 'Neither message/rfc822 nor application/json',
       503: 'The server is running its most filings at once (FILINGS_MAX) and none finished within the wait',
     },
-    handler: async ({ req, res, app, caller, params, query, body }) => {
+    handler: async ({ req, app, caller, params, query, body }) => {
       const target = { organizationId: params.orgId, projectId: params.projectId };
       let filing: Awaited<ReturnType<typeof fileEmail>>;
       if (Buffer.isBuffer(body)) {
@@ -110,9 +110,8 @@ export const filingRoutes = [
           email,
         );
       }
-      // Two success statuses (201 new, 200 duplicate): the handler sends the response itself.
-      res.status(filing.status).json(filing.body);
-      return undefined;
+      // Two success statuses: 201 new, 200 duplicate.
+      return new Reply(filing.status, filing.body);
     },
   }),
   defineRoute({

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import { ApiError } from '../errors.js';
 import type { Metrics } from '../metrics/metrics.js';
+import { refuseOtherMethods } from './route.js';
 
 /** The route label: the declared template's path, else the Express route's (MCP, OAuth, docs); `unmatched`
  *  for the rest (static files, 404s), so a scan of random URLs cannot blow up the label set. */
@@ -43,3 +44,9 @@ export const serveMetrics =
     if (token && !bearerMatches(req.headers.authorization, token)) throw ApiError.unauthorized();
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   };
+
+/** `GET /metrics` on the API port, behind its token (without one, it is served on METRICS_PORT's listener only). */
+export function mountMetrics(app: Express, metrics: Metrics, token: string): void {
+  app.get('/metrics', serveMetrics(metrics, token));
+  refuseOtherMethods(app, '/metrics', ['GET']);
+}

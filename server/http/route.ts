@@ -116,7 +116,7 @@ export interface ResponseSpec {
   csv?: boolean;
 }
 
-export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodType> {
+export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, S extends boolean = boolean> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Express-style path (`/v1/organization/:orgId`); the OpenAPI path is derived from it. */
   path: string;
@@ -146,12 +146,19 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   /** Work capped per caller and per instance (`app.gates`): a slot is taken after the access checks, before
    *  `before` reads the body, and given back when the response is over. */
   gate?: ConcurrencyKind;
-  handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<unknown>;
+  /** The handler may write its answer to `res` itself as it goes (a file, a CSV export): the mount then sends
+   *  nothing; what it returns is sent as on any route. Only such a handler is given the whole response. */
+  streams?: S;
+  /** Answers the route's first declared status with the value returned (JSON; 204 with none), or a `Reply`. */
+  handler: (ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>, S>) => Promise<unknown>;
 }
 
-export interface HandlerContext<P, Q, B> {
+/** What a handler that does not stream may do to the response: set headers. The mount sends the rest. */
+export type ResponseHeaders = Pick<Response, 'setHeader' | 'getHeader'>;
+
+export interface HandlerContext<P, Q, B, S extends boolean = false> {
   req: Request;
-  res: Response;
+  res: S extends true ? Response : ResponseHeaders;
   app: AppContext;
   /** Undefined only on public routes. */
   caller: Caller;
@@ -167,9 +174,23 @@ export const defineRoute = <
   P extends AnyObject = AnyObject,
   Q extends AnyObject = AnyObject,
   B extends z.ZodType = z.ZodType,
+  S extends boolean = false,
 >(
-  spec: RouteSpec<P, Q, B>,
+  spec: RouteSpec<P, Q, B, S>,
 ): Route => spec as unknown as Route;
+
+/**
+ * A handler's answer with a status of its own among the route's declared ones (filing: 201 new, 200 already
+ * filed; the token endpoint's OAuth failures) and headers that go with it. `body` is sent as JSON, or as it is
+ * when it is JSON already serialized (a command's stored answer, replayed byte for byte); none: no body.
+ */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body?: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -287,9 +308,25 @@ const gateStep =
     next();
   };
 
+/**
+ * A streamed answer whose client has taken no byte for `stallMs` while the answer waits on it is cut (within twice
+ * that), so that a client that stops reading holds no file or export open. Waiting on the client: a write was
+ * refused until 'drain'; before the first byte, the wait is the handler's (a long query), not the client's.
+ */
+const cutWhenStalled = (res: Response, stallMs: number): void => {
+  let sent = -1;
+  const check = setInterval(() => {
+    const now = res.socket?.bytesWritten ?? 0;
+    if (res.writableNeedDrain && now === sent) res.destroy();
+    sent = now;
+  }, stallMs);
+  res.once('close', () => clearInterval(check));
+};
+
 const FORM = 'application/x-www-form-urlencoded';
 const jsonBody = express.json({ limit: '1mb', verify: refuseNulInJson });
-const formBody = express.urlencoded({ extended: false, limit: '64kb', verify: refuseNulInForm });
+/** A form body (`application/x-www-form-urlencoded`: OAuth's token requests, the sign-in pages' posts). */
+export const formBody = express.urlencoded({ extended: false, limit: '64kb', verify: refuseNulInForm });
 
 /** A route's body parsers, before its access checks: JSON, and the OAuth form where declared; none when it reads
  *  its own body. */
@@ -323,6 +360,20 @@ export function mountErrorBodies(app: Router, routes: readonly Route[]): void {
   }
 }
 
+/** The status a handler's plain value is answered with: the route's first declared one. */
+const firstStatus = (route: Route, result: unknown): number =>
+  Number(Object.keys(route.responses)[0] ?? (result === undefined ? 204 : 200));
+
+/** Sends a handler's answer: a GET's JSON with its ETag (304 when the client has it). */
+function send(route: Route, res: Response, { status, body, headers }: Reply): void {
+  res.status(status);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  if (body === undefined) res.end();
+  else if (Buffer.isBuffer(body)) res.setHeader('Content-Length', body.length).end(body);
+  else if (route.method === 'get') sendJsonWithEtag(res, body);
+  else res.json(body);
+}
+
 export function mountRoutes(router: Router, app: AppContext, routes: readonly Route[]): void {
   const methodsByPath = new Map<string, string[]>();
   const declared = routes.flatMap((route) =>
@@ -349,12 +400,10 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
       const body = parsePart('body', bodySchema(route, req), req.body);
       if (route.access.kind === 'ownerOrOrgAdmin')
         await checkRecordOwner(app, route.access, req.caller as Caller, params);
+      if (route.streams) cutWhenStalled(res, app.config.exportStallTimeoutMs);
       const result = await route.handler({ req, res, app, caller: req.caller as Caller, params, query, body } as never);
-      if (res.headersSent || res.writableEnded) return;
-      const status = Number(Object.keys(route.responses)[0] ?? (result === undefined ? 204 : 200));
-      if (result === undefined) res.status(status).end();
-      else if (route.method === 'get') sendJsonWithEtag(res.status(status), result);
-      else res.status(status).json(result);
+      if (route.streams && (res.headersSent || res.writableEnded)) return;
+      send(route, res, result instanceof Reply ? result : new Reply(firstStatus(route, result), result));
     };
     for (const path of [route.path, pluralAlias(route.path)].filter((p): p is string => Boolean(p))) {
       refuseShadowed(path, route.method);

@@ -12,6 +12,7 @@ import express, { type RequestHandler, type Router } from 'express';
 import { basicCredentials } from '../api-keys/token-request.js';
 import { digest } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
+import { formBody } from '../http/route.js';
 import { checkAuthorizationRequest } from './authorize-checks.js';
 import { oneSentenceErrors } from './error-description.js';
 import { registerFirstPartyApps } from './first-party.js';
@@ -48,12 +49,14 @@ export function createOAuthServer(app: AppContext): OAuthServer {
   const provider = createOAuthProvider(app, createSignInFlow(app));
   const resources = oauthResources(app);
   const router = express.Router();
+  // Its pages post forms, and token and revocation requests are forms (RFC 6749): parsed for /oauth alone.
+  router.use('/oauth', formBody);
   router.use(['/oauth', '/.well-known'], firstPartyAppsRegistered(app));
   router.use('/oauth', oneSentenceErrors);
   router.use(AUTHORIZE_PATH, checkAuthorizationRequest(provider.clientsStore), authorizationHandler({ provider }));
   const verifyClient = verifyClientSecret(app);
-  router.use(TOKEN_PATH, express.urlencoded({ extended: false }), verifyClient, tokenHandler({ provider }));
-  router.use(REVOKE_PATH, express.urlencoded({ extended: false }), verifyClient, revocationHandler({ provider }));
+  router.use(TOKEN_PATH, verifyClient, tokenHandler({ provider }));
+  router.use(REVOKE_PATH, verifyClient, revocationHandler({ provider }));
   // Registered clients' secrets do not expire: their refresh tokens live 90 days.
   router.use(
     REGISTER_PATH,
