@@ -9,6 +9,45 @@
  * callers share what is left.
  */
 const RECENT = 10_000;
+/** How long the database must have had no ordinary statement before a background one may start: a request's
+ *  statements come one after another with short gaps (a Redis call, its own JavaScript), and a slice that
+ *  started in each gap would make the request wait for several. */
+const ORDINARY_GRACE_MS = 4;
+/** Other callers count as active for this long after their last statement. */
+const ACTIVE_WINDOW_MS = 250;
+/** Background work still gets a turn at least this often under a steady stream of ordinary statements. */
+const BACKGROUND_EVERY_MS = 50;
+
+/**
+ * Rows per statement of work cut into slices, aimed at `targetMs` of processor time (which a busy machine does
+ * not inflate). A statement costs a fixed part (parsing and planning it, or sorting a whole list that no index
+ * orders) and a part per row; both are estimated from the last two slices of different sizes. When the fixed
+ * part alone is over half the aim, slices cannot be short, and fewer larger ones do the least work. A slice is
+ * at least half and at most four times the last one (a misjudged one overshoots by little), and at most `most`.
+ */
+export class SliceSizer {
+  private last: { rows: number; ms: number } | undefined;
+
+  constructor(
+    public rows: number,
+    private readonly targetMs: number,
+    private readonly most: number,
+  ) {}
+
+  /** Told the processor time of a slice of `rows`, sizes the next one. */
+  took(ms: number): void {
+    const { rows, last } = this;
+    let perRow = ms / rows;
+    let fixed = 0;
+    if (last && last.rows !== rows) {
+      perRow = Math.max(0, (ms - last.ms) / (rows - last.rows));
+      fixed = Math.max(0, ms - perRow * rows);
+    }
+    this.last = { rows, ms };
+    const aimed = fixed > this.targetMs / 2 || perRow === 0 ? rows * 4 : (this.targetMs - fixed) / perRow;
+    this.rows = Math.min(this.most, Math.max(1, Math.ceil(rows / 2), Math.min(rows * 4, Math.round(aimed))));
+  }
+}
 
 /** The process's processor time (user and system) since `start`, in milliseconds. */
 export function cpuMsSince(start: NodeJS.CpuUsage): number {
@@ -20,6 +59,10 @@ export class EmbeddedTurns {
   private ordinary = 0;
   private backgroundRunning = false;
   private turnScheduled = false;
+  private lastOrdinaryEnd = -Infinity;
+  private lastBackgroundEnd = performance.now();
+  /** When the next background statement may start at the earliest (its share of the event loop). */
+  private nextBackgroundAt = 0;
   private readonly waiting: (() => void)[] = [];
   /** The processor time of the last background statements (at most RECENT of them): what an ordinary statement
    *  that came while one ran waited for, on a machine with a core to spare (PGlite runs on this thread). */
@@ -32,6 +75,7 @@ export class EmbeddedTurns {
       return await run();
     } finally {
       this.ordinary -= 1;
+      this.lastOrdinaryEnd = performance.now();
       this.offerTurn();
     }
   }
@@ -43,30 +87,48 @@ export class EmbeddedTurns {
       this.offerTurn();
     });
     const started = process.cpuUsage();
+    const startedAt = performance.now();
     try {
       return await run();
     } finally {
       this.recentBackgroundCpuMs.push(cpuMsSince(started));
       if (this.recentBackgroundCpuMs.length > RECENT) this.recentBackgroundCpuMs.shift();
       this.backgroundRunning = false;
+      const now = performance.now();
+      this.lastBackgroundEnd = now;
+      // While other callers are active, background work takes at most half of the event loop: the pause after
+      // a statement as long as the statement, in which a request's chain of steps (its socket reads, a Redis
+      // call, its answer's write) runs without waiting for a slice at each step.
+      this.nextBackgroundAt = now - this.lastOrdinaryEnd < ACTIVE_WINDOW_MS ? now + (now - startedAt) : now;
       this.offerTurn();
     }
   }
 
-  private idle(): boolean {
-    return !this.backgroundRunning && this.ordinary === 0 && this.waiting.length > 0;
+  /** Milliseconds until a background statement may start (0: now); undefined while none may start at all. */
+  private msUntilTurn(): number | undefined {
+    if (this.backgroundRunning || this.waiting.length === 0) return undefined;
+    const now = performance.now();
+    if (this.ordinary > 0) return undefined;
+    const earliest = Math.max(this.nextBackgroundAt, this.lastOrdinaryEnd + ORDINARY_GRACE_MS);
+    return Math.max(0, Math.min(earliest, this.lastBackgroundEnd + BACKGROUND_EVERY_MS) - now);
   }
 
   private offerTurn(): void {
-    if (this.turnScheduled || !this.idle()) return;
+    if (this.turnScheduled) return;
+    const wait = this.msUntilTurn();
+    if (wait === undefined) return;
     this.turnScheduled = true;
     // setImmediate runs after the event loop's poll phase: sockets with data are read (and their requests'
     // statements queued as ordinary) before the next background statement may start.
-    setImmediate(() => {
+    const take = () => {
       this.turnScheduled = false;
-      if (!this.idle()) return;
+      const left = this.msUntilTurn();
+      if (left === undefined) return;
+      if (left > 0) return this.offerTurn();
       this.backgroundRunning = true;
       this.waiting.shift()!();
-    });
+    };
+    if (wait > 0) setTimeout(take, Math.ceil(wait));
+    else setImmediate(take);
   }
 }
