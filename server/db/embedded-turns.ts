@@ -18,12 +18,20 @@ const ACTIVE_WINDOW_MS = 250;
 /** Background work still gets a turn at least this often under a steady stream of ordinary statements. */
 const BACKGROUND_EVERY_MS = 50;
 
+/** Slices this many times over their aim count as costly whatever their size when their time hardly
+ *  follows their rows (below, SliceSizer). */
+const FIXED_COST_AIMS = 4;
+
+const ratio = (a: number, b: number) => Math.max(a, b) / Math.max(Math.min(a, b), 1e-3);
+
 /**
  * Rows per statement of work cut into slices, aimed at `targetMs` of processor time (which a busy machine does
- * not inflate). A statement costs a fixed part (parsing and planning it, or sorting a whole list that no index
- * orders) and a part per row; both are estimated from the last two slices of different sizes. When the fixed
- * part alone is over half the aim, slices cannot be short, and fewer larger ones do the least work. A slice is
- * at least half and at most four times the last one (a misjudged one overshoots by little), and at most `most`.
+ * not inflate): from the last slice's rows and time, within half and twice its size, or four times after a
+ * slice under a quarter of the aim (a cheap query reaches large slices in a few steps; a misjudged one
+ * overshoots by little), at most `most`. A statement whose
+ * cost hardly depends on its rows (a page of a list that no index orders sorts the whole list) cannot be made
+ * short: when two slices of sizes at least twice apart both took over FIXED_COST_AIMS times the aim, within
+ * half again of each other, the slices grow instead, so that there are fewer of them.
  */
 export class SliceSizer {
   private last: { rows: number; ms: number } | undefined;
@@ -37,15 +45,15 @@ export class SliceSizer {
   /** Told the processor time of a slice of `rows`, sizes the next one. */
   took(ms: number): void {
     const { rows, last } = this;
-    let perRow = ms / rows;
-    let fixed = 0;
-    if (last && last.rows !== rows) {
-      perRow = Math.max(0, (ms - last.ms) / (rows - last.rows));
-      fixed = Math.max(0, ms - perRow * rows);
-    }
     this.last = { rows, ms };
-    const aimed = fixed > this.targetMs / 2 || perRow === 0 ? rows * 4 : (this.targetMs - fixed) / perRow;
-    this.rows = Math.min(this.most, Math.max(1, Math.ceil(rows / 2), Math.min(rows * 4, Math.round(aimed))));
+    const costly = this.targetMs * FIXED_COST_AIMS;
+    if (last && ms > costly && last.ms > costly && ratio(rows, last.rows) >= 2 && ratio(ms, last.ms) < 1.5) {
+      this.rows = Math.min(this.most, Math.max(rows, last.rows) * 4);
+      return;
+    }
+    const aimed = Math.round((rows * this.targetMs) / Math.max(ms, 0.1));
+    const growth = ms < this.targetMs / 4 ? 4 : 2;
+    this.rows = Math.min(this.most, Math.max(1, Math.ceil(rows / 2), Math.min(rows * growth, aimed)));
   }
 }
 
