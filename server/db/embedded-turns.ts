@@ -30,8 +30,9 @@ const ratio = (a: number, b: number) => Math.max(a, b) / Math.max(Math.min(a, b)
  * slice under a quarter of the aim (a cheap query reaches large slices in a few steps; a misjudged one
  * overshoots by little), at most `most`. A statement whose
  * cost hardly depends on its rows (a page of a list that no index orders sorts the whole list) cannot be made
- * short: when two slices of sizes at least twice apart both took over FIXED_COST_AIMS times the aim, within
- * half again of each other, the slices grow instead, so that there are fewer of them.
+ * short: when two slices of sizes at least twice apart both took over FIXED_COST_AIMS times the aim, within a
+ * quarter of each other, the slices grow instead (twice the larger), so that there are fewer of them; a time that
+ * only looked fixed (a busy machine's noise) shows at the next slice, which then shrinks.
  */
 export class SliceSizer {
   private last: { rows: number; ms: number } | undefined;
@@ -47,8 +48,8 @@ export class SliceSizer {
     const { rows, last } = this;
     this.last = { rows, ms };
     const costly = this.targetMs * FIXED_COST_AIMS;
-    if (last && ms > costly && last.ms > costly && ratio(rows, last.rows) >= 2 && ratio(ms, last.ms) < 1.5) {
-      this.rows = Math.min(this.most, Math.max(rows, last.rows) * 4);
+    if (last && ms > costly && last.ms > costly && ratio(rows, last.rows) >= 2 && ratio(ms, last.ms) < 1.25) {
+      this.rows = Math.min(this.most, Math.max(rows, last.rows) * 2);
       return;
     }
     const aimed = Math.round((rows * this.targetMs) / Math.max(ms, 0.1));
