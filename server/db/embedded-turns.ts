@@ -1,12 +1,12 @@
 /**
  * Whose statement PGlite runs next. PGlite is one single-threaded engine for the whole process: a statement
  * blocks every other one (and, being WebAssembly on the main thread, every request) until it ends, and its own
- * queue is first come, first served. Work cut into many short statements (the explorer's slices) therefore
- * takes its turns apart from ordinary statements: one short statement at a time, and only when no ordinary
- * statement (or transaction) is waiting or running, after a turn of the event loop so that requests that
- * arrived meanwhile are read first. Another caller's short query then waits at most for the one slice that
- * was running, never behind a chain of them. Background callers take turns in order of arrival, so two heavy
- * callers share what is left.
+ * queue is first come, first served. Work cut into many short statements (the explorer's slices, the pages of
+ * a CSV export) therefore takes its turns apart from ordinary statements: one short statement at a time, only
+ * when no ordinary statement (or transaction) is waiting or running nor has run for a few milliseconds, after
+ * a turn of the event loop so that requests that arrived meanwhile are read first, and, while other callers
+ * are active, at most half of the time. A request then waits for about one slice, not for one at each of its
+ * steps. Background callers take turns in order of arrival, so two heavy callers share what is left.
  */
 const RECENT = 10_000;
 /** How long the database must have had no ordinary statement before a background one may start: a request's
