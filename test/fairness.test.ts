@@ -1,9 +1,15 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { poolOf, recentBackgroundCpuMsOf } from '../server/db/connection.js';
+import { CSV_MAX_ROWS } from '../server/listing.js';
 import type { Fixtures, TestServer } from './harness.js';
 import { describeNeeds } from './system-tools.js';
 import { startTwoInstances, type TwoInstances } from './two-instances.js';
@@ -15,10 +21,14 @@ import { startTwoInstances, type TwoInstances } from './two-instances.js';
 // Everything runs on the configuration's defaults (the harness only lifts the per-minute rate limit).
 //
 // On PostgreSQL the explorer loop is held by its per-caller cap and statement_timeout on pooled connections;
-// on PGlite, one engine for the whole process, the explorer runs in slices that take background turns
-// (db/embedded-turns.ts), so the quiet tenant's statements wait for at most one slice.
+// on PGlite, one engine for the whole process, the explorer runs in slices and exports in pages that take
+// background turns (db/embedded-turns.ts), so the quiet tenant's requests wait for about one slice. The quiet
+// tenant's p99 is measured alone, beside the noisy one, and alone again (expectQuietLatencies says the bar).
 
+const run = promisify(execFile);
 const NOISY_ROWS = 10_000;
+/** Reads of the quiet tenant per measurement: its p99 is the third slowest. */
+const QUIET_READS = 200;
 const TITLE = 'x'.repeat(480);
 
 let pair: TwoInstances;
@@ -38,6 +48,9 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
     select 'act_quiet_' || g, ${f.orgB.id}, ${f.projectB1.id}, 'Quinn Quiet', 'quinn@ridgeline.test', 'comment',
       'Pour schedule ' || g
     from generate_series(1, 200) g`);
+    // Statistics of the new rows, as autovacuum keeps them on PostgreSQL. PGlite has no autovacuum: without
+    // them it takes one organization's 10,000 rows for a few dozen, and each page of a list sorts them all.
+    await pair.database.db.execute(sql`analyze activity`);
   }, 120_000);
   afterAll(() => pair?.close());
 
@@ -87,26 +100,57 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
     return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
   };
 
-  it('ten non-reading exports and a heavy explorer loop: /readyz stays 200; another tenant waits for no pooled connection and at most one short slice', async () => {
-    const { a, b } = pair;
+  /** The quiet tenant's latencies over `count` sequential reads of its activity page, from A and B in turn
+   *  (at least until `until` settles), with /readyz of both every tenth; their p99 and p50. */
+  async function quietLatencies(count: number, readiness: number[], until?: Promise<unknown>) {
     const quiet = await f.client(['organization:read'], { orgs: [f.orgB.id] });
-    const readiness: number[] = [];
-    /** The quiet tenant's p99 over 100 sequential reads of its activity page, from A and B in turn, with
-     *  /readyz of both every tenth. */
-    const quietP99 = async () => {
-      const latencies: number[] = [];
-      for (let i = 0; i < 100; i += 1) {
-        const server = i % 2 === 0 ? a : b;
-        const started = performance.now();
-        const res = await server.call(`/v1/organization/${f.orgB.id}/activity?limit=20`, { token: quiet.token });
-        latencies.push(performance.now() - started);
-        expect(res.status).toBe(200);
-        expect(res.body.data).toHaveLength(20);
-        if (i % 10 === 0) readiness.push((await a.call('/readyz')).status, (await b.call('/readyz')).status);
-      }
-      return percentile(latencies, 99);
+    let settled = until === undefined;
+    void until?.finally(() => {
+      settled = true;
+    });
+    const latencies: number[] = [];
+    for (let i = 0; i < count || !settled; i += 1) {
+      const server = i % 2 === 0 ? pair.a : pair.b;
+      const started = performance.now();
+      const res = await server.call(`/v1/organization/${f.orgB.id}/activity?limit=20`, { token: quiet.token });
+      latencies.push(performance.now() - started);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toHaveLength(20);
+      if (i % 10 === 0) readiness.push((await pair.a.call('/readyz')).status, (await pair.b.call('/readyz')).status);
+    }
+    return {
+      p99: percentile(latencies, 99),
+      p90: percentile(latencies, 90),
+      p50: percentile(latencies, 50),
+      count: latencies.length,
     };
-    const idle = await quietP99();
+  }
+
+  type Latencies = Awaited<ReturnType<typeof quietLatencies>>;
+
+  /**
+   * The issue's bar: the quiet tenant's p99 beside the noisy one under 100 ms. The suite runs on a shared
+   * two-core machine beside other test files, where the quiet tenant's p99 alone is now 10 ms, now 300 ms (load
+   * average 2 to 20), and the noisy tenant's work competes for the same processors (on PGlite in this very
+   * process): a fixed 100 ms would fail with no fault of the server's. So its p99 beside the noisy tenant is
+   * under 100 ms, or three times its p99 alone when that is over 33 ms, alone measured just before and just
+   * after (the worse of the two); and, less swayed by a few unlucky requests, its p90 is under 50 ms or twice
+   * its p90 alone. Before the embedded database's turns waited out a request's short gaps (docs/pending/fair.md)
+   * PGlite gave a p90 of 96-127 ms beside the noisy tenant with 15-22 ms alone, and a p99 of 130-200 ms.
+   */
+  function expectQuietLatencies(alone: Latencies[], beside: Latencies) {
+    const worst = (key: 'p99' | 'p90') => Math.max(...alone.map((l) => l[key]));
+    expect(beside.p99).toBeLessThan(Math.max(100, 3 * worst('p99')));
+    expect(beside.p90).toBeLessThan(Math.max(50, 2 * worst('p90')));
+  }
+
+  const describeLatency = (label: string, l: Latencies) =>
+    `${label}: p99 ${l.p99.toFixed(0)} ms, p90 ${l.p90.toFixed(0)} ms, p50 ${l.p50.toFixed(0)} ms over ${l.count}`;
+
+  it("ten non-reading exports and a heavy explorer loop: /readyz stays 200; another tenant's p99 stays under 100 ms (three times its p99 alone on a starved machine), waiting for no pooled connection and at most one short slice", async () => {
+    const { a, b } = pair;
+    const readiness: number[] = [];
+    const idle = await quietLatencies(QUIET_READS, readiness);
 
     // Ten exporters, each its own key (the per-key cap alone would refuse eight of ten from one key).
     const exporters = await Promise.all(
@@ -138,24 +182,25 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
     const sampler = setInterval(() => {
       for (const pool of pools) mostWaitingForPool = Math.max(mostWaitingForPool, pool?.waitingCount ?? 0);
     }, 5);
-    const loaded = await quietP99();
+    const loaded = await quietLatencies(QUIET_READS, readiness);
     clearInterval(sampler);
     exploring = false;
     await Promise.all(workers);
     for (const socket of sockets) socket.destroy();
+    const idleAfter = await quietLatencies(QUIET_READS, readiness);
 
     const slices = pair.database.kind === 'pglite' ? recentBackgroundCpuMsOf(pair.database.db) : undefined;
     const sliceP99 = slices?.length ? percentile([...slices], 99) : undefined;
     console.info(
-      `quiet tenant p99: ${idle.toFixed(0)} ms alone, ${loaded.toFixed(0)} ms beside the noisy one; ` +
+      `quiet tenant ${describeLatency('alone', idle)}; ${describeLatency('beside the noisy one', loaded)}; ` +
+        `${describeLatency('alone again', idleAfter)}; ` +
         `most waiting for a pooled connection: ${mostWaitingForPool}; ` +
         `background slices: ${slices?.length ?? '-'}, p99 ${sliceP99?.toFixed(0) ?? '-'} ms of processor time`,
     );
-    expect(readiness).toEqual(Array(40).fill(200));
-    // The issue asks for the quiet tenant's p99 under 100 ms. On a shared machine (load average 20-30 on two
-    // cores) its p99 alone is already above that, so the test asserts what the noisy tenant makes it wait
-    // behind: no pooled connection ever awaited; on PGlite, the slice running when a statement came (each
-    // waits for one at most), by its processor time (which the machine's other work does not inflate).
+    expect(readiness).toEqual(Array(120).fill(200));
+    expectQuietLatencies([idle, idleAfter], loaded);
+    // And what the noisy tenant made it wait behind: no pooled connection ever awaited; on PGlite, the slice
+    // running when a statement came, by its processor time (which the machine's other work does not inflate).
     expect(mostWaitingForPool).toBe(0);
     if (slices) {
       expect(slices.length).toBeGreaterThan(100);
@@ -165,6 +210,48 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
     // timeout (503) or answered.
     expect(explorerStatuses).toContain(429);
     expect(new Set([...explorerStatuses, 200, 429, 503])).toEqual(new Set([200, 429, 503]));
+  }, 180_000);
+
+  it('a 100,000-row export is read in pieces that take turns: another tenant keeps its p99 meanwhile', async () => {
+    await pair.database.db.execute(sql`
+    insert into activity (id, organization_id, project_id, actor_name, actor_email, action, title)
+    select 'act_large_' || g, ${f.orgA.id}, ${f.projectA2.id}, 'Lara Large', 'lara@harbor.test', 'comment',
+      'Site walk note ' || g
+    from generate_series(1, ${CSV_MAX_ROWS}) g`);
+    await pair.database.db.execute(sql`analyze activity`);
+    const readiness: number[] = [];
+    const idle = await quietLatencies(QUIET_READS, readiness);
+    const exporter = await f.client(['organization:read'], { orgs: [f.orgA.id] });
+    // The exporting client is another process, as it would be: its own reading of the export's 3 MB does not
+    // take the processor of the process that serves (and, on PGlite, runs the database).
+    const saved = path.join(mkdtempSync(path.join(tmpdir(), 'fairness-')), 'export.csv');
+    const client = `const res = await fetch(process.argv[1], { headers: { accept: 'text/csv', authorization: process.argv[2] } });
+      await writeFile(process.argv[3], res.body); console.log(res.status);`;
+    const started = performance.now();
+    const download = run(process.execPath, [
+      ...['--input-type=module', '-e', `import { writeFile } from 'node:fs/promises'; ${client}`],
+      `${pair.a.url}/v1/organization/${f.orgA.id}/activity?projectId=${f.projectA2.id}`,
+      `Bearer ${exporter.token}`,
+      saved,
+    ]).then(({ stdout }) => ({
+      status: Number(stdout),
+      text: readFileSync(saved, 'utf8'),
+      ms: performance.now() - started,
+    }));
+    const loaded = await quietLatencies(QUIET_READS, readiness, download);
+    const { status, text, ms } = await download;
+    const idleAfter = await quietLatencies(QUIET_READS, readiness);
+    console.info(
+      `100,000-row export in ${(ms / 1000).toFixed(1)} s; quiet tenant ${describeLatency('alone', idle)}; ` +
+        `${describeLatency('during the export', loaded)}; ${describeLatency('alone again', idleAfter)}`,
+    );
+    expect(status).toBe(200);
+    const lines = text.split('\r\n').filter(Boolean);
+    expect(lines).toHaveLength(1 + CSV_MAX_ROWS); // the header and every row: exactly the cap, so no notice
+    expect(lines[1]).toMatch(/^act_large_\d+,/);
+    expect(new Set(lines.slice(1).map((line) => line.split(',')[0])).size).toBe(CSV_MAX_ROWS);
+    expect(readiness.every((code) => code === 200)).toBe(true);
+    expectQuietLatencies([idle, idleAfter], loaded);
   }, 180_000);
 
   it("refuses a key's third concurrent export with 429 and Retry-After, and serves it again once one ends", async () => {

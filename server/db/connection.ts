@@ -26,7 +26,7 @@ export interface Database {
  *  connection of its own); undefined on PGlite. */
 export const poolOf = (db: Db): pg.Pool | undefined => pools.get(db);
 
-/** The PGlite instance behind `db`, on PGlite (PGlite's own API: `COPY … TO '/dev/blob'`). */
+/** The PGlite instance behind `db`, on PGlite (PGlite's own API: its data directory's dump). */
 export function pgliteOf(db: Db): PGlite {
   const embedded = embeddedOf.get(db);
   if (!embedded) throw new Error('Not a PGlite database');

@@ -1,26 +1,31 @@
-// The CSV export through COPY, which writes the finished cells (csv-cells.ts) at the database's own speed:
+// The CSV export of the finished cells (csv-cells.ts):
 // - PostgreSQL: `COPY (cells) TO STDOUT (FORMAT csv)` through pg-copy-streams, on a connection of its own,
 //   read to its end into a SpillBuffer before the connection is released and the bytes are handed on;
-// - PGlite: `COPY (cells) TO '/dev/blob' (FORMAT csv)`, PGlite's way of handing COPY output to JavaScript: the
-//   whole output (at most CSV_MAX_ROWS + 1 records) as one Blob, sent on in pieces.
+// - PGlite: pages of rows in the list's order (keyset), each a short background statement, written here.
 // COPY quotes a field when it holds `"`, `,`, CR or LF and ends records with LF; CsvRecords turns those ends
 // into CRLF and cuts the stream after `limit` records (the query asks for one more, which says whether the
-// export was cut). The header row and the truncation notice are written here, by the same quoting rule.
+// export was cut). The header row, PGlite's records and the truncation notice are written here by the same rule.
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
-import type { PGlite } from '@electric-sql/pglite';
-import type { SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import type { Db } from './connection.js';
+import { backgroundStatement, type Db } from './connection.js';
 import { type CsvColumn, csvCellsQuery } from './csv-cells.js';
+import { cpuMsSince, SliceSizer } from './embedded-turns.js';
 import { SpillBuffer } from './spill.js';
 import { withInlineParams } from './sql-text.js';
 
+/** Where a page of the export starts: the key of the last row before it, as text (`key`'s values). */
+export type CsvKey = readonly (string | null)[];
+
 export interface CsvExport {
   db: Db;
-  /** The rest of the query after its select list: `from … where … order by …`, without LIMIT. */
-  from: SQL;
+  /** The rest of the query after its select list, `from … where … order by …` without LIMIT: the export's
+   *  rows (from the request's cursor on, if it has one) or, given `after`, those strictly after that key. */
+  from(after?: CsvKey): SQL;
+  /** The order's key of a row (the sort value, then the id) as text over FROM: `from(after)` reads it back. */
+  key: readonly SQL[];
   columns: readonly CsvColumn[];
   /** Row cap, already passed through `csvRowCap`. */
   limit: number;
@@ -111,7 +116,7 @@ async function nextData(stream: Readable): Promise<Buffer | null> {
 
 /** The statement COPY runs: the cells query with its parameters written in (COPY takes none). */
 const cellsStatement = (options: CsvExport) =>
-  withInlineParams(csvCellsQuery(options.columns, options.from, options.limit));
+  withInlineParams(csvCellsQuery(options.columns, options.from(), options.limit + 1));
 
 /** The export around COPY's output: the header row, the records, the truncation row when it was cut. */
 async function* aroundRecords(output: AsyncIterator<Buffer>, options: CsvExport): AsyncGenerator<string | Buffer> {
@@ -164,22 +169,61 @@ async function copyToSpill(pool: pg.Pool, options: CsvExport): Promise<SpillBuff
   }
 }
 
-/** Bytes handed on per chunk from PGlite's Blob (its own parts are about 1 KB: too small to write one by one). */
-const BLOB_PIECE_BYTES = 256 * 1024;
+/** Rows of the first page on PGlite; each next one is sized from the last ones' processor time (SliceSizer). */
+const FIRST_PAGE_ROWS = 64;
+const PAGE_TARGET_MS = 10;
+const MOST_PAGE_ROWS = 20_000;
 
-async function* blobPieces(blob: Blob | undefined): AsyncGenerator<Buffer> {
-  if (!blob) return;
-  for (let at = 0; at < blob.size; at += BLOB_PIECE_BYTES) {
-    yield Buffer.from(await blob.slice(at, at + BLOB_PIECE_BYTES).arrayBuffer());
-  }
+/** PGlite's cells: null as an empty field, others by COPY's quoting rule (cells are never empty text). */
+const csvRecord = (cells: readonly unknown[]) =>
+  cells.map((cell) => (cell === null ? '' : csvField(String(cell)))).join(',') + CRLF;
+
+/** One page of the export on PGlite: its records, the key of its last row, and the processor time it took. */
+async function readPage(options: CsvExport, after: CsvKey | undefined, rows: number) {
+  const query = csvCellsQuery(options.columns, options.from(after), rows, options.key);
+  return backgroundStatement(options.db, async (raw) => {
+    const started = process.cpuUsage();
+    // Each page reads the list in its order, and little of it. PGlite has no autovacuum: without fresh
+    // statistics the planner may take thousands of rows for a few dozen and sort them all for every page; with
+    // sorting discouraged it reads the order's index where there is one (and sorts where there is none).
+    const result = (await raw.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL enable_sort = off`);
+      return tx.execute(query);
+    })) as unknown as { rows: Record<string, unknown>[] };
+    const cells = options.columns.map((_, i) => `c${i}`);
+    const records = result.rows.map((row) => csvRecord(cells.map((name) => row[name] ?? null)));
+    const last = result.rows.at(-1);
+    const lastKey = last && options.key.map((_, i) => (last[`k${i}`] ?? null) as string | null);
+    return { records, rows: result.rows.length, lastKey, tookMs: cpuMsSince(started) };
+  });
 }
 
 /**
- * PGlite runs one statement at a time for the whole process, so the COPY finishes (and frees the database)
- * before the first byte is sent, however slowly the reader reads; a server-side cursor would hold it for as
- * long as the download lasts.
+ * PGlite runs one statement at a time for the whole process, on the main thread: one statement over the whole
+ * export (up to 100,000 rows) would stop every other caller for seconds. The export is read in pages of the
+ * list's order instead, each starting after the last row of the one before (keyset, through `from(after)`),
+ * each a background statement of about PAGE_TARGET_MS (db/embedded-turns.ts): other callers' statements go
+ * first, and wait for one page at most. The next page is read only when the client has taken the last one, so
+ * memory holds one page, and a client that stops reading holds no statement, transaction or cursor: only its
+ * export slot, until the stall timeout cuts it (http/csv.ts). The pages are not one snapshot: a row written
+ * during the export may be in it or not, and no row is written twice.
  */
-export async function* blobCsvChunks(client: PGlite, options: CsvExport): AsyncGenerator<string | Buffer> {
-  const { blob } = await client.query(`COPY (${cellsStatement(options)}) TO '/dev/blob' (FORMAT csv)`);
-  yield* aroundRecords(blobPieces(blob), options);
+export async function* pagedCsvChunks(options: CsvExport): AsyncGenerator<string | Buffer> {
+  let fetched = 0; // up to one more than the cap, which tells that the export was cut
+  const size = new SliceSizer(Math.min(FIRST_PAGE_ROWS, options.limit + 1), PAGE_TARGET_MS, MOST_PAGE_ROWS);
+  let page = await readPage(options, undefined, size.rows); // a failing query rejects here, before the header
+  yield headerRow(options.columns);
+  for (;;) {
+    const kept = page.records.slice(0, options.limit - fetched);
+    fetched += page.rows;
+    if (kept.length > 0) yield kept.join('');
+    if (fetched > options.limit) {
+      yield truncationRow(options.limit);
+      return;
+    }
+    if (page.rows < size.rows || !page.lastKey) return;
+    size.took(page.tookMs);
+    size.rows = Math.min(size.rows, options.limit + 1 - fetched);
+    page = await readPage(options, page.lastKey, size.rows);
+  }
 }

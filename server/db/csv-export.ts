@@ -6,7 +6,8 @@
  *     fileName: 'documents.csv',
  *     chunks: csvChunks({
  *       db: app.db,
- *       from: sql`from … where … order by …`,                  // no LIMIT
+ *       from: (after) => sql`from … where … order by …`,       // no LIMIT; rows after the key `after`
+ *       key: [sortValueAsText, sql`d.id`],                     // the order's key of a row, as text
  *       columns: [{ header: 'uid', value: sql`d.id` }, { header: 'activityCount', value: …, integer: true }],
  *       limit: csvRowCap(query.limit),                          // default 100000, larger values clamped
  *     }),
@@ -19,8 +20,11 @@
  *   SpillBuffer (db/spill.ts: 1 MB in memory, the rest in an unnamed temporary file) and the connection is
  *   released before the first chunk is handed on, so a client that does not read never holds a pooled
  *   connection (issue 28); a reader that stops early (`return()`, or leaving a `for await`) frees the file.
- * - PGlite: `COPY (cells) TO '/dev/blob'` (csv-copy.ts), the whole output (≤ 100,001 records) in one Blob,
- *   sent on in pieces with the same record handling.
+ * - PGlite: pages in the list's order, each starting after the key of the last row before it (`from(after)`),
+ *   each one short background statement that lets other callers' statements go first (db/embedded-turns.ts),
+ *   the next read when the client has taken the last: memory holds one page, and a client that does not read
+ *   holds nothing of the database (csv-copy.ts `pagedCsvChunks`). The records are written in JavaScript by
+ *   COPY's rule.
  *
  * The bytes: the header row, then RFC 4180 records with CRLF ends; a field is quoted exactly when it holds `"`,
  * `,`, CR or LF (PostgreSQL's COPY rule: a lone CR must be quoted, or a spreadsheet starts a new row there);
@@ -30,11 +34,11 @@
  * `# WARNING: truncated at N rows`. The first chunk (the header row) comes once the query has answered, so an
  * error before it (bad SQL, lost connection) rejects the first `next()`; later ones reject a later one.
  */
-import { pgliteOf, poolOf } from './connection.js';
+import { poolOf } from './connection.js';
 import type { CsvExport } from './csv-copy.js';
 
 export type { CsvColumn } from './csv-cells.js';
-export type { CsvExport } from './csv-copy.js';
+export type { CsvExport, CsvKey } from './csv-copy.js';
 
 /** An export as a service hands it to whoever sends it: its download name and its bytes. */
 export interface CsvDownload {
@@ -43,10 +47,10 @@ export interface CsvDownload {
   chunks: AsyncIterable<string | Buffer>;
 }
 
-/** The export's bytes, read through COPY: to the client on PostgreSQL, to a Blob on PGlite. */
+/** The export's bytes: through COPY on PostgreSQL, in pages on PGlite. */
 export async function* csvChunks(options: CsvExport): AsyncGenerator<string | Buffer> {
   // Imported here so that a start-up never loads node-postgres' COPY streams (a tenth of a second).
-  const { blobCsvChunks, copyCsvChunks } = await import('./csv-copy.js');
+  const { pagedCsvChunks, copyCsvChunks } = await import('./csv-copy.js');
   const pool = poolOf(options.db);
-  yield* pool ? copyCsvChunks(pool, options) : blobCsvChunks(pgliteOf(options.db), options);
+  yield* pool ? copyCsvChunks(pool, options) : pagedCsvChunks(options);
 }

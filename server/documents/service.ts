@@ -28,6 +28,7 @@ import {
   type FilterColumn,
   fetchPage,
   filterValues,
+  sortKeyText,
   sortValueOf,
   submittalQuery,
 } from './queries.js';
@@ -103,14 +104,25 @@ const pagingOf = (query: {
   includeMeta: query.includeMeta === true,
 });
 
-/** The list's rows from its cursor on, as CSV: `limit` is the row cap. */
-const csvOf = (
+/** The list's rows from its cursor on, as CSV: `limit` is the row cap. `fromOf` is the export's query after
+ *  its select list, from a position (an export's page, db/csv-copy.ts, starts after its last row's key). */
+function csvOf(
   app: AppContext,
   request: ListRequest,
   fileName: string,
-  from: SQL,
+  fromOf: (after?: AfterKey) => SQL,
   columns: readonly CsvColumn[],
-): CsvDownload => ({ fileName, chunks: csvChunks({ db: app.db, from, columns, limit: csvRowCap(request.limit) }) });
+): CsvDownload {
+  const start = afterKeyOf(app.cursorKey, request);
+  const chunks = csvChunks({
+    db: app.db,
+    from: (after) => fromOf(after ? { value: after[0] ?? null, uid: String(after[1]) } : start),
+    key: sortKeyText(request.sort),
+    columns,
+    limit: csvRowCap(request.limit),
+  });
+  return { fileName, chunks };
+}
 
 // --- Submittals ---
 
@@ -144,7 +156,7 @@ function listSubmittals(
         app,
         request,
         fileName,
-        submittalCsvFrom(request, afterKeyOf(app.cursorKey, request)),
+        (after) => submittalCsvFrom(request, after),
         submittalCsvColumns(withReviewHints && { lens: request.filter.reviewHint }),
       ),
   };
@@ -238,13 +250,7 @@ function listDocuments(
   return {
     page: () => page(app, request, queryOf, DocumentItem),
     csv: async () =>
-      csvOf(
-        app,
-        request,
-        fileName,
-        documentCsvFrom(request, afterKeyOf(app.cursorKey, request)),
-        documentCsvColumns(include),
-      ),
+      csvOf(app, request, fileName, (after) => documentCsvFrom(request, after), documentCsvColumns(include)),
   };
 }
 

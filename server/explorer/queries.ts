@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { ExplorerValue } from '../../shared/explorer.js';
 import { backgroundStatement, type Db, isPglite } from '../db/connection.js';
-import { cpuMsSince } from '../db/embedded-turns.js';
+import { cpuMsSince, SliceSizer } from '../db/embedded-turns.js';
 import { selectRows } from '../db/rows.js';
 import type { ExplorerPlan, SlicedPlan } from './compile.js';
 
@@ -31,7 +31,7 @@ export function runExplorerPlan(db: Db, timeoutMs: number, plan: ExplorerPlan): 
 
 /** Processor time one slice should hold the embedded database: well under what another request may wait. */
 const SLICE_TARGET_MS = 10;
-/** Rows of the first slice; each next one is sized from the last one's time. */
+/** Rows of the first slice; each next one is sized from the last ones' times (SliceSizer). */
 const FIRST_SLICE_ROWS = 16;
 const MOST_SLICE_ROWS = 20_000;
 /** Ungrouped queries: slices between prunings of the scratch table (it keeps LIMIT rows per slice). */
@@ -54,8 +54,9 @@ async function runInSlices(db: Db, timeoutMs: number, sliced: SlicedPlan, table:
   await inTurn((raw) => raw.execute(sql`CREATE TEMPORARY TABLE ${scratch} AS ${sliced.shape}`));
   try {
     let after = ''; // every id sorts after the empty text
-    let rows = FIRST_SLICE_ROWS;
+    const size = new SliceSizer(FIRST_SLICE_ROWS, SLICE_TARGET_MS, MOST_SLICE_ROWS);
     for (let slice = 1; ; slice += 1) {
+      const rows = size.rows;
       if (msLeft() <= 0) throw Object.assign(new Error('explorer query ran out of time'), { code: QUERY_CANCELED });
       // One statement: the slice's last key, and the slice's partial rows up to it (none past the table's end).
       const { upper, tookMs } = await inTurn(async (raw) => {
@@ -71,9 +72,7 @@ async function runInSlices(db: Db, timeoutMs: number, sliced: SlicedPlan, table:
         return { upper: bound?.upper, tookMs: cpuMsSince(sliceStarted) };
       });
       if (!upper) break;
-      // Sized by processor time, which a busy machine does not inflate; within half and twice the last size.
-      const aimed = Math.round((rows * SLICE_TARGET_MS) / Math.max(tookMs, 0.1));
-      rows = Math.min(MOST_SLICE_ROWS, Math.max(1, Math.ceil(rows / 2), Math.min(rows * 2, aimed)));
+      size.took(tookMs);
       after = upper;
       if (sliced.prune && slice % SLICES_PER_PRUNE === 0) await inTurn((raw) => raw.execute(sliced.prune!(scratch)));
     }

@@ -7,17 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../test/harness.js';
 import { openInLibreOffice } from '../../test/libreoffice.js';
 import { itNeeds } from '../../test/system-tools.js';
-import { type Database, pgliteOf, poolOf } from '../db/connection.js';
+import { type Database, poolOf } from '../db/connection.js';
 import type { CsvColumn } from '../db/csv-cells.js';
-import { blobCsvChunks, copyCsvChunks } from '../db/csv-copy.js';
+import { copyCsvChunks, pagedCsvChunks } from '../db/csv-copy.js';
 import type { CsvExport } from '../db/csv-export.js';
 import { csvChunks } from '../db/csv-export.js';
 import { CSV_MAX_ROWS, csvRowCap } from '../listing.js';
 import { compressAnswers } from './compression.js';
 import { sendCsv } from './csv.js';
 
-// The export on its own, over a real database and a real socket, through this database's COPY (to the client on
-// PostgreSQL, to a Blob on PGlite), checked against a CSV writer written here from the rules; the document and
+// The export on its own, over a real database and a real socket, through this database's path (COPY on
+// PostgreSQL, pages on PGlite), checked against a CSV writer written here from the rules; the document and
 // activity exports test it again through their endpoints.
 let database: Database;
 let base: string;
@@ -61,13 +61,21 @@ beforeAll(async () => {
   const rows = hostile.map((label, i) => sql`(${i + 1}, ${label}, ${i % 3 === 0 ? null : 'a; b,c'})`);
   await database.db.execute(sql`insert into csv_probe values ${sql.join(rows, sql`, `)}`);
   await database.db.execute(sql`insert into csv_probe (n, label) values (0, null)`);
+  await database.db.execute(sql`create table csv_rows as
+    select n, case n % 4 when 0 then '=SUM(A1)' when 1 then 'say "hi", ok' when 2 then null else '-1+2' end as label,
+      'a; b,c' as tags
+    from generate_series(1, 300000) as n`);
+  await database.db.execute(sql`alter table csv_rows add primary key (n)`);
+  await database.db.execute(sql`analyze csv_rows`);
   const app = express();
+  // Rows in the order of n (the primary key), from after the page's key [n] on: `count` rows of csv_rows.
   const exportOf = (req: express.Request): CsvExport => ({
     db: database.db,
-    from: req.query.count
-      ? sql`from (select n, case n % 4 when 0 then '=SUM(A1)' when 1 then 'say "hi", ok' when 2 then null else '-1+2' end
-          as label, 'a; b,c' as tags from generate_series(1, ${Number(req.query.count)}::int) as n) s order by n`
-      : sql`from csv_probe order by n`,
+    from: (after) =>
+      req.query.count
+        ? sql`from csv_rows where n > ${Number(after?.[0] ?? 0)} and n <= ${Number(req.query.count)} order by n`
+        : sql`from csv_probe where n > ${Number(after?.[0] ?? -1)} order by n`,
+    key: [sql`n::text`],
     columns,
     limit: csvRowCap(req.query.limit === undefined ? undefined : Number(req.query.limit)),
   });
@@ -77,7 +85,7 @@ beforeAll(async () => {
   app.get('/compressed', compressAnswers(), (req, res) => send(res, csvChunks(exportOf(req))));
   app.get('/copy', (req, res) => {
     const pool = poolOf(database.db);
-    return send(res, pool ? copyCsvChunks(pool, exportOf(req)) : blobCsvChunks(pgliteOf(database.db), exportOf(req)));
+    return send(res, pool ? copyCsvChunks(pool, exportOf(req)) : pagedCsvChunks(exportOf(req)));
   });
   const server = app.listen(0);
   await new Promise((resolve) => server.once('listening', resolve));
@@ -89,7 +97,7 @@ afterAll(async () => {
   await database.close();
 });
 
-/** The ways to ask for an export: the path csvChunks chooses, and this database's COPY path named. */
+/** The ways to ask for an export: the path csvChunks chooses, and this database's path named. */
 const paths = () => ['auto', 'copy'];
 
 /** An RFC 4180 field, from the rule (quoted when it holds `"`, `,`, CR or LF; quotes doubled): the oracle. */
@@ -151,7 +159,13 @@ describe('CSV exports', () => {
     const rows = values.map((label, i) => sql`(${i}, ${label}, null)`);
     await database.db.execute(sql`insert into csv_random values ${sql.join(rows, sql`, `)}`);
     const exported = await textOf(
-      csvChunks({ db: database.db, from: sql`from csv_random order by n`, columns, limit: 1000 }),
+      csvChunks({
+        db: database.db,
+        from: (after) => sql`from csv_random where n > ${Number(after?.[0] ?? -1)} order by n`,
+        key: [sql`n::text`],
+        columns,
+        limit: 1000,
+      }),
     );
     const expected = ['number,label,tags', ...values.map((v, i) => `${i},${rfc4180Field(neutralised(v))},`)];
     expect(exported).toBe(`${expected.join('\r\n')}\r\n`);
