@@ -1,12 +1,23 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+const include = ['server/**/*.test.ts', 'test/**/*.test.ts', 'shared/**/*.test.ts', 'addin/**/*.test.{ts,tsx}'];
+// Files that measure another caller's latency under a load they make themselves: they run after every other
+// file, alone, so that the load they measure is theirs and not the rest of the suite's.
+const alone = ['test/fairness.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['server/**/*.test.ts', 'test/**/*.test.ts', 'shared/**/*.test.ts', 'addin/**/*.test.{ts,tsx}'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Each file starts its own database and server; two cores, so keep parallelism modest.
     maxWorkers: 2,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: { name: 'suite', include, exclude: [...configDefaults.exclude, ...alone], sequence: { groupOrder: 0 } },
+      },
+      { extends: true, test: { name: 'alone', include: alone, sequence: { groupOrder: 1 } } },
+    ],
   },
 });
