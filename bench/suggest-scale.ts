@@ -179,6 +179,8 @@ const filedColumns = [
 ];
 const FILED_SINCE = Date.parse('2023-01-01T00:00:00Z');
 
+const conversationOf = (p: SyntheticProject, thread: number) => `conv-${p.index}-${thread}`;
+
 /** A filed e-mail's row: the n-th e-mail of project i, in thread n / THREAD_LENGTH, filed over three years. */
 function filedRow(
   organizationId: string,
@@ -203,7 +205,6 @@ function filedRow(
     new Date(FILED_SINCE + rng.float() * 3 * 365 * 86_400_000).toISOString(),
   ];
 }
-const conversationOf = (p: SyntheticProject, thread: number) => `conv-${p.index}-${thread}`;
 
 /**
  * `emailCount` synthetic e-mails: filed (rows of filed_emails) and counted per project then per feature, as filing

@@ -371,7 +371,6 @@ export async function projectsOfOrgs(db: Db, orgIds: readonly string[]) {
   return [...byOrg.values()];
 }
 
-/** Projects where this thread (Message-ID or Outlook conversation) is already filed. */
 const threadProjectRow = z.object({ projectId: z.string(), documentId: z.string().nullable() });
 const THREAD_PROJECTS = 50;
 
@@ -386,17 +385,16 @@ export async function projectsOfThread(
   orgIds: readonly string[],
   thread: { messageId?: string; conversationId?: string },
 ) {
-  const linked: SQL[] = [];
+  const linked: (SQL | undefined)[] = [];
   if (thread.messageId) {
-    linked.push(sql`message_id = ${thread.messageId}`, sql`sent_message_id = ${thread.messageId}`);
-    linked.push(sql`"references" @> ${textArray([thread.messageId])}`);
+    linked.push(namedBy(thread.messageId), sql`${filedEmails.references} @> ${textArray([thread.messageId])}`);
   }
-  if (thread.conversationId) linked.push(sql`conversation_id = ${thread.conversationId}`);
+  if (thread.conversationId) linked.push(eq(filedEmails.conversationId, thread.conversationId));
   if (linked.length === 0 || orgIds.length === 0) return [];
-  const orgs = textArray(orgIds);
   const lookups = linked.map(
-    (condition) => sql`(select project_id as "projectId", document_id as "documentId" from filed_emails
-      where organization_id = any(${orgs}) and ${condition} limit ${THREAD_PROJECTS})`,
+    (condition) => sql`(select ${filedEmails.projectId} as "projectId", ${filedEmails.documentId} as "documentId"
+      from ${filedEmails} where ${and(inArray(filedEmails.organizationId, [...orgIds]), condition)}
+      limit ${THREAD_PROJECTS})`,
   );
   return selectRows(
     db,
