@@ -33,12 +33,16 @@ export interface CsvExport {
 
 const CRLF = '\r\n';
 
-/** One CSV field by COPY's rule (for the header row, which COPY does not write). */
+/** One CSV field by COPY's rule (for what COPY does not write: the header row, PGlite's pages). */
 function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-const headerRow = (columns: readonly CsvColumn[]) => columns.map((column) => csvField(column.header)).join(',') + CRLF;
+/** One record: null as an empty field (a cell is never empty text), others by COPY's quoting rule. */
+const csvRecord = (cells: readonly unknown[]) =>
+  cells.map((cell) => (cell === null ? '' : csvField(String(cell)))).join(',') + CRLF;
+
+const headerRow = (columns: readonly CsvColumn[]) => csvRecord(columns.map((column) => column.header));
 const truncationRow = (limit: number) => `# WARNING: truncated at ${limit} rows${CRLF}`;
 
 const QUOTE = 0x22;
@@ -173,10 +177,6 @@ async function copyToSpill(pool: pg.Pool, options: CsvExport): Promise<SpillBuff
 const FIRST_PAGE_ROWS = 64;
 const PAGE_TARGET_MS = 10;
 const MOST_PAGE_ROWS = 20_000;
-
-/** PGlite's cells: null as an empty field, others by COPY's quoting rule (cells are never empty text). */
-const csvRecord = (cells: readonly unknown[]) =>
-  cells.map((cell) => (cell === null ? '' : csvField(String(cell)))).join(',') + CRLF;
 
 /** One page of the export on PGlite: its records, the key of its last row, and the processor time it took. */
 async function readPage(options: CsvExport, after: CsvKey | undefined, rows: number) {
