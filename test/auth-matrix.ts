@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import jwt from 'jsonwebtoken';
 import { describe, expect, it } from 'vitest';
 import { apiKeys } from '../server/db/schema.js';
-import type { Access, OwnerRule, Route } from '../server/http/route.js';
+import type { Access, AccessScope, OwnerRule, Route } from '../server/http/route.js';
 import { allRoutes } from '../server/routes.js';
 import { createUser } from '../server/users/service.js';
 import { permissionKeys } from '../shared/permissions.js';
@@ -209,7 +209,7 @@ function describePermissionCases(probe: Probe, rule: Extract<Access, { kind: 'pe
     const others = permissionKeys.filter((p) => p !== rule.permission);
     expectForbidden(await send((await fixtures.client(others, { orgs: [fixtures.orgA.id] })).token));
   });
-  if (rule.scope) describeScopeCases(probe, rule.scope);
+  if (rule.scope) describeScopeCases(probe, rule.scope, rule.permission);
   if (rule.staffToo) serves(probe, 'staff');
   if (rule.orgAdminsToo) describeOrgAdminsTooCases(probe);
   if (rule.peopleOnly) describePeopleOnlyCases(probe, rule.permission);
@@ -237,11 +237,23 @@ function describePeopleOnlyCases({ ctx, send, fullKey, expectOk }: Probe, permis
   });
 }
 
-function describeScopeCases({ ctx, send, fullKey }: Probe, scope: 'org' | 'project'): void {
+function describeScopeCases({ ctx, send, fullKey }: Probe, scope: AccessScope, permission: string): void {
   it('refuses a key scoped to another organization (403)', async () => {
     const { fixtures } = ctx();
     expectForbidden(await send((await fixtures.client('all', { orgs: [fixtures.orgB.id] })).token));
   });
+  if (scope === 'wholeOrg') {
+    it('refuses a key scoped to one project of the organization (403): it needs organization scope', async () => {
+      const { fixtures } = ctx();
+      const key = await fixtures.client('all', {
+        projects: [{ orgId: fixtures.orgA.id, projectId: fixtures.projectA1.id }],
+      });
+      expectForbidden(
+        await send(key.token),
+        `${permission} needs organization scope: this key reaches only some projects of the organization`,
+      );
+    });
+  }
   if (scope !== 'project') return;
   it('answers 404 for a project of another organization in the path', async () => {
     const res = await send((await fullKey()).token, { projectId: ctx().fixtures.projectB1.id });

@@ -162,6 +162,7 @@ export async function recordActivity(tx: Db | Tx, input: ActivityInput): Promise
   await tx.insert(activity).values(row);
   await emitEvent(tx, {
     organizationId: input.organizationId,
+    projectId: row.projectId,
     type: 'activity.created',
     data: {
       uid: id,

@@ -32,12 +32,16 @@ export interface Caller {
 export const canAccessOrg = (scope: Scope, orgId: string): boolean =>
   scope.allOrgs || scope.orgs.has(orgId) || scope.projects.has(orgId);
 
+/** The whole organization: granted whole, or every organization (superadmin); a key reaching some of its projects
+ *  does not. */
+export const canAccessWholeOrg = (scope: Scope, orgId: string): boolean => scope.allOrgs || scope.orgs.has(orgId);
+
 export const canAccessProject = (scope: Scope, orgId: string, projectId: string): boolean =>
-  scope.allOrgs || scope.orgs.has(orgId) || (scope.projects.get(orgId)?.has(projectId) ?? false);
+  canAccessWholeOrg(scope, orgId) || (scope.projects.get(orgId)?.has(projectId) ?? false);
 
 /** Within one organization: every project ('all'), or only these. */
 export const projectsInOrg = (scope: Scope, orgId: string): 'all' | readonly string[] =>
-  scope.allOrgs || scope.orgs.has(orgId) ? 'all' : [...(scope.projects.get(orgId) ?? [])];
+  canAccessWholeOrg(scope, orgId) ? 'all' : [...(scope.projects.get(orgId) ?? [])];
 
 /** The organizations a scope reaches: 'all' (superadmin), or these ids (whole, or through one of their projects). */
 export const reachableOrgIds = (scope: Scope): 'all' | string[] =>

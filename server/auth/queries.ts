@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import { isPermission, memberPermissions, type Permission } from '../../shared/permissions.js';
 import type { Db, Tx } from '../db/connection.js';
 import {
@@ -64,6 +64,27 @@ export async function loadUserCaller(db: Db, userId: string): Promise<Caller | u
     roles: new Map(memberships.map((m) => [m.organizationId, m.role])),
   };
 }
+
+/**
+ * SQL: whether the principal `principalId` (a key's row id or a person's id) may, as of now, read what belongs to
+ * `organizationId` — or, given `projectId`, to that project of it: an enabled key scoped to the organization, to
+ * that project, or superadmin; a person not disabled who is staff or a member of the organization. (The same
+ * reach as `loadClientCaller`/`loadUserCaller` give `canAccessWholeOrg`/`canAccessProject`, in one query.)
+ */
+export const principalMayRead = (principalId: SQL, organizationId: string, projectId: string | undefined): SQL => {
+  const ofProject = projectId
+    ? sql`or exists (select 1 from ${apiKeyProjectScopes} p where p.client_row_id = k.id and p.project_id = ${projectId})`
+    : sql``;
+  return sql`(exists (
+      select 1 from ${apiKeys} k where k.id = ${principalId} and k.enabled and k.deleted_at is null and (
+        k.superadmin
+        or exists (select 1 from ${apiKeyOrgScopes} o where o.client_row_id = k.id and o.organization_id = ${organizationId})
+        ${ofProject}))
+    or exists (
+      select 1 from ${users} u where u.id = ${principalId} and u.disabled_at is null and (
+        u.staff
+        or exists (select 1 from ${organizationMembers} m where m.user_id = u.id and m.organization_id = ${organizationId}))))`;
+};
 
 /** Revoked grants some of whose access tokens have not expired yet. */
 export async function liveRevokedGrantIds(db: Db, now: Date): Promise<string[]> {

@@ -93,6 +93,7 @@ export function defineCommand<P extends AnyObject, B extends z.ZodType>(spec: Co
             const at = app.clock.now();
             await emitEvent(tx, {
               organizationId,
+              projectId: (params as { projectId?: string }).projectId,
               type: 'command.applied',
               data: { command: route.operationId, organizationId, params, result, appliedAt: at.toISOString() },
               at,

@@ -40,6 +40,7 @@ export async function deleteComment(app: AppContext, caller: Caller, commentId: 
     });
     await emitEvent(tx, {
       organizationId: comment.organizationId,
+      projectId: comment.projectId,
       type: 'comment.deleted',
       data: {
         commentId: comment.id,

@@ -220,6 +220,7 @@ async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
   );
   await emitEvent(tx, {
     organizationId: target.organizationId,
+    projectId: target.projectId,
     type: 'email.filed',
     data: {
       id,

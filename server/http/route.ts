@@ -13,6 +13,7 @@ import {
   type Caller,
   canAccessOrg,
   canAccessProject,
+  canAccessWholeOrg,
   isOrgAdmin,
   isOwnerOrOrgAdmin,
   type RecordOwner,
@@ -40,8 +41,9 @@ import { refuseNulInForm, refuseNulInJson } from './nul.js';
  * - `permission` with `staffToo` (`needsOrStaff`): as `permission`, and staff users pass too (key management).
  * - `permission` with `peopleOnly` (`needsPerson`): as `permission`, and only a signed-in person passes: client
  *   keys (which act for no one) get 403, after the scope checks (filing e-mail records who filed it).
- * - `permission` with `orgAdminsToo` (`needsOrOrgAdmin`, scope `org`): a key holding the permission for `:orgId`,
- *   or an admin of `:orgId`, or staff (webhooks: integrators' keys and the organization's admins manage them).
+ * - `permission` with `orgAdminsToo` (`needsOrOrgAdmin`, scope `wholeOrg`): a key holding the permission for the
+ *   whole of `:orgId` (one scoped to some of its projects gets 403), or an admin of `:orgId`, or staff (webhooks:
+ *   integrators' keys and the organization's admins manage them; an endpoint sees every project's events).
  * - `staff`: platform staff users only; every client key, superadmin included, gets 403.
  * - `user`: any signed-in person (staff or not); every client key gets 403.
  * - `orgAdmin`: a signed-in admin of `:orgId` (role admin in its membership), or staff; every client key and
@@ -59,7 +61,7 @@ export type Access =
   | {
       kind: 'permission';
       permission: Permission;
-      scope?: 'org' | 'project';
+      scope?: AccessScope;
       staffToo?: boolean;
       peopleOnly?: boolean;
       orgAdminsToo?: boolean;
@@ -68,6 +70,13 @@ export type Access =
   | { kind: 'user' }
   | { kind: 'orgAdmin' }
   | OwnerRule;
+
+/**
+ * What of `:orgId` a `permission` rule's caller must reach: `org`, any of it (the whole organization or one of its
+ * projects); `wholeOrg`, the whole organization (a key scoped to some of its projects gets 403 saying so);
+ * `project`, `:projectId`.
+ */
+export type AccessScope = 'org' | 'wholeOrg' | 'project';
 
 /** The record an `ownerOrOrgAdmin` rule guards: its name (for the 404), its path parameter, how to find its owner. */
 export interface OwnerRule {
@@ -95,7 +104,7 @@ export const access = {
   needsOrOrgAdmin: (permission: Permission): Access => ({
     kind: 'permission',
     permission,
-    scope: 'org',
+    scope: 'wholeOrg',
     orgAdminsToo: true,
   }),
   ownerOrOrgAdmin: (record: Omit<OwnerRule, 'kind'>): Access => ({ kind: 'ownerOrOrgAdmin', ...record }),
@@ -262,6 +271,12 @@ async function checkPermission(
   if (!caller.permissions.has(rule.permission) && !(rule.staffToo && caller.staff)) throw ApiError.forbidden();
   if (rule.scope) {
     if (!orgId || !canAccessOrg(caller.scope, orgId)) throw ApiError.forbidden();
+    if (rule.scope === 'wholeOrg' && !canAccessWholeOrg(caller.scope, orgId)) {
+      throw new ApiError(
+        'forbidden',
+        `${rule.permission} needs organization scope: this key reaches only some projects of the organization`,
+      );
+    }
     if (rule.scope === 'project') {
       if (!projectId || (await app.caches.projectOwners.of(projectId)) !== orgId) throw ApiError.notFound('Project');
       if (!canAccessProject(caller.scope, orgId, projectId)) throw ApiError.forbidden();

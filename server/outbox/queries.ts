@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { principalMayRead } from '../auth/queries.js';
 import { z } from 'zod';
 import type { Db, Tx } from '../db/connection.js';
 import { selectRows } from '../db/rows.js';
@@ -14,17 +15,24 @@ export interface NewEvent {
   type: string;
   data: unknown;
   at: Date;
+  /** The project the event is about; none for an organization-wide one (settings, an activity of no project). */
+  projectId?: string | null;
   /** Only to this endpoint, whatever it subscribed to (the test event). */
   webhookId?: string;
 }
 
 /**
  * Writes an event to the outbox with one pending delivery per enabled endpoint of the organization that
- * subscribed to its type, in one statement of the caller's transaction: the event commits, or rolls back, with
- * the change it describes. Nothing is written when no endpoint wants it. Answers the deliveries' ids.
+ * subscribed to its type and whose creator may read it now (an endpoint reaches no further than the key or person
+ * that made it, whose access may since have shrunk or ended), in one statement of the caller's transaction: the
+ * event commits, or rolls back, with the change it describes. Nothing is written when no endpoint wants it. The
+ * test event goes to its endpoint alone, whoever made it. Answers the deliveries' ids.
  */
 export async function emitEvent(tx: Db | Tx, event: NewEvent): Promise<string[]> {
-  const wanted = event.webhookId ? sql`w.id = ${event.webhookId}` : sql`w.enabled and ${event.type} = any(w.events)`;
+  const creatorMayRead = principalMayRead(sql`w.created_by_id`, event.organizationId, event.projectId ?? undefined);
+  const wanted = event.webhookId
+    ? sql`w.id = ${event.webhookId}`
+    : sql`w.enabled and ${event.type} = any(w.events) and ${creatorMayRead}`;
   const rows = await selectRows(
     tx,
     sql`with event as (

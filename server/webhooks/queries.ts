@@ -9,9 +9,26 @@ import { newId } from '../ids.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 
-export async function countWebhooks(db: Db | Tx, organizationId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(webhooks).where(eq(webhooks.organizationId, organizationId));
+async function countWebhooks(tx: Tx, organizationId: string): Promise<number> {
+  const [row] = await tx.select({ n: count() }).from(webhooks).where(eq(webhooks.organizationId, organizationId));
   return row?.n ?? 0;
+}
+
+/**
+ * Inserts the endpoint unless its organization has `limit` already (then answers undefined). The creates of one
+ * organization take turns on a transaction-scoped advisory lock, so parallel creates cannot all count 19 and
+ * each insert the 20th.
+ */
+export function insertWebhookUnderLimit(
+  db: Db,
+  row: typeof webhooks.$inferInsert,
+  limit: number,
+): Promise<WebhookRow | undefined> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`webhooks ${row.organizationId}`}, 0))`);
+    if ((await countWebhooks(tx, row.organizationId)) >= limit) return undefined;
+    return insertWebhook(tx, row);
+  });
 }
 
 export async function insertWebhook(db: Db | Tx, row: typeof webhooks.$inferInsert): Promise<WebhookRow> {

@@ -4,11 +4,17 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-/** Loopback, private, link-local, carrier-grade NAT, multicast, reserved…: anything but a public unicast address. */
+/** IPv6's global unicast block. Outside it lie the IPv4-compatible (::/96), NAT64 local-use (64:ff9b:1::/48) and
+ *  site-local (fec0::/10) forms, which ipaddr.js calls plain 'unicast' but which reach no public host. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+/** Loopback, private, link-local, carrier-grade NAT, multicast, reserved, NAT64, 6to4…: anything but a public
+ *  unicast address. */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   const parsed = ipaddr.process(address); // an IPv4-mapped IPv6 address is judged as its IPv4 address
-  return parsed.range() === 'unicast';
+  if (parsed.range() !== 'unicast') return false;
+  return parsed.kind() === 'ipv4' || parsed.match(GLOBAL_UNICAST_V6);
 }
 
 export class BlockedAddressError extends Error {}
@@ -19,7 +25,8 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, '', 0);
     const blocked = addresses.find((a) => !isPublicAddress(a.address));
-    if (blocked) return callback(new BlockedAddressError(`${hostname} resolves to ${blocked.address}`), '', 0);
+    // The message names no address: what an internal DNS answers is not the caller's to learn.
+    if (blocked) return callback(new BlockedAddressError(`${hostname} resolves to a non-public address`), '', 0);
     if (options.all) return (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);
     const first = addresses[0]!;
     callback(null, first.address, first.family);

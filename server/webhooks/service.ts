@@ -13,13 +13,12 @@ import { newId } from '../ids.js';
 import { emitEvent } from '../outbox/queries.js';
 import {
   attemptsOf,
-  countWebhooks,
   type DeliveryRow,
   deleteWebhookRow,
   deliveryPage,
   findDelivery,
   findWebhook,
-  insertWebhook,
+  insertWebhookUnderLimit,
   listWebhookRows,
   updateWebhookRow,
   type WebhookRow,
@@ -60,21 +59,25 @@ export async function createWebhook(
   input: { url: string; events: WebhookEventType[]; description?: string },
 ): Promise<Webhook & { secret: string }> {
   await checkUrl(app, input.url);
-  if ((await countWebhooks(app.db, organizationId)) >= MAX_WEBHOOKS_PER_ORGANIZATION) {
+  const now = app.clock.now();
+  const row = await insertWebhookUnderLimit(
+    app.db,
+    {
+      id: newId('whk'),
+      organizationId,
+      url: input.url,
+      events: input.events,
+      description: input.description ?? null,
+      secret: `whsec_${randomBytes(32).toString('base64')}`,
+      createdById: caller.id,
+      createdAt: now,
+      updatedAt: now,
+    },
+    MAX_WEBHOOKS_PER_ORGANIZATION,
+  );
+  if (!row) {
     throw new ApiError('conflict', `An organization may have at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks`);
   }
-  const now = app.clock.now();
-  const row = await insertWebhook(app.db, {
-    id: newId('whk'),
-    organizationId,
-    url: input.url,
-    events: input.events,
-    description: input.description ?? null,
-    secret: `whsec_${randomBytes(32).toString('base64')}`,
-    createdById: caller.id,
-    createdAt: now,
-    updatedAt: now,
-  });
   return { ...present(row), secret: row.secret };
 }
 
