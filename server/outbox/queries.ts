@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { principalMayRead } from '../auth/queries.js';
 import { z } from 'zod';
+import { principalMayRead } from '../auth/queries.js';
 import type { Db, Tx } from '../db/connection.js';
 import { selectRows } from '../db/rows.js';
 import { webhookDeliveries, webhookEvents, webhooks } from '../db/schema.js';

@@ -8,6 +8,7 @@ import { loadConfig } from '../config.js';
 import { selectRows } from '../db/rows.js';
 import { comments } from '../db/schema.js';
 import { mime } from '../filing/messages.fixtures.js';
+import { allRoutes } from '../routes.js';
 import { insertWebhook } from './queries.js';
 import { postJson } from './sender.js';
 import { type Receiver, startReceiver, verified } from './webhooks.fixtures.js';
@@ -148,6 +149,35 @@ describe('webhook endpoints', () => {
     }
   });
 
+  it('refuses IPv6 forms that embed or reach a non-public address, and names no address DNS answered', async () => {
+    const strict = await startInstance({ clock: server.clock });
+    try {
+      const token = strict.app.context.tokens.sign(f.admin.id, 'user').token;
+      const create = (url: string) =>
+        strict.call(hooksPath(), { method: 'POST', token, json: { url, events: ['email.filed'] } });
+      for (const host of [
+        '[::127.0.0.1]', // IPv4-compatible loopback
+        '[::7f00:1]',
+        '[::169.254.169.254]', // IPv4-compatible cloud metadata address
+        '[::a9fe:a9fe]',
+        '[64:ff9b:1::7f00:1]', // NAT64 local-use prefix
+        '[fec0::1]', // site-local
+      ]) {
+        const res = await create(`http://${host}/x`);
+        expect(res.status, host).toBe(400);
+        expect(res.body.error, host).toMatch(/^url is refused: .* is not a public address$/);
+      }
+      // A name that resolves to a loopback address: refused without saying which address it resolved to.
+      const named = await create('http://localhost/x');
+      expect(named.status).toBe(400);
+      expect(named.body.error).toBe('url is refused: localhost resolves to a non-public address');
+      const sent = await postJson('http://localhost:9/x', {}, '{}', { timeoutMs: 2000, allowPrivateNetworks: false });
+      expect(sent).toEqual({ status: null, error: 'Refused: localhost resolves to a non-public address' });
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('allows 20 endpoints per organization, then answers 409', async () => {
     const token = f.staff.token;
     const json = { url: receiver.url, events: ['webhook.test'] };
@@ -158,6 +188,36 @@ describe('webhook endpoints', () => {
     const over = await server.call(hooksPath(f.orgB.id), { method: 'POST', token, json });
     expect(over.status).toBe(409);
     expect(over.body).toMatchObject({ errorCode: 'conflict', error: 'An organization may have at most 20 webhooks' });
+    const listed = await server.call(hooksPath(f.orgB.id), { token });
+    expect(listed.body.data).toHaveLength(20);
+    for (const hook of listed.body.data) {
+      await server.call(`${hooksPath(f.orgB.id)}/${hook.id}`, { method: 'DELETE', token });
+    }
+  });
+
+  it('keeps exactly 20 endpoints when 40 creates race on two instances; the rest get 409', async () => {
+    const token = f.staff.token;
+    const json = { url: receiver.url, events: ['webhook.test'] };
+    expect((await server.call(hooksPath(f.orgB.id), { token })).body.data).toHaveLength(0);
+    const other = await startInstance({ clock: server.clock, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1' } });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 2 ? other : server).call(hooksPath(f.orgB.id), { method: 'POST', token, json }),
+        ),
+      );
+      const statuses = answers.map((res) => res.status);
+      expect(statuses.filter((status) => status === 201)).toHaveLength(20);
+      expect(statuses.filter((status) => status === 409)).toHaveLength(20);
+      for (const res of answers.filter((r) => r.status === 409)) {
+        expect(res.body).toMatchObject({
+          errorCode: 'conflict',
+          error: 'An organization may have at most 20 webhooks',
+        });
+      }
+    } finally {
+      await other.close();
+    }
     const listed = await server.call(hooksPath(f.orgB.id), { token });
     expect(listed.body.data).toHaveLength(20);
     for (const hook of listed.body.data) {
@@ -387,6 +447,82 @@ describe('webhook delivery', () => {
     expect((await server.call(`${hooksPath()}/${hook.id}/deliveries?limit=51`, { token: f.admin.token })).status).toBe(
       400,
     );
+    await server.call(`${hooksPath()}/${hook.id}`, { method: 'DELETE', token: f.admin.token });
+  });
+});
+
+describe('webhooks and project-scoped keys', () => {
+  it('answers 403 to a key scoped to one project on every webhook route of the route table', async () => {
+    const hook = await createHook({ events: ['webhook.test'] });
+    const projectKey = await f.client('all', { projects: [{ orgId: f.orgA.id, projectId: f.projectA1.id }] });
+    const webhookRoutes = allRoutes().filter(
+      (route) =>
+        route.path.includes('/webhooks') ||
+        (route.access.kind === 'permission' && route.access.permission === 'webhook:manage'),
+    );
+    expect(webhookRoutes.length).toBeGreaterThanOrEqual(7);
+    for (const route of webhookRoutes) {
+      const path = route.path.replace(':orgId', f.orgA.id).replace(':webhookId', hook.id);
+      const res = await server.call(path, {
+        method: route.method.toUpperCase(),
+        token: projectKey.token,
+        json: route.method === 'get' || route.method === 'delete' ? undefined : { url: `${receiver.url}/x` },
+      });
+      expect(res.status, `${route.method} ${route.path}`).toBe(403);
+      expect(res.body).toMatchObject({
+        error: 'webhook:manage needs organization scope: this key reaches only some projects of the organization',
+        errorCode: 'forbidden',
+      });
+    }
+    // Nothing was changed, tested or deleted.
+    const after = await server.call(`${hooksPath()}/${hook.id}`, { token: f.admin.token });
+    expect(after.body.data).toMatchObject({ url: receiver.url, events: ['webhook.test'], enabled: true });
+    expect(await deliveriesOf(hook.id)).toEqual([]);
+    await server.call(`${hooksPath()}/${hook.id}`, { method: 'DELETE', token: f.admin.token });
+  });
+
+  it("sends an endpoint only events its creator may read now: none of another project's, none once disabled", async () => {
+    const key = await f.client(['webhook:manage'], { orgs: [f.orgA.id] });
+    const hook = await createHook({ url: `${receiver.url}/narrowed`, events: ['email.filed'] }, key.token);
+    // The key's scope shrinks to project A1 (by the organization's admin, as the admin console does).
+    const narrowed = await server.call(`/v1/organization/${f.orgA.id}/clients/${key.id}`, {
+      method: 'PATCH',
+      token: f.admin.token,
+      json: { scopes: { projects: [{ orgId: f.orgA.id, projectId: f.projectA1.id }] } },
+    });
+    expect(narrowed.status).toBe(200);
+    const file = async (projectId: string, subject: string) => {
+      const res = await server.call(`/v1/organization/${f.orgA.id}/project/${projectId}/emails`, {
+        method: 'POST',
+        token: f.member.token,
+        headers: { 'content-type': 'message/rfc822' },
+        body: mime({ messageId: `<${subject.replace(/\W/g, '-')}@acme-eng.test>`, subject }),
+      });
+      expect(res.status).toBe(201);
+      return res.body as { id: string };
+    };
+    const elsewhere = await file(f.projectA2.id, 'Tender prices for A2 only');
+    const own = await file(f.projectA1.id, 'Pile cap rebar for A1');
+
+    const delivered = await deliveryWhen(hook.id, (d) => d.state === 'succeeded');
+    expect(await deliveriesOf(hook.id)).toHaveLength(1);
+    const request = receiver.received.find((r) => r.headers['webhook-id'] === delivered.eventId)!;
+    expect(verified(hook.secret, request)).toMatchObject({
+      type: 'email.filed',
+      data: { id: own.id, projectId: f.projectA1.id },
+    });
+    const toThisEndpoint = receiver.received.filter((r) => r.headers['webhook-id'] && r.body.includes(elsewhere.id));
+    expect(toThisEndpoint).toEqual([]);
+
+    // Once the key is disabled, the endpoint gets nothing more, even of its own project.
+    const disabled = await server.call(`/v1/organization/${f.orgA.id}/clients/${key.id}`, {
+      method: 'PATCH',
+      token: f.admin.token,
+      json: { enabled: false },
+    });
+    expect(disabled.status).toBe(200);
+    await file(f.projectA1.id, 'Pile cap rebar, second issue');
+    expect(await deliveriesOf(hook.id)).toHaveLength(1);
     await server.call(`${hooksPath()}/${hook.id}`, { method: 'DELETE', token: f.admin.token });
   });
 });
