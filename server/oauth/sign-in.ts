@@ -66,7 +66,7 @@ interface SignInDeps {
 
 export function createSignInFlow(
   app: AppContext,
-  throttle: SignInThrottle = createSignInThrottle(app.clock),
+  throttle: SignInThrottle = createSignInThrottle(app.db, app.clock),
 ): SignInFlow {
   let dummyHash: Promise<string> | undefined;
   const deps: SignInDeps = {
@@ -190,7 +190,7 @@ async function signInStep(
   const email = field(req.body, 'email', 320).trim();
   const password = field(req.body, 'password', 1024);
   const ip = req.ip ?? 'unknown';
-  const wait = throttle.waitSeconds(ip, email);
+  const wait = await throttle.waitSeconds(ip, email);
   if (wait > 0) {
     res.setHeader('Retry-After', String(wait));
     pages.showSignIn(429, `Too many sign-in attempts. ${tryAgainIn(wait)}`, email);
@@ -200,11 +200,11 @@ async function signInStep(
   const dummyHash = deps.dummyHash();
   const passwordOk = await verifySecret(user?.passwordHash ?? (await dummyHash), password);
   if (!user?.passwordHash || !passwordOk || user.disabledAt) {
-    throttle.recordFailure(ip, email);
+    await throttle.recordFailure(ip, email);
     pages.showSignIn(401, 'The email or password is incorrect.', email);
     return;
   }
-  throttle.recordSuccess(ip, email);
+  await throttle.recordSuccess(ip, email);
   if (pages.shown.verified) {
     await sendBack(pages, await issueCode(user.id));
     return;
