@@ -376,7 +376,7 @@ export async function exchangeClientCredentials(
   secret: string,
   source: string,
 ): Promise<TokenExchange> {
-  const wait = await app.keySecrets.waitSeconds(clientId, source);
+  const wait = await app.keySecrets.startAttempt(clientId, source);
   if (wait > 0) {
     return {
       ok: false,

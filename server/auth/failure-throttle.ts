@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/connection.js';
 import {
   addFailures,
+  claimAttempt,
   deleteFailures,
   type FailureCount,
   failureCounts,
@@ -20,7 +21,8 @@ import { digest } from './secrets.js';
  * `sourceCeiling` failures of one source over all accounts (one address spraying many accounts); past either,
  * the waits grow the same way — except that a source which signed in to the account before (the owner's own
  * office or home) is not held by the account's ceiling. A success forgets the pair's failures. Only failures
- * count: a right answer never waits for someone else's wrong ones.
+ * count: a right answer never waits for someone else's wrong ones. An attempt claims its turn before the secret is
+ * checked, so many sent at once when a wait ends get one turn, not one each.
  *
  * Counts are forgotten only after `quietSeconds` without a failure, well past the longest wait: a guesser who waits
  * out each wait keeps the longest one (issue 36: counts forgotten as the longest wait ended gave each address 28
@@ -28,8 +30,12 @@ import { digest } from './secrets.js';
  * restarts; the known addresses too, for `KNOWN_SOURCE_DAYS` after their last sign-in.
  */
 export interface FailureThrottle {
-  /** Seconds before `source` may try `account` again; 0 when it may now. */
-  waitSeconds(account: string, source: string): Promise<number>;
+  /**
+   * Seconds before `source` may try `account` again; 0 when it may now, and then this attempt already counts as a
+   * failure of the pair (attempts racing on any instance cannot all pass) until `recordSuccess` clears it.
+   */
+  startAttempt(account: string, source: string): Promise<number>;
+  /** The attempt failed: counted against the account's and the source's ceilings too. */
   recordFailure(account: string, source: string): Promise<void>;
   recordSuccess(account: string, source: string): Promise<void>;
 }
@@ -84,23 +90,28 @@ export function createFailureThrottle(options: FailureThrottleOptions): FailureT
   };
 
   return {
-    async waitSeconds(account, source) {
+    async startAttempt(account, source) {
       const at = options.clock.now().getTime();
       const keys = keysOf(account, source);
       const [counts, known] = await Promise.all([
         failureCounts(db, counted(keys)),
         keys.account ? isKnownSource(db, keys.known) : false,
       ]);
-      const longest = Math.max(
-        waitMs(counts.get(keys.pair), options.freeFailures, at),
+      const ceilingWait = Math.max(
         known || !keys.account ? 0 : waitMs(counts.get(keys.account), options.accountCeiling, at),
         keys.source ? waitMs(counts.get(keys.source), options.sourceCeiling, at) : 0,
       );
-      return longest > 0 ? Math.ceil(longest / 1000) : 0;
+      if (ceilingWait > 0) return Math.ceil(ceilingWait / 1000);
+      const rule = { free: options.freeFailures, maxDelaySeconds: options.maxDelaySeconds };
+      if (await claimAttempt(db, keys.pair, new Date(at), new Date(at - quietMs), rule)) return 0;
+      // Held by the pair's wait (or by an attempt that claimed it a moment ago): at least a second.
+      return Math.max(1, Math.ceil(waitMs(counts.get(keys.pair), options.freeFailures, at) / 1000));
     },
     async recordFailure(account, source) {
       const at = options.clock.now().getTime();
-      await addFailures(db, counted(keysOf(account, source)), new Date(at), new Date(at - quietMs));
+      const keys = keysOf(account, source);
+      const ceilings = [keys.account, keys.source].filter((k): k is string => k !== undefined);
+      if (ceilings.length) await addFailures(db, ceilings, new Date(at), new Date(at - quietMs));
       await purgeNow(at);
     },
     async recordSuccess(account, source) {

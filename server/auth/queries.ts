@@ -115,6 +115,37 @@ export async function addFailures(db: Db, keys: string[], at: Date, forgetBefore
     });
 }
 
+/**
+ * Counts one more failure for `key` when its wait is over, in one statement, so that attempts racing on any
+ * instance cannot all pass one check: true when this attempt may go ahead. A count whose last failure is before
+ * `forgetBefore` starts again at 1. The wait after `free` failures doubles from 1 s up to `maxDelaySeconds`.
+ */
+export async function claimAttempt(
+  db: Db,
+  key: string,
+  at: Date,
+  forgetBefore: Date,
+  rule: { free: number; maxDelaySeconds: number },
+): Promise<boolean> {
+  const forgotten = sql`${authFailures.lastFailureAt} < ${forgetBefore.toISOString()}::timestamptz`;
+  const waitEnds = sql`${authFailures.lastFailureAt} + least(${rule.maxDelaySeconds}::float8,
+    power(2, ${authFailures.failures} - ${rule.free}::int)) * interval '1 second'`;
+  const claimed = await db
+    .insert(authFailures)
+    .values({ key, failures: 1, lastFailureAt: at })
+    .onConflictDoUpdate({
+      target: authFailures.key,
+      set: {
+        failures: sql`CASE WHEN ${forgotten} THEN 1 ELSE ${authFailures.failures} + 1 END`,
+        lastFailureAt: sql`excluded.last_failure_at`,
+      },
+      setWhere: sql`${authFailures.failures} < ${rule.free}::int OR ${forgotten}
+        OR ${waitEnds} <= excluded.last_failure_at`,
+    })
+    .returning({ key: authFailures.key });
+  return claimed.length > 0;
+}
+
 export async function deleteFailures(db: Db, key: string): Promise<void> {
   await db.delete(authFailures).where(eq(authFailures.key, key));
 }

@@ -190,7 +190,7 @@ async function signInStep(
   const email = field(req.body, 'email', 320).trim();
   const password = field(req.body, 'password', 1024);
   const ip = req.ip ?? 'unknown';
-  const wait = await throttle.waitSeconds(ip, email);
+  const wait = await throttle.startAttempt(ip, email);
   if (wait > 0) {
     res.setHeader('Retry-After', String(wait));
     pages.showSignIn(429, `Too many sign-in attempts. ${tryAgainIn(wait)}`, email);

@@ -38,6 +38,21 @@ afterAll(async () => {
 });
 
 describe('the sign-in throttle, on two instances', () => {
+  it('gives attempts sent at once, on both instances, as a wait ends one turn between them', async () => {
+    const { a, b } = pair;
+    const email = await newAccount();
+    const guesser = '198.51.100.70';
+    for (let i = 0; i < PAIR_FREE_FAILURES; i++) expect((await attempt(a, guesser, email, 'guess')).status).toBe(401);
+    clock.advance(1000);
+    const servers = [a, b, a, b, a, b, a, b];
+    const browsers = servers.map((server) => createBrowser(server, { from: guesser }));
+    const forms = await Promise.all(
+      browsers.map((browser, i) => browser.get(`${a.config.publicUrl}${addinSignInPath(servers[i]!)}`)),
+    );
+    const answers = await Promise.all(browsers.map((browser, i) => browser.post(forms[i]!, { email, password: 'x' })));
+    expect(answers.map((res) => res.status).sort()).toEqual([401, 429, 429, 429, 429, 429, 429, 429]);
+  }, 60_000);
+
   it('holds a guessing address on the other instance and after a restart; the owner at home is let in', async () => {
     const { a, b } = pair;
     const email = await newAccount();

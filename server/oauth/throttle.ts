@@ -27,7 +27,7 @@ export function createSignInThrottle(db: Db, clock: Clock) {
   });
   const account = (email: string) => email.trim().toLowerCase();
   return {
-    waitSeconds: (ip: string, email: string) => throttle.waitSeconds(account(email), ip),
+    startAttempt: (ip: string, email: string) => throttle.startAttempt(account(email), ip),
     recordFailure: (ip: string, email: string) => throttle.recordFailure(account(email), ip),
     recordSuccess: (ip: string, email: string) => throttle.recordSuccess(account(email), ip),
   };
