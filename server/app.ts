@@ -84,7 +84,7 @@ export function createApp(options: AppOptions): App {
     cursorKey: cursorKeyFrom(keys.current.secret),
     downloadKey: downloadSigningKey(config),
     gates: createConcurrencyGates(config.concurrency),
-    keySecrets: createKeySecretThrottle(clock),
+    keySecrets: createKeySecretThrottle(db, clock),
     usage: createUsageRecorder({ write: (deltas) => addUsage(db, deltas), log }),
     metrics,
     webhooks: createWebhookDispatcher({ db, clock, log, settings: config.webhooks }),

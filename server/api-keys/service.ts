@@ -350,19 +350,22 @@ export type TokenExchange =
   | { ok: true; accessToken: string; expiresIn: number }
   | { ok: false; description: string; retryAfterSeconds?: number };
 
-/** Wrong secrets one address may give for one client_id before it waits (1 s, 2 s, 4 s … 15 min). */
+/** Wrong secrets one address may give for one client_id before it waits (1 s, 2 s, 4 s … 15 min, forgotten after a
+ *  quiet day). */
 export const KEY_PAIR_FREE_FAILURES = 3;
 /** Wrong secrets for one client_id from all addresses before addresses that never got a token for it wait. */
 export const KEY_CEILING = 1000;
 
 /** The token endpoint's throttle of wrong secrets (see `auth/failure-throttle.ts`): per (client_id, address). */
-export const createKeySecretThrottle = (clock: Clock) =>
+export const createKeySecretThrottle = (db: Db, clock: Clock) =>
   createFailureThrottle({
+    db,
     clock,
+    scope: 'key-secret',
     freeFailures: KEY_PAIR_FREE_FAILURES,
     accountCeiling: KEY_CEILING,
     maxDelaySeconds: 15 * 60,
-    windowSeconds: 15 * 60,
+    quietSeconds: 24 * 60 * 60,
   });
 
 /** Client credentials → access token. Unknown id, wrong secret and deleted key look alike to the caller. Wrong
@@ -373,7 +376,7 @@ export async function exchangeClientCredentials(
   secret: string,
   source: string,
 ): Promise<TokenExchange> {
-  const wait = app.keySecrets.waitSeconds(clientId, source);
+  const wait = await app.keySecrets.startAttempt(clientId, source);
   if (wait > 0) {
     return {
       ok: false,
@@ -385,10 +388,10 @@ export async function exchangeClientCredentials(
   dummyHash ??= hashSecret(newClientSecret());
   const valid = await verifySecret(row?.secretHash ?? (await dummyHash), secret);
   if (!row || !valid) {
-    app.keySecrets.recordFailure(clientId, source);
+    await app.keySecrets.recordFailure(clientId, source);
     return { ok: false, description: 'Invalid client credentials' };
   }
-  app.keySecrets.recordSuccess(clientId, source);
+  await app.keySecrets.recordSuccess(clientId, source);
   if (!row.enabled) return { ok: false, description: 'This client is disabled' };
   // Each exchange is a grant of its own, so key tokens pass the same revocation check as people's tokens.
   const { token, expiresIn } = app.tokens.sign(row.clientId, 'client', { grant: newId('kgr') });

@@ -1,10 +1,12 @@
-import { and, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import { isPermission, memberPermissions, type Permission } from '../../shared/permissions.js';
 import type { Db, Tx } from '../db/connection.js';
 import {
   apiKeyOrgScopes,
   apiKeyProjectScopes,
   apiKeys,
+  authFailures,
+  authKnownSources,
   organizationMembers,
   projects,
   revokedGrants,
@@ -106,4 +108,96 @@ export async function findProjectOwner(db: Db | Tx, projectId: string): Promise<
     .from(projects)
     .where(eq(projects.id, projectId));
   return row?.organizationId;
+}
+
+export type FailureCount = typeof authFailures.$inferSelect;
+
+export async function failureCounts(db: Db, keys: string[]): Promise<Map<string, FailureCount>> {
+  const rows = await db.select().from(authFailures).where(inArray(authFailures.key, keys));
+  return new Map(rows.map((row) => [row.key, row]));
+}
+
+/**
+ * One more failure for each key, in one statement (instances counting the same key at once add up); a count whose
+ * last failure is before `forgetBefore` starts again at 1. Keys are locked in sorted order, so two of these never
+ * deadlock.
+ */
+export async function addFailures(db: Db, keys: string[], at: Date, forgetBefore: Date): Promise<void> {
+  await db
+    .insert(authFailures)
+    .values([...keys].sort().map((key) => ({ key, failures: 1, lastFailureAt: at })))
+    .onConflictDoUpdate({
+      target: authFailures.key,
+      set: {
+        failures: sql`CASE WHEN ${authFailures.lastFailureAt} < ${forgetBefore.toISOString()}::timestamptz THEN 1
+                      ELSE ${authFailures.failures} + 1 END`,
+        lastFailureAt: sql`excluded.last_failure_at`,
+      },
+    });
+}
+
+/**
+ * Counts one more failure for `key` when its wait is over, in one statement, so that attempts racing on any
+ * instance cannot all pass one check: true when this attempt may go ahead. A count whose last failure is before
+ * `forgetBefore` starts again at 1. The wait after `free` failures doubles from 1 s up to `maxDelaySeconds`.
+ */
+export async function claimAttempt(
+  db: Db,
+  key: string,
+  at: Date,
+  forgetBefore: Date,
+  rule: { free: number; maxDelaySeconds: number },
+): Promise<boolean> {
+  const forgotten = sql`${authFailures.lastFailureAt} < ${forgetBefore.toISOString()}::timestamptz`;
+  const waitEnds = sql`${authFailures.lastFailureAt} + least(${rule.maxDelaySeconds}::float8,
+    power(2, ${authFailures.failures} - ${rule.free}::int)) * interval '1 second'`;
+  const claimed = await db
+    .insert(authFailures)
+    .values({ key, failures: 1, lastFailureAt: at })
+    .onConflictDoUpdate({
+      target: authFailures.key,
+      set: {
+        failures: sql`CASE WHEN ${forgotten} THEN 1 ELSE ${authFailures.failures} + 1 END`,
+        lastFailureAt: sql`excluded.last_failure_at`,
+      },
+      setWhere: sql`${authFailures.failures} < ${rule.free}::int OR ${forgotten}
+        OR ${waitEnds} <= excluded.last_failure_at`,
+    })
+    .returning({ key: authFailures.key });
+  return claimed.length > 0;
+}
+
+export async function deleteFailures(db: Db, key: string): Promise<void> {
+  await db.delete(authFailures).where(eq(authFailures.key, key));
+}
+
+export async function isKnownSource(db: Db, key: string): Promise<boolean> {
+  const [row] = await db
+    .select({ key: authKnownSources.key })
+    .from(authKnownSources)
+    .where(eq(authKnownSources.key, key));
+  return row !== undefined;
+}
+
+export async function rememberSource(db: Db, key: string, at: Date): Promise<void> {
+  await db
+    .insert(authKnownSources)
+    .values({ key, lastSuccessAt: at })
+    .onConflictDoUpdate({ target: authKnownSources.key, set: { lastSuccessAt: at } });
+}
+
+/** Removes up to `limit` counts quiet since `failuresBefore` and known addresses unused since `knownBefore`. */
+export async function purgeThrottleRows(db: Db, failuresBefore: Date, knownBefore: Date, limit: number): Promise<void> {
+  const staleFailures = db
+    .select({ key: authFailures.key })
+    .from(authFailures)
+    .where(lt(authFailures.lastFailureAt, failuresBefore))
+    .limit(limit);
+  await db.delete(authFailures).where(inArray(authFailures.key, staleFailures));
+  const staleSources = db
+    .select({ key: authKnownSources.key })
+    .from(authKnownSources)
+    .where(lt(authKnownSources.lastSuccessAt, knownBefore))
+    .limit(limit);
+  await db.delete(authKnownSources).where(inArray(authKnownSources.key, staleSources));
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createUser } from '../users/service.js';
-import { createBrowser, hiddenFields, pkce, signInAndConsent } from './browser.fixtures.js';
+import { createBrowser, hiddenFields, pkce, signInAndConsent, viaServer } from './browser.fixtures.js';
 import { ADDIN_CLIENT_ID } from './first-party.js';
 import { addinRedirect, agent, agentRedirect, authorizeUrl, server } from './oauth.fixtures.js';
-import { ACCOUNT_CEILING, ADDRESS_CEILING, PAIR_FREE_FAILURES } from './throttle.js';
+import { ACCOUNT_CEILING, ADDRESS_CEILING, PAIR_FREE_FAILURES, SIGN_IN_QUIET_SECONDS } from './throttle.js';
 
 // The sign-in and consent pages a person sees, and how repeated failures are slowed down.
 
@@ -22,7 +22,7 @@ describe('sign-in page', () => {
     expect(page.html).toMatch(
       /<label for="password">Password<\/label>\s*<input id="password" name="password" type="password" autocomplete="current-password"/,
     );
-    expect(hiddenFields(page.html).csrf).toMatch(/^[\w-]{20,}$/);
+    expect(hiddenFields(page.html).csrf).toMatch(/^[\w-]{20,}\.[\w-]+\.[\w-]+$/);
     // The client's self-chosen name is shown escaped, as its own claim.
     expect(page.html).toContain(
       'An unverified application calling itself “Agent &lt;b&gt;X&lt;/b&gt;” wants to connect',
@@ -62,6 +62,42 @@ describe('sign-in page', () => {
     const noCookie = await browser.post(form, { email: 'member@harbor.test', password: 'member-pass-1' });
     expect(noCookie.status).toBe(200);
     expect(noCookie.html).toContain('Sign in to Sitefile'); // a fresh form, not the consent screen
+  });
+
+  it('refuses a CSRF cookie it did not issue, even with the same value in the form, and offers a fresh form', async () => {
+    const form = await createBrowser(server).get(agentAuthorizeUrl());
+    const planted = 'attacker-chosen-csrf-value-0000000';
+    const res = await viaServer(server)(`${server.config.publicUrl}/oauth/authorize`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `sitefile_oauth_csrf=${planted}` },
+      body: new URLSearchParams({
+        ...hiddenFields(form.html),
+        csrf: planted,
+        email: 'member@harbor.test',
+        password: 'member-pass-1',
+      }).toString(),
+    });
+    const html = await res.text();
+    expect(res.status).toBe(403);
+    expect(html).toContain('This sign-in form has expired. Please sign in again.');
+    expect(html).not.toContain('Allow');
+    // The fresh form it answers with carries a token the server issued, and signing in with it works.
+    const fresh = hiddenFields(html).csrf!;
+    expect(fresh).not.toBe(planted);
+    expect(res.headers.get('set-cookie')).toContain(`sitefile_oauth_csrf=${fresh}`);
+    const signedIn = await viaServer(server)(`${server.config.publicUrl}/oauth/authorize`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `sitefile_oauth_csrf=${fresh}` },
+      body: new URLSearchParams({
+        ...hiddenFields(html),
+        email: 'member@harbor.test',
+        password: 'member-pass-1',
+      }).toString(),
+    });
+    expect(signedIn.status).toBe(200);
+    expect(await signedIn.text()).toContain('to access Sitefile?');
   });
 
   it('shows a consent screen naming the client, the person, the organizations and the access', async () => {
@@ -192,8 +228,8 @@ describe('sign-in throttling protects, it does not punish', () => {
     expect((await attempt(guesser, email, 'owner-pass-1')).headers.get('retry-after')).toBe('4');
     // Meanwhile the owner, from their own address, signs in at once.
     expect((await attempt('203.0.113.8', email, 'owner-pass-1')).status).toBe(200);
-    // Fifteen quiet minutes forget the failures.
-    server.clock.advance(15 * 60 * 1000);
+    // A quiet day forgets the failures.
+    server.clock.advance(SIGN_IN_QUIET_SECONDS * 1000);
     expect((await attempt(guesser, email, 'owner-pass-1')).status).toBe(200);
   });
 

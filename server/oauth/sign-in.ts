@@ -12,6 +12,8 @@ import { createSignInThrottle, type SignInThrottle, tryAgainIn } from './throttl
 export const AUTHORIZE_PATH = '/oauth/authorize';
 const CSRF_COOKIE = 'sitefile_oauth_csrf';
 const TICKET_LIFETIME_SECONDS = 10 * 60;
+/** How long a sign-in form may stay open: its CSRF token is a token the server signed, valid this long. */
+const CSRF_LIFETIME_SECONDS = 2 * 60 * 60;
 
 /** An authorization request the SDK's handler has already validated (client, redirect URI, PKCE). */
 export interface AuthorizationRequest {
@@ -58,11 +60,13 @@ interface SignInDeps {
   dummyHash: () => Promise<string>;
   secureCookie: boolean;
   mcpResource: string;
+  /** The audience of the forms' CSRF tokens, so no other token the server signs passes for one. */
+  csrfAudience: string;
 }
 
 export function createSignInFlow(
   app: AppContext,
-  throttle: SignInThrottle = createSignInThrottle(app.clock),
+  throttle: SignInThrottle = createSignInThrottle(app.db, app.clock),
 ): SignInFlow {
   let dummyHash: Promise<string> | undefined;
   const deps: SignInDeps = {
@@ -74,6 +78,7 @@ export function createSignInFlow(
     },
     secureCookie: app.config.publicUrl.startsWith('https:'),
     mcpResource: `${app.config.publicUrl}/mcp`,
+    csrfAudience: `${app.config.publicUrl}/oauth/csrf`,
   };
   return { handle: (client, request, res, issueCode) => handleAuthorization(deps, client, request, res, issueCode) };
 }
@@ -102,21 +107,35 @@ async function handleAuthorization(
   // The page's CSP and framing rule come from http/security-headers.ts, as for every page under /oauth.
   res.setHeader('Referrer-Policy', 'no-referrer');
 
-  const csrf = readCookie(req, CSRF_COOKIE);
+  const cookie = readCookie(req, CSRF_COOKIE);
+  const issued = cookie !== undefined && deps.app.tokens.verify(cookie, deps.csrfAudience) ? cookie : undefined;
   const posted = req.method === 'POST' ? field(req.body, 'step', 20) : '';
-  if (!csrf || !posted) {
-    const issued = csrf ?? randomBytes(24).toString('base64url');
-    res.cookie(CSRF_COOKIE, issued, { httpOnly: true, sameSite: 'lax', secure: deps.secureCookie, path: '/oauth' });
-    pagesFor(client, request, res, issued).showSignIn(200);
+  if (!posted || cookie === undefined) {
+    pagesFor(client, request, res, issued ?? issueCsrf(deps, res)).showSignIn(200);
     return;
   }
-  const pages = pagesFor(client, request, res, csrf);
-  if (!sameSecret(req.body.csrf, csrf)) {
-    pages.showSignIn(403, 'This sign-in form has expired. Please sign in again.');
+  // A cookie this server did not sign (planted by someone who can set cookies for the site) or an expired one is
+  // refused like a form whose field does not match it.
+  if (!issued || !sameSecret(req.body.csrf, issued)) {
+    pagesFor(client, request, res, issued ?? issueCsrf(deps, res)).showSignIn(
+      403,
+      'This sign-in form has expired. Please sign in again.',
+    );
     return;
   }
+  const pages = pagesFor(client, request, res, issued);
   if (posted === 'signin') await signInStep(deps, pages, issueCode);
   else await consentStep(deps, pages, posted, issueCode);
+}
+
+/** A new CSRF token, signed by the server for this purpose only, set as the form's cookie. */
+function issueCsrf(deps: SignInDeps, res: Response): string {
+  const csrf = deps.app.tokens.sign(randomBytes(16).toString('base64url'), 'user', {
+    lifetimeSeconds: CSRF_LIFETIME_SECONDS,
+    audience: deps.csrfAudience,
+  }).token;
+  res.cookie(CSRF_COOKIE, csrf, { httpOnly: true, sameSite: 'lax', secure: deps.secureCookie, path: '/oauth' });
+  return csrf;
 }
 
 function pagesFor(
@@ -171,7 +190,7 @@ async function signInStep(
   const email = field(req.body, 'email', 320).trim();
   const password = field(req.body, 'password', 1024);
   const ip = req.ip ?? 'unknown';
-  const wait = throttle.waitSeconds(ip, email);
+  const wait = await throttle.startAttempt(ip, email);
   if (wait > 0) {
     res.setHeader('Retry-After', String(wait));
     pages.showSignIn(429, `Too many sign-in attempts. ${tryAgainIn(wait)}`, email);
@@ -181,11 +200,11 @@ async function signInStep(
   const dummyHash = deps.dummyHash();
   const passwordOk = await verifySecret(user?.passwordHash ?? (await dummyHash), password);
   if (!user?.passwordHash || !passwordOk || user.disabledAt) {
-    throttle.recordFailure(ip, email);
+    await throttle.recordFailure(ip, email);
     pages.showSignIn(401, 'The email or password is incorrect.', email);
     return;
   }
-  throttle.recordSuccess(ip, email);
+  await throttle.recordSuccess(ip, email);
   if (pages.shown.verified) {
     await sendBack(pages, await issueCode(user.id));
     return;

@@ -14,6 +14,7 @@ import { loadConfig } from '../config.js';
 import type { Database } from '../db/connection.js';
 import { selectRows } from '../db/rows.js';
 import { createOrganization } from '../organizations/service.js';
+import { findUserByEmail } from '../users/queries.js';
 import { createUser } from '../users/service.js';
 import { DEMO_KEY_NAME, DEMO_STAFF, PUBLISHED_DEMO_PASSWORDS, prepareDemo } from './demo.js';
 
@@ -168,6 +169,50 @@ describe('an empty database', () => {
     } finally {
       await empty.close();
       await rm(emptyDir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
+
+describe('a demo database that later holds a real organization', () => {
+  it('no longer shows the demo, and disables every sign-in and the key it printed, even with SITEFILE_DEMO=1', async () => {
+    const demoDb = await openTestDatabase();
+    const demoDir = mkdtempSync(path.join(tmpdir(), 'sitefile-demo-later-'));
+    const at = (env: Record<string, string>) => loadConfig({ DATA_DIR: demoDir, LOG_LEVEL: 'silent', ...env });
+    try {
+      const demo = (await prepareDemo(demoDb.db, at({ SITEFILE_DEMO: '1' }), 'postgres', now)).demo!;
+      const printed = [demo.staff.email, ...demo.users.map((user) => user.email)];
+      const server = await startTestServer({ database: demoDb, env: { DATA_DIR: demoDir } });
+      const tokens = await Promise.all(
+        printed.map(
+          async (email) => server.app.context.tokens.sign((await findUserByEmail(demoDb.db, email))!.id, 'user').token,
+        ),
+      );
+      const exchange = (running: typeof server) =>
+        running.call('/v1/oauth/token', {
+          method: 'POST',
+          json: { client_id: demo.client.clientId, client_secret: demo.client.clientSecret },
+        });
+      expect((await exchange(server)).status).toBe(200);
+      await createOrganization(demoDb.db, { name: 'Real Builders Ltd' });
+      await server.close();
+
+      const outcome = await prepareDemo(demoDb.db, at({ SITEFILE_DEMO: '1' }), 'postgres', now);
+      expect(outcome.demo).toBeUndefined();
+      expect(outcome.warnings).toEqual([expect.stringContaining('not the demo data'), expect.any(String)]);
+      for (const named of [...printed, demo.client.clientId]) expect(outcome.warnings[1]).toContain(named);
+      // Unset on the embedded database: not demo mode either, and nothing left to disable.
+      expect(await prepareDemo(demoDb.db, at({}), 'pglite', now)).toEqual({ demo: undefined, warnings: [] });
+
+      const after = await startTestServer({ database: demoDb, env: { DATA_DIR: demoDir } });
+      try {
+        for (const token of tokens) expect((await after.call('/v1/me', { token })).status).toBe(401);
+        expect((await exchange(after)).status).toBe(401);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      await demoDb.close();
+      await rm(demoDir, { recursive: true, force: true });
     }
   }, 180_000);
 });

@@ -13,9 +13,10 @@ import {
   disableClient,
   disableUsers,
   enabledExampleDomainPeople,
+  enabledPeopleByEmail,
   findClientByClientId,
   findClientByName,
-  hasOrganizations,
+  hasOrganizationsBesides,
   organizationsOfClient,
   readStoredDemoCredentials,
   storeDemoCredentials,
@@ -50,13 +51,24 @@ export interface DemoOutcome {
 }
 
 /**
- * Demo mode: `SITEFILE_DEMO=1`, or (unset) the embedded database while it is empty or holds the demo. Anything
+ * Demo mode: `SITEFILE_DEMO=1`, or (unset) the embedded database while it is empty or holds only the demo. Anything
  * else — PostgreSQL, or an embedded database with real organizations — is a real deployment.
  */
 async function inDemoMode(db: Db, config: Config, kind: 'pglite' | 'postgres'): Promise<boolean> {
   if (config.demo !== 'auto') return config.demo === 'on';
   if (kind !== 'pglite') return false;
-  return !(await hasOrganizations(db)) || (await readStoredDemoCredentials(db)) !== undefined;
+  return !(await demoInDatabase(db)).realOrganizations;
+}
+
+/**
+ * The demo's stored credentials, if it was seeded here, and whether the database holds real organizations: any
+ * organization the demo did not seed. Once it does, the demo's printed secrets must open nothing (the staff sign-in
+ * reads every organization).
+ */
+async function demoInDatabase(db: Db): Promise<{ stored: DemoCredentials | undefined; realOrganizations: boolean }> {
+  const stored = demoCredentialsSchema.optional().parse(await readStoredDemoCredentials(db));
+  const demoOrganizations = stored ? [...new Set(stored.users.map((user) => user.orgId))] : [];
+  return { stored, realOrganizations: await hasOrganizationsBesides(db, demoOrganizations) };
 }
 
 /**
@@ -92,7 +104,8 @@ export async function prepareDemo(
  * Demo mode (`npm start` in demo mode, `cli demo`): seeds the demo into an empty database with an all-permission
  * demo key, a staff sign-in and an admin and a member per organization, all with passwords made for this
  * database; stores their credentials with the data (so every start and instance shows the same ones, and none
- * rotates them) and in `DATA_DIR/demo-credentials.json`. Answers undefined for a database that holds other data.
+ * rotates them) and in `DATA_DIR/demo-credentials.json`. Answers undefined for a database that holds real
+ * organizations, also beside the demo (its secrets were printed; `prepareDemo` then disables its accounts).
  */
 export function ensureDemoData(db: Db, config: Config, now: Date = new Date()): Promise<DemoData | undefined> {
   // Instances starting together on an empty PostgreSQL database: one seeds, the others then find the data.
@@ -100,13 +113,13 @@ export function ensureDemoData(db: Db, config: Config, now: Date = new Date()): 
 }
 
 async function ensureDemoDataNow(db: Db, config: Config, now: Date): Promise<DemoData | undefined> {
-  const stored = demoCredentialsSchema.optional().parse(await readStoredDemoCredentials(db));
+  const { stored, realOrganizations } = await demoInDatabase(db);
+  if (realOrganizations) return undefined;
   if (stored) {
     const client = await findClientByClientId(db, stored.client.clientId);
     writeCredentialsFile(config, stored);
     return { ...stored, organizations: client ? await organizationsOfClient(db, client.id) : [] };
   }
-  if (await hasOrganizations(db)) return undefined;
   return seedDemo(db, config, now);
 }
 
@@ -157,32 +170,39 @@ function writeCredentialsFile(config: Config, credentials: DemoCredentials): voi
 
 /**
  * Disables what a demo start left behind, naming each: people at `.example` addresses who still sign in with a
- * published password and — in a database that is not the demo (an earlier version seeded its key and staff
- * into real ones and printed their secrets) — the demo staff sign-in and the demo key.
+ * published password and — in a database with real organizations (an earlier version seeded the demo key and
+ * staff into real ones; or the demo was seeded here and real organizations came later) — every sign-in and the key
+ * whose secrets a demo start printed.
  */
 async function retireDemoAccess(db: Db, now: Date): Promise<string[]> {
-  const leftInRealDatabase = (await readStoredDemoCredentials(db)) === undefined;
-  const people = await enabledExampleDomainPeople(db);
-  const published = new Map<string, boolean>();
-  const retired: typeof people = [];
-  for (const person of people) {
-    const hash = person.passwordHash!;
-    if (!published.has(hash)) published.set(hash, await isPublishedPassword(hash));
-    const demoStaff = leftInRealDatabase && person.email.toLowerCase() === DEMO_STAFF.email;
-    if (published.get(hash) || demoStaff) retired.push(person);
-  }
-  await disableUsers(
-    db,
-    retired.map((p) => p.id),
-    now,
-  );
-  const names = retired.map((p) => p.email);
-  const key = leftInRealDatabase ? await findClientByName(db, DEMO_KEY_NAME, DEMO_STAFF.email) : undefined;
+  const { stored, realOrganizations } = await demoInDatabase(db);
+  const printed = realOrganizations
+    ? await enabledPeopleByEmail(db, [DEMO_STAFF.email, ...(stored?.users.map((user) => user.email) ?? [])])
+    : [];
+  const retired = new Map([...(await peopleWithPublishedPasswords(db)), ...printed].map((p) => [p.id, p.email]));
+  await disableUsers(db, [...retired.keys()], now);
+  const names = [...retired.values()].sort();
+  const key = realOrganizations ? await demoKey(db, stored) : undefined;
   if (key?.enabled) {
     await disableClient(db, key.id, now);
     names.push(`API key "${DEMO_KEY_NAME}" ${key.clientId}`);
   }
   return names;
+}
+
+/** The demo key: the one the stored credentials name, or the one an earlier version made by name. */
+const demoKey = (db: Db, stored: DemoCredentials | undefined) =>
+  stored ? findClientByClientId(db, stored.client.clientId) : findClientByName(db, DEMO_KEY_NAME, DEMO_STAFF.email);
+
+async function peopleWithPublishedPasswords(db: Db) {
+  const published = new Map<string, boolean>();
+  const found: { id: string; email: string }[] = [];
+  for (const person of await enabledExampleDomainPeople(db)) {
+    const hash = person.passwordHash!;
+    if (!published.has(hash)) published.set(hash, await isPublishedPassword(hash));
+    if (published.get(hash)) found.push(person);
+  }
+  return found;
 }
 
 async function isPublishedPassword(hash: string): Promise<boolean> {

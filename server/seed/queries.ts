@@ -1,11 +1,18 @@
-import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, notInArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../db/connection.js';
 import { selectRows } from '../db/rows.js';
 import { apiKeyOrgScopes, apiKeys, demoCredentials, organizations, projects, users } from '../db/schema.js';
 
-export async function hasOrganizations(db: Db): Promise<boolean> {
-  const [row] = await db.select({ id: organizations.id }).from(organizations).limit(1);
+export const hasOrganizations = (db: Db): Promise<boolean> => hasOrganizationsBesides(db, []);
+
+/** Whether the database holds an organization other than these (the demo's). */
+export async function hasOrganizationsBesides(db: Db, ids: string[]): Promise<boolean> {
+  const [row] = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(ids.length ? notInArray(organizations.id, ids) : undefined)
+    .limit(1);
   return row !== undefined;
 }
 
@@ -34,6 +41,24 @@ export async function enabledExampleDomainPeople(db: Db) {
     .orderBy(asc(users.email));
 }
 
+/** People with these addresses (any case) who can still sign in. */
+export async function enabledPeopleByEmail(db: Db, emails: string[]) {
+  if (!emails.length) return [];
+  return db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(
+      and(
+        isNull(users.disabledAt),
+        inArray(
+          sql`lower(${users.email})`,
+          emails.map((e) => e.toLowerCase()),
+        ),
+      ),
+    )
+    .orderBy(asc(users.email));
+}
+
 export async function disableUsers(db: Db, ids: string[], at: Date): Promise<void> {
   if (ids.length) await db.update(users).set({ disabledAt: at, updatedAt: at }).where(inArray(users.id, ids));
 }
@@ -44,7 +69,7 @@ export async function disableClient(db: Db, id: string, at: Date): Promise<void>
 
 export async function findClientByClientId(db: Db, clientId: string) {
   const [row] = await db
-    .select({ id: apiKeys.id, clientId: apiKeys.clientId })
+    .select({ id: apiKeys.id, clientId: apiKeys.clientId, enabled: apiKeys.enabled })
     .from(apiKeys)
     .where(and(eq(apiKeys.clientId, clientId), isNull(apiKeys.deletedAt)));
   return row;

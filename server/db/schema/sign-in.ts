@@ -1,5 +1,5 @@
 // People sign-in: the OAuth 2.1 authorization server for users and MCP clients.
-import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, ts } from './columns.js';
 
 /** Dynamically registered (RFC 7591) or first-party public clients such as the add-in. */
@@ -52,4 +52,29 @@ export const oauthRefreshTokens = pgTable(
     revokedAt: ts('revoked_at'),
   },
   (t) => [index('oauth_refresh_tokens_family_idx').on(t.familyId)],
+);
+
+/**
+ * Wrong passwords and key secrets (auth/failure-throttle.ts), in the database every instance shares so that a wait
+ * holds across instances and restarts. `key` is a digest of what is counted (an account and an address, an
+ * account, an address), so no address or e-mail is stored in clear. A row is forgotten after a quiet period.
+ */
+export const authFailures = pgTable(
+  'auth_failures',
+  {
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull(),
+    lastFailureAt: ts('last_failure_at').notNull(),
+  },
+  (t) => [index('auth_failures_last_failure_idx').on(t.lastFailureAt)],
+);
+
+/** Addresses that signed in to an account before (digests of the pair): the account's ceiling does not hold them. */
+export const authKnownSources = pgTable(
+  'auth_known_sources',
+  {
+    key: text('key').primaryKey(),
+    lastSuccessAt: ts('last_success_at').notNull(),
+  },
+  (t) => [index('auth_known_sources_last_success_idx').on(t.lastSuccessAt)],
 );
