@@ -9,7 +9,6 @@ import {
 } from '../server/activity/queries.js';
 import { movedCursor } from '../server/cursor.js';
 import { csvCellsQuery, csvValuesQuery } from '../server/db/csv-cells.js';
-import { encodeCommsCursor } from '../server/dispatches/cursor.js';
 import {
   type CommsFilters,
   dispatchPage,
@@ -65,7 +64,13 @@ const [midDispatch] = await rows<{ id: string; n: number }>(
   sql`select id, recipient_count as n from dispatches where project_id = ${busiest.projectId}
       order by recipient_count desc, id desc offset ${Math.floor(busiest.n / 2)} limit 1`,
 );
-const midPosition = { sort: 'largest' as const, n: midDispatch!.n, id: midDispatch!.id };
+const midPosition = { key: midDispatch!.n, id: midDispatch!.id };
+// Halfway down: a real cursor from page 1, re-pointed at the dispatch before that page.
+const commsFirstCursor = (await api(commsPath)).nextCursor as string;
+const midCursor = movedCursor(server.app.context.cursorKey, commsFirstCursor, {
+  k: [midPosition.key],
+  id: midPosition.id,
+});
 const commsDirect = (position?: typeof midPosition) => async () => {
   const page = await dispatchPage(db, comms, 'largest', position, COMMS_PAGE);
   return recipientsOfDispatches(
@@ -92,7 +97,7 @@ const cases = [
   },
   {
     name: 'comms sort=largest, halfway down',
-    api: () => api(`${commsPath}&cursor=${encodeCommsCursor(midPosition)}`),
+    api: () => api(`${commsPath}&cursor=${midCursor}`),
     direct: commsDirect(midPosition),
   },
 ];

@@ -61,10 +61,15 @@ describe('config', () => {
     });
     expect(config.concurrency).toEqual({
       export: { perClient: 2 },
-      explorer: { perClient: 2, total: 2 },
+      explorer: { perClient: 2, total: 4 },
       filing: { perClient: 2, total: 2, waitMs: 30_000 },
     });
-    expect(config.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 120_000, maxConnections: 1000 });
+    expect(config.http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 120_000,
+      maxConnections: 1000,
+      maxConnectionsPerAddress: 100,
+    });
     expect(loadConfig({ DATABASE_POOL_MAX: '25', EXPORTS_PER_CLIENT: '1' })).toMatchObject({
       pool: { max: 25 },
       concurrency: { export: { perClient: 1 } },
@@ -73,6 +78,26 @@ describe('config', () => {
     expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow(
       /HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS/,
     );
+  });
+
+  it('gives one address a tenth of the sockets unless told, and never more than all of them', () => {
+    expect(loadConfig({ HTTP_MAX_CONNECTIONS: '55' }).http.maxConnectionsPerAddress).toBe(6);
+    expect(
+      loadConfig({ HTTP_MAX_CONNECTIONS: '50', HTTP_MAX_CONNECTIONS_PER_ADDRESS: '50' }).http.maxConnectionsPerAddress,
+    ).toBe(50);
+    expect(() => loadConfig({ HTTP_MAX_CONNECTIONS: '50', HTTP_MAX_CONNECTIONS_PER_ADDRESS: '51' })).toThrow(
+      /HTTP_MAX_CONNECTIONS_PER_ADDRESS must not exceed HTTP_MAX_CONNECTIONS/,
+    );
+  });
+
+  it("keeps one caller's explorer share below the instance's, so a second caller always has a slot", () => {
+    expect(() => loadConfig({ EXPLORER_QUERIES_PER_CLIENT: '4', EXPLORER_QUERIES_MAX: '4' })).toThrow(
+      /EXPLORER_QUERIES_PER_CLIENT must be less than EXPLORER_QUERIES_MAX/,
+    );
+    expect(loadConfig({ EXPLORER_QUERIES_PER_CLIENT: '1', EXPLORER_QUERIES_MAX: '2' }).concurrency.explorer).toEqual({
+      perClient: 1,
+      total: 2,
+    });
   });
 
   it('rejects a signing key shorter than 32 characters', () => {

@@ -53,7 +53,7 @@ const envSchema = z.object({
   MCP_ALLOWED_ORIGINS: originList,
   EXPLORER_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(300_000).default(5000)),
   EXPLORER_QUERIES_PER_CLIENT: count(2, 100),
-  EXPLORER_QUERIES_MAX: count(2, 1000),
+  EXPLORER_QUERIES_MAX: count(4, 1000),
   DATABASE_POOL_MAX: count(10, 1000),
   DATABASE_POOL_WAIT_MS: millis(5000, 100, 300_000),
   DATABASE_STATEMENT_TIMEOUT_MS: millis(30_000, 100, 3_600_000),
@@ -66,6 +66,10 @@ const envSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: millis(10_000, 100, 300_000),
   HTTP_REQUEST_TIMEOUT_MS: millis(120_000, 100, 3_600_000),
   HTTP_MAX_CONNECTIONS: count(1000, 1_000_000),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1).max(1_000_000).optional(),
+  ),
   AI_BASE_URL: optionalUrl(/^https?$/),
   AI_API_KEY: optionalString,
   AI_MODEL: optionalString,
@@ -139,9 +143,8 @@ export type Config = {
   exportStallTimeoutMs: number;
   /** The PostgreSQL pool (ignored on PGlite). */
   pool: PoolLimits;
-  /** Node's HTTP server: whole headers within `headersTimeout`, the whole request within `requestTimeout`,
-   *  at most `maxConnections` open sockets. */
-  http: { headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number };
+  /** Node's HTTP server: whole headers within `headersTimeout`, the whole request within `requestTimeout`. */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number } & ConnectionLimits;
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   /** `SITEFILE_DEMO`: `on` (1) seeds and shows the demo, `off` (0) never; `auto` (unset) only on an embedded
    *  database that is empty or holds the demo. */
@@ -173,6 +176,13 @@ export interface S3Config {
   forcePathStyle: boolean;
 }
 
+/** The sockets an instance keeps open (http/connection-limits.ts says how a newcomer past them is handled). */
+export interface ConnectionLimits {
+  maxConnections: number;
+  /** Of them, from one address (an IPv6 address's /64). */
+  maxConnectionsPerAddress: number;
+}
+
 export class ConfigError extends Error {}
 
 /** Reads and validates the environment once; a bad value names its variable in one line. */
@@ -186,6 +196,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   if (e.JWT_SIGNING_KEY && e.JWT_SIGNING_KEY.length < 32) {
     throw new ConfigError('Invalid configuration: JWT_SIGNING_KEY must be at least 32 characters');
+  }
+  // One caller must not fill the instance's explorer slots: a second caller always finds one (issue 36).
+  if (e.EXPLORER_QUERIES_PER_CLIENT >= e.EXPLORER_QUERIES_MAX) {
+    throw new ConfigError('Invalid configuration: EXPLORER_QUERIES_PER_CLIENT must be less than EXPLORER_QUERIES_MAX');
+  }
+  if ((e.HTTP_MAX_CONNECTIONS_PER_ADDRESS ?? 0) > e.HTTP_MAX_CONNECTIONS) {
+    throw new ConfigError(
+      'Invalid configuration: HTTP_MAX_CONNECTIONS_PER_ADDRESS must not exceed HTTP_MAX_CONNECTIONS',
+    );
   }
   if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
     throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
@@ -229,6 +248,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
       maxConnections: e.HTTP_MAX_CONNECTIONS,
+      // A tenth of the instance's sockets by default: ten addresses, not one, are needed to fill it.
+      maxConnectionsPerAddress: e.HTTP_MAX_CONNECTIONS_PER_ADDRESS ?? Math.ceil(e.HTTP_MAX_CONNECTIONS / 10),
     },
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL } : undefined,
     demo: e.SITEFILE_DEMO === undefined ? 'auto' : e.SITEFILE_DEMO === '1' ? 'on' : 'off',

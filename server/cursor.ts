@@ -91,12 +91,16 @@ interface SortKeys {
   timestamp: string;
   /** A timestamp, or null for rows without one (sorted after every row with one). */
   'timestamp or null': string | null;
+  /** A count (a PostgreSQL integer: 0 to 2^31 - 1). */
+  count: number;
 }
 
 const keyFits: { [K in keyof SortKeys]: (value: unknown) => value is SortKeys[K] } = {
   text: (value) => typeof value === 'string',
   timestamp: isIsoTimestamp,
   'timestamp or null': (value) => value === null || isIsoTimestamp(value),
+  count: (value): value is number =>
+    Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= 2 ** 31 - 1,
 };
 
 /**

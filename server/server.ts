@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { type App, type AppOptions, createApp } from './app.js';
 import { answerClientError } from './http/client-error.js';
+import { limitConnections } from './http/connection-limits.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { serveMetrics } from './http/metrics.js';
 import { requestLog } from './http/request-log.js';
@@ -47,7 +48,7 @@ export async function startServer(options: AppOptions & { port?: number; host?: 
   const host = options.host ?? '127.0.0.1';
   const limits = options.config.http;
   // A client that sends its headers or its body too slowly is cut (408) once the limit passes, checked every
-  // second rather than Node's 30 s; past `maxConnections` open sockets, new ones are closed at once.
+  // second rather than Node's 30 s; open sockets are capped in total and per address (limitConnections).
   const http = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -56,7 +57,7 @@ export async function startServer(options: AppOptions & { port?: number; host?: 
     },
     app.express,
   );
-  http.maxConnections = limits.maxConnections;
+  limitConnections(http, limits, (reason) => app.context.metrics.connectionsClosed.inc({ reason }));
   http.listen(options.port ?? options.config.port, host);
   http.on('clientError', answerClientError);
   const port = await listen(http);

@@ -67,8 +67,20 @@ export const listEnvelope = <T extends z.ZodType>(item: T) =>
     hasMore: z.boolean(),
   });
 
-export const Timestamp = z.iso.datetime().meta({ description: 'ISO 8601 in UTC' });
-export const DateOnly = z.iso.date().meta({ description: 'YYYY-MM-DD' });
+/** Year 0 passes ISO 8601's pattern, but PostgreSQL has none (a failed cast, a 500): dates start at 0001-01-01. */
+const notYearZero = [
+  (value: string) => !value.startsWith('0000'),
+  { error: 'out of range: dates run from 0001-01-01' },
+] as const;
+
+export const Timestamp = z.iso
+  .datetime()
+  .refine(...notYearZero)
+  .meta({ description: 'ISO 8601 in UTC' });
+export const DateOnly = z.iso
+  .date()
+  .refine(...notYearZero)
+  .meta({ description: 'YYYY-MM-DD' });
 
 export const OrgPath = z.object({ orgId: Id });
 export const ProjectPath = z.object({ orgId: Id, projectId: Id });

@@ -17,9 +17,7 @@ export const CommsQuery = strictQuery({
     .default('recent')
     .meta({ description: '`recent`: newest first. `largest`: most recipients first (ties by id)' }),
   documentId: Id.optional().meta({ description: 'Only dispatches about this document of the project' }),
-  cursor: Cursor.meta({
-    description: 'base64url JSON of the last item: `{d, id}` (dispatchedAt, id) for recent, `{n, id}` for largest',
-  }),
+  cursor: Cursor,
   limit: pageLimit(20),
 });
 

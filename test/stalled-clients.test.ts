@@ -1,4 +1,4 @@
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,8 @@ configureFixtureServer({
     HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
     HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
     HTTP_MAX_CONNECTIONS: String(MAX_CONNECTIONS),
+    // The test's sockets all come from 127.0.0.1: its share is the whole cap (connection-limits.test.ts tests shares).
+    HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(MAX_CONNECTIONS),
     EXPORT_STALL_TIMEOUT_MS: String(STALL_MS),
     DATABASE_POOL_MAX: '3',
     DATABASE_POOL_WAIT_MS: '2000',
@@ -82,19 +84,26 @@ describe('stalled clients are dropped within the configured time', () => {
     expect(afterMs).toBeLessThan(HEADERS_TIMEOUT_MS + CHECK_MS + 1000);
   }, 20_000);
 
-  it('closes connections past HTTP_MAX_CONNECTIONS at once and serves again when they are gone', async () => {
-    const open: Socket[] = [];
+  it('past HTTP_MAX_CONNECTIONS with a request in flight on every socket, closes a newcomer at once and cuts none of them', async () => {
+    // Each holds a request whose JSON body never finishes: in flight until HTTP_REQUEST_TIMEOUT_MS. One at a
+    // time, so that each is in flight (never idle, so never the one to give way) before the next connects.
+    const inFlight: ReturnType<typeof sendAndStall>[] = [];
     for (let i = 0; i < MAX_CONNECTIONS; i += 1) {
-      const socket = connect({ host: '127.0.0.1', port });
-      await new Promise((resolve) => socket.once('connect', resolve));
-      open.push(socket);
+      inFlight.push(
+        sendAndStall(
+          'POST /v1/filing/suggestions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+            'Content-Length: 1000\r\n\r\n{"subject": "',
+        ),
+      );
+      await sleep(20);
     }
-    await sleep(100);
     const extra = sendAndStall('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
-    const { received } = await extra.ended;
+    const { received, afterMs } = await extra.ended;
     expect(received).toBe('');
-    for (const socket of open) socket.destroy();
-    await sleep(100);
+    expect(afterMs).toBeLessThan(REQUEST_TIMEOUT_MS / 2);
+    // Each of them ran to its own end: the request timeout's 408.
+    for (const { ended } of inFlight) expect((await ended).received).toMatch(/^HTTP\/1\.1 408 /);
+    await sleep(100); // the server sees them go
     expect((await server.call('/healthz')).status).toBe(200);
   }, 20_000);
 

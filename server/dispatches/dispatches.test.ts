@@ -149,22 +149,22 @@ describe('project comms', () => {
     );
   });
 
-  it('returns cursors that are exactly {d, id} for recent and {n, id} for largest', async () => {
-    const recent = await get('limit=3');
-    const lastRecent = recent.body.data[2];
-    expect(decode(recent.body.nextCursor)).toStrictEqual({ d: lastRecent.dispatchedAt, id: lastRecent.id });
-    const largest = await get('sort=largest&limit=3');
-    const lastLargest = largest.body.data[2];
-    expect(decode(largest.body.nextCursor)).toStrictEqual({ n: lastLargest.recipients.length, id: lastLargest.id });
-    expect(lastLargest.recipients.length).toBe(6);
-  });
-
-  it('continues from a hand-made cursor of the documented shape', async () => {
+  it('signs its cursors: one made by hand (the old {n, id} shape), edited, or of other filters is a 400', async () => {
     const order = expectedOrder('largest');
     const pivot = specs.find((s) => s.id === order[4])!;
-    const res = await get(`sort=largest&limit=2&cursor=${encode({ n: pivot.recipients.length, id: pivot.id })}`);
-    expect(res.status).toBe(200);
-    expect(res.body.data.map((d: { id: string }) => d.id)).toEqual(order.slice(5, 7));
+    const handMade = await get(`sort=largest&limit=2&cursor=${encode({ n: pivot.recipients.length, id: pivot.id })}`);
+    expect(handMade.status).toBe(400);
+    expect(handMade.body).toMatchObject({ errorCode: 'bad_request', error: 'Invalid cursor' });
+
+    const real = (await get('sort=largest&limit=2')).body.nextCursor as string;
+    expect((await get(`sort=largest&limit=2&cursor=${real}`)).status).toBe(200);
+    // The same signature over a payload pointed at another dispatch.
+    const [payload, signature] = real.split('.');
+    const edited = `${encode({ ...decode(payload!), id: pivot.id })}.${signature}`;
+    expect((await get(`sort=largest&limit=2&cursor=${edited}`)).status).toBe(400);
+    const otherFilters = await get(`sort=largest&limit=2&actionType=IssueDocument&cursor=${real}`);
+    expect(otherFilters.status).toBe(400);
+    expect(otherFilters.body.error).toMatch(/does not match the current sort and filters/);
   });
 
   it('answers 400, never 500, for malformed or tampered cursors', async () => {

@@ -10,7 +10,6 @@ import { likeContains } from '../db/like.js';
 import { selectRows } from '../db/rows.js';
 import { dispatches, documents, emailMessages, projects } from '../db/schema.js';
 import { isoUtc } from '../db/sql-text.js';
-import type { CommsPosition } from './cursor.js';
 
 export interface CommsFilters extends DateWindow {
   projectId: string;
@@ -36,12 +35,6 @@ const orders = {
   largest: keysetOrder(dispatches.recipientCount, dispatches.id, 'desc'),
 };
 
-/** The keyset position a comms cursor holds (its sort is the list's: decoding checked that). */
-const keysetOf = (position: CommsPosition) => ({
-  key: position.sort === 'recent' ? position.d : position.n,
-  id: position.id,
-});
-
 export type DispatchRow = Awaited<ReturnType<typeof dispatchPage>>[number];
 
 /** One page (plus one row) of a project's dispatches: newest first, or most recipients first; ties by id. */
@@ -49,7 +42,8 @@ export function dispatchPage(
   db: Db,
   f: CommsFilters,
   sort: 'recent' | 'largest',
-  position: CommsPosition | undefined,
+  /** After this row: its dispatchedAt (ISO 8601) for `recent`, its recipient count for `largest`. */
+  position: KeysetPosition<string | number> | undefined,
   limit: number,
 ) {
   const order = orders[sort];
@@ -71,7 +65,7 @@ export function dispatchPage(
     })
     .from(dispatches)
     .innerJoin(projects, eq(projects.id, dispatches.projectId))
-    .where(and(commsConditions(f), order.after(position && keysetOf(position))))
+    .where(and(commsConditions(f), order.after(position)))
     .orderBy(...order.orderBy)
     .limit(limit + 1);
 }

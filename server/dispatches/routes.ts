@@ -27,15 +27,15 @@ export const dispatchRoutes = [
     operationId: 'listProjectComms',
     summary: 'E-mail dispatches of a project, with per-recipient delivery status',
     description:
-      '`recent` (default): newest first, cursor `{d, id}`. `largest`: most recipients first, ties by id, cursor ' +
-      '`{n, id}`. Cursors are base64url JSON; a malformed one, or one of the other sort, is a 400. ' +
+      '`recent` (default): newest first. `largest`: most recipients first, ties by id. Cursors are opaque and ' +
+      'signed: an edited one, or one of another sort or other filters, is a 400. ' +
       '`from`/`to` are inclusive; a date-only `to` covers that whole UTC day.',
     tags,
     access: access.needs('email:read', 'project'),
     params: ProjectPath,
     query: CommsQuery,
     responses: { 200: { description: 'A page of dispatches', schema: DispatchList } },
-    handler: ({ app, params, query }) => listComms(app.db, params.projectId, query),
+    handler: ({ app, params, query }) => listComms(app, params.projectId, query),
   }),
   defineRoute({
     method: 'get',

@@ -13,7 +13,6 @@ import { createdAtPage, cursorPosition, cutPage, type KeysetPosition, keysetCurs
 import { dateWindow } from '../date-window.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
-import { type CommsPosition, decodeCommsCursor, encodeCommsCursor } from './cursor.js';
 import {
   type DispatchRow,
   dispatchPage,
@@ -63,25 +62,29 @@ function toDispatch(row: DispatchRow, rows: readonly RecipientRow[]): Dispatch {
   };
 }
 
-const positionAfter = (row: DispatchRow, sort: Query['sort']): CommsPosition =>
-  sort === 'recent'
-    ? { sort, d: row.dispatchedAt.toISOString(), id: row.id }
-    : { sort, n: row.recipientCount, id: row.id };
+/** Where a page of each sort starts: the last row's sort key (what kind of value a cursor must carry) and id. */
+const commsSorts = {
+  recent: { key: 'timestamp', positionOf: (row: DispatchRow) => ({ key: row.dispatchedAt.toISOString(), id: row.id }) },
+  largest: { key: 'count', positionOf: (row: DispatchRow) => ({ key: row.recipientCount, id: row.id }) },
+} as const;
 
 /** A page of a project's dispatches with every recipient's status, in two queries. */
-export async function listComms(db: Db, projectId: string, query: Query) {
+export async function listComms(app: Pick<AppContext, 'db' | 'cursorKey'>, projectId: string, query: Query) {
+  const { db, cursorKey } = app;
+  const { cursor, limit, ...listed } = query;
   const filters = {
     projectId,
-    actionTypes: query.actionType,
-    sender: query.sender?.toLowerCase(),
-    documentId: query.documentId,
-    ...dateWindow(query.from, query.to),
+    actionTypes: listed.actionType,
+    sender: listed.sender?.toLowerCase(),
+    documentId: listed.documentId,
+    ...dateWindow(listed.from, listed.to),
   };
-  const position = query.cursor === undefined ? undefined : decodeCommsCursor(query.cursor, query.sort);
-  const rows = await dispatchPage(db, filters, query.sort, position, query.limit);
-  const { page, nextCursor, hasMore } = cutPage(rows, query.limit, (last) =>
-    encodeCommsCursor(positionAfter(last, query.sort)),
-  );
+  // Signed like every list's cursor, bound to the project, the sort and the filters.
+  const binding = { list: 'comms', projectId, listed };
+  const sort = commsSorts[listed.sort];
+  const position = cursorPosition(cursorKey, cursor, binding, sort.key);
+  const rows = await dispatchPage(db, filters, listed.sort, position, limit);
+  const { page, nextCursor, hasMore } = cutPage(rows, limit, keysetCursor(cursorKey, binding, sort.positionOf));
   const recipients = groupBy(
     await recipientsOfDispatches(
       db,

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { configureFixtureServer, f, server } from '../../test/fixture-server.js';
@@ -13,6 +14,7 @@ configureFixtureServer({ env: { EXPLORER_TIMEOUT_MS: String(LIMIT_MS) } });
 
 let restToken: string;
 let mcpToken: string;
+let otherTenantToken: string;
 
 beforeAll(async () => {
   await server.database.db.execute(sql`
@@ -21,6 +23,7 @@ beforeAll(async () => {
     from generate_series(1, ${ROWS}) g`);
   restToken = (await f.client(['explorer:query'], { orgs: [f.orgA.id] })).token;
   mcpToken = (await f.client(['mcp:access', 'explorer:query'], { orgs: [f.orgA.id] })).token;
+  otherTenantToken = (await f.client(['explorer:query'], { orgs: [f.orgB.id] })).token;
 }, 180_000);
 
 // Three groups of at most 20 (the language's limit per group), 50 distinct needles in all.
@@ -34,6 +37,8 @@ const pathological = {
   },
   groupBy: ['action'],
 };
+const explore = (orgId: string, token: string, json: unknown) =>
+  server.call(`/v1/organization/${orgId}/explorer/query`, { method: 'POST', token, json });
 const stopped = new RegExp(`ran longer than ${LIMIT_MS / 1000} s and was stopped; add filters`);
 
 describe('explorer queries are bounded in time on both databases', () => {
@@ -70,4 +75,30 @@ describe('explorer queries are bounded in time on both databases', () => {
     expect(res.body.result.isError).toBe(true);
     expect(res.body.result.content[0].text).toMatch(stopped);
   }, 30_000);
+
+  it("one key looping two slow queries takes its share, not the instance's: another tenant's query still runs", async () => {
+    let looping = true;
+    const loopStatuses: number[] = [];
+    const loop = async () => {
+      while (looping) loopStatuses.push((await explore(f.orgA.id, restToken, pathological)).status);
+    };
+    const workers = [loop(), loop()];
+    await sleep(300); // both of the key's queries are running
+    const [third, other] = await Promise.all([
+      explore(f.orgA.id, restToken, pathological),
+      explore(f.orgB.id, otherTenantToken, { entity: 'documents', groupBy: ['status'] }),
+    ]);
+    expect(third.status).toBe(429);
+    expect(third.headers.get('retry-after')).toBe('1');
+    expect(other.status).toBe(200);
+    // And again while the loop goes on, from query to query.
+    for (let i = 0; i < 2; i += 1) {
+      expect((await explore(f.orgB.id, otherTenantToken, { entity: 'documents', groupBy: ['status'] })).status).toBe(
+        200,
+      );
+    }
+    looping = false;
+    await Promise.all(workers);
+    expect(new Set(loopStatuses)).toEqual(new Set([503]));
+  }, 60_000);
 });

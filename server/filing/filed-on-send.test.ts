@@ -137,6 +137,21 @@ describe('an e-mail filed as it was sent', () => {
     expect(after.body.sentMessageId).toBeNull();
   });
 
+  it('answers 400 naming sentAt for a time in year 0, which no database holds', async () => {
+    const yearZero = '0000-01-01T00:00:00Z';
+    const looked = await lookup({
+      internetMessageId: 'year-zero@harbor.test',
+      from: 'member@harbor.test',
+      subject: 'Crane pad bearing capacity',
+      sentAt: yearZero,
+    });
+    expect(looked.status).toBe(400);
+    expect(looked.body).toMatchObject({ errorCode: 'validation_failed', details: [{ path: 'sentAt' }] });
+    const filed = await fileDraft('Year zero', yearZero);
+    expect(filed.status).toBe(400);
+    expect(filed.body).toMatchObject({ errorCode: 'validation_failed', details: [{ path: 'sentAt' }] });
+  });
+
   it('is named only by the person who filed it, once, and never with a Message-ID another filing has', async () => {
     const filed = await fileDraft('Scaffold tie pattern', '2026-04-10T09:00:00.000Z');
     const other = await tellSentId(filed.body.id, '<scaffold@harbor.test>', f.admin.token);

@@ -20,6 +20,7 @@ export interface Metrics {
   httpRequests: Counter<'method' | 'route' | 'status'>;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   httpInFlight: Gauge;
+  connectionsClosed: Counter<'reason'>;
   rateLimitRefusals: Counter<'bucket'>;
   filings: Counter<'result'>;
   suggestionDuration: Histogram<'source'>;
@@ -49,6 +50,12 @@ export function createMetrics(db: Db): Metrics {
     httpInFlight: new Gauge({
       name: 'sitefile_http_requests_in_flight',
       help: 'Requests received whose response has not ended',
+      registers,
+    }),
+    connectionsClosed: new Counter({
+      name: 'sitefile_http_connections_closed_total',
+      help: 'Sockets closed by the connection limits, by reason (idle_evicted: idle, to make room; address_share, full: a newcomer with no room)',
+      labelNames: ['reason'],
       registers,
     }),
     rateLimitRefusals: new Counter({
