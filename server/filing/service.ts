@@ -26,6 +26,7 @@ import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId, searc
 import { learnedFeatures } from './model/features.js';
 import {
   attachmentsOf,
+  bodyTextOf,
   type FiledEmailWithFiler,
   filedEmailsToLearn,
   filingsOfConversation,
@@ -455,10 +456,11 @@ export async function filedEmailDetail(
   const row = await findFiledEmail(app.db, projectId, id);
   if (!row) throw ApiError.notFound('Filed e-mail');
   const { email } = row;
-  const [attachments, alsoFiledIn, thread] = await Promise.all([
+  const [attachments, alsoFiledIn, thread, bodyText] = await Promise.all([
     attachmentsOf(app.db, email.id),
     otherFilings(app, caller, row),
     threadOf(app.db, email, 100),
+    bodyTextOf(app.db, email.id),
   ]);
   const baseName = fileNameOf(email.subject || 'message');
   const scope = projectsInOrg(caller.scope, email.organizationId);
@@ -466,7 +468,7 @@ export async function filedEmailDetail(
     ...summaryOf(row),
     inReplyTo: email.inReplyTo,
     references: email.references,
-    bodyText: email.bodyText,
+    bodyText,
     original: email.rawBlobKey
       ? signDownload(app, { blobKey: email.rawBlobKey, fileName: `${baseName}.eml`, contentType: 'message/rfc822' })
       : null,
