@@ -157,9 +157,12 @@ export async function openDatabase(options: {
         idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs,
       }),
     });
-    // An idle client that loses its connection (server restart, database dropped) emits 'error'; without a
-    // listener that would crash the process. The next query gets a fresh client.
+    // A client that loses its connection (a server restart, a failover, pg_terminate_backend, an idle-in-
+    // transaction timeout) emits 'error', and an 'error' without a listener ends the process. The pool listens
+    // while a client is idle; a checked-out client needs its own listener for as long as it lives. Its pending
+    // and later queries fail (503, http/errors.ts), and the pool discards it when it is released.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;
     pools.set(db, pool);
     return {

@@ -14,10 +14,15 @@ const UNREACHABLE_CODES = new Set([
   'EAI_AGAIN',
   'EHOSTUNREACH',
   'ENETUNREACH',
+  '57P01', // the connection was ended by an administrator (pg_terminate_backend) or a fast shutdown
+  '57P02', // the server ended every connection after a crash of one of its processes
   '57P03', // the database system is starting up (or shutting down)
+  '25P03', // the server ended a transaction left idle past idle_in_transaction_session_timeout
   '53300', // too many connections
 ]);
-const UNREACHABLE_MESSAGES = /Connection terminated|timeout expired|the database system is/i;
+/** node-postgres' messages for a lost connection: the one that was lost, and a query on a client that lost it. */
+const UNREACHABLE_MESSAGES =
+  /Connection terminated|timeout expired|the database system is|encountered a connection error and is not queryable/i;
 
 /** Why `err` (or an error it wraps: drizzle wraps the driver's) says the database is unreachable; else undefined. */
 export function unreachableReason(err: unknown): string | undefined {

@@ -232,7 +232,8 @@ export function searchTextOf(email: IncomingEmail, attachments: { name: string; 
     ...people.flatMap((p) => [p.address, p.name ?? '', domainOf(p.address)]),
     // File names both whole (`schedule.txt` is one token) and split into words.
     ...attachments.flatMap((a) => [a.name, a.name.replace(/[._-]+/g, ' ')]),
-    email.bodyText,
+    // A character is at least a byte: what lies past the cap in characters lies past it in bytes too.
+    email.bodyText.slice(0, MAX_SEARCH_TEXT_BYTES),
     ...attachments.map((a) => a.text ?? ''),
   ];
   return truncateUtf8(parts.filter(Boolean).join('\n'), MAX_SEARCH_TEXT_BYTES);

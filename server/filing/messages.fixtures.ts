@@ -44,3 +44,20 @@ export function mime(m: TestMessage = {}): Buffer {
   body.push(`--${boundary}--\r\n`);
   return Buffer.from(`${headers.join('\r\n')}\r\n\r\n${body.join('')}`, 'utf8');
 }
+
+const siteWords = (
+  'concrete pour scheduled level slab rebar inspection passed grid contractor submitted revised drawings ' +
+  'architect approved change order formwork curing pile cap anchor bolts embed plates shop drawing review'
+).split(' ');
+
+/** A message whose text body is about `bytes` long: lines of site words, a number now and then (issue 36's 24 MB e-mail). */
+export function longMessage(messageId: string, bytes: number): Buffer {
+  const lines: string[] = [];
+  for (let size = 0, line = 0; size < bytes; line++) {
+    const words = Array.from({ length: 11 }, (_, i) => siteWords[(line * 7 + i * 3) % siteWords.length]);
+    const text = `${words.join(' ')} ${line % 50 === 0 ? `RFI-${line}` : ''}`;
+    lines.push(text);
+    size += text.length + 2;
+  }
+  return mime({ messageId, subject: `Daily reports ${messageId}`, text: lines.join('\r\n') });
+}

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { KeysetPosition } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
@@ -23,7 +23,8 @@ const textArray = (values: readonly string[]) =>
     sql`, `,
   )}]::text[]`;
 
-export type FiledEmailRow = typeof filedEmails.$inferSelect;
+/** A filed e-mail without its texts: the body (up to 25 MB) and what the search index reads. */
+export type FiledEmailRow = Omit<typeof filedEmails.$inferSelect, 'bodyText' | 'searchText' | 'searchVector'>;
 export type NewFiledEmail = typeof filedEmails.$inferInsert;
 export type AttachmentRow = typeof filedEmailAttachments.$inferSelect;
 
@@ -36,8 +37,11 @@ const inOrgs = (orgs: OrgFilter) =>
       inArray(filedEmails.organizationId, sql`(select id from organizations)`)
     : inArray(filedEmails.organizationId, [...orgs]);
 
+const { bodyText, searchText, searchVector, ...withoutTexts } = getTableColumns(filedEmails);
+
+/** A filed e-mail as summaries show it, with who filed it: never its texts, which a 24 MB e-mail makes as large. */
 const summaryColumns = {
-  email: filedEmails,
+  email: withoutTexts,
   filedByName: users.name,
   filedByEmail: users.email,
 };
@@ -286,6 +290,12 @@ export async function listFiledEmails(db: Db, f: ListFilters): Promise<FiledEmai
     .where(and(...conditions))
     .orderBy(...newestFiledFirst.orderBy)
     .limit(f.limit);
+}
+
+/** A filed e-mail's text body (the detail shows it; summaries do not). */
+export async function bodyTextOf(db: Db, id: string): Promise<string> {
+  const [row] = await db.select({ bodyText }).from(filedEmails).where(eq(filedEmails.id, id));
+  return row?.bodyText ?? '';
 }
 
 export async function findFiledEmail(db: Db, projectId: string, id: string): Promise<FiledEmailWithFiler | undefined> {

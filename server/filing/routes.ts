@@ -42,7 +42,8 @@ const emailBodyTypes: RequestHandler = (req, _res, next) => {
   );
 };
 
-const jsonFormLimit = `${Math.ceil((MAX_MESSAGE_BYTES * 4) / 3 / 1024 / 1024) + 2}mb`;
+/** The JSON form's largest body: 25 MB of attachments in base64, and room for the rest. */
+const jsonFormLimitBytes = (Math.ceil((MAX_MESSAGE_BYTES * 4) / 3 / 1024 / 1024) + 2) * 1024 * 1024;
 
 const tags = ['E-mail filing'];
 /** A project's filed e-mails are read with email:read. */
@@ -67,14 +68,18 @@ export const filingRoutes = [
     body: FileEmailJson,
     bodyContentTypes: { 'message/rfc822': { schema: RawMessage } },
     // A filing holds its message (up to 25 MB, several times that while parsed): a few at a time. Its body (raw
-    // MIME up to 25 MB, or JSON with base64 attachments) is read after the access check and the gate.
+    // MIME up to 25 MB, or JSON with base64 attachments) is read after the access check, to a temporary file past
+    // 1 MB, and parsed once it has all arrived and a slot is free: a slow upload holds no slot.
     gate: 'filing',
     ownBody: true,
-    before: [
-      emailBodyTypes,
-      express.raw({ type: 'message/rfc822', limit: MAX_MESSAGE_BYTES }),
-      express.json({ limit: jsonFormLimit, verify: refuseNulInJson }),
-    ],
+    before: [emailBodyTypes],
+    gatedBody: {
+      limit: jsonFormLimitBytes,
+      parsers: [
+        express.raw({ type: 'message/rfc822', limit: MAX_MESSAGE_BYTES }),
+        express.json({ limit: jsonFormLimitBytes, verify: refuseNulInJson }),
+      ],
+    },
     responses: {
       201: { description: 'Filed', schema: FileEmailResult },
       200: {

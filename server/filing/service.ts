@@ -26,6 +26,7 @@ import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId, searc
 import { learnedFeatures } from './model/features.js';
 import {
   attachmentsOf,
+  bodyTextOf,
   type FiledEmailWithFiler,
   filedEmailsToLearn,
   filingsOfConversation,
@@ -82,7 +83,25 @@ export async function fileEmail(
   }
 
   const blobs = await storeBlobs(app, email);
-  const filing: NewFiling = { id: newId('fem'), filedAt: app.clock.now(), caller, target, document, email, blobs };
+  const filing: NewFiling = {
+    id: newId('fem'),
+    filedAt: app.clock.now(),
+    caller,
+    target,
+    document,
+    email,
+    blobs,
+    // Derived before the transaction: a transaction holds a pooled connection, and stays as short as its writes.
+    searchText: searchTextOf(email, blobs.attachments),
+    learned: learnedFeatures({
+      subject: email.subject,
+      body: email.bodyText,
+      attachmentNames: email.attachments.map((a) => a.name),
+      from: email.from.address,
+      recipients: [...email.to, ...email.cc].map((a) => a.address),
+      ownDomain: domainOf(caller.email.toLowerCase()),
+    }),
+  };
   const inserted = await app.db.transaction((tx) => insertFiling(tx, filing));
   if (inserted) app.webhooks.nudge();
   const stored = await findFiledEmailByMessage(app.db, target.projectId, email.messageId);
@@ -157,12 +176,16 @@ interface NewFiling {
   document: Awaited<ReturnType<typeof findDocumentInProject>>;
   email: IncomingEmail;
   blobs: StoredBlobs;
+  /** What the search index reads (`searchTextOf`). */
+  searchText: string;
+  /** The suggestion model's features of the e-mail (`learnedFeatures`). */
+  learned: string[];
 }
 
 /** The filed e-mail, its attachments, its `email.filed` webhook event and, when filed on a document, its
  *  activity; false if the same Message-ID was filed in the project meanwhile. */
 async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
-  const { id, filedAt, caller, target, document, email, blobs } = filing;
+  const { id, filedAt, caller, target, document, email, blobs, searchText, learned } = filing;
   await lockMessageInProject(tx, target.projectId, email.messageId);
   // A filing made on send may have learned this Message-ID meanwhile (the unique index knows only its own).
   if (await findFiledEmailByMessage(tx, target.projectId, email.messageId)) return false;
@@ -189,22 +212,10 @@ async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
     note: target.note ?? null,
     filedById: caller.id,
     filedAt,
-    searchText: searchTextOf(email, blobs.attachments),
+    searchText,
   });
   if (!fresh) return false;
-  await learnFeatures(
-    tx,
-    target.organizationId,
-    target.projectId,
-    learnedFeatures({
-      subject: email.subject,
-      body: email.bodyText,
-      attachmentNames: email.attachments.map((a) => a.name),
-      from: email.from.address,
-      recipients: [...email.to, ...email.cc].map((a) => a.address),
-      ownDomain: domainOf(caller.email.toLowerCase()),
-    }),
-  );
+  await learnFeatures(tx, target.organizationId, target.projectId, learned);
   await insertAttachments(
     tx,
     blobs.attachments.map((a) => ({
@@ -446,10 +457,11 @@ export async function filedEmailDetail(
   const row = await findFiledEmail(app.db, projectId, id);
   if (!row) throw ApiError.notFound('Filed e-mail');
   const { email } = row;
-  const [attachments, alsoFiledIn, thread] = await Promise.all([
+  const [attachments, alsoFiledIn, thread, bodyText] = await Promise.all([
     attachmentsOf(app.db, email.id),
     otherFilings(app, caller, row),
     threadOf(app.db, email, 100),
+    bodyTextOf(app.db, email.id),
   ]);
   const baseName = fileNameOf(email.subject || 'message');
   const scope = projectsInOrg(caller.scope, email.organizationId);
@@ -457,7 +469,7 @@ export async function filedEmailDetail(
     ...summaryOf(row),
     inReplyTo: email.inReplyTo,
     references: email.references,
-    bodyText: email.bodyText,
+    bodyText,
     original: email.rawBlobKey
       ? signDownload(app, { blobKey: email.rawBlobKey, fileName: `${baseName}.eml`, contentType: 'message/rfc822' })
       : null,

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
 import type { OAuthErrorBody } from '../../shared/api-keys.js';
 import type { ErrorBody, ErrorCode } from '../../shared/errors.js';
-import { databaseBudgetError } from '../db/budget.js';
+import { databaseUnavailableError } from '../db/budget.js';
 import { ApiError, zodDetails } from '../errors.js';
 
 /** The wire status of each error code: the one place an `ApiError` becomes HTTP. */
@@ -53,7 +53,7 @@ function fromHttpError(err: { type?: string; status?: number; statusCode?: numbe
 function apiErrorOf(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
   if (err instanceof z.ZodError) return validationError('body', err);
-  return fromHttpError(err as { type?: string; status?: number }) ?? databaseBudgetError(err);
+  return fromHttpError(err as { type?: string; status?: number }) ?? databaseUnavailableError(err);
 }
 
 /** Answers a failure in the shape `toBody` gives (our ErrorBody, or OAuth's on the token endpoint). */

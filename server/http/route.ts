@@ -26,6 +26,7 @@ import { enforceRateLimit } from '../ratelimit/limiter.js';
 import { oauthErrorHandler, validationError } from './errors.js';
 import { sendJsonWithEtag } from './etag.js';
 import { refuseNulInForm, refuseNulInJson } from './nul.js';
+import { parseSpooledBody, spoolBody } from './spooled-body.js';
 
 /**
  * Who may call a route. Declared on the route and enforced here, before the handler, in one fixed order:
@@ -152,9 +153,12 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   errorBody?: 'oauth';
   /** Middleware that runs after access checks and before validation (e.g. a raw-body parser). */
   before?: RequestHandler[];
-  /** Work capped per caller and per instance (`app.gates`): a slot is taken after the access checks, before
-   *  `before` reads the body, and given back when the response is over. */
+  /** Work capped per caller and per instance (`app.gates`): a slot is taken after `before`, once the request has
+   *  fully arrived (see `gatedBody`), and given back when the response is over. */
   gate?: ConcurrencyKind;
+  /** A gated route's own body: read whole first (at most `limit` bytes as sent; http/spooled-body.ts), so that an
+   *  upload never holds a slot however slowly it comes; `parsers` parse it once the slot is taken. */
+  gatedBody?: { limit: number; parsers: RequestHandler[] };
   /** The handler may write its answer to `res` itself as it goes (a file, a CSV export): the mount then sends
    *  nothing; what it returns is sent as on any route. Only such a handler is given the whole response. */
   streams?: S;
@@ -426,8 +430,10 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
         path,
         ...bodyParsers(route),
         authorizeStep,
-        ...(route.gate ? [gateStep(app, route.gate)] : []),
         ...(route.before ?? []),
+        ...(route.gatedBody ? [spoolBody(route.gatedBody.limit)] : []),
+        ...(route.gate ? [gateStep(app, route.gate)] : []),
+        ...(route.gatedBody ? [parseSpooledBody(route.gatedBody.parsers)] : []),
         runStep,
       );
       methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);

@@ -3,7 +3,7 @@ import { type CallToolResult, ListToolsRequestSchema, type Tool } from '@modelco
 import { z } from 'zod';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
-import { databaseBudgetError } from '../db/budget.js';
+import { databaseUnavailableError } from '../db/budget.js';
 import { ApiError } from '../errors.js';
 
 export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
@@ -68,7 +68,7 @@ export function registerTool<I extends z.ZodObject, O extends z.ZodObject>(
         const data = await spec.run(args, ctx);
         return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
       } catch (err) {
-        const apiError = err instanceof ApiError ? err : databaseBudgetError(err);
+        const apiError = err instanceof ApiError ? err : databaseUnavailableError(err);
         if (apiError) return toolError(apiError);
         ctx.app.log.error({ err, tool: spec.name }, 'MCP tool failed');
         return toolError(

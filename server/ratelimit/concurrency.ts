@@ -7,8 +7,10 @@ export type Release = () => void;
 export interface ConcurrencyGates {
   /**
    * A slot of `kind` for this caller: at once when the caller is under its own cap and all callers together
-   * under the total; otherwise, when the kind has a `waitMs`, the first slot freed within that time (first
-   * come, first served); else 429 (the caller's own cap) or 503 (the instance's).
+   * under the total; otherwise, when the kind has a `waitMs`, a slot freed within that time; else 429 (the
+   * caller's own cap) or 503 (the instance's). Shared per caller first: a freed slot goes to the waiting caller
+   * running the fewest (first come among equals), and where there is a total above one, one caller holds at
+   * most all slots but one, so that another caller's work never waits on a single caller's alone.
    */
   enter(kind: ConcurrencyKind, callerKey: string): Promise<Release>;
 }
@@ -39,8 +41,10 @@ export function createConcurrencyGates(limits: Record<ConcurrencyKind, Concurren
   return {
     enter(kind, callerKey) {
       const gate = gates[kind];
-      const { perClient, total = Number.POSITIVE_INFINITY, waitMs = 0 } = limits[kind];
-      const fits = (key: string) => (gate.running.get(key) ?? 0) < perClient && gate.total < total;
+      const { total = Number.POSITIVE_INFINITY, waitMs = 0 } = limits[kind];
+      const perClient = Math.min(limits[kind].perClient, total > 1 ? total - 1 : total);
+      const runningOf = (key: string) => gate.running.get(key) ?? 0;
+      const fits = (key: string) => runningOf(key) < perClient && gate.total < total;
       const take = (key: string): Release => {
         gate.running.set(key, (gate.running.get(key) ?? 0) + 1);
         gate.total += 1;
@@ -52,12 +56,18 @@ export function createConcurrencyGates(limits: Record<ConcurrencyKind, Concurren
           if (left === 0) gate.running.delete(key);
           else gate.running.set(key, left);
           gate.total -= 1;
-          const next = gate.waiting.findIndex((waiter) => fits(waiter.callerKey));
-          if (next !== -1) gate.waiting.splice(next, 1)[0]!.admit();
+          const next = gate.waiting.reduce<Waiter | undefined>(
+            (best, waiter) =>
+              fits(waiter.callerKey) && (!best || runningOf(waiter.callerKey) < runningOf(best.callerKey))
+                ? waiter
+                : best,
+            undefined,
+          );
+          if (next) gate.waiting.splice(gate.waiting.indexOf(next), 1)[0]!.admit();
         };
       };
       const refusal = () =>
-        (gate.running.get(callerKey) ?? 0) >= perClient
+        runningOf(callerKey) >= perClient
           ? new ApiError('rate_limited', `At most ${perClient} ${nouns[kind]} at a time per caller; retry shortly`, {
               headers: { 'Retry-After': '1' },
             })
