@@ -9,6 +9,7 @@ import { selectRows } from '../db/rows.js';
 import { comments } from '../db/schema.js';
 import { mime } from '../filing/messages.fixtures.js';
 import { allRoutes } from '../routes.js';
+import { createUser } from '../users/service.js';
 import { insertWebhook } from './queries.js';
 import { postJson } from './sender.js';
 import { type Receiver, startReceiver, verified } from './webhooks.fixtures.js';
@@ -525,6 +526,33 @@ describe('webhooks and project-scoped keys', () => {
     });
     expect(disabled.status).toBe(200);
     await file(f.projectA1.id, 'Pile cap rebar, second issue');
+    expect(await deliveriesOf(hook.id)).toHaveLength(1);
+    await server.call(`${hooksPath()}/${hook.id}`, { method: 'DELETE', token: f.admin.token });
+  });
+});
+
+describe('webhooks of a person who leaves', () => {
+  it('sends nothing more once the admin who made the endpoint is removed from the organization', async () => {
+    const person = await createUser(server.database.db, {
+      email: 'leaving-admin@harbor.test',
+      name: 'Lee Leaving',
+      memberships: [{ orgId: f.orgA.id, role: 'admin' }],
+    });
+    const hook = await createHook({ events: ['settings.updated'] }, f.userToken(person.id));
+    const change = (aiSuggest: boolean) =>
+      server.call(`/v1/organization/${f.orgA.id}/email-filing-settings`, {
+        method: 'PATCH',
+        token: f.admin.token,
+        json: { aiSuggest },
+      });
+    expect((await change(true)).status).toBe(200);
+    expect(await deliveriesOf(hook.id)).toHaveLength(1);
+    const removed = await server.call(`/v1/organization/${f.orgA.id}/members/${person.id}`, {
+      method: 'DELETE',
+      token: f.admin.token,
+    });
+    expect(removed.status).toBe(204);
+    expect((await change(false)).status).toBe(200);
     expect(await deliveriesOf(hook.id)).toHaveLength(1);
     await server.call(`${hooksPath()}/${hook.id}`, { method: 'DELETE', token: f.admin.token });
   });
