@@ -545,15 +545,17 @@ describe('webhooks of a person who leaves', () => {
         token: f.admin.token,
         json: { aiSuggest },
       });
-    expect((await change(true)).status).toBe(200);
-    expect(await deliveriesOf(hook.id)).toHaveLength(1);
+    // Whatever the setting was, one of the two is a change (a settings.updated event).
+    for (const aiSuggest of [true, false]) expect((await change(aiSuggest)).status).toBe(200);
+    const whileMember = (await deliveriesOf(hook.id)).length;
+    expect(whileMember).toBeGreaterThan(0);
     const removed = await server.call(`/v1/organization/${f.orgA.id}/members/${person.id}`, {
       method: 'DELETE',
       token: f.admin.token,
     });
     expect(removed.status).toBe(204);
-    expect((await change(false)).status).toBe(200);
-    expect(await deliveriesOf(hook.id)).toHaveLength(1);
+    expect((await change(true)).status).toBe(200);
+    expect(await deliveriesOf(hook.id)).toHaveLength(whileMember);
     await server.call(`${hooksPath()}/${hook.id}`, { method: 'DELETE', token: f.admin.token });
   });
 });
