@@ -1,5 +1,13 @@
 import { expect, it } from 'vitest';
-import { chooseByKeyboard, describeInBrowser, expectAccessible, openEmail, pressBy, shot } from './chromium.js';
+import {
+  chooseByKeyboard,
+  describeInBrowser,
+  expectAccessible,
+  openEmail,
+  origin,
+  pressBy,
+  shot,
+} from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -109,4 +117,35 @@ describeInBrowser('filing several e-mails at once', () => {
       await context.close();
     }, 60_000);
   }
+
+  it('keeps what is typed into the project picker before the projects have loaded (keyboard, 320 px, light)', async () => {
+    const { context, page } = await suite.openPane(
+      { noItemSelected: true, selected: fiveEmails('early'), mailboxMinor: 15 },
+      { width: 320 },
+    );
+    // The person's organizations (whose projects the picker searches) answer late, as on a slow network.
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    await context.route(`${origin}/v1/me`, async (route) => {
+      await answered;
+      await route.continue();
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: '5 e-mails selected' }).waitFor();
+    const picker = page.getByRole('combobox', { name: 'Project for all of them' });
+    await picker.focus();
+    await page.keyboard.type('pier');
+    await page.getByRole('option', { name: 'Finding projects…' }).waitFor();
+    await shot(page, 'several-early-320-light-loading');
+    answer();
+    await page.getByRole('option', { name: 'Pier 9 Terminal' }).waitFor();
+    expect(await picker.inputValue()).toBe('pier');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(await picker.inputValue()).toBe('Pier 9 Terminal');
+    expect(await page.getByRole('button', { name: 'File 5 e-mails' }).isEnabled()).toBe(true);
+    await context.close();
+  }, 60_000);
 });
