@@ -1,4 +1,5 @@
 import { officeCall } from './async.js';
+import { isEnumValue } from './enums.js';
 
 export interface MailAddress {
   address: string;
@@ -109,15 +110,10 @@ export async function readAttachmentBase64(attachmentId: string): Promise<string
   const content = await officeCall<Office.AttachmentContent>('getAttachmentContentAsync', (cb) =>
     item().getAttachmentContentAsync(attachmentId, cb),
   );
-  switch (content.format) {
-    case Office.MailboxEnums.AttachmentContentFormat.Base64:
-      return content.content;
-    case Office.MailboxEnums.AttachmentContentFormat.Eml:
-    case Office.MailboxEnums.AttachmentContentFormat.ICalendar:
-      return utf8ToBase64(content.content);
-    default:
-      throw new Error('This attachment is a cloud link and has no file content to file');
-  }
+  const { Base64, Eml, ICalendar } = Office.MailboxEnums.AttachmentContentFormat;
+  if (isEnumValue(content.format, Base64)) return content.content;
+  if (isEnumValue(content.format, Eml) || isEnumValue(content.format, ICalendar)) return utf8ToBase64(content.content);
+  throw new Error('This attachment is a cloud link and has no file content to file');
 }
 
 /** Hosts with Mailbox 1.14 hand over the whole message (MIME); older ones need the JSON form. */
@@ -197,7 +193,9 @@ export async function readSelectedMessages(): Promise<SelectedMessage[]> {
     'getSelectedItemsAsync',
     (cb) => selectionMailbox().getSelectedItemsAsync(cb),
   );
-  return selected.filter((s) => s.itemType === 'message').map((s) => ({ itemId: s.itemId, subject: s.subject }));
+  return selected
+    .filter((s) => isEnumValue(s.itemType, Office.MailboxEnums.ItemType.Message))
+    .map((s) => ({ itemId: s.itemId, subject: s.subject }));
 }
 
 /** Calls `handler` when the person selects other messages (several, or back to one). */

@@ -129,7 +129,16 @@
 
   const spec = host.item;
   const inOutlook = Boolean(spec) || host.noItemSelected;
-  const info = { host: inOutlook ? 'Outlook' : null, platform: inOutlook ? 'OfficeOnline' : null };
+  // Which Outlook answers: Outlook on the web ('OfficeOnline', the default) or on Mac ('Mac'), where they differ.
+  const platform = host.platform ?? 'OfficeOnline';
+  const info = { host: inOutlook ? 'Outlook' : null, platform: inOutlook ? platform : null };
+  // A selected message as getSelectedItemsAsync describes it: Outlook on Mac answers as Microsoft documents
+  // SelectedItemDetails (itemType "Message", itemMode "Read"), the web in lower case and with commandSurface
+  // (office-js issue #3908).
+  const selectedDetails = (s) =>
+    platform === 'Mac'
+      ? { itemId: itemIdOf(s), subject: s.subject, itemType: 'Message', itemMode: 'Read' }
+      : { itemId: itemIdOf(s), subject: s.subject, itemType: 'message', commandSurface: 'read' };
   host.masterCategories = [...(host.masterCategories ?? [])];
   // Event-based activation: the add-in associates its handlers; the test raises an event (as Outlook does on
   // Send) with host.raise(name) and gets what the handler passed to event.completed.
@@ -216,12 +225,7 @@
             getSelectedItemsAsync(callback) {
               host.calls.push('getSelectedItemsAsync');
               const list = host.selected.length ? host.selected : spec ? [spec] : [];
-              later(
-                callback,
-                ok(
-                  list.map((s) => ({ itemId: itemIdOf(s), subject: s.subject, itemType: 'message', itemMode: 'read' })),
-                ),
-              );
+              later(callback, ok(list.map(selectedDetails)));
             },
             loadItemByIdAsync(itemId, callback) {
               host.calls.push(`loadItemByIdAsync:${itemId}`);
