@@ -122,7 +122,7 @@ function categoryText(category: CategoryOutcome, name: string): string {
     case 'not-in-master-list':
       return `Not marked in Outlook: “${name}” is not in the categories of ${category.owner}’s mailbox yet, and Outlook does not let Sitefile add it there. Whoever manages that mailbox can add it (Categorize › Manage categories); e-mails filed afterwards are marked.`;
     case 'item-changed':
-      return `Not marked in Outlook: you selected another e-mail before filing finished, and Sitefile marks only the e-mail it filed. Select this one again to see it filed.`;
+      return `Not marked in Outlook: you selected another e-mail before filing finished, and Sitefile marks only the e-mail it filed. Select it again to see it filed.`;
     case 'failed':
       return `Not marked in Outlook: ${messageOf(category.error)}.`;
   }
