@@ -1,3 +1,5 @@
+import { isEnumValue } from './enums.js';
+
 /** A failed office-js call, with Office's own error code and message (e.g. 9030 "item not saved"). */
 export class OfficeCallError extends Error {
   constructor(
@@ -21,7 +23,7 @@ export function officeCall<T>(
   return new Promise<T>((resolve, reject) => {
     try {
       start((result) => {
-        if (result.status === Office.AsyncResultStatus.Failed) {
+        if (isEnumValue(result.status, Office.AsyncResultStatus.Failed)) {
           reject(new OfficeCallError(operation, result.error?.code, result.error?.message ?? 'unknown error'));
         } else {
           resolve(result.value);

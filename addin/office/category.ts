@@ -1,5 +1,5 @@
 import { officeCall } from './async.js';
-import { item } from './mailbox.js';
+import { holdOpenItem, type ItemSource } from './mailbox.js';
 
 /** The colour of Sitefile's categories in the message list (Outlook's preset 4 is green). */
 const filedColour = 'Preset4';
@@ -10,8 +10,9 @@ export const filedCategoryName = (projectName: string) => `Filed: ${projectName}
 /**
  * Adds the category to the open message (Mailbox 1.8). Outlook only applies categories that exist in the mailbox's
  * master list, so a new project's category is added there first (which needs the ReadWriteMailbox permission).
+ * `on` is the e-mail that was filed: while another is open the category is not added (ItemChangedError).
  */
-export async function markFiledInOutlook(projectName: string): Promise<void> {
+export async function markFiledInOutlook(projectName: string, on: ItemSource = holdOpenItem()): Promise<void> {
   const name = filedCategoryName(projectName);
   const master = Office.context.mailbox.masterCategories;
   const known = await officeCall<Office.CategoryDetails[]>('masterCategories.getAsync', (cb) => master.getAsync(cb));
@@ -20,5 +21,7 @@ export async function markFiledInOutlook(projectName: string): Promise<void> {
       master.addAsync([{ displayName: name, color: filedColour as unknown as Office.MailboxEnums.CategoryColor }], cb),
     );
   }
-  await officeCall<void>('categories.addAsync', (cb) => item().categories.addAsync([name], cb));
+  // The master list was asked first and may have taken a while: the e-mail filed must still be the open one.
+  const filed = on.item();
+  await officeCall<void>('categories.addAsync', (cb) => filed.categories.addAsync([name], cb));
 }

@@ -113,6 +113,22 @@ describe('reading the open e-mail (read mode)', () => {
     });
   });
 
+  it('takes the documented enum values in any case, as hosts differ (Outlook on Mac capitalizes them)', async () => {
+    const { getAttachmentContentAsync: _lowerCase, ...item } = readItem;
+    installOffice({
+      ...item,
+      getAttachmentContentAsync: (id: string, cb: Callback<Office.AttachmentContent>) =>
+        id === 'att-1'
+          ? cb({ status: 'Succeeded', value: { content: 'JVBERi0=', format: 'Base64' } } as never)
+          : id === 'eml-1'
+            ? cb({ status: 'Succeeded', value: { content: 'Subject: é', format: 'EML' } } as never)
+            : cb({ status: 'Failed', error: { code: 9002, message: 'The attachment was not found' } } as never),
+    });
+    expect(await readAttachmentBase64('att-1')).toBe('JVBERi0=');
+    expect(atob(await readAttachmentBase64('eml-1'))).toBe('Subject: \xc3\xa9');
+    await expect(readAttachmentBase64('missing')).rejects.toMatchObject({ code: 9002 });
+  });
+
   it('rejects instead of throwing when the host call itself throws', async () => {
     installOffice({
       ...readItem,

@@ -1,4 +1,5 @@
 import { officeCall } from './async.js';
+import { isEnumValue } from './enums.js';
 
 export interface MailAddress {
   address: string;
@@ -39,6 +40,66 @@ export const item = (): AnyItem => {
   if (!current) throw new Error('No e-mail is selected.');
   return current as unknown as AnyItem;
 };
+
+/** An item's EWS id (read mode); a draft being written has none. */
+const itemIdOf = (of: unknown): string | undefined => (of as { itemId?: string } | null)?.itemId || undefined;
+
+/** The item open now, as every read sees it unless a filing holds another (holdOpenItem). */
+const openNow = () => loadedItem ?? (Office.context.mailbox.item as unknown as AnyItem | null) ?? undefined;
+
+/** The person selected another e-mail while a filing was using this one. */
+export class ItemChangedError extends Error {
+  constructor() {
+    super(
+      'You selected another e-mail while this one was being read, so it was not filed. Select it again and press File.',
+    );
+    this.name = 'ItemChangedError';
+  }
+}
+
+/** Where an Outlook call finds its item: the item open now, or the one a filing holds. */
+export interface ItemSource {
+  /** The item to call; throws ItemChangedError when it is no longer the open one. */
+  item(): AnyItem;
+  /** Throws ItemChangedError when the item is no longer the open one. */
+  check(): void;
+}
+export const currentItem: ItemSource = { item, check: () => undefined };
+
+/**
+ * Holds the open item for a filing: every Outlook call of the filing acts on it, or not at all. In a pinned pane
+ * the person may select another e-mail meanwhile; Office.context.mailbox.item is then the new one, and an old item
+ * object's calls cannot be trusted either (Outlook on the web runs them against the item now open, office-js issue
+ * #3267; Outlook on Windows fails them, #826). So before each call, and after each read, the held item must still
+ * be the open one (by its id, or as the same object for a draft).
+ */
+export function holdOpenItem(): ItemSource {
+  const held = item();
+  const id = itemIdOf(held);
+  const check = () => {
+    const now = openNow();
+    if (!now || (id ? itemIdOf(now) !== id : now !== held)) throw new ItemChangedError();
+  };
+  return {
+    item: () => {
+      check();
+      return held;
+    },
+    check,
+  };
+}
+
+/** One Outlook call on the item `from` gives; its answer is taken only if that item is still the one meant. */
+export async function callOn<T>(
+  from: ItemSource,
+  operation: string,
+  start: (of: AnyItem, callback: (result: Office.AsyncResult<T>) => void) => void,
+): Promise<T> {
+  const of = from.item();
+  const value = await officeCall<T>(operation, (cb) => start(of, cb));
+  from.check();
+  return value;
+}
 
 /** False in a pinned pane while no e-mail is selected (or several are). */
 export const hasOpenItem = (): boolean => Boolean(Office.context.mailbox?.item);
@@ -95,29 +156,24 @@ export async function readOpenMessage(): Promise<OpenMessage> {
 }
 
 /** The body as plain text, cut to `maxChars` (suggestions need only a preview). */
-export async function readBodyText(maxChars: number): Promise<string> {
-  const text = await officeCall<string>('body.getAsync', (cb) => item().body.getAsync(Office.CoercionType.Text, cb));
+export async function readBodyText(maxChars: number, from = currentItem): Promise<string> {
+  const text = await callOn<string>(from, 'body.getAsync', (of, cb) => of.body.getAsync(Office.CoercionType.Text, cb));
   return text.slice(0, maxChars);
 }
 
-export function readBodyHtml(): Promise<string> {
-  return officeCall<string>('body.getAsync', (cb) => item().body.getAsync(Office.CoercionType.Html, cb));
+export function readBodyHtml(from = currentItem): Promise<string> {
+  return callOn<string>(from, 'body.getAsync', (of, cb) => of.body.getAsync(Office.CoercionType.Html, cb));
 }
 
 /** An attachment's bytes as base64; item attachments (attached e-mails) come as .eml text and are encoded here. */
-export async function readAttachmentBase64(attachmentId: string): Promise<string> {
-  const content = await officeCall<Office.AttachmentContent>('getAttachmentContentAsync', (cb) =>
-    item().getAttachmentContentAsync(attachmentId, cb),
+export async function readAttachmentBase64(attachmentId: string, from = currentItem): Promise<string> {
+  const content = await callOn<Office.AttachmentContent>(from, 'getAttachmentContentAsync', (of, cb) =>
+    of.getAttachmentContentAsync(attachmentId, cb),
   );
-  switch (content.format) {
-    case Office.MailboxEnums.AttachmentContentFormat.Base64:
-      return content.content;
-    case Office.MailboxEnums.AttachmentContentFormat.Eml:
-    case Office.MailboxEnums.AttachmentContentFormat.ICalendar:
-      return utf8ToBase64(content.content);
-    default:
-      throw new Error('This attachment is a cloud link and has no file content to file');
-  }
+  const { Base64, Eml, ICalendar } = Office.MailboxEnums.AttachmentContentFormat;
+  if (isEnumValue(content.format, Base64)) return content.content;
+  if (isEnumValue(content.format, Eml) || isEnumValue(content.format, ICalendar)) return utf8ToBase64(content.content);
+  throw new Error('This attachment is a cloud link and has no file content to file');
 }
 
 /** Hosts with Mailbox 1.14 hand over the whole message (MIME); older ones need the JSON form. */
@@ -126,9 +182,8 @@ export function canReadRawMessage(): boolean {
 }
 
 /** The open (received) message as base64-encoded MIME. */
-export function readRawMessageBase64(): Promise<string> {
-  const current = item() as unknown as ItemWithFile;
-  return officeCall<string>('getAsFileAsync', (cb) => current.getAsFileAsync(cb));
+export function readRawMessageBase64(from = currentItem): Promise<string> {
+  return callOn<string>(from, 'getAsFileAsync', (of, cb) => (of as unknown as ItemWithFile).getAsFileAsync(cb));
 }
 
 /** Calls `handler` when the user selects another e-mail while the task pane is pinned. */
@@ -197,7 +252,9 @@ export async function readSelectedMessages(): Promise<SelectedMessage[]> {
     'getSelectedItemsAsync',
     (cb) => selectionMailbox().getSelectedItemsAsync(cb),
   );
-  return selected.filter((s) => s.itemType === 'message').map((s) => ({ itemId: s.itemId, subject: s.subject }));
+  return selected
+    .filter((s) => isEnumValue(s.itemType, Office.MailboxEnums.ItemType.Message))
+    .map((s) => ({ itemId: s.itemId, subject: s.subject }));
 }
 
 /** Calls `handler` when the person selects other messages (several, or back to one). */

@@ -1,5 +1,5 @@
 import { officeCall } from './async.js';
-import { item } from './mailbox.js';
+import { callOn, currentItem } from './mailbox.js';
 
 /**
  * Where a draft should be filed once it is sent. It is kept in the add-in's custom properties of the item, which
@@ -21,12 +21,12 @@ export interface FileWhenSentMark {
 /** The custom property (per item, per add-in) that holds the mark. */
 export const markProperty = 'sitefileFileWhenSent';
 
-const loadProperties = () =>
-  officeCall<Office.CustomProperties>('loadCustomPropertiesAsync', (cb) => item().loadCustomPropertiesAsync(cb));
+const loadProperties = (from = currentItem) =>
+  callOn<Office.CustomProperties>(from, 'loadCustomPropertiesAsync', (of, cb) => of.loadCustomPropertiesAsync(cb));
 
-/** Compose mode (and the send handler): remember on the draft where to file it once sent. */
-export async function markToFileWhenSent(mark: FileWhenSentMark): Promise<void> {
-  const properties = await loadProperties();
+/** Compose mode (and the send handler): remember on the draft (or on `from`'s item) where to file it once sent. */
+export async function markToFileWhenSent(mark: FileWhenSentMark, from = currentItem): Promise<void> {
+  const properties = await loadProperties(from);
   properties.set(markProperty, JSON.stringify(mark));
   await officeCall<void>('customProperties.saveAsync', (cb) => properties.saveAsync(cb));
 }

@@ -1,3 +1,5 @@
+import { isEnumValue } from './enums.js';
+
 export interface OfficeHostInfo {
   /** Outlook when running inside it; false in a plain browser tab or when office.js could not load. */
   inOutlook: boolean;
@@ -17,7 +19,7 @@ export async function whenOfficeReady(): Promise<OfficeHostInfo> {
   const info = await Office.onReady();
   const background = Office.context?.officeTheme?.bodyBackgroundColor;
   return {
-    inOutlook: info.host === Office.HostType.Outlook && Boolean(Office.context?.mailbox),
+    inOutlook: isEnumValue(info.host, Office.HostType.Outlook) && Boolean(Office.context?.mailbox),
     dark: background ? isDarkColor(background) : prefersDark(),
   };
 }

@@ -9,10 +9,12 @@ import { SignIn } from '../ui/sign-in.js';
 import { useAsync } from '../ui/use-async.js';
 import { type FiledRecord, FilePanel } from './FilePanel.js';
 import { FileSeveral } from './FileSeveral.js';
+import { LeftBehindNotice } from './FilingOutcome.js';
 import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
 import { useProjectDirectory } from './project-directory.js';
 import type { SavedChoices } from './saved-choices.js';
+import type { LeftBehind } from './use-filing-form.js';
 
 const FiledEmails = lazy(() => import('./FiledEmails.js'));
 
@@ -72,6 +74,7 @@ function SignedIn({ api, host, signOut, firstLook, savedChoices }: TaskPaneProps
   const [tab, setTab] = useState<'file' | 'filed'>('file');
   const [itemVersion, setItemVersion] = useState(0);
   const [record, setRecord] = useState<FiledRecord>();
+  const [leftBehind, setLeftBehind] = useState<LeftBehind>();
   const { me, projects, projectsError, aiByOrg } = usePaneData(api, host);
   /** What every tab searches projects with. */
   const picking = { api, projects, projectsError };
@@ -115,6 +118,7 @@ function SignedIn({ api, host, signOut, firstLook, savedChoices }: TaskPaneProps
       <OfflineBar probe={probe} />
       {me.status === 'done' && <Caption1>Signed in as {me.data.name}</Caption1>}
       {me.status === 'failed' && <ErrorNotice error={me.error} onRetry={me.reload} />}
+      {leftBehind && <LeftBehindNotice left={leftBehind} onDismiss={() => setLeftBehind(undefined)} />}
       <div className={styles.body}>
         {tab === 'file' && selection.length > 1 ? (
           <FileSeveral key={selection.map((m) => m.itemId).join(' ')} {...picking} host={host} selected={selection} />
@@ -126,6 +130,7 @@ function SignedIn({ api, host, signOut, firstLook, savedChoices }: TaskPaneProps
             aiByOrg={aiByOrg.status === 'done' ? aiByOrg.data : undefined}
             itemVersion={itemVersion}
             firstLook={itemVersion === 0 ? firstLook : undefined}
+            onLeftBehind={setLeftBehind}
             onOpenFiled={(filed) => {
               setRecord(filed);
               setTab('filed');

@@ -25,7 +25,7 @@ import { DocumentPicker, ProjectPicker } from './pickers.js';
 import type { ProjectDirectory, ProjectOption } from './project-directory.js';
 import { AiStatus, Suggestions } from './Suggestions.js';
 import { choiceKey, type SavedChoices } from './saved-choices.js';
-import { type FilingForm, useFilingForm } from './use-filing-form.js';
+import { type FilingForm, type LeftBehind, useFilingForm } from './use-filing-form.js';
 
 const useStyles = makeStyles({
   subject: { minWidth: 0, margin: 0 },
@@ -53,6 +53,8 @@ export interface FilePanelProps {
   /** The first e-mail's reads and requests, already under way. */
   firstLook?: FirstLook;
   onOpenFiled: (record: FiledRecord) => void;
+  /** Told the outcome of a filing that finished after another e-mail was selected. */
+  onLeftBehind: (left: LeftBehind) => void;
 }
 
 export function FilePanel(props: FilePanelProps) {

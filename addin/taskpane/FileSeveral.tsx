@@ -50,15 +50,16 @@ const outcomeText = (o: Outcome) => {
 /** Files one selected message with all of its attachments (or the JSON form without them when too large). */
 async function fileSelected(api: ApiClient, host: MailHost, selected: SelectedMessage, project: ProjectOption) {
   return host.withSelectedMessage(selected.itemId, async () => {
+    const held = host.holdItem();
     const message = await host.readOpenMessage();
     const every = new Set(fileableAttachments(message).map((a) => a.id));
     if (!sendingPlan(message, every, host.canReadRawMessage()).fits) {
       throw new Error('over the 25 MB Sitefile accepts: open it alone to leave out its largest attachments');
     }
     const target = { orgId: project.orgId, projectId: project.projectId };
-    const result = await fileOpenMessage(api, host, message, target, every, () => undefined);
+    const result = await fileOpenMessage(api, held, message, target, every, () => undefined);
     // The category is a convenience: the filing stands without it.
-    await host.markFiledInOutlook(project.name).catch(() => undefined);
+    await held.markFiledInOutlook(project.name).catch(() => undefined);
     return result;
   });
 }

@@ -1,9 +1,18 @@
-import { Field, Link, MessageBar, MessageBarBody, MessageBarTitle, ProgressBar } from '@fluentui/react-components';
+import {
+  Button,
+  Field,
+  Link,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  MessageBarTitle,
+  ProgressBar,
+} from '@fluentui/react-components';
 import { useEffect, useRef } from 'react';
 import { filedCategoryName } from '../office/category.js';
 import { ErrorNotice, messageOf } from '../ui/notices.js';
 import type { FilingStep } from './filing.js';
-import type { CategoryOutcome, Filing } from './use-filing-form.js';
+import type { CategoryOutcome, Filing, LeftBehind } from './use-filing-form.js';
 
 export const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 
@@ -112,7 +121,38 @@ function categoryText(category: CategoryOutcome, name: string): string {
       return `Not marked in Outlook: you may only read ${category.owner}’s mailbox.`;
     case 'not-in-master-list':
       return `Not marked in Outlook: “${name}” is not in the categories of ${category.owner}’s mailbox yet, and Outlook does not let Sitefile add it there. Whoever manages that mailbox can add it (Categorize › Manage categories); e-mails filed afterwards are marked.`;
+    case 'item-changed':
+      return `Not marked in Outlook: you selected another e-mail before filing finished, and Sitefile marks only the e-mail it filed. Select it again to see it filed.`;
     case 'failed':
       return `Not marked in Outlook: ${messageOf(category.error)}.`;
   }
+}
+
+/**
+ * The outcome of a filing whose e-mail the person left (another one selected) before it finished: shown above the
+ * next e-mail's form, naming the e-mail it is about, until dismissed.
+ */
+export function LeftBehindNotice({ left, onDismiss }: { left: LeftBehind; onDismiss: () => void }) {
+  const { filing, subject } = left;
+  const about = `“${subject || '(no subject)'}”`;
+  const text =
+    filing.state === 'done'
+      ? `${about} was filed in ${filing.project.name}. ${categoryText(filing.category, filedCategoryName(filing.project.name))}`
+      : filing.state === 'failed'
+        ? `${about} was not filed: ${messageOf(filing.error)}`
+        : filing.state === 'marked'
+          ? `${about} will be filed in ${filing.project.name} when it is sent.`
+          : undefined;
+  if (!text) return null;
+  return (
+    <MessageBar intent={filing.state === 'failed' ? 'error' : 'warning'} layout="multiline" aria-live="polite">
+      <MessageBarBody>
+        <MessageBarTitle>The e-mail you left</MessageBarTitle>
+        {text}
+      </MessageBarBody>
+      <MessageBarActions>
+        <Button onClick={onDismiss}>Dismiss</Button>
+      </MessageBarActions>
+    </MessageBar>
+  );
 }

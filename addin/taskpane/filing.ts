@@ -1,7 +1,7 @@
 import { MAX_BODY_PREVIEW_BYTES, MAX_MESSAGE_BYTES } from '../../shared/filing.js';
 import type { ApiClient, FileTarget } from '../api/client.js';
 import type { MailAttachment, OpenMessage } from '../office/mailbox.js';
-import type { MailHost } from './mail-host.js';
+import type { HeldItemHost, MailHost } from './mail-host.js';
 
 /** Longest body text the JSON form carries (the server's limit is higher; e-mails rarely come close). */
 const MAX_BODY_TEXT_CHARS = 2_000_000;
@@ -104,7 +104,10 @@ export function largestToLeaveOut(message: OpenMessage, chosen: ReadonlySet<stri
  */
 export async function fileOpenMessage(
   api: ApiClient,
-  host: MailHost,
+  host: Pick<
+    HeldItemHost,
+    'canReadRawMessage' | 'readRawMessageBase64' | 'readBodyText' | 'readBodyHtml' | 'readAttachmentBase64'
+  >,
   message: OpenMessage,
   target: FileTarget,
   chosenAttachmentIds: ReadonlySet<string>,
@@ -141,7 +144,10 @@ export async function fileOpenMessage(
 }
 
 /** Outlook's own failure ("Internal error") becomes which attachment failed and what to do about it. */
-async function readAttachment(host: MailHost, attachment: MailAttachment): Promise<string> {
+async function readAttachment(
+  host: Pick<HeldItemHost, 'readAttachmentBase64'>,
+  attachment: MailAttachment,
+): Promise<string> {
   try {
     return await host.readAttachmentBase64(attachment.id);
   } catch {

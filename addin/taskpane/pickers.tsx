@@ -62,9 +62,11 @@ export function ProjectPicker(props: {
     async () => (projects && ahead.open ? projects.find(query) : { options: [], more: false }),
     [projects, query, ahead.open],
   );
+  // Until the projects have loaded the list says it is finding them; what was typed meanwhile is searched then.
+  const listed = projects && matches.status === 'done' ? matches.data : undefined;
   const recent = query ? [] : (projects?.recent ?? []);
   const recentKeys = new Set(recent.map(optionKey));
-  const found = matches.status === 'done' ? matches.data.options.filter((p) => !recentKeys.has(optionKey(p))) : [];
+  const found = listed ? listed.options.filter((p) => !recentKeys.has(optionKey(p))) : [];
   const shown = [...recent, ...found];
   const error = props.loadError ?? (matches.status === 'failed' ? matches.error : undefined);
   const option = (p: ProjectOption) => (
@@ -82,7 +84,8 @@ export function ProjectPicker(props: {
         placeholder={
           projects ? 'Type a project name or code' : props.loadError ? 'Projects not loaded' : 'Loading projects…'
         }
-        disabled={!projects}
+        // Open to typing while the projects load (keystrokes are kept); closed only when they could not be loaded.
+        disabled={!projects && props.loadError !== undefined}
         {...ahead.input}
         selectedOptions={props.value ? [optionKey(props.value)] : []}
         onOptionSelect={(_event, data) => {
@@ -95,17 +98,17 @@ export function ProjectPicker(props: {
         {recent.length > 0 && <OptionGroup label="Recent">{recent.map(option)}</OptionGroup>}
         {found.length > 0 &&
           (recent.length > 0 ? <OptionGroup label="All projects">{found.map(option)}</OptionGroup> : found.map(option))}
-        {matches.status === 'loading' && (
+        {!listed && !error && (
           <Option disabled text="Loading">
             <Spinner size="extra-tiny" label="Finding projects…" />
           </Option>
         )}
-        {matches.status === 'done' && matches.data.more && (
+        {listed?.more && (
           <Option disabled text="More projects">
             More projects match: type more of the name or code
           </Option>
         )}
-        {matches.status === 'done' && shown.length === 0 && (
+        {listed && shown.length === 0 && (
           <Option disabled text="No match">
             {query ? `No project matches “${query}”` : 'No project to file into'}
           </Option>

@@ -23,11 +23,13 @@ export function useSentCopy(
   useEffect(() => {
     if (!filed?.filedEmailId || filed.sentMessageId || !sentId) return;
     const target = { orgId: filed.organizationId, projectId: filed.projectId };
+    // The category and the mark go on this sent copy only, even when another e-mail is selected meanwhile.
+    const held = host.holdItem();
     (async () => {
       await api.tellSentMessageId(target, filed.filedEmailId!, sentId);
       onTold();
-      if (filed.projectName) await host.markFiledInOutlook(filed.projectName);
-      await host.markToFileWhenSent({ ...filed, sentMessageId: sentId });
+      if (filed.projectName) await held.markFiledInOutlook(filed.projectName);
+      await held.markToFileWhenSent({ ...filed, sentMessageId: sentId });
     })().catch(() => undefined);
   }, [api, host, filed, sentId, onTold]);
 }

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { FileEmailResult, LookupResult, Suggestion } from '../../shared/filing.js';
 import type { ApiClient } from '../api/client.js';
 import { OfficeCallError } from '../office/async.js';
-import type { OpenMessage, SharedMailbox } from '../office/mailbox.js';
+import { ItemChangedError, type OpenMessage, type SharedMailbox } from '../office/mailbox.js';
 import type { FileWhenSentMark } from '../office/mark.js';
 import { useAsync } from '../ui/use-async.js';
 import {
@@ -15,7 +15,7 @@ import {
   suggestionRequest,
 } from './filing.js';
 import type { FirstLook } from './first-look.js';
-import type { MailHost } from './mail-host.js';
+import type { HeldItemHost, MailHost } from './mail-host.js';
 import type { DocumentChoice } from './pickers.js';
 import type { ProjectDirectory, ProjectOption } from './project-directory.js';
 import { choiceKey, type SavedChoices } from './saved-choices.js';
@@ -41,7 +41,15 @@ export type CategoryOutcome =
   | { state: 'read-only'; owner: string }
   /** A shared mailbox's master list lacks the category and Outlook did not let the add-in add it there. */
   | { state: 'not-in-master-list'; owner: string }
+  /** The person selected another e-mail before the filing finished: the filed one is not marked, nor the other. */
+  | { state: 'item-changed' }
   | { state: 'failed'; error: unknown };
+
+/** A filing that finished after the person had selected another e-mail: the pane tells its outcome. */
+export interface LeftBehind {
+  subject: string;
+  filing: Filing;
+}
 
 export interface FilingFormInput {
   api: ApiClient;
@@ -50,6 +58,8 @@ export interface FilingFormInput {
   savedChoices: SavedChoices;
   projects: ProjectDirectory | undefined;
   firstLook?: FirstLook;
+  /** Told the outcome of a filing whose e-mail is no longer the open one (its form is gone). */
+  onLeftBehind: (left: LeftBehind) => void;
 }
 
 /** A mark written before marks carried the project's name, for a project neither suggested nor recent. */
@@ -135,19 +145,22 @@ export function useFilingForm(input: FilingFormInput) {
   const fileInto = async (target: ProjectOption, onto: DocumentChoice | undefined) => {
     if (busy.current) return;
     busy.current = true;
+    // Every Outlook call of this filing acts on the e-mail open now, or not at all.
+    const held = host.holdItem();
+    let outcome: Filing;
     try {
-      setFiling(
-        compose
-          ? await markDraft(host, target, onto, setFiling)
-          : await fileNow({ api, host, message, project: target, document: onto, note, chosen, setFiling, shared }),
-      );
+      outcome = compose
+        ? await markDraft(held, target, onto, setFiling)
+        : await fileNow({ api, held, message, project: target, document: onto, note, chosen, setFiling, shared });
       input.projects?.remember(target);
       if (compose) facts.mark.reload();
     } catch (error) {
-      setFiling({ state: 'failed', error });
+      outcome = { state: 'failed', error };
     } finally {
       busy.current = false;
     }
+    setFiling(outcome);
+    if (!held.isOpen()) input.onLeftBehind({ subject: message.subject, filing: outcome });
   };
   const file = () => (project ? fileInto(project, document) : Promise.resolve());
   /** A reply filed where the rest of its conversation is (the project, and the document if it is on one). */
@@ -187,7 +200,7 @@ export type FilingForm = ReturnType<typeof useFilingForm>;
 export type ConversationFiling = z.output<typeof LookupResult>['conversation'][number];
 
 async function markDraft(
-  host: MailHost,
+  host: HeldItemHost,
   project: ProjectOption,
   document: DocumentChoice | undefined,
   setFiling: (filing: Filing) => void,
@@ -205,7 +218,7 @@ async function markDraft(
 /** Files the open e-mail, then marks it in Outlook's message list where the mailbox lets this person. */
 async function fileNow(args: {
   api: ApiClient;
-  host: MailHost;
+  held: HeldItemHost;
   message: OpenMessage;
   project: ProjectOption;
   document: DocumentChoice | undefined;
@@ -214,7 +227,7 @@ async function fileNow(args: {
   shared: ReturnType<typeof useMessageFacts>['shared'];
   setFiling: (filing: Filing) => void;
 }): Promise<Filing> {
-  const { api, host, message, project, setFiling } = args;
+  const { api, held, message, project, setFiling } = args;
   const target = {
     orgId: project.orgId,
     projectId: project.projectId,
@@ -222,14 +235,14 @@ async function fileNow(args: {
     note: args.note.trim() || undefined,
   };
   setFiling({ state: 'busy', step: 'reading' });
-  const result = await fileOpenMessage(api, host, message, target, args.chosen, (step) =>
+  const result = await fileOpenMessage(api, held, message, target, args.chosen, (step) =>
     setFiling({ state: 'busy', step }),
   );
   const shared = args.shared.status === 'done' ? args.shared.data : undefined;
   const category: CategoryOutcome =
     shared && !shared.canWrite
       ? { state: 'read-only', owner: shared.owner }
-      : await host.markFiledInOutlook(project.name).then(
+      : await held.markFiledInOutlook(project.name).then(
           () => ({ state: 'added' }),
           (error: unknown) => categoryRefusal(error, shared?.owner),
         );
@@ -238,6 +251,7 @@ async function fileNow(args: {
 
 /** Outlook applies only categories of the mailbox's master list; a delegate may not be allowed to add to it. */
 function categoryRefusal(error: unknown, owner: string | undefined): CategoryOutcome {
+  if (error instanceof ItemChangedError) return { state: 'item-changed' };
   const notInMasterList =
     error instanceof OfficeCallError && (error.operation === 'masterCategories.addAsync' || error.code === 9044);
   return owner && notInMasterList ? { state: 'not-in-master-list', owner } : { state: 'failed', error };

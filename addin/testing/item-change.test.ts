@@ -1,6 +1,15 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import { chooseByKeyboard, describeInBrowser, expectAccessible, openEmail, shot } from './chromium.js';
+import {
+  chooseByKeyboard,
+  describeInBrowser,
+  expectAccessible,
+  officeHostState,
+  openEmail,
+  origin,
+  pressBy,
+  shot,
+} from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -187,4 +196,61 @@ describeInBrowser('a pinned pane switching e-mails', () => {
     expect(detail.note ?? null).toBeNull();
     await context.close();
   });
+
+  // Filing a large e-mail takes a while; the person selects the next one meanwhile. The upload is held until then
+  // (as a 16 MB upload would be), so the next e-mail is open when the filing finishes.
+  for (const { input, width, theme } of cases) {
+    it(`marks only the e-mail it filed when the next one is selected during the upload (${input}, ${width} px, ${theme})`, async () => {
+      const tag = `left-${input}-${width}-${theme}`;
+      const large = {
+        ...openEmail,
+        itemId: `item-${tag}`,
+        internetMessageId: `<${tag}@steel.example>`,
+        subject: `Pier 9 tower crane base ${tag}`,
+      };
+      const next = { ...dockside, itemId: `item-next-${tag}`, internetMessageId: `<next-${tag}@steel.example>` };
+      const { context, page } = await suite.openPane(
+        { item: large, dark: theme === 'dark' },
+        { width, colorScheme: theme },
+      );
+      let uploading = () => {};
+      const upload = new Promise<void>((resolve) => {
+        uploading = resolve;
+      });
+      let finish = () => {};
+      const finished = new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      await context.route(`${origin}/v1/organization/*/project/*/emails*`, async (route) => {
+        if (route.request().method() !== 'POST') return route.continue();
+        uploading();
+        await finished;
+        await route.continue();
+      });
+      await page.getByRole('radio', { name: /Pier 9 Terminal/, checked: true }).waitFor();
+      await pressBy(page.getByRole('button', { name: 'File', exact: true }), input);
+      await upload;
+      await page.getByText('Filing…').waitFor();
+
+      await select(page, next);
+      await page.getByRole('heading', { name: next.subject }).waitFor();
+      finish();
+      const notice = page.getByText('The e-mail you left');
+      await notice.waitFor();
+      expect(await page.getByText(`“${large.subject}” was filed in Pier 9 Terminal.`).count()).toBe(1);
+      await page.getByText(/Not marked in Outlook: you selected another e-mail before filing finished/).waitFor();
+      await shot(page, `${tag}-notice`);
+      await expectAccessible(page);
+      // "Filed: Pier 9 Terminal" is on neither e-mail: the one open now was not filed, the filed one was left.
+      expect(await officeHostState(page, 'categoriesOf')).toEqual({});
+      const filed = await suite.filedIn(suite.f.projectA1.id, tag);
+      expect(filed.map((e) => e.subject)).toEqual([large.subject]);
+
+      // Dismissed by the person; the next e-mail's own form was never touched.
+      await pressBy(page.getByRole('button', { name: 'Dismiss' }), input);
+      expect(await notice.count()).toBe(0);
+      await page.getByRole('radio', { name: /Dockside Offices/, checked: true }).waitFor();
+      await context.close();
+    }, 60_000);
+  }
 });

@@ -12,5 +12,8 @@ export const officeEnums = {
     DialogEventReceived: 'dialogEventReceived',
   },
   HostType: { Outlook: 'Outlook' },
-  MailboxEnums: { AttachmentContentFormat: { Base64: 'base64', Url: 'url', Eml: 'eml', ICalendar: 'iCalendar' } },
+  MailboxEnums: {
+    AttachmentContentFormat: { Base64: 'base64', Url: 'url', Eml: 'eml', ICalendar: 'iCalendar' },
+    ItemType: { Message: 'message', Appointment: 'appointment' },
+  },
 };

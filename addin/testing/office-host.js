@@ -13,6 +13,7 @@
 
   function readItem(spec) {
     return {
+      itemId: itemIdOf(spec),
       itemType: 'message',
       internetMessageId: spec.internetMessageId,
       conversationId: spec.conversationId,
@@ -48,7 +49,7 @@
   // What read and compose items share: the add-in's custom properties, categories, a shared mailbox's properties.
   function itemExtras(spec) {
     host.customProperties ??= { ...(spec.customProperties ?? {}) };
-    host.categories ??= [];
+    const id = itemIdOf(spec);
     return {
       loadCustomPropertiesAsync(callback) {
         later(
@@ -73,7 +74,7 @@
         addAsync(names, callback) {
           const unknown = names.filter((n) => !host.masterCategories.some((c) => c.displayName === n));
           if (unknown.length) return later(callback, failed(9044, 'Category not in the master list'));
-          host.categories = [...new Set([...host.categories, ...names])];
+          host.categoriesOf[id] = [...new Set([...(host.categoriesOf[id] ?? []), ...names])];
           later(callback, ok(undefined));
         },
       },
@@ -129,7 +130,16 @@
 
   const spec = host.item;
   const inOutlook = Boolean(spec) || host.noItemSelected;
-  const info = { host: inOutlook ? 'Outlook' : null, platform: inOutlook ? 'OfficeOnline' : null };
+  // Which Outlook answers: Outlook on the web ('OfficeOnline', the default) or on Mac ('Mac'), where they differ.
+  const platform = host.platform ?? 'OfficeOnline';
+  const info = { host: inOutlook ? 'Outlook' : null, platform: inOutlook ? platform : null };
+  // A selected message as getSelectedItemsAsync describes it: Outlook on Mac answers as Microsoft documents
+  // SelectedItemDetails (itemType "Message", itemMode "Read"), the web in lower case and with commandSurface
+  // (office-js issue #3908).
+  const selectedDetails = (s) =>
+    platform === 'Mac'
+      ? { itemId: itemIdOf(s), subject: s.subject, itemType: 'Message', itemMode: 'Read' }
+      : { itemId: itemIdOf(s), subject: s.subject, itemType: 'message', commandSurface: 'read' };
   host.masterCategories = [...(host.masterCategories ?? [])];
   // Event-based activation: the add-in associates its handlers; the test raises an event (as Outlook does on
   // Send) with host.raise(name) and gets what the handler passed to event.completed.
@@ -140,7 +150,35 @@
       if (!handler) return resolve({ notAssociated: name });
       handler({ type: name, completed: (options) => resolve(options ?? {}) });
     });
-  const itemOf = (next) => (next ? (next.mode === 'compose' ? composeItem(next) : readItem(next)) : null);
+  // Categories belong to each item (by its id); host.categories are those of the item open now.
+  host.categoriesOf = {};
+  Object.defineProperty(host, 'categories', { get: () => (current && host.categoriesOf[itemIdOf(current)]) || [] });
+  const itemOf = (next) =>
+    next ? followsSelection(next.mode === 'compose' ? composeItem(next) : readItem(next)) : null;
+  // After ItemChanged, Office.context.mailbox.item is the newly selected item; an item object kept from before runs
+  // its calls against the item open now, as Outlook on the web does (office-js issue #3267).
+  function followsSelection(item) {
+    const now = () => {
+      const open = window.Office.context.mailbox.item;
+      return open && open !== item ? open : item;
+    };
+    for (const name of ['getAttachmentContentAsync', 'getAsFileAsync', 'loadCustomPropertiesAsync']) {
+      if (item[name])
+        item[name] = (
+          (own) =>
+          (...args) =>
+            (now() === item ? own : now()[name])(...args)
+        )(item[name]);
+    }
+    for (const [field, name] of [
+      ['body', 'getAsync'],
+      ['categories', 'addAsync'],
+    ]) {
+      const own = item[field][name];
+      item[field] = { ...item[field], [name]: (...args) => (now() === item ? own : now()[field][name])(...args) };
+    }
+    return item;
+  }
   // A pinned pane follows the selection: the test selects another e-mail (or none) with host.select(spec), and
   // the add-in's ItemChanged handler is called as Outlook calls it. Custom properties belong to the item.
   const handlers = new Map();
@@ -216,12 +254,7 @@
             getSelectedItemsAsync(callback) {
               host.calls.push('getSelectedItemsAsync');
               const list = host.selected.length ? host.selected : spec ? [spec] : [];
-              later(
-                callback,
-                ok(
-                  list.map((s) => ({ itemId: itemIdOf(s), subject: s.subject, itemType: 'message', itemMode: 'read' })),
-                ),
-              );
+              later(callback, ok(list.map(selectedDetails)));
             },
             loadItemByIdAsync(itemId, callback) {
               host.calls.push(`loadItemByIdAsync:${itemId}`);
