@@ -1,6 +1,6 @@
 // The CSV export of the finished cells (csv-cells.ts):
 // - PostgreSQL: `COPY (cells) TO STDOUT (FORMAT csv)` through pg-copy-streams, on a connection of its own,
-//   read to its end into a SpillBuffer before the connection is released and the bytes are handed on;
+//   read at the database's speed through a SpillBuffer that holds what the client has not taken yet;
 // - PGlite: pages of rows in the list's order (keyset), each a short background statement, written here.
 // COPY quotes a field when it holds `"`, `,`, CR or LF and ends records with LF; CsvRecords turns those ends
 // into CRLF and cuts the stream after `limit` records (the query asks for one more, which says whether the
@@ -105,6 +105,7 @@ export class CsvRecords {
  *  call, however many rows arrived meanwhile: a write per row costs more than the rows. */
 async function nextData(stream: Readable): Promise<Buffer | null> {
   for (;;) {
+    if (stream.errored) throw stream.errored;
     const data = stream.read() as Buffer | null;
     if (data !== null) return data;
     if (stream.readableEnded) return null;
@@ -140,34 +141,55 @@ async function* streamData(stream: Readable): AsyncGenerator<Buffer> {
 }
 
 /**
- * PostgreSQL: the whole export is read from COPY at the database's own speed into a SpillBuffer (memory, then
- * a temporary file), and the connection goes back to the pool before the first byte is handed on. A client
- * that reads slowly, or not at all, never holds a pooled connection; statement_timeout bounds the COPY.
+ * PostgreSQL: COPY is read at the database's own speed, whatever the client's, through a SpillBuffer: the
+ * bytes are handed on as they come, and what a slow client has not taken yet waits in memory (1 MB) and then a
+ * temporary file. The connection goes back to the pool when COPY ends, not when the client has read it all:
+ * a client that reads slowly, or not at all, never holds a pooled connection past the query; statement_timeout
+ * bounds the COPY. A reader that stops early (`return()`) stops the COPY and frees the file.
  */
 export async function* copyCsvChunks(pool: pg.Pool, options: CsvExport): AsyncGenerator<string | Buffer> {
-  const spill = await copyToSpill(pool, options);
-  yield* spill.read();
+  const spill = new SpillBuffer();
+  const stop = new AbortController();
+  const copying = copyToSpill(pool, options, spill, stop.signal);
+  try {
+    yield* spill.read();
+  } finally {
+    stop.abort();
+    await copying;
+    await spill.discard();
+  }
 }
 
-async function copyToSpill(pool: pg.Pool, options: CsvExport): Promise<SpillBuffer> {
-  const client = await pool.connect();
-  const spill = new SpillBuffer();
+/** Runs the COPY into `spill` and ends it there (`end`, or `fail` with the error), or stops at `stop`. */
+async function copyToSpill(pool: pg.Pool, options: CsvExport, spill: SpillBuffer, stop: AbortSignal): Promise<void> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    spill.fail(error);
+    return;
+  }
   // A COPY left half-read leaves the connection unusable: such a client is discarded, not returned.
   let complete = false;
   let copy: Readable | undefined;
+  const stopCopy = () => copy?.destroy(new Error('export stopped: its reader left'));
+  stop.addEventListener('abort', stopCopy);
   try {
     copy = client.query(copyTo(`COPY (${cellsStatement(options)}) TO STDOUT (FORMAT csv)`));
+    // Seen by nextData through `errored`: an error while a part is being spilled must not go unheard.
+    copy.on('error', () => undefined);
     for await (const part of aroundRecords(streamData(copy), options)) await spill.write(part);
     complete = true;
-    return spill;
+    spill.end();
+  } catch (error) {
+    spill.fail(error);
   } finally {
+    stop.removeEventListener('abort', stopCopy);
     if (!complete) {
-      // The COPY failed mid-way (or the temporary file did). Ending the connection under a running COPY makes
-      // the stream and the client report "Connection terminated": expected here, and nobody waits for either.
-      copy?.on('error', () => undefined);
+      // The COPY failed mid-way, or its reader left. Ending the connection under a running COPY makes the
+      // client report "Connection terminated": expected here, and nobody waits for it.
       client.on('error', () => undefined);
       copy?.destroy();
-      await spill.discard();
     }
     client.release(!complete);
   }

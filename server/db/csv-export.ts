@@ -16,10 +16,11 @@
  * The columns give text (or integers, for `integer` columns). The cells are finished in SQL (csv-cells.ts) —
  * the same expression on both databases — so the two ways of reading them give the same bytes:
  * - PostgreSQL: `COPY (cells) TO STDOUT (FORMAT csv)` through pg-copy-streams (csv-copy.ts), at the
- *   server's own speed; only the record ends are rewritten (LF → CRLF). The whole export is read into a
- *   SpillBuffer (db/spill.ts: 1 MB in memory, the rest in an unnamed temporary file) and the connection is
- *   released before the first chunk is handed on, so a client that does not read never holds a pooled
- *   connection (issue 28); a reader that stops early (`return()`, or leaving a `for await`) frees the file.
+ *   server's own speed; only the record ends are rewritten (LF → CRLF). The bytes are handed on as COPY gives
+ *   them; what the client has not taken yet waits in a SpillBuffer (db/spill.ts: 1 MB in memory, the rest in
+ *   an unnamed temporary file), so COPY never waits for the client and the connection is released when COPY
+ *   ends: a client that reads slowly or not at all never holds a pooled connection past the query (issue 28);
+ *   a reader that stops early (`return()`, or leaving a `for await`) stops the COPY and frees the file.
  * - PGlite: pages in the list's order, each starting after the key of the last row before it (`from(after)`),
  *   each one short background statement that lets other callers' statements go first (db/embedded-turns.ts),
  *   the next read when the client has taken the last: memory holds one page, and a client that does not read

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import express from 'express';
@@ -82,6 +83,24 @@ beforeAll(async () => {
   const send = (res: express.Response, chunks: AsyncIterable<string | Buffer>) =>
     sendCsv(res, { fileName: 'rows export.csv', chunks }, 30_000);
   app.get('/auto', (req, res) => send(res, csvChunks(exportOf(req))));
+  // Wide rows of csv_rows whose row GATED_ROW waits for the advisory lock GATE_LOCK: the test holds it to
+  // keep the COPY running after its first rows.
+  app.get('/gated', (req, res) =>
+    send(
+      res,
+      csvChunks({
+        ...exportOf(req),
+        columns: [
+          ...columns,
+          {
+            header: 'pad',
+            value: sql`case when n = ${GATED_ROW} then pg_advisory_xact_lock_shared(${GATE_LOCK})::text else '' end
+              || repeat('x', 300)`,
+          },
+        ],
+      }),
+    ),
+  );
   app.get('/compressed', compressAnswers(), (req, res) => send(res, csvChunks(exportOf(req))));
   app.get('/copy', (req, res) => {
     const pool = poolOf(database.db);
@@ -96,6 +115,9 @@ afterAll(async () => {
   await close();
   await database.close();
 });
+
+const GATE_LOCK = 4242;
+const GATED_ROW = 1000;
 
 /** The ways to ask for an export: the path csvChunks chooses, and this database's path named. */
 const paths = () => ['auto', 'copy'];
@@ -225,6 +247,55 @@ describe('CSV exports', () => {
     const next = await fetch(`${base}/auto?count=3`);
     expect(lines(await next.text())).toHaveLength(4);
   });
+
+  it('hands rows on while COPY runs, and releases the connection before a slow reader has read them', async (ctx) => {
+    const pool = poolOf(database.db);
+    if (!pool) return ctx.skip(); // PGlite: one connection, no COPY (issue 37 removes it)
+    const count = 100_000; // ~33 MB: more than the sockets' buffers hold while the reader waits
+    const runningCopies = async () =>
+      (
+        await pool.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and state <> 'idle' and query like 'COPY (%'`)
+      ).rows[0]?.n ?? 0;
+    const gate = await pool.connect();
+    await gate.query('select pg_advisory_lock($1)', [GATE_LOCK]);
+    let locked = true;
+    try {
+      // The first rows come while COPY still waits at row GATED_ROW (an export finished before it is sent
+      // would wait for the lock forever: the guard turns that into a failure).
+      const guard = new AbortController();
+      const tooLong = setTimeout(() => guard.abort(new Error('no rows while COPY was running')), 30_000);
+      const res = await fetch(`${base}/gated?count=${count}`, { signal: guard.signal });
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      const parts: Uint8Array[] = [];
+      while (!Buffer.concat(parts).includes('\r\n1,')) parts.push((await reader.read()).value as Uint8Array);
+      clearTimeout(tooLong);
+      expect(Buffer.concat(parts).toString('utf8')).toMatch(/^number,label,tags,pad\r\n1,/);
+      expect(await runningCopies()).toBe(1);
+      await gate.query('select pg_advisory_unlock($1)', [GATE_LOCK]);
+      locked = false;
+      // The reader takes nothing more until COPY has ended and its connection is back in the pool.
+      const checkedOut = () => pool.totalCount - pool.idleCount; // the gate's, and the export's while it runs
+      for (let waited = 0; (await runningCopies()) > 0 || checkedOut() > 1; waited += 50) {
+        expect(waited, 'COPY still running while the reader waits').toBeLessThan(30_000);
+        await sleep(50);
+      }
+      for (let part = await reader.read(); !part.done; part = await reader.read()) {
+        parts.push(part.value);
+        if (parts.length % 50 === 0) await sleep(5); // a slow reader
+      }
+      const records = strict(Buffer.concat(parts).toString('utf8'));
+      expect(records).toHaveLength(1 + count);
+      expect(records.map((record) => record[0])).toEqual([
+        'number',
+        ...Array.from({ length: count }, (_, i) => String(i + 1)),
+      ]);
+      expect(records.every((record, i) => i === 0 || record[3] === 'x'.repeat(300))).toBe(true);
+    } finally {
+      if (locked) await gate.query('select pg_advisory_unlock($1)', [GATE_LOCK]);
+      gate.release();
+    }
+  }, 120_000);
 
   it('streams through gzip: the first rows come before the export ends, and leaving stops it', async () => {
     const aborted = new AbortController();
