@@ -222,7 +222,7 @@ if (explain) {
   process.exit(0);
 }
 
-const { lines, apiTimes: results } = await apiAgainstDriver(database.kind, runs, csvOnly ? [] : cases);
+const { lines, apiTimes: results } = await apiAgainstDriver('PostgreSQL', runs, csvOnly ? [] : cases);
 const deepRatio = (deep: string, first: string) => {
   const [d, f] = [results[deep], results[first]];
   return d && f ? (d.p50 / f.p50).toFixed(2) : 'n/a';

@@ -7,7 +7,6 @@ import {
   createPostgresDatabase,
   type Fixtures,
   freePort,
-  openTestDatabase,
   startTestServer,
   type TestServer,
   testConfig,
@@ -63,14 +62,9 @@ export async function startTwoInstances(
   return pair;
 }
 
-/** The two instances' databases: two pools on one new PostgreSQL database, or the one PGlite twice. */
+/** The two instances' databases: two pools on one new PostgreSQL database. */
 async function openSharedDatabase(pool: PoolLimits): Promise<[Database, Database, () => Promise<void>]> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    const database = await openTestDatabase(pool);
-    return [database, database, async () => {}];
-  }
-  const created = await createPostgresDatabase(serverUrl);
+  const created = await createPostgresDatabase();
   const [first, second] = await Promise.all(
     [1, 2].map(async () => {
       const database = await openDatabase({ databaseUrl: created.url, pool });

@@ -188,14 +188,6 @@ export function cursorValueFits(sort: DocumentSort, value: string | null): boole
   return cast === 'timestamptz' ? isIsoTimestamp(value) : cast === 'date' ? isIsoDate(value) : true;
 }
 
-/** A row's sort value as text, as the row (and so a cursor) carries it, then its uid: an export's page key. */
-export function sortKeyText(sort: DocumentSort): SQL[] {
-  const { column, cast } = sortColumns[sort.field];
-  const value =
-    cast === 'timestamptz' ? iso(column) : sql.raw(cast === 'date' ? `to_char(${column}, 'YYYY-MM-DD')` : column);
-  return [value, sql.raw('d.id')];
-}
-
 /** The filter's rows strictly after `after` (all of them without). */
 export const whereAfter = (select: { filter: DocumentFilter; sort: DocumentSort }, after: AfterKey | undefined): SQL =>
   after ? sql`${whereOf(select.filter)} and ${afterCursor(select.sort, after)}` : whereOf(select.filter);

@@ -20,6 +20,11 @@ import { DEMO_KEY_NAME, DEMO_STAFF, PUBLISHED_DEMO_PASSWORDS, prepareDemo } from
 const [publishedAdmin, publishedMember] = PUBLISHED_DEMO_PASSWORDS;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-demo-modes-'));
 const config = (env: Record<string, string> = {}) => loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+/** The configuration of an operator's PostgreSQL (DATABASE_URL set; `prepareDemo` never connects to it). */
+const OPERATOR = {
+  DATABASE_URL: 'postgres://db.example/sitefile',
+  JWT_SIGNING_KEY: 'demo-modes-signing-key-0123456789abcdefghij',
+};
 const now = new Date('2026-11-26T08:00:00.000Z');
 
 let database: Database;
@@ -99,7 +104,7 @@ describe('a start outside demo mode', () => {
 
     const counts = await tableCounts();
     // DATABASE_URL set, SITEFILE_DEMO unset: a real deployment whatever the database holds.
-    const outcome = await prepareDemo(database.db, config(), 'postgres', now);
+    const outcome = await prepareDemo(database.db, config(OPERATOR), now);
     expect(outcome.demo).toBeUndefined();
     expect(outcome.warnings).toHaveLength(1);
     const [warning] = outcome.warnings;
@@ -128,15 +133,15 @@ describe('a start outside demo mode', () => {
 
   it('says nothing on the next start: what was disabled stays disabled', async () => {
     const counts = await tableCounts();
-    expect(await prepareDemo(database.db, config(), 'postgres', now)).toEqual({ demo: undefined, warnings: [] });
+    expect(await prepareDemo(database.db, config(OPERATOR), now)).toEqual({ demo: undefined, warnings: [] });
     // The embedded database holding real organizations is not demo mode either.
-    expect(await prepareDemo(database.db, config(), 'pglite', now)).toEqual({ demo: undefined, warnings: [] });
+    expect(await prepareDemo(database.db, config(), now)).toEqual({ demo: undefined, warnings: [] });
     expect(await tableCounts()).toEqual(counts);
   });
 
   it('with SITEFILE_DEMO=1 on a database holding other organizations adds no demo, and says so', async () => {
     const counts = await tableCounts();
-    const outcome = await prepareDemo(database.db, config({ SITEFILE_DEMO: '1' }), 'postgres', now);
+    const outcome = await prepareDemo(database.db, config({ ...OPERATOR, SITEFILE_DEMO: '1' }), now);
     expect(outcome.demo).toBeUndefined();
     expect(outcome.warnings).toEqual([expect.stringContaining('not the demo data')]);
     expect(await tableCounts()).toEqual(counts);
@@ -152,19 +157,19 @@ describe('an empty database', () => {
       const organizations = async () =>
         (await selectRows(empty.db, sql`SELECT count(*)::int AS n FROM organizations`, z.object({ n: z.number() })))[0]!
           .n;
-      expect(await prepareDemo(empty.db, at({}), 'postgres', now)).toEqual({ demo: undefined, warnings: [] });
-      expect(await prepareDemo(empty.db, at({ SITEFILE_DEMO: '0' }), 'pglite', now)).toEqual({
+      expect(await prepareDemo(empty.db, at(OPERATOR), now)).toEqual({ demo: undefined, warnings: [] });
+      expect(await prepareDemo(empty.db, at({ SITEFILE_DEMO: '0' }), now)).toEqual({
         demo: undefined,
         warnings: [],
       });
       expect(await organizations()).toBe(0);
-      const seeded = await prepareDemo(empty.db, at({ SITEFILE_DEMO: '1' }), 'postgres', now);
+      const seeded = await prepareDemo(empty.db, at({ ...OPERATOR, SITEFILE_DEMO: '1' }), now);
       expect(seeded.demo?.organizations).toHaveLength(2);
       expect(await organizations()).toBe(2);
       // Set back to unset on PostgreSQL: a demo database is still not shown outside demo mode, and its
       // generated passwords are not published ones, so nothing is disabled.
-      expect(await prepareDemo(empty.db, at({}), 'postgres', now)).toEqual({ demo: undefined, warnings: [] });
-      expect((await prepareDemo(empty.db, at({ SITEFILE_DEMO: '1' }), 'postgres', now)).demo).toEqual(seeded.demo);
+      expect(await prepareDemo(empty.db, at(OPERATOR), now)).toEqual({ demo: undefined, warnings: [] });
+      expect((await prepareDemo(empty.db, at({ ...OPERATOR, SITEFILE_DEMO: '1' }), now)).demo).toEqual(seeded.demo);
     } finally {
       await empty.close();
       await rm(emptyDir, { recursive: true, force: true });
