@@ -56,6 +56,12 @@ async function main() {
   let ready = false;
   const server = await startServer({ config, db: database.db, log, host: '0.0.0.0', isReady: () => ready });
   await migrated;
+  // The first start on a DATA_DIR of an earlier version (PGlite in DATA_DIR/pg): its database comes along.
+  if (!config.databaseUrl) {
+    const { importEarlierDatabase } = await import('./db/import-earlier.js');
+    const kept = await importEarlierDatabase(config.dataDir, database, new Date());
+    if (kept) process.stdout.write(`Imported the database of an earlier version; its directory is kept as ${kept}\n`);
+  }
   const { demo, warnings } = await prepareDemo(database.db, config);
   for (const warning of warnings) log.warn(warning);
   ready = true;

@@ -59,7 +59,7 @@ async function holdingAdvisoryLock<T>(pool: pg.Pool, name: string, work: () => P
   }
 }
 
-const migrationsFolder = path.join(repoRoot, 'server/db/migrations');
+export const migrationsFolder = path.join(repoRoot, 'server/db/migrations');
 
 interface Journal {
   entries: { when: number }[];
