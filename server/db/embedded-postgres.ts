@@ -47,7 +47,8 @@ export function freePort(): Promise<number> {
 /** Where the cluster of `dataDir` lives. */
 export const clusterDir = (dataDir: string): string => path.join(dataDir, 'postgres');
 const passwordFile = (cluster: string) => path.join(cluster, 'sitefile.password');
-const ownerFile = (dataDir: string) => path.join(dataDir, 'postgres.owner');
+/** The process whose server runs the cluster now (or ran it last). */
+const ownerFile = (dataDir: string) => path.join(clusterDir(dataDir), 'sitefile.owner');
 
 const SUPERUSER = 'postgres';
 /** How long a server may take to become ready (crash recovery after kill -9 included). */
