@@ -39,8 +39,8 @@ const staffId =
 
 const config = benchConfig();
 const server = await startServer({ config, db, log: pino({ level: 'silent' }), port: 0 });
-// The driver-only cases can leave the client's keep-alive socket idle past Node's 5 s default; on PGlite, whose
-// queries block the event loop, the server's close then races the next request (ECONNRESET).
+// The driver-only cases can leave the client's keep-alive socket idle past Node's 5 s default; the server's close
+// then races the next request (ECONNRESET).
 server.http.keepAliveTimeout = 120_000;
 const staffToken = server.app.context.tokens.sign(staffId, 'user').token;
 const memberToken = member ? server.app.context.tokens.sign(member.userId, 'user').token : staffToken;

@@ -11,10 +11,10 @@
 // common words from a Zipf-like pool). Their counts are computed here and bulk-loaded as relearnOrganization would
 // leave them (filing a million e-mails one by one through the API takes hours): features per distinct token
 // (textFeatures, as learnedFeatures reads them), checked against learnedFeatures on the first e-mails; rows written
-// with COPY (PostgreSQL through pg-copy-streams, PGlite from a Blob) with the model's indexes dropped and rebuilt
+// with COPY (through pg-copy-streams) with the model's indexes dropped and rebuilt
 // once after the load. The same e-mails are loaded as filed e-mails too (COPY, their indexes rebuilt after), in
 // threads of four, and a third of the suggestions asked are replies in one of those threads, so the thread look-up
-// runs against 1,000,000 rows. PGlite runs from a data directory on disk. The timed filings learn one e-mail each,
+// runs against 1,000,000 rows. The timed filings learn one e-mail each,
 // as filing does.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

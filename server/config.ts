@@ -137,7 +137,7 @@ export type Config = {
   concurrency: Record<ConcurrencyKind, ConcurrencyLimit>;
   /** A streamed answer (a CSV export, a file download) whose client reads nothing for this long is cut. */
   exportStallTimeoutMs: number;
-  /** The PostgreSQL pool (ignored on PGlite). */
+  /** The PostgreSQL pool. */
   pool: PoolLimits;
   /** Node's HTTP server: whole headers within `headersTimeout`, the whole request within `requestTimeout`,
    *  at most `maxConnections` open sockets. */

@@ -56,7 +56,7 @@ async function main() {
   let ready = false;
   const server = await startServer({ config, db: database.db, log, host: '0.0.0.0', isReady: () => ready });
   await migrated;
-  // The first start on a DATA_DIR of an earlier version (PGlite in DATA_DIR/pg): its database comes along.
+  // The first start on a DATA_DIR of an earlier version (its database in DATA_DIR/pg): the database comes along.
   if (!config.databaseUrl) {
     const { importEarlierDatabase } = await import('./db/import-earlier.js');
     const kept = await importEarlierDatabase(config.dataDir, database, new Date());

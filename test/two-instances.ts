@@ -17,7 +17,7 @@ export interface TwoInstances {
   a: TestServer;
   b: TestServer;
   f: Fixtures;
-  /** Instance A's database (on PGlite, the one both use). */
+  /** Instance A's database. */
   database: Database;
   redisPort: number;
   /** The Redis of this pair: a test that kills it and starts another puts the new one here, for `close()`. */
@@ -27,8 +27,7 @@ export interface TwoInstances {
 
 /**
  * Two instances of the server sharing one database and a Redis of the test's own (own port, own process, no
- * persistence). On PostgreSQL each instance has its own pool, as on two machines; PGlite is one engine per
- * process, so there both serve from the same one. Fixtures are made through A.
+ * persistence). Each instance has its own pool, as on two machines. Fixtures are made through A.
  */
 export async function startTwoInstances(
   options: { env?: Record<string, string>; clock?: ManualClock } = {},

@@ -19,7 +19,7 @@ import { isIsoDate, isIsoTimestamp } from '../iso-dates.js';
 /**
  * The document lists as SQL over `documents d`. One filter shape serves all four endpoints; rows come back
  * already in the API's shape (camelCase names, ISO 8601 text for timestamps, JSON arrays), so the JSON page
- * and the streamed CSV share one query and both drivers (PGlite, node-postgres) give identical values.
+ * and the streamed CSV share one query and give identical values.
  */
 export interface DocumentFilter {
   /** One document by its uid. */
