@@ -8,6 +8,8 @@ const alone = ['test/fairness.test.ts'];
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    // One PostgreSQL server and a migrated template database for the whole run (test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
     hookTimeout: 60_000,
     // Each file starts its own database and server; two cores, so keep parallelism modest.
     maxWorkers: 2,

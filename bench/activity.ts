@@ -125,7 +125,7 @@ if (explain) {
   process.exit(0);
 }
 
-const { lines } = await apiAgainstDriver(database.kind, runs, csvOnly ? [] : cases);
+const { lines } = await apiAgainstDriver('PostgreSQL', runs, csvOnly ? [] : cases);
 
 // --- CSV: 100,000 rows of the feed against COPY of the same query.
 const CSV_ROWS = 100_000;

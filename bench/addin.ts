@@ -1,4 +1,4 @@
-// The Outlook add-in in Chromium against a real server (PGlite, or PostgreSQL with --database-url): p50/p95 from
+// The Outlook add-in in Chromium against a real server (the embedded PostgreSQL, or PostgreSQL with --database-url): p50/p95 from
 // selecting an e-mail in a pinned pane to its suggestions painted, and from a keystroke in the project picker to
 // the filtered projects painted, at 5,000 projects — each beside the same measure at 50 projects (the baseline,
 // same process, same browser). Timing runs inside the page (performance.now), so Playwright's round trips are

@@ -1,4 +1,7 @@
+import { mkdtempSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import express, { type Request } from 'express';
@@ -54,7 +57,10 @@ type Target = { total: number; send: () => Promise<Response> };
 
 /** A database with one organization and key, the real server on it, and 1,000 revoked grants. */
 async function startBenchServer() {
-  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: 'memory' });
+  const database = await openDatabase({
+    databaseUrl: process.env.DATABASE_URL,
+    dataDir: mkdtempSync(path.join(tmpdir(), 'sitefile-bench-')),
+  });
   await database.migrate();
   const db = database.db;
   const org = await createOrganization(db, { name: 'Bench Org' });
@@ -188,7 +194,7 @@ async function main() {
   const results = await measureRounds(targets);
   const lines = reportRounds(
     results,
-    `database: ${database.kind}; rate limits: ${config.redisUrl ? 'Redis' : 'in-process'}; concurrency ${concurrency}; ${rounds} rounds, median`,
+    `database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PostgreSQL'}; rate limits: ${config.redisUrl ? 'Redis' : 'in-process'}; concurrency ${concurrency}; ${rounds} rounds, median`,
   );
   lines.push(await measureAuthStep(server, token, org.id));
   process.stdout.write(`${lines.join('\n')}\n`);

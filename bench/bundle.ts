@@ -4,7 +4,7 @@
 //
 //   npx tsx bench/bundle.ts [--sheets 200,500] [--lines 4000] [--runs 3] [--dir <data dir of an earlier run>]
 //
-// Setup: a PGlite database and blob store in a temp directory with one project per size, each sheet a one-page
+// Setup: an embedded PostgreSQL and blob store in a temp directory with one project per size, each sheet a one-page
 // A1 PDF with `lines` random vector strokes (a few hundred KB, like a real CAD plot). Each size is then bundled
 // in a fresh child process (so its peak RSS is its own): cold (build and store) and warm (the cached answer),
 // timed around the service call `bundleDrawings`. qpdf runs under /usr/bin/time for its elapsed time and peak RSS.

@@ -39,8 +39,8 @@ const staffId =
 
 const config = benchConfig();
 const server = await startServer({ config, db, log: pino({ level: 'silent' }), port: 0 });
-// The driver-only cases can leave the client's keep-alive socket idle past Node's 5 s default; on PGlite, whose
-// queries block the event loop, the server's close then races the next request (ECONNRESET).
+// The driver-only cases can leave the client's keep-alive socket idle past Node's 5 s default; the server's close
+// then races the next request (ECONNRESET).
 server.http.keepAliveTimeout = 120_000;
 const staffToken = server.app.context.tokens.sign(staffId, 'user').token;
 const memberToken = member ? server.app.context.tokens.sign(member.userId, 'user').token : staffToken;
@@ -222,7 +222,7 @@ if (explain) {
   process.exit(0);
 }
 
-const { lines, apiTimes: results } = await apiAgainstDriver(database.kind, runs, csvOnly ? [] : cases);
+const { lines, apiTimes: results } = await apiAgainstDriver('PostgreSQL', runs, csvOnly ? [] : cases);
 const deepRatio = (deep: string, first: string) => {
   const [d, f] = [results[deep], results[first]];
   return d && f ? (d.p50 / f.p50).toFixed(2) : 'n/a';

@@ -28,7 +28,7 @@ const { values } = parseArgs({
   },
 });
 
-const database = await openDatabase({ dataDir: 'memory' });
+const database = await openDatabase({ dataDir: mkdtempSync(path.join(tmpdir(), 'sitefile-bench-db-')) });
 await database.migrate();
 const org = await createOrganization(database.db, { name: 'Bench Builders' });
 const project = await createProject(database.db, { organizationId: org.id, name: 'Filing bench' });

@@ -27,13 +27,12 @@ export const benchConfig = (env: Record<string, string> = {}) =>
 
 /**
  * The flags and the database of a bench that times the API beside the driver on a seeded database (activity,
- * documents): PostgreSQL at --database-url, or a PGlite directory with --pglite.
+ * documents): PostgreSQL at --database-url.
  */
 export async function openApiBench() {
   const { values } = parseArgs({
     options: {
       'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/sitefile_large' },
-      pglite: { type: 'string' },
       runs: { type: 'string', default: '30' },
       'csv-runs': { type: 'string', default: '3' },
       /** Only the CSV export against COPY. */
@@ -42,8 +41,8 @@ export async function openApiBench() {
       explain: { type: 'boolean', default: false },
     },
   });
-  const databaseUrl = values.pglite ? undefined : values['database-url'];
-  const database = await openDatabase(values.pglite ? { dataDir: values.pglite } : { databaseUrl });
+  const databaseUrl = values['database-url'];
+  const database = await openDatabase({ databaseUrl });
   const db = database.db;
   return {
     database,
@@ -53,8 +52,8 @@ export async function openApiBench() {
     csvRuns: Number(values['csv-runs']),
     csvOnly: values['csv-only'],
     explain: values.explain,
-    /** Where `csvAgainstCopy` runs COPY: psql against the same PostgreSQL, or the PGlite database itself. */
-    copyTo: databaseUrl ? { databaseUrl } : { db },
+    /** Where `csvAgainstCopy` runs COPY: psql against the same PostgreSQL. */
+    copyTo: { databaseUrl },
   };
 }
 
@@ -200,8 +199,8 @@ export interface CsvAgainstCopy {
   token: string;
   /** The same rows and values as one query, for `COPY (query) TO …`: PostgreSQL's own CSV, the floor. */
   query: SQL;
-  /** PostgreSQL: COPY through psql to /dev/null. PGlite: COPY to '/dev/blob' through `db`. */
-  copyTo: { databaseUrl: string } | { db: Db };
+  /** COPY through psql to /dev/null. */
+  copyTo: { databaseUrl: string };
   runs: number;
   title: string;
 }
@@ -211,11 +210,7 @@ export async function csvAgainstCopy(c: CsvAgainstCopy): Promise<string[]> {
   const copy = `COPY (${withInlineParams(c.query)}) TO STDOUT WITH (FORMAT csv, HEADER)`;
   const copyExport = async () => {
     const t0 = performance.now();
-    if ('databaseUrl' in c.copyTo) {
-      execFileSync('psql', [c.copyTo.databaseUrl, '-q', '-c', copy], { stdio: ['ignore', 'ignore', 'inherit'] });
-    } else {
-      await c.copyTo.db.execute(sql.raw(copy.replace('TO STDOUT', "TO '/dev/blob'")));
-    }
+    execFileSync('psql', [c.copyTo.databaseUrl, '-q', '-c', copy], { stdio: ['ignore', 'ignore', 'inherit'] });
     return performance.now() - t0;
   };
   const downloads: Awaited<ReturnType<typeof measureCsvDownload>>[] = [];
@@ -235,7 +230,7 @@ export async function csvAgainstCopy(c: CsvAgainstCopy): Promise<string[]> {
       `(runs: ${downloads.map((s) => s.total.toFixed(0)).join(', ')}), ${mb.toFixed(1)} MB, ` +
       `${median(downloads.map((s) => s.lines)).toLocaleString('en-US')} lines, peak RSS growth ` +
       `${Math.max(...downloads.map((s) => s.rssGrowthMb)).toFixed(0)} MB (max of runs; server and reader share the process)`,
-    `- COPY (same query) TO ${'databaseUrl' in c.copyTo ? 'STDOUT' : "'/dev/blob'"}: ${copyTotal.toFixed(0)} ms ` +
+    `- COPY (same query) TO STDOUT: ${copyTotal.toFixed(0)} ms ` +
       `(runs: ${copies.map((t) => t.toFixed(0)).join(', ')}); ratio API / COPY ${(total / copyTotal).toFixed(2)}`,
   ];
 }

@@ -5,7 +5,7 @@
 // API is also timed through `fetch`, the client most integrators' code uses. All in one process, interleaved.
 //
 //   npx tsx bench/overhead.ts [--database-url postgres://postgres@127.0.0.1:5432/sitefile_large] [--runs 50]
-//   npx tsx bench/overhead.ts --pglite <dataDir>
+//   npx tsx bench/overhead.ts --data-dir <dataDir>   (the embedded PostgreSQL of that DATA_DIR)
 //   LOG_LEVEL=info npx tsx bench/overhead.ts …   (the server logs each request as in production, to /dev/null)
 //   npx tsx bench/overhead.ts --only api --runs 3000   (the API requests alone: p50 wall and CPU per request)
 //   node --cpu-prof --import tsx bench/overhead.ts --only api …   (profile the API requests alone)
@@ -32,7 +32,7 @@ import { benchConfig, getJson, listenLocally, median, sendJson } from './measure
 const { values } = parseArgs({
   options: {
     'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/sitefile_large' },
-    pglite: { type: 'string' },
+    'data-dir': { type: 'string' },
     runs: { type: 'string', default: '50' },
     /** `api`: only the API requests (for a CPU profile of the pipeline). */
     only: { type: 'string' },
@@ -40,7 +40,7 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs);
 const database = await openDatabase(
-  values.pglite ? { dataDir: values.pglite } : { databaseUrl: values['database-url'] },
+  values['data-dir'] ? { dataDir: values['data-dir'] } : { databaseUrl: values['database-url'] },
 );
 const db = database.db;
 const rows = async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
@@ -154,7 +154,7 @@ async function getByFetch(url: string, token: string) {
 }
 
 const lines = [
-  `database: ${database.kind}; log level ${logLevel}; ${runs} sequential runs per case after one warm-up`,
+  `database: ${values['data-dir'] ? 'embedded PostgreSQL' : values['database-url']}; log level ${logLevel}; ${runs} sequential runs per case after one warm-up`,
   '',
   ...(values.only === 'api'
     ? ['| case | API p50 ms | API CPU ms p50 |', '|---|---|---|']

@@ -4,7 +4,7 @@
 //   npx tsx bench/startup.ts [--runs 5] [--data-dir DIR] [--database-url URL]
 //
 // Without --data-dir a fresh directory is made; its first start seeds the demo data and is reported apart.
-// With --database-url the server uses that PostgreSQL database instead of embedded PGlite.
+// With --database-url the server uses that PostgreSQL database instead of the embedded PostgreSQL.
 // Each start is a new process group, stopped with SIGTERM once ready. On a shared machine read the ratio to
 // the bare process started in the same moments, not only the milliseconds.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -91,7 +91,9 @@ const floor = () =>
   );
 const npmStart = () => timeStart('npm', ['start', '--silent'], '/readyz');
 
-const lines = [`data: ${values['database-url'] ? 'PostgreSQL' : `PGlite in ${dataDir}`}; ${runs} starts each`];
+const lines = [
+  `data: ${values['database-url'] ? 'PostgreSQL' : `embedded PostgreSQL in ${dataDir}`}; ${runs} starts each`,
+];
 const first = await npmStart();
 lines.push(
   `first start (builds the add-in if its sources changed; seeds when the database is empty): ${first.ms.toFixed(0)} ms`,

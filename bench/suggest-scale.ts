@@ -11,10 +11,10 @@
 // common words from a Zipf-like pool). Their counts are computed here and bulk-loaded as relearnOrganization would
 // leave them (filing a million e-mails one by one through the API takes hours): features per distinct token
 // (textFeatures, as learnedFeatures reads them), checked against learnedFeatures on the first e-mails; rows written
-// with COPY (PostgreSQL through pg-copy-streams, PGlite from a Blob) with the model's indexes dropped and rebuilt
+// with COPY (through pg-copy-streams) with the model's indexes dropped and rebuilt
 // once after the load. The same e-mails are loaded as filed e-mails too (COPY, their indexes rebuilt after), in
 // threads of four, and a third of the suggestions asked are replies in one of those threads, so the thread look-up
-// runs against 1,000,000 rows. PGlite runs from a data directory on disk. The timed filings learn one e-mail each,
+// runs against 1,000,000 rows. The timed filings learn one e-mail each,
 // as filing does.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { from as copyFrom } from 'pg-copy-streams';
 import { z } from 'zod';
-import { type Database, type Db, openDatabase, pgliteOf, poolOf } from '../server/db/connection.js';
+import { type Database, type Db, openDatabase, poolOf } from '../server/db/connection.js';
 import { selectRows } from '../server/db/rows.js';
 import { projects } from '../server/db/schema.js';
 import { learnedFeatures, textFeatures } from '../server/filing/model/features.js';
@@ -112,16 +112,12 @@ const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 1)} ms`;
 const copyField = (v: string | number | null) =>
   v === null ? '\\N' : String(v).replace(/[\\\t\n\r]/g, (c) => `\\${c}`);
 
-/** Rows into a table with COPY: PostgreSQL through pg-copy-streams, PGlite from a Blob. */
+/** Rows into a table with COPY through pg-copy-streams. */
 async function copyRows(db: Db, table: string, columns: string[], rows: (string | number | null)[][]) {
   if (rows.length === 0) return;
   const text = `${rows.map((r) => r.map(copyField).join('\t')).join('\n')}\n`;
   const statement = `copy ${table} (${columns.map((c) => `"${c}"`).join(', ')}) from`;
   const pool = poolOf(db);
-  if (!pool) {
-    await pgliteOf(db).query(`${statement} '/dev/blob'`, [], { blob: new Blob([text]) });
-    return;
-  }
   const client = await pool.connect();
   try {
     await pipeline(Readable.from([text]), client.query(copyFrom(`${statement} stdin`)));
@@ -270,7 +266,7 @@ const counters = z.object({
 async function modelCounters(db: Db) {
   // A backend's statistics reach the shared counters at the end of a transaction at most once a second, or
   // after 10 s idle (PostgreSQL): wait, then end a transaction.
-  await new Promise((resolve) => setTimeout(resolve, poolOf(db) ? 11_000 : 1100));
+  await new Promise((resolve) => setTimeout(resolve, 11_000));
   await db.execute(sql`select 1`);
   const [row] = await selectRows(
     db,
@@ -292,7 +288,7 @@ async function perCall(db: Db, calls: number, work: () => Promise<void>) {
   return `per call ${per('blocks')} blocks (${per('read')} not in shared buffers), ${per('tuples')} rows read`;
 }
 
-/** PGlite in a data directory on disk (the model outgrows memory); PostgreSQL: the harness's fresh database. */
+/** Without DATABASE_URL, the embedded PostgreSQL in a temporary DATA_DIR; with it, the harness's fresh database. */
 async function openDatabaseForBench(): Promise<{ database?: Database; cleanUp: () => void }> {
   if (process.env.DATABASE_URL) return { cleanUp: () => {} };
   const dir = mkdtempSync(path.join(tmpdir(), 'sitefile-suggest-scale-'));

@@ -74,7 +74,10 @@ async function main() {
   await reportCorpus({ misses: values.misses, half: 'both' });
   await reportHistoryCorpus({ set: 'held-out', misses: values.misses });
   console.log('\nSeed-generated set:');
-  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: 'memory' });
+  const database = await openDatabase({
+    databaseUrl: process.env.DATABASE_URL,
+    dataDir: mkdtempSync(path.join(tmpdir(), 'sitefile-bench-db-')),
+  });
   await database.migrate();
   const db = database.db;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-bench-'));
@@ -147,9 +150,8 @@ function filingThroughApi(server: Server, tokens: Map<string, string>): FileEmai
       headers: {
         authorization: `Bearer ${tokens.get(project.orgId)!}`,
         'content-type': 'application/json',
-        // PGlite runs in this thread: its long statements (an analyze takes 10 s at large scale) stall
-        // the event loop past the server's keep-alive timeout (5 s). The server then closes an idle socket
-        // that fetch has not yet seen closed, and the next request on it fails with ECONNRESET. So no
+        // Setup statements can leave a socket idle past the server's keep-alive timeout (5 s); the server then
+        // closes it before fetch has seen it closed, and the next request on it fails with ECONNRESET. So no
         // connection is kept idle across the setup; the measured requests open their own.
         connection: 'close',
       },

@@ -141,7 +141,7 @@ export type Config = {
   concurrency: Record<ConcurrencyKind, ConcurrencyLimit>;
   /** A streamed answer (a CSV export, a file download) whose client reads nothing for this long is cut. */
   exportStallTimeoutMs: number;
-  /** The PostgreSQL pool (ignored on PGlite). */
+  /** The PostgreSQL pool. */
   pool: PoolLimits;
   /** Node's HTTP server: whole headers within `headersTimeout`, the whole request within `requestTimeout`. */
   http: { headersTimeoutMs: number; requestTimeoutMs: number } & ConnectionLimits;

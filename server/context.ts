@@ -41,7 +41,7 @@ export interface AppContext {
   usage: UsageRecorder;
   /** Prometheus metrics of this app (`/metrics`). */
   metrics: Metrics;
-  /** Sends the webhook outbox (graphile-worker on PostgreSQL, in-process on PGlite). */
+  /** Sends the webhook outbox (through graphile-worker). */
   webhooks: WebhookDispatcher;
   /** What this instance keeps in memory between requests (see AppCaches). */
   caches: AppCaches;

@@ -9,12 +9,12 @@ import { z } from 'zod';
 import { createPostgresDatabase, freePort } from '../test/harness.js';
 import { verifySecret } from './auth/secrets.js';
 import { type Database, openDatabase } from './db/connection.js';
+import { clusterDir } from './db/embedded-postgres.js';
 import { selectRows } from './db/rows.js';
 import { createOrganization } from './organizations/service.js';
 import { repoRoot } from './paths.js';
 import { createUser } from './users/service.js';
 
-const serverUrl = process.env.DATABASE_URL;
 const dirs: string[] = [];
 const scratchDatabases: { drop(): Promise<void> }[] = [];
 const newDataDir = () => {
@@ -25,12 +25,13 @@ const newDataDir = () => {
 
 /**
  * Starts the server as `npm start` does (from the bundle `tools/build.mjs` makes, without the add-in build) on
- * data directory `dir` with `env`, waits until it serves, asks `paths`, stops it, and returns what it printed.
+ * data directory `dir` with `env`, waits until it serves, asks `paths`, stops it with `signal`, and returns what it printed.
  */
 async function startAndStop(
   dir: string,
   env: Record<string, string> = {},
   paths: (string | ((port: number) => string))[] = [],
+  signal: NodeJS.Signals = 'SIGTERM',
 ): Promise<{ banner: string; statuses: number[] }> {
   const port = await freePort(); // the banner shows the configured address, so port 0 will not do
   return new Promise((resolve, reject) => {
@@ -54,7 +55,7 @@ async function startAndStop(
       statuses = await Promise.all(
         paths.map(async (p) => (await fetch(`http://127.0.0.1:${port}${typeof p === 'string' ? p : p(port)}`)).status),
       );
-      child.kill('SIGTERM');
+      child.kill(signal);
     };
     const collect = (chunk: Buffer) => {
       const before = started();
@@ -91,10 +92,9 @@ const addinSignIn = (port: number) =>
 const credentialLines = (banner: string) =>
   banner.split('\n').filter((line) => /Demo API key|sign-in|Org admin|Member/.test(line));
 
-/** The database a start in `dir` uses: the embedded one there, or (PostgreSQL runs) a scratch one. */
-async function databaseFor(dir: string): Promise<{ env: Record<string, string>; open(): Promise<Database> }> {
-  if (!serverUrl) return { env: {}, open: () => openDatabase({ dataDir: dir }) };
-  const scratch = await createPostgresDatabase(serverUrl);
+/** An operator's PostgreSQL database for starts: a scratch one on the test run's server. */
+async function operatorDatabase(): Promise<{ env: Record<string, string>; open(): Promise<Database> }> {
+  const scratch = await createPostgresDatabase();
   scratchDatabases.push(scratch);
   return {
     env: { DATABASE_URL: scratch.url, JWT_SIGNING_KEY: 'main-test-signing-key-0123456789abcdefghij' },
@@ -123,8 +123,7 @@ afterAll(async () => {
 describe('npm start on a real deployment', () => {
   it('adds nothing to a database with a real organization, prints no secret and writes no credentials file', async () => {
     const dir = newDataDir();
-    const target = await databaseFor(dir);
-    const database = await target.open();
+    const database = await openDatabase({ dataDir: dir });
     let before: Awaited<ReturnType<typeof counts>>;
     try {
       await database.migrate();
@@ -139,13 +138,13 @@ describe('npm start on a real deployment', () => {
     } finally {
       await database.close();
     }
-    const { banner, statuses } = await startAndStop(dir, target.env, ['/readyz']);
+    const { banner, statuses } = await startAndStop(dir, {}, ['/readyz']);
     expect(statuses).toEqual([200]);
     expect(banner).toContain('Sitefile is running at');
     expect(credentialLines(banner)).toEqual([]);
     expect(banner).not.toMatch(/password|secret|sitefile-(admin|member)-demo/i);
     expect(existsSync(path.join(dir, 'demo-credentials.json'))).toBe(false);
-    const after = await target.open();
+    const after = await openDatabase({ dataDir: dir });
     try {
       expect(await counts(after)).toEqual(before);
     } finally {
@@ -154,7 +153,7 @@ describe('npm start on a real deployment', () => {
   }, 180_000);
 });
 
-describe.runIf(!serverUrl)('npm start on an empty embedded database (the README)', () => {
+describe('npm start on an empty embedded database (the README)', () => {
   const dir = newDataDir();
   let first: { banner: string; statuses: number[] };
 
@@ -163,7 +162,7 @@ describe.runIf(!serverUrl)('npm start on an empty embedded database (the README)
   }, 180_000);
 
   it("migrates, seeds the demo, serves the API reference, the document and the add-in's sign-in", () => {
-    expect(first.banner).toContain(`embedded database in ${dir}`);
+    expect(first.banner).toContain(`embedded PostgreSQL in ${dir}`);
     // The add-in's OAuth client is registered once migrations have made its table, even on the first start.
     expect(first.statuses).toEqual([200, 200, 200, 200]);
   });
@@ -197,16 +196,26 @@ describe.runIf(!serverUrl)('npm start on an empty embedded database (the README)
     }
   });
 
-  it('prints the same key and sign-ins on the next start', async () => {
+  it('prints the same key and sign-ins on the next start, and stops its PostgreSQL with it', async () => {
     const { banner: again } = await startAndStop(dir);
     expect(credentialLines(again)).toHaveLength(4);
     expect(credentialLines(again)).toEqual(credentialLines(first.banner));
+    expect(existsSync(path.join(clusterDir(dir), 'cluster/postmaster.pid'))).toBe(false);
+  }, 120_000);
+
+  it('starts again after a start that was killed (kill -9), with the same data', async () => {
+    await startAndStop(dir, {}, [], 'SIGKILL');
+    // The killed start left its PostgreSQL running with the data directory locked; the next start clears it.
+    expect(existsSync(path.join(clusterDir(dir), 'cluster/postmaster.pid'))).toBe(true);
+    const { banner, statuses } = await startAndStop(dir, {}, ['/readyz']);
+    expect(statuses).toEqual([200]);
+    expect(credentialLines(banner)).toEqual(credentialLines(first.banner));
   }, 120_000);
 });
 
-describe.runIf(serverUrl)('npm start with SITEFILE_DEMO=1 on PostgreSQL', () => {
+describe('npm start with SITEFILE_DEMO=1 on PostgreSQL', () => {
   it('seeds the demo, and a second instance on another data directory prints the same credentials', async () => {
-    const target = await databaseFor(newDataDir());
+    const target = await operatorDatabase();
     const first = await startAndStop(newDataDir(), { ...target.env, SITEFILE_DEMO: '1' }, ['/readyz']);
     expect(first.statuses).toEqual([200]);
     expect(first.banner).toContain('(PostgreSQL)');

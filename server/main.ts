@@ -1,14 +1,14 @@
 import pino from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { type Database, openDatabase } from './db/connection.js';
+import { openDatabase } from './db/connection.js';
 import { waitForDatabase } from './db/wait.js';
 import type { DemoData } from './seed/demo.js';
 
 /** The lines `npm start` prints: where things are and, in demo mode only, the demo's sign-ins. */
-function startBanner(config: Config, database: Database, demo: DemoData | undefined): string[] {
+function startBanner(config: Config, demo: DemoData | undefined): string[] {
   const where = [
     '',
-    `Sitefile is running at ${config.publicUrl} (${database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`,
+    `Sitefile is running at ${config.publicUrl} (${config.databaseUrl ? 'PostgreSQL' : `embedded PostgreSQL in ${config.dataDir}`})`,
     `  API reference  ${config.publicUrl}/docs`,
     `  Outlook add-in ${config.publicUrl}/addin/   admin console ${config.publicUrl}/admin`,
   ];
@@ -42,7 +42,7 @@ async function main() {
     throw err;
   }
   const log = pino({ level: config.logLevel });
-  // Opening the database (PGlite compiles its WebAssembly off the main thread) and migrating run while the
+  // Opening the database (without DATABASE_URL: starting the embedded PostgreSQL) and migrating run while the
   // server's modules load: imported here, not at the top, so the two overlap. A PostgreSQL server that is not
   // up yet is waited for (DATABASE_WAIT_SECONDS) while the server already answers: /healthz 200, the rest 503.
   const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pool: config.pool });
@@ -56,10 +56,16 @@ async function main() {
   let ready = false;
   const server = await startServer({ config, db: database.db, log, host: '0.0.0.0', isReady: () => ready });
   await migrated;
-  const { demo, warnings } = await prepareDemo(database.db, config, database.kind);
+  // The first start on a DATA_DIR of an earlier version (its database in DATA_DIR/pg): the database comes along.
+  if (!config.databaseUrl) {
+    const { importEarlierDatabase } = await import('./db/import-earlier.js');
+    const kept = await importEarlierDatabase(config.dataDir, database, new Date());
+    if (kept) process.stdout.write(`Imported the database of an earlier version; its directory is kept as ${kept}\n`);
+  }
+  const { demo, warnings } = await prepareDemo(database.db, config);
   for (const warning of warnings) log.warn(warning);
   ready = true;
-  process.stdout.write(`${startBanner(config, database, demo).join('\n')}\n`);
+  process.stdout.write(`${startBanner(config, demo).join('\n')}\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {

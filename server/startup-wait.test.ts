@@ -7,15 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../test/harness.js';
+import { freePort, testServerUrl } from '../test/harness.js';
 import { repoRoot } from './paths.js';
 
 // The server started as `npm start` does (the bundle) against a PostgreSQL server that is not there yet: the
-// test's own TCP port, where a proxy to the real server is started only later. Needs a PostgreSQL server, so it
-// runs in the PostgreSQL run (DATABASE_URL); embedded PGlite has no server to wait for.
-const serverUrl = process.env.DATABASE_URL;
-if (!serverUrl)
-  process.stderr.write('skipped "start-up waits for PostgreSQL": needs a PostgreSQL server (DATABASE_URL)\n');
+// test's own TCP port, where a proxy to the test run's server is started only later.
 
 /** A TCP proxy on `port` to the real PostgreSQL server: "the database comes up". */
 function startProxy(port: number, target: URL): Promise<Server> {
@@ -76,9 +72,10 @@ const retryLines = (output: string) =>
     .filter((line) => line.includes('database not reachable yet'))
     .map((line) => JSON.parse(line) as { attempt: number; retryInMs: number; reason: string });
 
-describe.skipIf(!serverUrl)('start-up waits for PostgreSQL', () => {
+describe('start-up waits for PostgreSQL', () => {
   const database = `sitefile_wait_${randomBytes(6).toString('hex')}`;
-  const target = new URL(serverUrl ?? 'postgres://unused');
+  const serverUrl = testServerUrl();
+  const target = new URL(serverUrl);
   const admin = () => new pg.Client({ connectionString: serverUrl });
   const urlThrough = (port: number) => {
     const url = new URL(target);

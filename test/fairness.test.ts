@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { poolOf, recentBackgroundCpuMsOf } from '../server/db/connection.js';
+import { poolOf } from '../server/db/connection.js';
 import { CSV_MAX_ROWS } from '../server/listing.js';
 import type { Fixtures, TestServer } from './harness.js';
 import { describeNeeds } from './system-tools.js';
@@ -20,10 +20,9 @@ import { startTwoInstances, type TwoInstances } from './two-instances.js';
 // while a quiet tenant (organization B) reads its activity page from both and a probe asks each /readyz.
 // Everything runs on the configuration's defaults (the harness only lifts the per-minute rate limit).
 //
-// On PostgreSQL the explorer loop is held by its per-caller cap and statement_timeout on pooled connections;
-// on PGlite, one engine for the whole process, the explorer runs in slices and exports in pages that take
-// background turns (db/embedded-turns.ts), so the quiet tenant's requests wait for about one slice. The quiet
-// tenant's p99 is measured alone, beside the noisy one, and alone again (expectQuietLatencies says the bar).
+// The explorer loop is held by its per-caller cap and statement_timeout on pooled connections; the exports
+// hold no connection once COPY has been read. The quiet tenant's p99 beside the noisy one must stay under
+// 100 ms; it is measured alone before and after too, for the report.
 
 const run = promisify(execFile);
 const NOISY_ROWS = 10_000;
@@ -48,8 +47,7 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
     select 'act_quiet_' || g, ${f.orgB.id}, ${f.projectB1.id}, 'Quinn Quiet', 'quinn@ridgeline.test', 'comment',
       'Pour schedule ' || g
     from generate_series(1, 200) g`);
-    // Statistics of the new rows, as autovacuum keeps them on PostgreSQL. PGlite has no autovacuum: without
-    // them it takes one organization's 10,000 rows for a few dozen, and each page of a list sorts them all.
+    // Statistics of the new rows now, not when autovacuum comes round to them.
     await pair.database.db.execute(sql`analyze activity`);
   }, 120_000);
   afterAll(() => pair?.close());
@@ -128,26 +126,13 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
 
   type Latencies = Awaited<ReturnType<typeof quietLatencies>>;
 
-  /**
-   * The issue's bar: the quiet tenant's p99 beside the noisy one under 100 ms. The suite runs on a shared
-   * two-core machine beside other test files, where the quiet tenant's p99 alone is now 10 ms, now 300 ms (load
-   * average 2 to 20), and the noisy tenant's work competes for the same processors (on PGlite in this very
-   * process): a fixed 100 ms would fail with no fault of the server's. So its p99 beside the noisy tenant is
-   * under 100 ms, or three times its p99 alone when that is over 33 ms, alone measured just before and just
-   * after (the worse of the two); and, less swayed by a few unlucky requests, its p90 is under 50 ms or twice
-   * its p90 alone. Before the embedded database's turns waited out a request's short gaps (docs/pending/fair.md)
-   * PGlite gave a p90 of 96-127 ms beside the noisy tenant with 15-22 ms alone, and a p99 of 130-200 ms.
-   */
-  function expectQuietLatencies(alone: Latencies[], beside: Latencies) {
-    const worst = (key: 'p99' | 'p90') => Math.max(...alone.map((l) => l[key]));
-    expect(beside.p99).toBeLessThan(Math.max(100, 3 * worst('p99')));
-    expect(beside.p90).toBeLessThan(Math.max(50, 2 * worst('p90')));
-  }
+  /** The issue's bar: the quiet tenant's p99 beside the noisy one under 100 ms. */
+  const expectQuietLatencies = (beside: Latencies) => expect(beside.p99).toBeLessThan(100);
 
   const describeLatency = (label: string, l: Latencies) =>
     `${label}: p99 ${l.p99.toFixed(0)} ms, p90 ${l.p90.toFixed(0)} ms, p50 ${l.p50.toFixed(0)} ms over ${l.count}`;
 
-  it("ten non-reading exports and a heavy explorer loop: /readyz stays 200; another tenant's p99 stays under 100 ms (three times its p99 alone on a starved machine), waiting for no pooled connection and at most one short slice", async () => {
+  it("ten non-reading exports and a heavy explorer loop: /readyz stays 200; another tenant's p99 stays under 100 ms, waiting for no pooled connection", async () => {
     const { a, b } = pair;
     const readiness: number[] = [];
     const idle = await quietLatencies(QUIET_READS, readiness);
@@ -175,12 +160,12 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
     };
     const workers = Array.from({ length: 12 }, (_, i) => explorerLoop(i % 2 ? b : a));
     await sleep(200); // the loop is running
-    // What a statement of the quiet tenant could wait behind. PostgreSQL: other requests queued for a pooled
-    // connection (sampled on both instances' pools). PGlite: the one background slice running when it came.
+    // What a statement of the quiet tenant could wait behind: other requests queued for a pooled connection
+    // (sampled on both instances' pools).
     let mostWaitingForPool = 0;
     const pools = [a, b].map((server) => poolOf(server.database.db));
     const sampler = setInterval(() => {
-      for (const pool of pools) mostWaitingForPool = Math.max(mostWaitingForPool, pool?.waitingCount ?? 0);
+      for (const pool of pools) mostWaitingForPool = Math.max(mostWaitingForPool, pool.waitingCount);
     }, 5);
     const loaded = await quietLatencies(QUIET_READS, readiness);
     clearInterval(sampler);
@@ -189,30 +174,22 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
     for (const socket of sockets) socket.destroy();
     const idleAfter = await quietLatencies(QUIET_READS, readiness);
 
-    const slices = pair.database.kind === 'pglite' ? recentBackgroundCpuMsOf(pair.database.db) : undefined;
-    const sliceP99 = slices?.length ? percentile([...slices], 99) : undefined;
     console.info(
       `quiet tenant ${describeLatency('alone', idle)}; ${describeLatency('beside the noisy one', loaded)}; ` +
         `${describeLatency('alone again', idleAfter)}; ` +
-        `most waiting for a pooled connection: ${mostWaitingForPool}; ` +
-        `background slices: ${slices?.length ?? '-'}, p99 ${sliceP99?.toFixed(0) ?? '-'} ms of processor time`,
+        `most waiting for a pooled connection: ${mostWaitingForPool}`,
     );
     expect(readiness).toEqual(Array(120).fill(200));
-    expectQuietLatencies([idle, idleAfter], loaded);
-    // And what the noisy tenant made it wait behind: no pooled connection ever awaited; on PGlite, the slice
-    // running when a statement came, by its processor time (which the machine's other work does not inflate).
+    expectQuietLatencies(loaded);
+    // And what the noisy tenant made it wait behind: no pooled connection ever awaited.
     expect(mostWaitingForPool).toBe(0);
-    if (slices) {
-      expect(slices.length).toBeGreaterThan(100);
-      expect(sliceP99).toBeLessThan(100);
-    }
     // The loop ran, held to its key's share on each instance (429s), each query stopped at the explorer's
     // timeout (503) or answered.
     expect(explorerStatuses).toContain(429);
     expect(new Set([...explorerStatuses, 200, 429, 503])).toEqual(new Set([200, 429, 503]));
   }, 180_000);
 
-  it('a 100,000-row export is read in pieces that take turns: another tenant keeps its p99 meanwhile', async () => {
+  it('a 100,000-row export: another tenant keeps its p99 under 100 ms meanwhile', async () => {
     await pair.database.db.execute(sql`
     insert into activity (id, organization_id, project_id, actor_name, actor_email, action, title)
     select 'act_large_' || g, ${f.orgA.id}, ${f.projectA2.id}, 'Lara Large', 'lara@harbor.test', 'comment',
@@ -223,7 +200,7 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
     const idle = await quietLatencies(QUIET_READS, readiness);
     const exporter = await f.client(['organization:read'], { orgs: [f.orgA.id] });
     // The exporting client is another process, as it would be: its own reading of the export's 3 MB does not
-    // take the processor of the process that serves (and, on PGlite, runs the database).
+    // take the processor of the process that serves.
     const saved = path.join(mkdtempSync(path.join(tmpdir(), 'fairness-')), 'export.csv');
     const client = `const res = await fetch(process.argv[1], { headers: { accept: 'text/csv', authorization: process.argv[2] } });
       await writeFile(process.argv[3], res.body); console.log(res.status);`;
@@ -251,7 +228,7 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
     expect(lines[1]).toMatch(/^act_large_\d+,/);
     expect(new Set(lines.slice(1).map((line) => line.split(',')[0])).size).toBe(CSV_MAX_ROWS);
     expect(readiness.every((code) => code === 200)).toBe(true);
-    expectQuietLatencies([idle, idleAfter], loaded);
+    expectQuietLatencies(loaded);
   }, 180_000);
 
   it("refuses a key's third concurrent export with 429 and Retry-After, and serves it again once one ends", async () => {

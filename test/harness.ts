@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
+import { inject } from 'vitest';
 import { createClient } from '../server/api-keys/service.js';
 import { ManualClock } from '../server/clock.js';
 import { type Config, loadConfig, type PoolLimits } from '../server/config.js';
 import { type Database, type Db, openDatabase } from '../server/db/connection.js';
+import { freePort } from '../server/db/embedded-postgres.js';
 import { documents } from '../server/db/schema.js';
 import { createOrganization, createProject } from '../server/organizations/service.js';
 import { type RunningServer, startServer } from '../server/server.js';
@@ -16,26 +17,34 @@ import { createUser } from '../server/users/service.js';
 import type { Permission } from '../shared/permissions.js';
 import { permissionKeys } from '../shared/permissions.js';
 
-/** A port nothing listens on now: for a process of the test's own that must be told its port up front. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+// What test/global-setup.ts provides to every test file (declared here, where it is read: harness.ts is in both
+// the server's and the add-in's TypeScript project).
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The PostgreSQL server of this run (a URL of its maintenance database). */
+    testServerUrl: string;
+    /** The migrated database each test file's database is copied from. */
+    testTemplateDatabase: string;
+  }
 }
+
+/** A port nothing listens on now: for a process of the test's own that must be told its port up front. */
+export { freePort };
+
+/** The PostgreSQL server of this test run (test/global-setup.ts): DATABASE_URL's, or the embedded one. */
+export const testServerUrl = (): string => inject('testServerUrl');
 
 /** The Redis that multi-instance tests share (CI starts one on the default port). */
 export const testRedisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
- * A new, empty database on the PostgreSQL server named by DATABASE_URL (`url`), dropped again by `drop()`:
- * for tests that open it more than once (several instances of the server).
+ * A new database on the test run's PostgreSQL server, dropped again by `drop()`: empty, or (`migrated`) a copy of
+ * the run's migrated template. For tests that open it more than once (several instances of the server).
  */
-export async function createPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createPostgresDatabase(
+  options: { migrated?: boolean; serverUrl?: string } = {},
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const serverUrl = options.serverUrl ?? testServerUrl();
   const name = `sitefile_test_${randomBytes(6).toString('hex')}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: serverUrl });
@@ -46,26 +55,16 @@ export async function createPostgresDatabase(serverUrl: string): Promise<{ url: 
       await client.end();
     }
   };
-  await admin(`CREATE DATABASE ${name}`);
+  await admin(`CREATE DATABASE ${name}${options.migrated ? ` TEMPLATE ${inject('testTemplateDatabase')}` : ''}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
-/**
- * A fresh database for one test file: in-memory PGlite, or (when DATABASE_URL is set, as in CI's
- * second run) a new database on that PostgreSQL server, dropped again by `close()`.
- */
+/** A fresh migrated database for one test file, on the test run's server, dropped again by `close()`. */
 export async function openTestDatabase(pool?: PoolLimits): Promise<Database> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    const database = await openDatabase({ dataDir: 'memory' });
-    await database.migrate();
-    return database;
-  }
-  const created = await createPostgresDatabase(serverUrl);
+  const created = await createPostgresDatabase({ migrated: true });
   const database = await openDatabase({ databaseUrl: created.url, pool });
-  await database.migrate();
   return {
     ...database,
     async close() {

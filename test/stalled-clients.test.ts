@@ -15,7 +15,6 @@ const STALL_MS = 1000;
 const MAX_CONNECTIONS = 20;
 /** Node checks the two request timeouts once a second (server.ts): a drop may come that much later. */
 const CHECK_MS = 1000;
-const onPostgres = Boolean(process.env.DATABASE_URL);
 
 configureFixtureServer({
   env: {
@@ -154,7 +153,7 @@ describe('stalled clients are dropped within the configured time', () => {
   }, 30_000);
 });
 
-describe.skipIf(!onPostgres)('the PostgreSQL pool budget', () => {
+describe('the PostgreSQL pool budget', () => {
   it('answers 503 with Retry-After when no connection comes free within DATABASE_POOL_WAIT_MS', async () => {
     const reader = await f.client(['organization:read'], { orgs: [f.orgA.id] });
     const pool = poolOf(server.database.db)!;

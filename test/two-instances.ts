@@ -7,7 +7,6 @@ import {
   createPostgresDatabase,
   type Fixtures,
   freePort,
-  openTestDatabase,
   startTestServer,
   type TestServer,
   testConfig,
@@ -18,7 +17,7 @@ export interface TwoInstances {
   a: TestServer;
   b: TestServer;
   f: Fixtures;
-  /** Instance A's database (on PGlite, the one both use). */
+  /** Instance A's database. */
   database: Database;
   redisPort: number;
   /** The Redis of this pair: a test that kills it and starts another puts the new one here, for `close()`. */
@@ -28,8 +27,7 @@ export interface TwoInstances {
 
 /**
  * Two instances of the server sharing one database and a Redis of the test's own (own port, own process, no
- * persistence). On PostgreSQL each instance has its own pool, as on two machines; PGlite is one engine per
- * process, so there both serve from the same one. Fixtures are made through A.
+ * persistence). Each instance has its own pool, as on two machines. Fixtures are made through A.
  */
 export async function startTwoInstances(
   options: { env?: Record<string, string>; clock?: ManualClock } = {},
@@ -63,14 +61,9 @@ export async function startTwoInstances(
   return pair;
 }
 
-/** The two instances' databases: two pools on one new PostgreSQL database, or the one PGlite twice. */
+/** The two instances' databases: two pools on one new PostgreSQL database. */
 async function openSharedDatabase(pool: PoolLimits): Promise<[Database, Database, () => Promise<void>]> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    const database = await openTestDatabase(pool);
-    return [database, database, async () => {}];
-  }
-  const created = await createPostgresDatabase(serverUrl);
+  const created = await createPostgresDatabase();
   const [first, second] = await Promise.all(
     [1, 2].map(async () => {
       const database = await openDatabase({ databaseUrl: created.url, pool });

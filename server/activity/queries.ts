@@ -97,9 +97,6 @@ export const orgActivityCsvColumns: CsvColumn[] = [
   { header: 'title', value: sql`${activity.title}` },
 ];
 
-/** The order's key of a row of the organization feed's CSV export, as text (where its next page starts). */
-export const orgActivityCsvKey = newestFirst.keyText;
-
 /** The organization feed for the CSV export: the query after its select list, ordered, without LIMIT. */
 export function orgActivityCsvFrom(f: OrgActivityFilters, position: KeysetPosition | undefined): SQL {
   return sql`from ${activity} left join ${projects} on ${projects.id} = ${activity.projectId}

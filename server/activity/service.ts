@@ -12,7 +12,6 @@ import type { AppContext, ListContext } from '../context.js';
 import { type CursorKey, createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
 import { dateWindow } from '../date-window.js';
 import { csvChunks } from '../db/csv-export.js';
-import { positionOfKey } from '../db/keyset.js';
 import { emailsOfDispatches, groupBy, toEmailRecord } from '../dispatches/queries.js';
 import { ApiError } from '../errors.js';
 import { csvRowCap, jsonPageSize, type Listing } from '../listing.js';
@@ -24,7 +23,6 @@ import {
   type OrgActivityFilters,
   orgActivityCsvColumns,
   orgActivityCsvFrom,
-  orgActivityCsvKey,
   orgActivityPage,
 } from './queries.js';
 
@@ -110,8 +108,7 @@ export function listOrgActivity(
         fileName: `activity-${orgId}.csv`,
         chunks: csvChunks({
           db,
-          from: (after) => orgActivityCsvFrom(filters, after ? positionOfKey(after) : position),
-          key: orgActivityCsvKey,
+          from: orgActivityCsvFrom(filters, position),
           columns: orgActivityCsvColumns,
           limit: csvRowCap(query.limit),
         }),

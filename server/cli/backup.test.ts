@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +10,8 @@ import { repoRoot } from '../paths.js';
 
 // The embedded mode end to end: a server on its own DATA_DIR (database, blobs, generated keys) files an e-mail
 // (two blobs: the raw message and its attachment);
-// `backup` writes one file; `restore` makes a new DATA_DIR of it; a server there answers the first one's tokens
-// and signed download URLs with the same records and bytes. Embedded by nature, so the same in both test runs.
+// `backup` writes one file (mode 0600); `restore` makes a new DATA_DIR of it; a server there answers the first
+// one's tokens and signed download URLs with the same records and bytes.
 
 interface Run {
   code: number;
@@ -107,12 +107,14 @@ describe('npm run cli -- backup / restore', () => {
     const summary = JSON.parse(made.stdout);
     expect(summary).toMatchObject({ file: backupFile, blobs: 2, keys: ['downloads.key', 'jwt.json'] });
     expect(summary.bytes).toBeGreaterThan(1000);
+    // It holds the signing keys and the whole database: its owner's only.
+    expect((await stat(backupFile)).mode & 0o777).toBe(0o600);
     expect((await readdir(scratch)).sort()).toEqual(['nightly.tar.gz', 'original']); // no staging left behind
 
     const back = await cli(['restore', '--from', backupFile, '--json'], restored);
     expect(back.code, back.stderr.join('\n')).toBe(0);
     expect(JSON.parse(back.stdout)).toMatchObject({ blobs: 2, keys: ['downloads.key', 'jwt.json'] });
-    expect((await readdir(restored)).sort()).toEqual(['blobs', 'keys', 'pg']);
+    expect((await readdir(restored)).sort()).toEqual(['blobs', 'keys', 'postgres']);
     expect(await readFile(path.join(restored, 'keys/jwt.json'), 'utf8')).toBe(
       await readFile(path.join(original, 'keys/jwt.json'), 'utf8'),
     );

@@ -1,27 +1,33 @@
 // `backup --out FILE` and `restore --from FILE` of the embedded mode: everything in DATA_DIR that is state — the
-// database (PGlite's own dump), the blobs and the keys — in one gzipped tar. PostgreSQL + S3 deployments back up
-// with their own tools (docs/operations.md).
+// database (every table's rows as COPY text, db/table-copy.ts), the blobs and the keys — in one gzipped tar,
+// readable by its owner only (it holds the signing keys). PostgreSQL + S3 deployments back up with their own
+// tools (docs/operations.md).
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { openDatabase, pingDatabase } from '../db/connection.js';
-import { dumpEmbeddedDatabase, embeddedDatabaseInUse, loadEmbeddedDatabase } from '../db/snapshot.js';
+import { appliedMigrations, type Database, migrationCount, openDatabase } from '../db/connection.js';
+import { clusterDir, embeddedPostgresInUse } from '../db/embedded-postgres.js';
+import { dumpedTable, dumpTables, loadTables, TableRows } from '../db/table-copy.js';
 import { CliError } from './seed.js';
 
 const MANIFEST = 'sitefile-backup.json';
-const DATABASE_DUMP = 'database.tar';
+/** The folder of the tables' rows (`<table>.copy`). */
+const DATABASE_DUMP = 'database';
 /** The folders of DATA_DIR a backup carries besides the database (`keys/`: token and download signing keys). */
 const FOLDERS = ['blobs', 'keys'] as const;
 
 const Manifest = z.object({
   format: z.literal('sitefile-backup'),
-  version: z.literal(1),
+  version: z.literal(2),
   createdAt: z.iso.datetime(),
+  /** How many of the migrations the database had: a later build migrates the rows on from there. */
+  migrations: z.number().int().min(1),
+  tables: z.array(TableRows),
   blobs: z.number().int().min(0),
   keys: z.array(z.string()),
 });
@@ -56,10 +62,10 @@ async function filesUnder(dir: string): Promise<string[]> {
 export async function backup(config: Config, out: string, now: Date): Promise<BackupSummary> {
   embeddedOnly(config);
   const { dataDir } = config;
-  if (!(await stat(path.join(dataDir, 'pg', 'PG_VERSION')).catch(() => undefined))) {
+  if (!(await stat(clusterDir(dataDir)).catch(() => undefined))) {
     throw new CliError(`no embedded database in ${dataDir} (DATA_DIR)`);
   }
-  if (embeddedDatabaseInUse(dataDir)) {
+  if (embeddedPostgresInUse(dataDir)) {
     throw new CliError(
       `the embedded database in ${dataDir} is open: stop the server first (one that stopped without closing it: ` +
         'start it and stop it once)',
@@ -69,17 +75,19 @@ export async function backup(config: Config, out: string, now: Date): Promise<Ba
   // Built beside the target and renamed into place: a failed backup leaves no half file under the name.
   const staging = await mkdtemp(path.join(path.dirname(target), '.sitefile-backup-'));
   try {
+    await mkdir(path.join(staging, DATABASE_DUMP));
     const database = await openDatabase({ dataDir });
+    let dumped: { migrations: number; tables: TableRows[] };
     try {
-      const dump = await dumpEmbeddedDatabase(database.db);
-      await writeFile(path.join(staging, DATABASE_DUMP), Buffer.from(await dump.arrayBuffer()));
+      dumped = await dumpDatabase(database, path.join(staging, DATABASE_DUMP));
     } finally {
       await database.close();
     }
     const manifest: Manifest = {
       format: 'sitefile-backup',
-      version: 1,
+      version: 2,
       createdAt: now.toISOString(),
+      ...dumped,
       blobs: (await filesUnder(path.join(dataDir, 'blobs'))).length,
       keys: (await filesUnder(path.join(dataDir, 'keys'))).sort(),
     };
@@ -94,6 +102,7 @@ export async function backup(config: Config, out: string, now: Date): Promise<Ba
     }
     const partial = path.join(staging, 'backup.tar.gz');
     await tar.create({ gzip: true, cwd: staging, file: partial, follow: true, portable: true }, entries);
+    await chmod(partial, 0o600);
     await rename(partial, target);
     return {
       file: target,
@@ -107,6 +116,10 @@ export async function backup(config: Config, out: string, now: Date): Promise<Ba
   }
 }
 
+async function dumpDatabase(database: Database, dir: string): Promise<{ migrations: number; tables: TableRows[] }> {
+  return { migrations: await appliedMigrations(database.db), tables: await dumpTables(database.pool, dir) };
+}
+
 const sha256Of = async (file: string) => {
   const hash = createHash('sha256');
   await pipeline(createReadStream(file), hash);
@@ -114,7 +127,7 @@ const sha256Of = async (file: string) => {
 };
 
 const allowedEntry = (entry: string) =>
-  entry === MANIFEST || entry === DATABASE_DUMP || FOLDERS.some((folder) => entry.startsWith(`${folder}/`));
+  entry === MANIFEST || [DATABASE_DUMP, ...FOLDERS].some((folder) => entry.startsWith(`${folder}/`));
 
 export async function restore(config: Config, from: string): Promise<BackupSummary> {
   embeddedOnly(config);
@@ -146,6 +159,10 @@ export async function restore(config: Config, from: string): Promise<BackupSumma
     );
     if (!parsed.success) throw new CliError(`${source} is not a Sitefile backup (no valid ${MANIFEST})`);
     manifest = parsed.data;
+    if (manifest.migrations > migrationCount())
+      throw new CliError(
+        `${source} was made by a newer Sitefile (its database is further migrated): restore it with that one`,
+      );
     // Blobs are named by their SHA-256: a damaged or truncated archive shows here, before anything is used.
     const blobs = await filesUnder(path.join(unpacked, 'blobs'));
     for (const blob of blobs) {
@@ -156,8 +173,7 @@ export async function restore(config: Config, from: string): Promise<BackupSumma
     if (blobs.length !== manifest.blobs) {
       throw new CliError(`${source} holds ${blobs.length} blobs where its manifest lists ${manifest.blobs}`);
     }
-    const dump = await readFile(path.join(unpacked, DATABASE_DUMP));
-    await loadEmbeddedDatabase(dataDir, new Blob([dump]));
+    await loadDatabase(dataDir, manifest, path.join(unpacked, DATABASE_DUMP));
     for (const folder of FOLDERS) {
       await rename(path.join(unpacked, folder), path.join(dataDir, folder)).catch((err: NodeJS.ErrnoException) => {
         if (err.code !== 'ENOENT') throw err;
@@ -170,12 +186,19 @@ export async function restore(config: Config, from: string): Promise<BackupSumma
   } finally {
     await rm(unpacked, { recursive: true, force: true });
   }
+  const { blobs, keys, createdAt } = manifest;
+  return { file: source, bytes: (await stat(source)).size, blobs, keys, createdAt };
+}
+
+/** A new embedded database in `dataDir` with the dump's rows: migrated as far as the backup's database was, loaded,
+ *  then migrated on to this build. */
+async function loadDatabase(dataDir: string, manifest: Manifest, dump: string): Promise<void> {
   const database = await openDatabase({ dataDir });
   try {
-    await pingDatabase(database.db);
+    await database.migrate({ upTo: manifest.migrations });
+    await loadTables(database.pool, manifest.tables, dumpedTable(dump));
+    await database.migrate();
   } finally {
     await database.close();
   }
-  const { blobs, keys, createdAt } = manifest;
-  return { file: source, bytes: (await stat(source)).size, blobs, keys, createdAt };
 }

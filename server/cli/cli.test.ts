@@ -1,15 +1,13 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getTableName, isTable, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { startTestServer } from '../../test/harness.js';
+import { createPostgresDatabase, startTestServer } from '../../test/harness.js';
 import { type Database, openDatabase } from '../db/connection.js';
 import { selectRows } from '../db/rows.js';
 import * as schema from '../db/schema.js';
@@ -58,34 +56,17 @@ function json(run: Run) {
   return value;
 }
 
-/** A fresh environment: a temp DATA_DIR (embedded PGlite) or, when DATABASE_URL is set, a new database. */
+/** A fresh environment: a temp DATA_DIR and a new, empty database on the test run's server. */
 async function freshEnvironment() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-cli-'));
-  const serverUrl = process.env.DATABASE_URL;
-  let databaseUrl: string | undefined;
-  let name: string | undefined;
-  if (serverUrl) {
-    name = `sitefile_cli_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-  }
+  const database = await createPostgresDatabase();
   return {
     dataDir,
-    env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ...serverIdentity },
-    open: () => openDatabase(databaseUrl ? { databaseUrl } : { dataDir }),
+    env: { DATA_DIR: dataDir, DATABASE_URL: database.url, ...serverIdentity },
+    open: () => openDatabase({ databaseUrl: database.url }),
     async dispose() {
       await rm(dataDir, { recursive: true, force: true });
-      if (serverUrl && name) {
-        const admin = new pg.Client({ connectionString: serverUrl });
-        await admin.connect();
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await admin.end();
-      }
+      await database.drop();
     },
   };
 }

@@ -7,7 +7,7 @@ import { addDatabaseCommands, addDemoCommand } from './database-commands.js';
 import { addOrganizationCommands } from './organization-commands.js';
 import { addUserCommands } from './user-commands.js';
 
-// Libraries (PGlite notices, drizzle) may write to the console; keep stdout for the one JSON result.
+// Libraries (drizzle) may write to the console; keep stdout for the one JSON result.
 console.log = console.error;
 console.info = console.error;
 console.warn = console.error;

@@ -1,19 +1,16 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createPostgresDatabase, startTestServer, type TestServer } from '../../test/harness.js';
 import { hashSecret } from '../auth/secrets.js';
 import { repoRoot } from '../paths.js';
-import { type Database, type Db, openDatabase } from './connection.js';
+import { type Database, openDatabase } from './connection.js';
 import { selectRows } from './rows.js';
 
 // The migration `…_api_keys` renames the API keys' tables (oauth_clients → api_keys, and their scopes). A database that holds
-// keys from before keeps them: the key's secret still signs in, with the same scopes and usage, on both databases.
+// keys from before keeps them: the key's secret still signs in, with the same scopes and usage.
 const migrations = path.join(repoRoot, 'server/db/migrations');
 const secret = 'sk_before_the_rename_0123456789';
 
@@ -21,36 +18,19 @@ let database: Database;
 let dropPostgres: (() => Promise<void>) | undefined;
 let server: TestServer;
 
-/** The migrations folder as it was before the rename: every migration up to it, none after. */
-function folderBefore(suffix: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sitefile-migrations-'));
-  cpSync(migrations, dir, { recursive: true });
-  const journalFile = path.join(dir, 'meta/_journal.json');
-  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { idx: number; tag: string }[] };
-  const cut = journal.entries.findIndex((entry) => entry.tag.endsWith(suffix));
-  journal.entries = journal.entries.slice(0, cut);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
-
-async function migrateBefore(db: Db, dir: string) {
-  // biome-ignore lint/suspicious/noExplicitAny: drizzle's two migrators take their own database types
-  const handle = db as any;
-  if (process.env.DATABASE_URL) await migrateNodePg(handle, { migrationsFolder: dir });
-  else await migratePglite(handle, { migrationsFolder: dir });
+/** How many migrations came before the rename. */
+function migrationsBefore(suffix: string): number {
+  const journal = JSON.parse(readFileSync(path.join(migrations, 'meta/_journal.json'), 'utf8')) as {
+    entries: { tag: string }[];
+  };
+  return journal.entries.findIndex((entry) => entry.tag.endsWith(suffix));
 }
 
 beforeAll(async () => {
-  if (process.env.DATABASE_URL) {
-    const created = await createPostgresDatabase(process.env.DATABASE_URL);
-    dropPostgres = created.drop;
-    database = await openDatabase({ databaseUrl: created.url });
-  } else {
-    database = await openDatabase({ dataDir: 'memory' });
-  }
-  const before = folderBefore('_api_keys');
-  await migrateBefore(database.db, before);
-  rmSync(before, { recursive: true });
+  const created = await createPostgresDatabase();
+  dropPostgres = created.drop;
+  database = await openDatabase({ databaseUrl: created.url });
+  await database.migrate({ upTo: migrationsBefore('_api_keys') });
   const { db } = database;
   await db.execute(sql`insert into organizations (id, name) values ('org_old', 'Old Org')`);
   await db.execute(sql`insert into projects (id, organization_id, name) values ('prj_old', 'org_old', 'Old Pier')`);

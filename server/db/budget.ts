@@ -3,7 +3,7 @@ import { unreachableReason } from './wait.js';
 
 /** node-postgres' message when no pooled connection came free within `connectionTimeoutMillis`. */
 const POOL_WAIT_EXPIRED = 'timeout exceeded when trying to connect';
-/** SQLSTATE query_canceled: statement_timeout (or the explorer's own deadline) stopped the statement. */
+/** SQLSTATE query_canceled: statement_timeout stopped the statement. */
 const QUERY_CANCELED = '57014';
 
 /**

@@ -1,6 +1,6 @@
-// The cells of a CSV export finished in SQL, so that PostgreSQL's COPY and the row-by-row export (PGlite)
-// write the same bytes: text neutralised against spreadsheet formulas, empty text made null (COPY quotes an
-// empty string, the export writes it bare), integers as they are.
+// The cells of a CSV export finished in SQL, for PostgreSQL's COPY: text neutralised against spreadsheet
+// formulas, empty text made null (COPY would quote an empty string; the export writes it bare), integers as
+// they are.
 import { type SQL, sql } from 'drizzle-orm';
 
 export interface CsvColumn {
@@ -32,23 +32,17 @@ function cellOf(column: CsvColumn, i: number): SQL {
   );
 }
 
-/** The export's values as the query gives them, in the columns' order (named `c<i>`), then the row's key
- *  (named `k<i>`), at most `rows` rows. */
-export function csvValuesQuery(columns: readonly CsvColumn[], from: SQL, rows: number, key: readonly SQL[] = []): SQL {
-  const values = [
-    ...columns.map((column, i) => sql`${column.value} as ${sql.raw(`c${i}`)}`),
-    ...key.map((value, i) => sql`${value} as ${sql.raw(`k${i}`)}`),
-  ];
+/** The export's values as the query gives them, in the columns' order (named `c<i>`), at most `rows` rows. */
+export function csvValuesQuery(columns: readonly CsvColumn[], from: SQL, rows: number): SQL {
+  const values = columns.map((column, i) => sql`${column.value} as ${sql.raw(`c${i}`)}`);
   return sql`select ${sql.join(values, sql`, `)} ${from} limit ${rows}`;
 }
 
 /**
- * The export's rows as finished cells, in the columns' order, at most `rows` of them; with `key`, each row's
- * key after its cells (`k<i>`: where the next page starts). `from` is the rest of the query after its select
+ * The export's rows as finished cells, in the columns' order, at most `rows` of them. `from` is the rest of the query after its select
  * list (`from … where … order by …`). The cells are computed over the values as a subquery so that a costly
  * value (a subquery of its own) runs once per row.
  */
-export function csvCellsQuery(columns: readonly CsvColumn[], from: SQL, rows: number, key: readonly SQL[] = []): SQL {
-  const cells = [...columns.map(cellOf), ...key.map((_, i) => sql.raw(`q.k${i}`))];
-  return sql`select ${sql.join(cells, sql`, `)} from (${csvValuesQuery(columns, from, rows, key)}) as q`;
+export function csvCellsQuery(columns: readonly CsvColumn[], from: SQL, rows: number): SQL {
+  return sql`select ${sql.join(columns.map(cellOf), sql`, `)} from (${csvValuesQuery(columns, from, rows)}) as q`;
 }

@@ -1,31 +1,24 @@
-// The CSV export of the finished cells (csv-cells.ts):
-// - PostgreSQL: `COPY (cells) TO STDOUT (FORMAT csv)` through pg-copy-streams, on a connection of its own,
-//   read at the database's speed through a SpillBuffer that holds what the client has not taken yet;
-// - PGlite: pages of rows in the list's order (keyset), each a short background statement, written here.
+// The CSV export of the finished cells (csv-cells.ts): `COPY (cells) TO STDOUT (FORMAT csv)` through
+// pg-copy-streams, on a connection of its own, one snapshot, read at the database's speed through a SpillBuffer
+// that holds what the client has not taken yet.
 // COPY quotes a field when it holds `"`, `,`, CR or LF and ends records with LF; CsvRecords turns those ends
 // into CRLF and cuts the stream after `limit` records (the query asks for one more, which says whether the
-// export was cut). The header row, PGlite's records and the truncation notice are written here by the same rule.
+// export was cut). The header row and the truncation notice are written here by the same rule.
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
-import { type SQL, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import { backgroundStatement, type Db } from './connection.js';
+import type { Db } from './connection.js';
 import { type CsvColumn, csvCellsQuery } from './csv-cells.js';
-import { cpuMsSince, SliceSizer } from './embedded-turns.js';
 import { SpillBuffer } from './spill.js';
 import { withInlineParams } from './sql-text.js';
-
-/** Where a page of the export starts: the key of the last row before it, as text (`key`'s values). */
-export type CsvKey = readonly (string | null)[];
 
 export interface CsvExport {
   db: Db;
   /** The rest of the query after its select list, `from … where … order by …` without LIMIT: the export's
-   *  rows (from the request's cursor on, if it has one) or, given `after`, those strictly after that key. */
-  from(after?: CsvKey): SQL;
-  /** The order's key of a row (the sort value, then the id) as text over FROM: `from(after)` reads it back. */
-  key: readonly SQL[];
+   *  rows (from the request's cursor on, if it has one). */
+  from: SQL;
   columns: readonly CsvColumn[];
   /** Row cap, already passed through `csvRowCap`. */
   limit: number;
@@ -33,7 +26,7 @@ export interface CsvExport {
 
 const CRLF = '\r\n';
 
-/** One CSV field by COPY's rule (for what COPY does not write: the header row, PGlite's pages). */
+/** One CSV field by COPY's rule (for what COPY does not write: the header row). */
 function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
@@ -121,7 +114,7 @@ async function nextData(stream: Readable): Promise<Buffer | null> {
 
 /** The statement COPY runs: the cells query with its parameters written in (COPY takes none). */
 const cellsStatement = (options: CsvExport) =>
-  withInlineParams(csvCellsQuery(options.columns, options.from(), options.limit + 1));
+  withInlineParams(csvCellsQuery(options.columns, options.from, options.limit + 1));
 
 /** The export around COPY's output: the header row, the records, the truncation row when it was cut. */
 async function* aroundRecords(output: AsyncIterator<Buffer>, options: CsvExport): AsyncGenerator<string | Buffer> {
@@ -192,60 +185,5 @@ async function copyToSpill(pool: pg.Pool, options: CsvExport, spill: SpillBuffer
       copy?.destroy();
     }
     client.release(!complete);
-  }
-}
-
-/** Rows of the first page on PGlite; each next one is sized from the last ones' processor time (SliceSizer). */
-const FIRST_PAGE_ROWS = 64;
-const PAGE_TARGET_MS = 10;
-const MOST_PAGE_ROWS = 20_000;
-
-/** One page of the export on PGlite: its records, the key of its last row, and the processor time it took. */
-async function readPage(options: CsvExport, after: CsvKey | undefined, rows: number) {
-  const query = csvCellsQuery(options.columns, options.from(after), rows, options.key);
-  return backgroundStatement(options.db, async (raw) => {
-    const started = process.cpuUsage();
-    // Each page reads the list in its order, and little of it. PGlite has no autovacuum: without fresh
-    // statistics the planner may take thousands of rows for a few dozen and sort them all for every page; with
-    // sorting discouraged it reads the order's index where there is one (and sorts where there is none).
-    const result = (await raw.transaction(async (tx) => {
-      await tx.execute(sql`SET LOCAL enable_sort = off`);
-      return tx.execute(query);
-    })) as unknown as { rows: Record<string, unknown>[] };
-    const cells = options.columns.map((_, i) => `c${i}`);
-    const records = result.rows.map((row) => csvRecord(cells.map((name) => row[name] ?? null)));
-    const last = result.rows.at(-1);
-    const lastKey = last && options.key.map((_, i) => (last[`k${i}`] ?? null) as string | null);
-    return { records, rows: result.rows.length, lastKey, tookMs: cpuMsSince(started) };
-  });
-}
-
-/**
- * PGlite runs one statement at a time for the whole process, on the main thread: one statement over the whole
- * export (up to 100,000 rows) would stop every other caller for seconds. The export is read in pages of the
- * list's order instead, each starting after the last row of the one before (keyset, through `from(after)`),
- * each a background statement of about PAGE_TARGET_MS (db/embedded-turns.ts): other callers' statements go
- * first, and wait for one page at most. The next page is read only when the client has taken the last one, so
- * memory holds one page, and a client that stops reading holds no statement, transaction or cursor: only its
- * export slot, until the stall timeout cuts it (http/csv.ts). The pages are not one snapshot: a row written
- * during the export may be in it or not, and no row is written twice.
- */
-export async function* pagedCsvChunks(options: CsvExport): AsyncGenerator<string | Buffer> {
-  let fetched = 0; // up to one more than the cap, which tells that the export was cut
-  const size = new SliceSizer(Math.min(FIRST_PAGE_ROWS, options.limit + 1), PAGE_TARGET_MS, MOST_PAGE_ROWS);
-  let page = await readPage(options, undefined, size.rows); // a failing query rejects here, before the header
-  yield headerRow(options.columns);
-  for (;;) {
-    const kept = page.records.slice(0, options.limit - fetched);
-    fetched += page.rows;
-    if (kept.length > 0) yield kept.join('');
-    if (fetched > options.limit) {
-      yield truncationRow(options.limit);
-      return;
-    }
-    if (page.rows < size.rows || !page.lastKey) return;
-    size.took(page.tookMs);
-    size.rows = Math.min(size.rows, options.limit + 1 - fetched);
-    page = await readPage(options, page.lastKey, size.rows);
   }
 }

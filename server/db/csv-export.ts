@@ -6,26 +6,19 @@
  *     fileName: 'documents.csv',
  *     chunks: csvChunks({
  *       db: app.db,
- *       from: (after) => sql`from … where … order by …`,       // no LIMIT; rows after the key `after`
- *       key: [sortValueAsText, sql`d.id`],                     // the order's key of a row, as text
+ *       from: sql`from … where … order by …`,                  // no LIMIT
  *       columns: [{ header: 'uid', value: sql`d.id` }, { header: 'activityCount', value: …, integer: true }],
  *       limit: csvRowCap(query.limit),                          // default 100000, larger values clamped
  *     }),
  *   };
  *
- * The columns give text (or integers, for `integer` columns). The cells are finished in SQL (csv-cells.ts) —
- * the same expression on both databases — so the two ways of reading them give the same bytes:
- * - PostgreSQL: `COPY (cells) TO STDOUT (FORMAT csv)` through pg-copy-streams (csv-copy.ts), at the
- *   server's own speed; only the record ends are rewritten (LF → CRLF). The bytes are handed on as COPY gives
- *   them; what the client has not taken yet waits in a SpillBuffer (db/spill.ts: 1 MB in memory, the rest in
- *   an unnamed temporary file), so COPY never waits for the client and the connection is released when COPY
- *   ends: a client that reads slowly or not at all never holds a pooled connection past the query (issue 28);
- *   a reader that stops early (`return()`, or leaving a `for await`) stops the COPY and frees the file.
- * - PGlite: pages in the list's order, each starting after the key of the last row before it (`from(after)`),
- *   each one short background statement that lets other callers' statements go first (db/embedded-turns.ts),
- *   the next read when the client has taken the last: memory holds one page, and a client that does not read
- *   holds nothing of the database (csv-copy.ts `pagedCsvChunks`). The records are written in JavaScript by
- *   COPY's rule.
+ * The columns give text (or integers, for `integer` columns). The cells are finished in SQL (csv-cells.ts) and
+ * read through `COPY (cells) TO STDOUT (FORMAT csv)` with pg-copy-streams (csv-copy.ts), at the server's own
+ * speed, one snapshot; only the record ends are rewritten (LF → CRLF). The bytes are handed on as COPY gives
+ * them; what the client has not taken yet waits in a SpillBuffer (db/spill.ts: 1 MB in memory, the rest in an
+ * unnamed temporary file), so COPY never waits for the client and the connection is released when COPY ends:
+ * a client that reads slowly or not at all never holds a pooled connection past the query (issue 28); a reader
+ * that stops early (`return()`, or leaving a `for await`) stops the COPY and frees the file.
  *
  * The bytes: the header row, then RFC 4180 records with CRLF ends; a field is quoted exactly when it holds `"`,
  * `,`, CR or LF (PostgreSQL's COPY rule: a lone CR must be quoted, or a spreadsheet starts a new row there);
@@ -39,7 +32,7 @@ import { poolOf } from './connection.js';
 import type { CsvExport } from './csv-copy.js';
 
 export type { CsvColumn } from './csv-cells.js';
-export type { CsvExport, CsvKey } from './csv-copy.js';
+export type { CsvExport } from './csv-copy.js';
 
 /** An export as a service hands it to whoever sends it: its download name and its bytes. */
 export interface CsvDownload {
@@ -48,10 +41,9 @@ export interface CsvDownload {
   chunks: AsyncIterable<string | Buffer>;
 }
 
-/** The export's bytes: through COPY on PostgreSQL, in pages on PGlite. */
+/** The export's bytes, through COPY. */
 export async function* csvChunks(options: CsvExport): AsyncGenerator<string | Buffer> {
   // Imported here so that a start-up never loads node-postgres' COPY streams (a tenth of a second).
-  const { pagedCsvChunks, copyCsvChunks } = await import('./csv-copy.js');
-  const pool = poolOf(options.db);
-  yield* pool ? copyCsvChunks(pool, options) : pagedCsvChunks(options);
+  const { copyCsvChunks } = await import('./csv-copy.js');
+  yield* copyCsvChunks(poolOf(options.db), options);
 }

@@ -2,13 +2,14 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DocumentItem } from '../../shared/documents.js';
+import { testServerUrl } from '../../test/harness.js';
 import { type Database, openDatabase } from './connection.js';
 import { rowChecker, selectRows } from './rows.js';
 
 let database: Database;
 // Literal selects only: no tables, so no migrations and no database of its own.
 beforeAll(async () => {
-  database = await openDatabase({ databaseUrl: process.env.DATABASE_URL });
+  database = await openDatabase({ databaseUrl: testServerUrl() });
 });
 afterAll(() => database.close());
 

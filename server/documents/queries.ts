@@ -19,7 +19,7 @@ import { isIsoDate, isIsoTimestamp } from '../iso-dates.js';
 /**
  * The document lists as SQL over `documents d`. One filter shape serves all four endpoints; rows come back
  * already in the API's shape (camelCase names, ISO 8601 text for timestamps, JSON arrays), so the JSON page
- * and the streamed CSV share one query and both drivers (PGlite, node-postgres) give identical values.
+ * and the streamed CSV share one query and give identical values.
  */
 export interface DocumentFilter {
   /** One document by its uid. */
@@ -186,14 +186,6 @@ export function cursorValueFits(sort: DocumentSort, value: string | null): boole
   const { nullable, cast } = sortColumns[sort.field];
   if (value === null) return nullable;
   return cast === 'timestamptz' ? isIsoTimestamp(value) : cast === 'date' ? isIsoDate(value) : true;
-}
-
-/** A row's sort value as text, as the row (and so a cursor) carries it, then its uid: an export's page key. */
-export function sortKeyText(sort: DocumentSort): SQL[] {
-  const { column, cast } = sortColumns[sort.field];
-  const value =
-    cast === 'timestamptz' ? iso(column) : sql.raw(cast === 'date' ? `to_char(${column}, 'YYYY-MM-DD')` : column);
-  return [value, sql.raw('d.id')];
 }
 
 /** The filter's rows strictly after `after` (all of them without). */

@@ -28,7 +28,6 @@ import {
   type FilterColumn,
   fetchPage,
   filterValues,
-  sortKeyText,
   sortValueOf,
   submittalQuery,
 } from './queries.js';
@@ -105,7 +104,7 @@ const pagingOf = (query: {
 });
 
 /** The list's rows from its cursor on, as CSV: `limit` is the row cap. `fromOf` is the export's query after
- *  its select list, from a position (an export's page, db/csv-copy.ts, starts after its last row's key). */
+ *  its select list, from the request's cursor on. */
 function csvOf(
   app: AppContext,
   request: ListRequest,
@@ -113,11 +112,9 @@ function csvOf(
   fromOf: (after?: AfterKey) => SQL,
   columns: readonly CsvColumn[],
 ): CsvDownload {
-  const start = afterKeyOf(app.cursorKey, request);
   const chunks = csvChunks({
     db: app.db,
-    from: (after) => fromOf(after ? { value: after[0] ?? null, uid: String(after[1]) } : start),
-    key: sortKeyText(request.sort),
+    from: fromOf(afterKeyOf(app.cursorKey, request)),
     columns,
     limit: csvRowCap(request.limit),
   });

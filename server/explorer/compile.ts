@@ -22,9 +22,6 @@ export interface ScopeEntry {
 export interface ExplorerPlan {
   /** The statement (table alias `t`). */
   sql: SQL;
-  /** The entity's table, and the same query in slices of its rows (how the embedded database runs it). */
-  table: string;
-  sliced: SlicedPlan;
   columns: ExplorerResult['columns'];
   grouped: boolean;
   limit: number;
@@ -32,20 +29,6 @@ export interface ExplorerPlan {
   projectIds: string[];
   /** Ungrouped queries: the keyset sort field (for the next cursor). */
   sortField?: string;
-}
-
-/**
- * A query cut into slices of its table: each slice's partial rows (`partial`, over the rows a slice predicate
- * admits) go into a scratch table shaped by `shape`, and `merge` answers from that table as the whole query
- * would: sums of counts, minima of minima, or the first rows of each slice's first rows.
- */
-export interface SlicedPlan {
-  /** The partial select with no rows, and no parameters (CREATE TABLE AS takes none). Slices restrict `t`. */
-  shape: SQL;
-  partial(slice: SQL): SQL;
-  merge(scratch: SQL): SQL;
-  /** Ungrouped: drops the partial rows that can no longer be in the answer. */
-  prune?(scratch: SQL): SQL;
 }
 
 const refuse = (message: string) => ApiError.badRequest(message);
@@ -228,7 +211,7 @@ export const cursorBinding = (query: ExplorerQuery) => ({
 });
 
 /**
- * Compiles an explorer query to one parameterised statement (and to its sliced form). Every check (fields,
+ * Compiles an explorer query to one parameterised statement. Every check (fields,
  * operators, value types, nesting, scope ids) happens here, before any SQL runs; the statement always carries
  * the tenant predicate and a LIMIT of at most 501 rows.
  */
@@ -243,12 +226,12 @@ export function compileExplorerQuery(
   const predicates: SQL[] = [scopePredicate(scope)];
   if (entity.where) predicates.push(sql.raw(entity.where));
   if (query.where) predicates.push(compileCondition(ctx, query.where, 1));
-  const base = { limit: query.limit, projectIds: [...ctx.projectIds], table: entity.table };
+  const base = { limit: query.limit, projectIds: [...ctx.projectIds] };
   if (query.groupBy || query.aggregates) return { ...base, ...compileGrouped(query, entity, predicates) };
   return { ...base, ...compileRows(query, entity, predicates, after) };
 }
 
-type CompiledStatement = Omit<ExplorerPlan, 'limit' | 'projectIds' | 'table'>;
+type CompiledStatement = Omit<ExplorerPlan, 'limit' | 'projectIds'>;
 
 const tableOf = (entity: EntityDef) => sql.raw(`${entity.table} t`);
 
@@ -266,8 +249,6 @@ function compileGrouped(query: ExplorerQuery, entity: EntityDef, predicates: SQL
         name: 'count',
         type: 'number' as const,
         expr: sql`count(*)::int`,
-        partial: sql`count(*)`,
-        merge: (counts: SQL) => sql`sum(${counts})::int`,
       };
     }
     if (!a.field) throw refuse(`${a.fn} needs a field`);
@@ -278,8 +259,6 @@ function compileGrouped(query: ExplorerQuery, entity: EntityDef, predicates: SQL
       name: `${a.fn}_${a.field}`,
       type: def.type,
       expr: output(def, sql`${fn}(${columnOf(def)})`),
-      partial: sql`${fn}(${columnOf(def)})`,
-      merge: (extremes: SQL) => output(def, sql`${fn}(${extremes})`),
     };
   });
   const names = new Set([...groups.map((g) => g.name), ...aggregates.map((a) => a.name)]);
@@ -303,32 +282,9 @@ function compileGrouped(query: ExplorerQuery, entity: EntityDef, predicates: SQL
     groups.map((g) => columnOf(g.def)),
     sql`, `,
   );
-  const partialName = (prefix: string, i: number) => sql.identifier(`${prefix}${i}`);
-  const partialSelect = sql.join(
-    [
-      ...groups.map((g, i) => sql`${columnOf(g.def)} AS ${partialName('g', i)}`),
-      ...aggregates.map((a, i) => sql`${a.partial} AS ${partialName('a', i)}`),
-    ],
-    sql`, `,
-  );
-  const merged = [
-    ...groups.map((g, i) => sql`${output(g.def, sql`${partialName('g', i)}`)} AS ${sql.identifier(g.name)}`),
-    ...aggregates.map((a, i) => sql`${a.merge(sql`${partialName('a', i)}`)} AS ${sql.identifier(a.name)}`),
-  ];
   const orderBy = sql.join(order, sql`, `);
-  const sliced: SlicedPlan = {
-    shape: sql`SELECT ${partialSelect} FROM ${tableOf(entity)} WHERE false GROUP BY ${groupColumns}`,
-    partial: (slice) =>
-      sql`SELECT ${partialSelect} FROM ${tableOf(entity)} WHERE ${sql.join([slice, ...predicates], sql` AND `)} GROUP BY ${groupColumns}`,
-    merge: (scratch) =>
-      sql`SELECT ${sql.join(merged, sql`, `)} FROM ${scratch} GROUP BY ${sql.join(
-        groups.map((_, i) => partialName('g', i)),
-        sql`, `,
-      )} ORDER BY ${orderBy} LIMIT ${query.limit + 1}`,
-  };
   return {
     grouped: true,
-    sliced,
     columns: [
       ...groups.map((g) => ({ name: g.name, type: g.def.type })),
       ...aggregates.map((a) => ({ name: a.name, type: a.type })),
@@ -372,22 +328,10 @@ function compileRows(
     sql`${idCol} AS "__id"`,
     sql`${output(sortDef)} AS "__sort"`,
   ];
-  // The scratch table keeps each partial row's sort key as stored (its output form may sort otherwise).
-  const keyed = [...select, sql`${columnOf(sortDef)} AS "__key"`];
-  const answerOrder = sql`ORDER BY "__key" ${direction}, "__id" ${direction} LIMIT ${query.limit + 1}`;
-  const answerColumns = sql.join([...fields.map((f) => sql.identifier(f.name)), sql`"__id"`, sql`"__sort"`], sql`, `);
   return {
     grouped: false,
     sortField: sort.field,
     columns: fields.map((f) => ({ name: f.name, type: f.def.type })),
     sql: sql`SELECT ${sql.join(select, sql`, `)} FROM ${tableOf(entity)} WHERE ${sql.join(predicates, sql` AND `)} ORDER BY ${columnOf(sortDef)} ${direction}, ${idCol} ${direction} LIMIT ${query.limit + 1}`,
-    sliced: {
-      shape: sql`SELECT ${sql.join(keyed, sql`, `)} FROM ${tableOf(entity)} WHERE false`,
-      partial: (slice) =>
-        sql`SELECT ${sql.join(keyed, sql`, `)} FROM ${tableOf(entity)} WHERE ${sql.join([slice, ...predicates], sql` AND `)} ORDER BY ${columnOf(sortDef)} ${direction}, ${idCol} ${direction} LIMIT ${query.limit + 1}`,
-      merge: (scratch) => sql`SELECT ${answerColumns} FROM ${scratch} ${answerOrder}`,
-      prune: (scratch) =>
-        sql`DELETE FROM ${scratch} WHERE "__id" NOT IN (SELECT "__id" FROM ${scratch} ${answerOrder})`,
-    },
   };
 }

@@ -5,7 +5,7 @@ import { configureFixtureServer, f, server } from '../../test/fixture-server.js'
 
 // A pathological explorer query: 50 `contains` of ~500 characters over 2 000 titles of 25 000 characters.
 // Each comparison lowers and searches its row's whole title, about 2.5 million characters per row, so the whole
-// statement needs five seconds on PostgreSQL and minutes on PGlite; the configured limit (1.5 s) has to stop it. The test's own
+// statement needs five seconds on PostgreSQL; the configured limit (1.5 s) has to stop it. The test's own
 // timeout (30 s) is far below the unbounded run, so the query cannot pass by finishing.
 const LIMIT_MS = 1500;
 const ROWS = 2000;

@@ -16,7 +16,7 @@ import {
 } from '../db/schema.js';
 import type { ProjectRef } from './score.js';
 
-/** A text[] parameter that renders the same on node-postgres and PGlite. */
+/** A text[] parameter as node-postgres renders it. */
 const textArray = (values: readonly string[]) =>
   sql`array[${sql.join(
     values.map((v) => sql`${v}`),

@@ -124,18 +124,14 @@ describe('/metrics behind METRICS_TOKEN on the API port', () => {
     expect(sampleValue(samples, 'process_cpu_seconds_total')).toBeGreaterThan(0);
   });
 
-  it('reports the PostgreSQL pool (size, idle, waiting), and no pool on embedded PGlite', async () => {
+  it('reports the PostgreSQL pool (size, idle, waiting)', async () => {
     const samples = await scrape(`${server.url}/metrics`, metricsToken);
-    if (server.database.kind === 'postgres') {
-      expect(sampleValue(samples, 'sitefile_db_pool_max')).toBe(10);
-      expect(sampleValue(samples, 'sitefile_db_pool_connections')).toBeGreaterThanOrEqual(1);
-      expect(sampleValue(samples, 'sitefile_db_pool_idle')).toBeLessThanOrEqual(
-        sampleValue(samples, 'sitefile_db_pool_connections')!,
-      );
-      expect(sampleValue(samples, 'sitefile_db_pool_waiting')).toBe(0);
-    } else {
-      expect(samples.filter((s) => s.name.startsWith('sitefile_db_pool_'))).toEqual([]);
-    }
+    expect(sampleValue(samples, 'sitefile_db_pool_max')).toBe(10);
+    expect(sampleValue(samples, 'sitefile_db_pool_connections')).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(samples, 'sitefile_db_pool_idle')).toBeLessThanOrEqual(
+      sampleValue(samples, 'sitefile_db_pool_connections')!,
+    );
+    expect(sampleValue(samples, 'sitefile_db_pool_waiting')).toBe(0);
   });
 });
 

@@ -85,21 +85,19 @@ export function createMetrics(db: Db): Metrics {
     }),
   };
   const pool = poolOf(db);
-  // node-postgres's own counts, read at each scrape; PGlite (one embedded connection) has no pool to report.
-  if (pool) {
-    const poolGauge = (name: string, help: string, read: () => number) =>
-      new Gauge({
-        name,
-        help,
-        registers,
-        collect() {
-          this.set(read());
-        },
-      });
-    poolGauge('sitefile_db_pool_connections', 'PostgreSQL connections the pool holds', () => pool.totalCount);
-    poolGauge('sitefile_db_pool_idle', 'Pool connections not in use', () => pool.idleCount);
-    poolGauge('sitefile_db_pool_waiting', 'Queries waiting for a pool connection', () => pool.waitingCount);
-    poolGauge('sitefile_db_pool_max', 'Most connections the pool opens', () => pool.options.max);
-  }
+  // node-postgres's own counts, read at each scrape.
+  const poolGauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read());
+      },
+    });
+  poolGauge('sitefile_db_pool_connections', 'PostgreSQL connections the pool holds', () => pool.totalCount);
+  poolGauge('sitefile_db_pool_idle', 'Pool connections not in use', () => pool.idleCount);
+  poolGauge('sitefile_db_pool_waiting', 'Queries waiting for a pool connection', () => pool.waitingCount);
+  poolGauge('sitefile_db_pool_max', 'Most connections the pool opens', () => pool.options.max);
   return metrics;
 }

@@ -21,6 +21,11 @@ import { DEMO_KEY_NAME, DEMO_STAFF, PUBLISHED_DEMO_PASSWORDS, prepareDemo } from
 const [publishedAdmin, publishedMember] = PUBLISHED_DEMO_PASSWORDS;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-demo-modes-'));
 const config = (env: Record<string, string> = {}) => loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+/** The configuration of an operator's PostgreSQL (DATABASE_URL set; `prepareDemo` never connects to it). */
+const OPERATOR = {
+  DATABASE_URL: 'postgres://db.example/sitefile',
+  JWT_SIGNING_KEY: 'demo-modes-signing-key-0123456789abcdefghij',
+};
 const now = new Date('2026-11-26T08:00:00.000Z');
 
 let database: Database;
@@ -100,7 +105,7 @@ describe('a start outside demo mode', () => {
 
     const counts = await tableCounts();
     // DATABASE_URL set, SITEFILE_DEMO unset: a real deployment whatever the database holds.
-    const outcome = await prepareDemo(database.db, config(), 'postgres', now);
+    const outcome = await prepareDemo(database.db, config(OPERATOR), now);
     expect(outcome.demo).toBeUndefined();
     expect(outcome.warnings).toHaveLength(1);
     const [warning] = outcome.warnings;
@@ -129,15 +134,15 @@ describe('a start outside demo mode', () => {
 
   it('says nothing on the next start: what was disabled stays disabled', async () => {
     const counts = await tableCounts();
-    expect(await prepareDemo(database.db, config(), 'postgres', now)).toEqual({ demo: undefined, warnings: [] });
+    expect(await prepareDemo(database.db, config(OPERATOR), now)).toEqual({ demo: undefined, warnings: [] });
     // The embedded database holding real organizations is not demo mode either.
-    expect(await prepareDemo(database.db, config(), 'pglite', now)).toEqual({ demo: undefined, warnings: [] });
+    expect(await prepareDemo(database.db, config(), now)).toEqual({ demo: undefined, warnings: [] });
     expect(await tableCounts()).toEqual(counts);
   });
 
   it('with SITEFILE_DEMO=1 on a database holding other organizations adds no demo, and says so', async () => {
     const counts = await tableCounts();
-    const outcome = await prepareDemo(database.db, config({ SITEFILE_DEMO: '1' }), 'postgres', now);
+    const outcome = await prepareDemo(database.db, config({ ...OPERATOR, SITEFILE_DEMO: '1' }), now);
     expect(outcome.demo).toBeUndefined();
     expect(outcome.warnings).toEqual([expect.stringContaining('not the demo data')]);
     expect(await tableCounts()).toEqual(counts);
@@ -153,19 +158,19 @@ describe('an empty database', () => {
       const organizations = async () =>
         (await selectRows(empty.db, sql`SELECT count(*)::int AS n FROM organizations`, z.object({ n: z.number() })))[0]!
           .n;
-      expect(await prepareDemo(empty.db, at({}), 'postgres', now)).toEqual({ demo: undefined, warnings: [] });
-      expect(await prepareDemo(empty.db, at({ SITEFILE_DEMO: '0' }), 'pglite', now)).toEqual({
+      expect(await prepareDemo(empty.db, at(OPERATOR), now)).toEqual({ demo: undefined, warnings: [] });
+      expect(await prepareDemo(empty.db, at({ SITEFILE_DEMO: '0' }), now)).toEqual({
         demo: undefined,
         warnings: [],
       });
       expect(await organizations()).toBe(0);
-      const seeded = await prepareDemo(empty.db, at({ SITEFILE_DEMO: '1' }), 'postgres', now);
+      const seeded = await prepareDemo(empty.db, at({ ...OPERATOR, SITEFILE_DEMO: '1' }), now);
       expect(seeded.demo?.organizations).toHaveLength(2);
       expect(await organizations()).toBe(2);
       // Set back to unset on PostgreSQL: a demo database is still not shown outside demo mode, and its
       // generated passwords are not published ones, so nothing is disabled.
-      expect(await prepareDemo(empty.db, at({}), 'postgres', now)).toEqual({ demo: undefined, warnings: [] });
-      expect((await prepareDemo(empty.db, at({ SITEFILE_DEMO: '1' }), 'postgres', now)).demo).toEqual(seeded.demo);
+      expect(await prepareDemo(empty.db, at(OPERATOR), now)).toEqual({ demo: undefined, warnings: [] });
+      expect((await prepareDemo(empty.db, at({ ...OPERATOR, SITEFILE_DEMO: '1' }), now)).demo).toEqual(seeded.demo);
     } finally {
       await empty.close();
       await rm(emptyDir, { recursive: true, force: true });
@@ -179,7 +184,7 @@ describe('a demo database that later holds a real organization', () => {
     const demoDir = mkdtempSync(path.join(tmpdir(), 'sitefile-demo-later-'));
     const at = (env: Record<string, string>) => loadConfig({ DATA_DIR: demoDir, LOG_LEVEL: 'silent', ...env });
     try {
-      const demo = (await prepareDemo(demoDb.db, at({ SITEFILE_DEMO: '1' }), 'postgres', now)).demo!;
+      const demo = (await prepareDemo(demoDb.db, at({ SITEFILE_DEMO: '1' }), now)).demo!;
       const printed = [demo.staff.email, ...demo.users.map((user) => user.email)];
       const server = await startTestServer({ database: demoDb, env: { DATA_DIR: demoDir } });
       const tokens = await Promise.all(
@@ -196,12 +201,12 @@ describe('a demo database that later holds a real organization', () => {
       await createOrganization(demoDb.db, { name: 'Real Builders Ltd' });
       await server.close();
 
-      const outcome = await prepareDemo(demoDb.db, at({ SITEFILE_DEMO: '1' }), 'postgres', now);
+      const outcome = await prepareDemo(demoDb.db, at({ SITEFILE_DEMO: '1' }), now);
       expect(outcome.demo).toBeUndefined();
       expect(outcome.warnings).toEqual([expect.stringContaining('not the demo data'), expect.any(String)]);
       for (const named of [...printed, demo.client.clientId]) expect(outcome.warnings[1]).toContain(named);
       // Unset on the embedded database: not demo mode either, and nothing left to disable.
-      expect(await prepareDemo(demoDb.db, at({}), 'pglite', now)).toEqual({ demo: undefined, warnings: [] });
+      expect(await prepareDemo(demoDb.db, at({}), now)).toEqual({ demo: undefined, warnings: [] });
 
       const after = await startTestServer({ database: demoDb, env: { DATA_DIR: demoDir } });
       try {

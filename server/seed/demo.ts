@@ -54,9 +54,9 @@ export interface DemoOutcome {
  * Demo mode: `SITEFILE_DEMO=1`, or (unset) the embedded database while it is empty or holds only the demo. Anything
  * else — PostgreSQL, or an embedded database with real organizations — is a real deployment.
  */
-async function inDemoMode(db: Db, config: Config, kind: 'pglite' | 'postgres'): Promise<boolean> {
+async function inDemoMode(db: Db, config: Config): Promise<boolean> {
   if (config.demo !== 'auto') return config.demo === 'on';
-  if (kind !== 'pglite') return false;
+  if (config.databaseUrl) return false;
   return !(await demoInDatabase(db)).realOrganizations;
 }
 
@@ -76,14 +76,9 @@ async function demoInDatabase(db: Db): Promise<{ stored: DemoCredentials | undef
  * access that an earlier start left in the database (published passwords, the demo key, the demo staff) is
  * disabled, with one warning naming it.
  */
-export async function prepareDemo(
-  db: Db,
-  config: Config,
-  kind: 'pglite' | 'postgres',
-  now: Date = new Date(),
-): Promise<DemoOutcome> {
+export async function prepareDemo(db: Db, config: Config, now: Date = new Date()): Promise<DemoOutcome> {
   const warnings: string[] = [];
-  if (await inDemoMode(db, config, kind)) {
+  if (await inDemoMode(db, config)) {
     const demo = await ensureDemoData(db, config, now);
     if (demo) return { demo, warnings };
     warnings.push(

@@ -5,14 +5,12 @@ import { poolOf, type Tx } from '../db/connection.js';
 import { attemptDelivery, type DeliveryDeps } from './delivery.js';
 import { anyDeliveryDue, claimDueDeliveries, enqueueDeliveryJobs } from './queries.js';
 
-/** Who performs the attempts: graphile-worker on PostgreSQL, this process on PGlite. */
+/** Who performs the attempts: graphile-worker. */
 interface Executor {
   /** Called before the first hand-off only (so an instance without webhooks never starts a worker). */
   start(): Promise<void>;
   /** In the claim's transaction. */
   enqueue(tx: Tx, deliveryIds: readonly string[]): Promise<void>;
-  /** After the claim committed. */
-  afterCommit(deliveryIds: readonly string[]): void;
   stop(): Promise<void>;
 }
 
@@ -26,8 +24,7 @@ const BATCH = 20;
  * pending or claimed, and both come round again: at least once.
  */
 export function createWebhookDispatcher(deps: DeliveryDeps): WebhookDispatcher {
-  const pool = poolOf(deps.db);
-  const executor = pool ? graphileExecutor(pool, deps) : inProcessExecutor(deps);
+  const executor = graphileExecutor(poolOf(deps.db), deps);
   const leaseMs = 2 * deps.settings.timeoutMs + 1000;
   let closed = false;
   let again = false;
@@ -43,7 +40,6 @@ export function createWebhookDispatcher(deps: DeliveryDeps): WebhookDispatcher {
       await executor.enqueue(tx, ids);
       return ids;
     });
-    executor.afterCommit(claimed);
     if (claimed.length === BATCH) again = true;
   };
 
@@ -76,28 +72,8 @@ export function createWebhookDispatcher(deps: DeliveryDeps): WebhookDispatcher {
   };
 }
 
-/** PGlite: the attempts run here, right after the claim commits. */
-function inProcessExecutor(deps: DeliveryDeps): Executor {
-  const underWay = new Set<Promise<void>>();
-  return {
-    start: async () => {},
-    enqueue: async () => {},
-    afterCommit(deliveryIds) {
-      for (const id of deliveryIds) {
-        const attempt = attemptDelivery(deps, id)
-          .catch((err) => deps.log.warn({ err, deliveryId: id }, 'webhook attempt failed to record'))
-          .finally(() => underWay.delete(attempt));
-        underWay.add(attempt);
-      }
-    },
-    stop: async () => {
-      await Promise.all(underWay);
-    },
-  };
-}
-
 /**
- * PostgreSQL: graphile-worker runs the attempts (concurrency, LISTEN/NOTIFY pick-up, retry of a task that threw),
+ * graphile-worker runs the attempts (concurrency, LISTEN/NOTIFY pick-up, retry of a task that threw),
  * on the app's own pool; its jobs are added in the claim's transaction.
  */
 function graphileExecutor(pool: pg.Pool, deps: DeliveryDeps): Executor {
@@ -130,7 +106,6 @@ function graphileExecutor(pool: pg.Pool, deps: DeliveryDeps): Executor {
       await runner;
     },
     enqueue: enqueueDeliveryJobs,
-    afterCommit: () => {},
     async stop() {
       if (runner) await (await runner).stop();
     },

@@ -8,9 +8,8 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { freePort } from '../../test/harness.js';
+import { createPostgresDatabase, freePort } from '../../test/harness.js';
 import { loadKeyRing } from '../auth/keys.js';
 import { createTokenService } from '../auth/tokens.js';
 import { systemClock } from '../clock.js';
@@ -26,26 +25,16 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-webhook-crash-'));
 const signingKey = { id: 'crash', secret: 'crash-test-signing-key-0123456789abcdef' };
 const publicUrl = 'http://sitefile.test';
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
-/** On PostgreSQL (DATABASE_URL set) a database of this file's own, dropped at the end. */
-const serverUrl = process.env.DATABASE_URL;
-const databaseName = `sitefile_test_${randomBytes(6).toString('hex')}`;
-const databaseUrl = serverUrl ? Object.assign(new URL(serverUrl), { pathname: `/${databaseName}` }).toString() : '';
+/** A database of this file's own, dropped at the end. */
+let scratch: { url: string; drop(): Promise<void> };
 
 let receiver: Receiver;
 let ids: { orgId: string; projectId: string; userId: string; webhookId: string };
 
-async function onServer(statement: string) {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(statement);
-  await admin.end();
-}
-
 beforeAll(async () => {
   receiver = await startReceiver();
-  if (serverUrl) await onServer(`CREATE DATABASE ${databaseName}`);
-  const database = await openDatabase(serverUrl ? { databaseUrl } : { dataDir });
-  await database.migrate();
+  scratch = await createPostgresDatabase({ migrated: true });
+  const database = await openDatabase({ databaseUrl: scratch.url });
   const org = await createOrganization(database.db, { name: 'Harbor Construction' });
   const project = await createProject(database.db, { organizationId: org.id, name: 'Pier 9 Terminal' });
   const user = await createUser(database.db, {
@@ -67,7 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await receiver?.close();
-  if (serverUrl) await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  await scratch?.drop();
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -79,7 +68,7 @@ function startChild(port: number): Promise<ChildProcess> {
       ...process.env,
       NODE_ENV: 'test',
       DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: scratch.url,
       PORT: String(port),
       PUBLIC_URL: publicUrl,
       LOG_LEVEL: 'warn',

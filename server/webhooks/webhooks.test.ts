@@ -292,15 +292,13 @@ describe('webhook delivery', () => {
     const delivery = await deliveryWhen(hook.id, (d) => d.state === 'succeeded');
     expect(delivery).toMatchObject({ eventId: request!.headers['webhook-id'], eventType: 'email.filed' });
     expect(delivery.attempts).toMatchObject([{ attempt: 1, responseStatus: 200, succeeded: true }]);
-    if (server.database.kind === 'postgres') {
-      // On PostgreSQL the attempt ran as a graphile-worker job.
-      const tasks = await selectRows(
-        server.database.db,
-        sql`select identifier from graphile_worker._private_tasks where identifier = 'webhook_deliver'`,
-        z.object({ identifier: z.string() }),
-      );
-      expect(tasks).toHaveLength(1);
-    }
+    // The attempt ran as a graphile-worker job.
+    const tasks = await selectRows(
+      server.database.db,
+      sql`select identifier from graphile_worker._private_tasks where identifier = 'webhook_deliver'`,
+      z.object({ identifier: z.string() }),
+    );
+    expect(tasks).toHaveLength(1);
     // Organization B's endpoint got nothing of organization A's.
     expect(
       await server.call(`${hooksPath(f.orgB.id)}/${other.body.data.id}/deliveries`, { token: f.staff.token }),
