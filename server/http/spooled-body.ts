@@ -25,6 +25,7 @@ export const spoolBody =
         if (size > limit) throw tooLarge();
         await spill.write(chunk);
       }
+      spill.end();
     } catch (err) {
       await spill.discard(); // too large, or the client went or was cut (HTTP_REQUEST_TIMEOUT_MS)
       throw err;
