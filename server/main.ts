@@ -72,8 +72,12 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    await server.close();
-    await database.close();
+    try {
+      await server.close();
+    } finally {
+      // Whatever the HTTP side threw, the database (the embedded PostgreSQL with it) is closed before the exit.
+      await database.close().catch((err) => log.error({ err }, 'closing the database failed'));
+    }
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -136,8 +136,12 @@ export async function openDatabase(options: {
     return {
       ...database,
       async close() {
-        await database.close();
-        await embedded.stop();
+        // The server stops even when the pool's end fails (ended twice, a connection already lost).
+        try {
+          await database.close();
+        } finally {
+          await embedded.stop();
+        }
       },
     };
   } catch (err) {
