@@ -13,7 +13,8 @@ import { startEmbeddedPostgres } from '../server/db/embedded-postgres.js';
 /** An embedded server that only tests use: losing it in a crash loses nothing, so it skips the disk syncs. */
 const THROWAWAY = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '300' };
 
-async function onServer(url: string, statement: string): Promise<void> {
+/** Runs one statement on the server at `url`, on a connection of its own. */
+export async function onServer(url: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

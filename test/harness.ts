@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import pino from 'pino';
 import { inject } from 'vitest';
 import { createClient } from '../server/api-keys/service.js';
@@ -16,6 +15,7 @@ import { type RunningServer, startServer } from '../server/server.js';
 import { createUser } from '../server/users/service.js';
 import type { Permission } from '../shared/permissions.js';
 import { permissionKeys } from '../shared/permissions.js';
+import { onServer } from './global-setup.js';
 
 // What test/global-setup.ts provides to every test file (declared here, where it is read: harness.ts is in both
 // the server's and the add-in's TypeScript project).
@@ -46,15 +46,7 @@ export async function createPostgresDatabase(
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const serverUrl = options.serverUrl ?? testServerUrl();
   const name = `sitefile_test_${randomBytes(6).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = (statement: string) => onServer(serverUrl, statement);
   await admin(`CREATE DATABASE ${name}${options.migrated ? ` TEMPLATE ${inject('testTemplateDatabase')}` : ''}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
