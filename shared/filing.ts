@@ -222,6 +222,13 @@ export const LookupQuery = strictQuery({
 /** The Message-ID the transport gave an e-mail that was filed as it was sent, told by the sender's sent copy. */
 export const SentMessageIdBody = z.strictObject({ internetMessageId: MessageIdInput });
 
+export const MoveFiledEmailBody = z
+  .strictObject({
+    projectId: Id.meta({ description: 'The project (of the same organization) to move the filed e-mail into' }),
+    documentId: Id.optional().meta({ description: "One of that project's documents to put it on" }),
+  })
+  .meta({ id: 'MoveFiledEmail' });
+
 const LookupFiling = OtherFiling.extend({
   organizationId: z.string(),
   documentNumber: z.string().nullable(),

@@ -27,6 +27,7 @@ import { learnedFeatures } from './model/features.js';
 import {
   attachmentsOf,
   bodyTextOf,
+  type FiledEmailToLearn,
   type FiledEmailWithFiler,
   filedEmailsToLearn,
   filingsOfConversation,
@@ -314,7 +315,7 @@ export async function recordSentMessageId(
   return summaryOf(updated);
 }
 
-async function filingResult(
+export async function filingResult(
   app: AppContext,
   caller: Caller,
   row: FiledEmailWithFiler,
@@ -583,6 +584,17 @@ export async function suggestProjects(
   };
 }
 
+/** What the suggestion model learned of a filed e-mail, as filing it learned it. */
+export const featuresOf = (row: FiledEmailToLearn) =>
+  learnedFeatures({
+    subject: row.subject,
+    body: row.bodyText,
+    attachmentNames: row.attachmentNames,
+    from: row.fromAddress,
+    recipients: [...row.to, ...row.cc].map((a) => a.address),
+    ownDomain: domainOf(row.filerEmail.toLowerCase()),
+  });
+
 /**
  * Relearns an organization's suggestion model from every e-mail filed in it (mail filed before the model existed,
  * or rows written past the API, as the seed does): forgets it, then learns each e-mail as filing would have.
@@ -593,21 +605,7 @@ export async function relearnOrganization(db: Db, organizationId: string): Promi
     let learned = 0;
     for (let after = ''; ; ) {
       const page = await filedEmailsToLearn(tx, organizationId, after, 500);
-      for (const row of page) {
-        await learnFeatures(
-          tx,
-          organizationId,
-          row.projectId,
-          learnedFeatures({
-            subject: row.subject,
-            body: row.bodyText,
-            attachmentNames: row.attachmentNames,
-            from: row.fromAddress,
-            recipients: [...row.to, ...row.cc].map((a) => a.address),
-            ownDomain: domainOf(row.filerEmail.toLowerCase()),
-          }),
-        );
-      }
+      for (const row of page) await learnFeatures(tx, organizationId, row.projectId, featuresOf(row));
       learned += page.length;
       if (page.length < 500) break;
       after = page.at(-1)!.id;
