@@ -193,6 +193,8 @@ export function useFilingForm(input: FilingFormInput) {
     unmarked,
     file,
     fileWithThread,
+    /** The filing shown was undone or moved: the form is as before File. */
+    clearFiling: () => setFiling({ state: 'idle' }),
   };
 }
 
@@ -250,7 +252,7 @@ async function fileNow(args: {
 }
 
 /** Outlook applies only categories of the mailbox's master list; a delegate may not be allowed to add to it. */
-function categoryRefusal(error: unknown, owner: string | undefined): CategoryOutcome {
+export function categoryRefusal(error: unknown, owner: string | undefined): CategoryOutcome {
   if (error instanceof ItemChangedError) return { state: 'item-changed' };
   const notInMasterList =
     error instanceof OfficeCallError && (error.operation === 'masterCategories.addAsync' || error.code === 9044);

@@ -77,6 +77,12 @@
           host.categoriesOf[id] = [...new Set([...(host.categoriesOf[id] ?? []), ...names])];
           later(callback, ok(undefined));
         },
+        // Removing a category the item does not carry is no error.
+        removeAsync(names, callback) {
+          host.calls.push(`categories.removeAsync:${names.join(',')}`);
+          host.categoriesOf[id] = (host.categoriesOf[id] ?? []).filter((n) => !names.includes(n));
+          later(callback, ok(undefined));
+        },
       },
       ...(spec.sharedMailbox
         ? {
