@@ -69,7 +69,8 @@ async function fileSelected(
     if (filings.some((f) => f.projectId === project.projectId)) return { state: 'already' };
     if (filings.length > 0) return { state: 'elsewhere', projects: [...new Set(filings.map((f) => f.projectName))] };
     const every = new Set(fileableAttachments(message).map((a) => a.id));
-    if (!sendingPlan(message, every, host.canReadRawMessage()).fits) {
+    // The form fits whenever anything does (the whole message is sent only when it fits too).
+    if (!sendingPlan(message, every, false, 0).fits) {
       throw new Error('over the 25 MB Sitefile accepts: open it alone to leave out its largest attachments');
     }
     const target = { orgId: project.orgId, projectId: project.projectId };
@@ -150,7 +151,11 @@ export function FileSeveral(props: {
         </Field>
       )}
       {!running && settled > 0 && (
-        <MessageBar intent={failed.length || count('elsewhere') ? 'warning' : 'success'} layout="multiline" aria-live="polite">
+        <MessageBar
+          intent={failed.length || count('elsewhere') ? 'warning' : 'success'}
+          layout="multiline"
+          aria-live="polite"
+        >
           <MessageBarBody>
             {`${count('filed')} filed, ${count('already')} already filed there, ${failed.length} failed.`}
             {count('elsewhere') > 0 && ` ${count('elsewhere')} filed in another project already: not filed again.`}
