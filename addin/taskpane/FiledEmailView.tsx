@@ -1,5 +1,5 @@
 import { Button, Caption1, Link, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import type { FiledEmailDetail } from '../../shared/filing.js';
 import type { ApiClient } from '../api/client.js';
@@ -7,6 +7,8 @@ import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
 import { formatSize } from './Attachments.js';
 import { dateOf } from './FilingOutcome.js';
+import type { ProjectDirectory } from './project-directory.js';
+import { RefileActions, RefiledNotice, type Refiling } from './Refile.js';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: 0 },
@@ -44,18 +46,44 @@ export interface FiledEmailRef {
  * One filed e-mail to read: its headers, body and attachments, each downloaded through the server's signed link
  * (in a new window: a task pane cannot save files itself). The subject takes the focus when it opens.
  */
-export function FiledEmailView(props: { api: ApiClient; open: FiledEmailRef; onBack: () => void }) {
+export function FiledEmailView(props: {
+  api: ApiClient;
+  open: FiledEmailRef;
+  onBack: () => void;
+  /** The project it is filed in, by name. */
+  projectName: string;
+  projects: ProjectDirectory | undefined;
+  projectsError?: unknown;
+}) {
   const styles = useStyles();
   const { orgId, projectId, emailId } = props.open;
   const email = useAsync(() => props.api.filedEmail(orgId, projectId, emailId), [props.api, orgId, projectId, emailId]);
+  // Unfiled or moved from here: what happened is told in place of the e-mail, which is no longer in this project.
+  const [refiling, setRefiling] = useState<Refiling>({ state: 'idle' });
+  const name = props.projectName;
   return (
     <section className={styles.root} aria-label="Filed e-mail">
       <Button className={styles.back} appearance="subtle" onClick={props.onBack}>
         ← Back to the list
       </Button>
-      {email.status === 'loading' && <Spinner size="tiny" label="Opening the e-mail…" />}
-      {email.status === 'failed' && <ErrorNotice error={email.error} onRetry={email.reload} />}
-      {email.status === 'done' && <EmailBody email={email.data} />}
+      {refiling.state !== 'idle' ? (
+        <RefiledNotice refiling={refiling} />
+      ) : (
+        <>
+          {email.status === 'loading' && <Spinner size="tiny" label="Opening the e-mail…" />}
+          {email.status === 'failed' && <ErrorNotice error={email.error} onRetry={email.reload} />}
+          {email.status === 'done' && (
+            <>
+              <EmailBody email={email.data} />
+              <RefileActions
+                input={{ ...props, shared: undefined, onChanged: setRefiling }}
+                label={name}
+                place={{ organizationId: orgId, projectId, projectName: name, filedEmailId: emailId }}
+              />
+            </>
+          )}
+        </>
+      )}
     </section>
   );
 }

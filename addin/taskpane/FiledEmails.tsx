@@ -56,7 +56,22 @@ export default function FiledEmails(props: {
     if (record) void search(record.project);
   }, [record]);
 
-  if (open) return <FiledEmailView api={props.api} open={open} onBack={() => setOpen(undefined)} />;
+  if (open) {
+    return (
+      <FiledEmailView
+        api={props.api}
+        open={open}
+        projectName={project?.name ?? 'this project'}
+        projects={projects}
+        projectsError={props.projectsError}
+        onBack={() => {
+          setOpen(undefined);
+          // The list again as it is now: an e-mail unfiled or moved from the view is no longer in it.
+          void search();
+        }}
+      />
+    );
+  }
   return (
     <section className={styles.root} aria-label="Filed e-mails">
       <ProjectPicker

@@ -4,7 +4,7 @@ import type { ApiClient } from '../api/client.js';
 import { filedCategoryName } from '../office/category.js';
 import type { SharedMailbox } from '../office/mailbox.js';
 import { ErrorNotice, messageOf } from '../ui/notices.js';
-import type { MailHost } from './mail-host.js';
+import type { HeldItemHost, MailHost } from './mail-host.js';
 import { ProjectPicker } from './pickers.js';
 import type { ProjectDirectory, ProjectOption } from './project-directory.js';
 import { type CategoryOutcome, categoryRefusal } from './use-filing-form.js';
@@ -22,16 +22,16 @@ export interface FiledPlace {
   filedEmailId: string;
 }
 
+/** `category` is absent when the e-mail was not the one open in Outlook (its category was not touched). */
 export type Refiling =
   | { state: 'idle' }
-  | { state: 'busy' }
-  | { state: 'unfiled'; from: string; category: CategoryOutcome }
-  | { state: 'moved'; from: string; to: string; category: CategoryOutcome }
-  | { state: 'failed'; error: unknown };
+  | { state: 'unfiled'; from: string; category?: CategoryOutcome }
+  | { state: 'moved'; from: string; to: string; category?: CategoryOutcome };
 
 export interface RefileInput {
   api: ApiClient;
-  host: MailHost;
+  /** The mailbox whose open e-mail this filing is of; absent for a filing found by search (Filed e-mails). */
+  host?: MailHost;
   projects: ProjectDirectory | undefined;
   projectsError?: unknown;
   /** The open e-mail's mailbox, when shared: a mailbox the person may only read keeps its categories. */
@@ -45,24 +45,31 @@ export interface RefileInput {
  * category right on that same e-mail (never on one selected meanwhile).
  */
 async function refile(input: RefileInput, place: FiledPlace, to?: ProjectOption): Promise<Refiling> {
-  const held = input.host.holdItem();
+  const held = input.host?.holdItem();
   const target = { orgId: place.organizationId, projectId: place.projectId };
   if (to) await input.api.moveFiled(target, place.filedEmailId, { projectId: to.projectId });
   else await input.api.unfile(target, place.filedEmailId);
-  const { shared } = input;
-  const category: CategoryOutcome =
-    shared && !shared.canWrite
-      ? { state: 'read-only', owner: shared.owner }
-      : await held
-          .unmarkFiledInOutlook(place.projectName)
-          .then(() => (to ? held.markFiledInOutlook(to.name) : undefined))
-          .then(
-            () => ({ state: 'added' }) as const,
-            (error: unknown) => categoryRefusal(error, shared?.owner),
-          );
+  const category = held && (await recategorize(held, input.shared, place.projectName, to?.name));
   return to
     ? { state: 'moved', from: place.projectName, to: to.name, category }
     : { state: 'unfiled', from: place.projectName, category };
+}
+
+/** Outlook's "Filed: …" category of the e-mail, taken off (and the new project's put on, for a move). */
+async function recategorize(
+  held: HeldItemHost,
+  shared: SharedMailbox | undefined,
+  from: string,
+  to: string | undefined,
+): Promise<CategoryOutcome> {
+  if (shared && !shared.canWrite) return { state: 'read-only', owner: shared.owner };
+  try {
+    await held.unmarkFiledInOutlook(from);
+    if (to) await held.markFiledInOutlook(to);
+    return { state: 'added' };
+  } catch (error) {
+    return categoryRefusal(error, shared?.owner);
+  }
 }
 
 /**
@@ -153,8 +160,10 @@ export function RefiledNotice({ refiling }: { refiling: Refiling }) {
   );
 }
 
-function refiledCategoryText(refiling: Extract<Refiling, { from: string }>, category: CategoryOutcome): string {
+function refiledCategoryText(refiling: Extract<Refiling, { from: string }>, category?: CategoryOutcome): string {
   const old = `“${filedCategoryName(refiling.from)}”`;
+  if (!category)
+    return `If Outlook shows ${old} on the e-mail, select it with Sitefile open to see where it is filed now.`;
   switch (category.state) {
     case 'added':
       return refiling.state === 'moved'

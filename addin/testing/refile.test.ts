@@ -89,4 +89,77 @@ describeInBrowser('unfiling and moving a filing from the pane', () => {
       await context.close();
     }, 60_000);
   }
+
+  for (const { input, width, theme } of [
+    { input: 'keyboard', width: 320, theme: 'light' },
+    { input: 'mouse', width: 450, theme: 'dark' },
+  ] as const) {
+    it(`moves and unfiles a filing found under Filed e-mails (${input}, ${width} px, ${theme})`, async () => {
+      const { f, server } = suite;
+      const tag = `found-${input}-${width}-${theme}`;
+      const filed = await server.call(`/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/emails`, {
+        method: 'POST',
+        token: f.admin.token,
+        json: {
+          subject: `Crane ${tag} lift plan`,
+          from: 'lee@steel.example',
+          to: ['member@harbor.test'],
+          internetMessageId: `<${tag}@steel.example>`,
+          bodyText: 'The lift plan for the tower crane.',
+        },
+      });
+      expect(filed.status).toBe(201);
+      const { context, page } = await suite.openPane(
+        { item: openEmail, mailboxMinor: 8, dark: theme === 'dark' },
+        { width, colorScheme: theme },
+      );
+      const openFound = async (project: string, typed: string) => {
+        await pressBy(page.getByRole('tab', { name: 'Filed e-mails' }), input);
+        const picker = page.getByRole('combobox', { name: 'Project' });
+        if (input === 'mouse') {
+          await picker.click();
+          await picker.pressSequentially(typed);
+          await page.getByRole('option', { name: project }).click();
+        } else {
+          await chooseByKeyboard(picker, typed, project);
+        }
+        await page.getByRole('searchbox', { name: 'Search filed e-mails' }).fill(`"${tag}"`);
+        await pressBy(page.getByRole('button', { name: 'Search' }), input);
+        await pressBy(page.getByText(`Crane ${tag} lift plan`), input);
+        await page.getByRole('heading', { name: `Crane ${tag} lift plan` }).waitFor();
+      };
+
+      await openFound('Pier 9 Terminal', 'pier');
+      await pressBy(page.getByRole('button', { name: 'Move it from Pier 9 Terminal to another project' }), input);
+      const moveTo = page.getByRole('combobox', { name: 'Move from Pier 9 Terminal to' });
+      if (input === 'mouse') {
+        await moveTo.click();
+        await moveTo.pressSequentially('dock');
+        await page.getByRole('option', { name: 'Dockside Offices' }).click();
+      } else {
+        await chooseByKeyboard(moveTo, 'dock', 'Dockside Offices');
+      }
+      await pressBy(page.getByRole('button', { name: 'Move to Dockside Offices' }), input);
+      await page.getByText(/^Moved from Pier 9 Terminal to Dockside Offices\./).waitFor();
+      await shot(page, `refile-${tag}-moved`);
+      await expectAccessible(page);
+      await pressBy(page.getByRole('button', { name: '← Back to the list' }), input);
+      await page.getByText('No filed e-mail matches.').waitFor();
+      expect((await suite.filedIn(f.projectA2.id, `"${tag}"`)).map((e) => e.subject)).toEqual([
+        `Crane ${tag} lift plan`,
+      ]);
+
+      await openFound('Dockside Offices', 'dock');
+      await pressBy(page.getByRole('button', { name: 'Unfile it from Dockside Offices' }), input);
+      await page.getByText(/^Unfiled from Dockside Offices\./).waitFor();
+      await shot(page, `refile-${tag}-unfiled`);
+      await expectAccessible(page);
+      expect(await suite.filedIn(f.projectA2.id, `"${tag}"`)).toEqual([]);
+      // The e-mail open in Outlook is another one: its categories are left alone.
+      expect(await officeHostState(page, 'calls')).not.toContainEqual(
+        expect.stringMatching(/^categories\.removeAsync/),
+      );
+      await context.close();
+    }, 60_000);
+  }
 });
