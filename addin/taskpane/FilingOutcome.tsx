@@ -112,8 +112,8 @@ function OutcomeBody({
         <MessageBar intent="success" layout="multiline">
           <MessageBarBody>
             <MessageBarTitle>Filed</MessageBarTitle>
-            Filed in {filing.project.name} with {r.attachments.length} attachment
-            {r.attachments.length === 1 ? '' : 's'}.{category} <Link onClick={onOpenFiled}>Open it in Sitefile</Link>
+            Filed in {filing.project.name}
+            {withAttachments(filing.attachmentCount)}.{category} <Link onClick={onOpenFiled}>Open it in Sitefile</Link>
             {actions}
           </MessageBarBody>
         </MessageBar>
@@ -121,6 +121,9 @@ function OutcomeBody({
     }
   }
 }
+
+/** " with 2 attachments", or nothing when it had none. */
+const withAttachments = (count: number) => (count === 0 ? '' : ` with ${count} attachment${count === 1 ? '' : 's'}`);
 
 /** What happened to the "Filed: project" category, in the person's words. */
 function categoryText(category: CategoryOutcome, name: string): string {

@@ -31,8 +31,10 @@ export function FollowUp({ form, host }: { form: FilingForm; host: MailHost }) {
     form.fileWithThread(latest!);
   });
   if (form.compose || !latest || filing.state === 'done') return null;
-  const where = latest.documentNumber ? `${latest.projectName} (${latest.documentNumber})` : latest.projectName;
-  const others = thread.length - 1;
+  // Every place named (the latest first): "and 1 other place" told the person nothing they could act on.
+  const places = new Intl.ListFormat('en', { type: 'conjunction' }).format(
+    thread.map((t) => (t.documentNumber ? `${t.projectName} (${t.documentNumber})` : t.projectName)),
+  );
   const choose = (on: boolean) => {
     setAutomatic(on);
     host.writeRoamingSetting(fileFollowUpsSetting, on).catch(() => undefined);
@@ -41,8 +43,8 @@ export function FollowUp({ form, host }: { form: FilingForm; host: MailHost }) {
     <MessageBar intent="info" layout="multiline">
       <MessageBarBody>
         <MessageBarTitle>A reply in a filed conversation</MessageBarTitle>
-        This conversation is filed in {where}
-        {others > 0 ? ` and ${others} other place${others === 1 ? '' : 's'}` : ''}.
+        This conversation is filed in {places}.
+        {thread.length > 1 && ` “File with the thread” files it in ${thread[0]!.projectName}, where it was filed last.`}
         <Checkbox
           checked={automatic}
           onChange={(_event, data) => choose(data.checked === true)}

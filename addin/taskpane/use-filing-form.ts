@@ -28,6 +28,8 @@ export type Filing =
   | {
       state: 'done';
       result: z.output<typeof FileEmailResult>;
+      /** The files filed with it, as the person chose them (inline images, part of the body, are not counted). */
+      attachmentCount: number;
       project: ProjectOption;
       document?: DocumentChoice;
       category: CategoryOutcome;
@@ -260,7 +262,8 @@ async function fileNow(args: {
           () => ({ state: 'added' }),
           (error: unknown) => categoryRefusal(error, shared?.owner),
         );
-  return { state: 'done', result, project, document: args.document, category };
+  const attachmentCount = fileableAttachments(message).filter((a) => args.chosen.has(a.id)).length;
+  return { state: 'done', result, attachmentCount, project, document: args.document, category };
 }
 
 /** Outlook applies only categories of the mailbox's master list; a delegate may not be allowed to add to it. */
