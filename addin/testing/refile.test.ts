@@ -1,3 +1,4 @@
+import type { Locator } from 'playwright-core';
 import { expect, it } from 'vitest';
 import {
   chooseByKeyboard,
@@ -15,6 +16,14 @@ import { useBrowserSuite } from './suite.js';
  * server, the "Already filed" list and Outlook's "Filed: …" category (Mailbox 1.8 categories.addAsync /
  * removeAsync) follow each step.
  */
+
+/** Picks `option` in a project picker after typing `typed`, by mouse or keyboard. */
+async function choose(picker: Locator, input: 'mouse' | 'keyboard', typed: string, option: string) {
+  if (input === 'keyboard') return chooseByKeyboard(picker, typed, option);
+  await picker.click();
+  await picker.pressSequentially(typed);
+  await picker.page().getByRole('option', { name: option }).click();
+}
 
 describeInBrowser('unfiling and moving a filing from the pane', () => {
   const suite = useBrowserSuite();
@@ -41,13 +50,7 @@ describeInBrowser('unfiling and moving a filing from the pane', () => {
       const { f } = suite;
       const picker = page.getByRole('combobox', { name: 'Or choose a project' });
       await picker.waitFor();
-      if (input === 'mouse') {
-        await picker.click();
-        await picker.pressSequentially('pier');
-        await page.getByRole('option', { name: 'Pier 9 Terminal' }).click();
-      } else {
-        await chooseByKeyboard(picker, 'pier', 'Pier 9 Terminal');
-      }
+      await choose(picker, input, 'pier', 'Pier 9 Terminal');
       await pressBy(page.getByRole('button', { name: 'File', exact: true }), input);
       await page.getByText('Filed in Pier 9 Terminal with 2 attachments.').waitFor();
       expect(await officeHostState(page, 'categories')).toEqual(['Filed: Pier 9 Terminal']);
@@ -55,13 +58,7 @@ describeInBrowser('unfiling and moving a filing from the pane', () => {
       // Move, from the result of filing.
       await pressBy(page.getByRole('button', { name: 'Move it from Pier 9 Terminal to another project' }), input);
       const moveTo = page.getByRole('combobox', { name: 'Move from Pier 9 Terminal to' });
-      if (input === 'mouse') {
-        await moveTo.click();
-        await moveTo.pressSequentially('dock');
-        await page.getByRole('option', { name: 'Dockside Offices' }).click();
-      } else {
-        await chooseByKeyboard(moveTo, 'dock', 'Dockside Offices');
-      }
+      await choose(moveTo, input, 'dock', 'Dockside Offices');
       expect(await page.getByRole('button', { name: 'Move to Dockside Offices' }).isEnabled()).toBe(true);
       await shot(page, `refile-${tag}-move`);
       await expectAccessible(page);
@@ -116,13 +113,7 @@ describeInBrowser('unfiling and moving a filing from the pane', () => {
       const openFound = async (project: string, typed: string) => {
         await pressBy(page.getByRole('tab', { name: 'Filed e-mails' }), input);
         const picker = page.getByRole('combobox', { name: 'Project' });
-        if (input === 'mouse') {
-          await picker.click();
-          await picker.pressSequentially(typed);
-          await page.getByRole('option', { name: project }).click();
-        } else {
-          await chooseByKeyboard(picker, typed, project);
-        }
+        await choose(picker, input, typed, project);
         await page.getByRole('searchbox', { name: 'Search filed e-mails' }).fill(`"${tag}"`);
         await pressBy(page.getByRole('button', { name: 'Search' }), input);
         await pressBy(page.getByText(`Crane ${tag} lift plan`), input);
@@ -132,13 +123,7 @@ describeInBrowser('unfiling and moving a filing from the pane', () => {
       await openFound('Pier 9 Terminal', 'pier');
       await pressBy(page.getByRole('button', { name: 'Move it from Pier 9 Terminal to another project' }), input);
       const moveTo = page.getByRole('combobox', { name: 'Move from Pier 9 Terminal to' });
-      if (input === 'mouse') {
-        await moveTo.click();
-        await moveTo.pressSequentially('dock');
-        await page.getByRole('option', { name: 'Dockside Offices' }).click();
-      } else {
-        await chooseByKeyboard(moveTo, 'dock', 'Dockside Offices');
-      }
+      await choose(moveTo, input, 'dock', 'Dockside Offices');
       await pressBy(page.getByRole('button', { name: 'Move to Dockside Offices' }), input);
       await page.getByText(/^Moved from Pier 9 Terminal to Dockside Offices\./).waitFor();
       await shot(page, `refile-${tag}-moved`);
