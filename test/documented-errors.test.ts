@@ -47,6 +47,8 @@ const notProvokedHere: Record<string, string> = {
   'PATCH /v1/admin/users/{userId} 409': 'staff disabling themselves: server/users tests',
   'POST /v1/organization/{orgId}/project/{projectId}/emails 409':
     'filing again with another RFI an e-mail already on a document: server/filing tests (filing-upload)',
+  'POST /v1/organization/{orgId}/project/{projectId}/emails/{emailId}/move 409':
+    'moving into a project holding the e-mail: server/filing/refile.test.ts',
   'PUT /v1/organization/{orgId}/project/{projectId}/emails/{emailId}/sent-message-id 409':
     'a Message-ID the record has already, or another filing has: server/filing tests (filed-on-send)',
 };
