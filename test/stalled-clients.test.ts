@@ -31,6 +31,10 @@ configureFixtureServer({
   },
 });
 
+/** ~20 MB of CSV: more than the socket buffers of a stalled client hold (loopback's grow to several MB each), so
+ *  the export waits on its client; at 5 MB it sometimes all fitted, ended, and freed its slot. */
+const ACTIVITY_ROWS = 40_000;
+
 let port: number;
 
 beforeAll(async () => {
@@ -39,7 +43,7 @@ beforeAll(async () => {
     insert into activity (id, organization_id, project_id, actor_name, actor_email, action, title)
     select 'act_' || g, ${f.orgA.id}, ${f.projectA1.id}, 'Lee Long', 'lee@harbor.test', 'comment',
       ${'x'.repeat(480)} || g
-    from generate_series(1, 10000) g`);
+    from generate_series(1, ${ACTIVITY_ROWS}) g`);
 }, 120_000);
 
 /** A socket to the server that has written `bytes`; `ended` resolves with what the server sent and when

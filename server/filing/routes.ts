@@ -75,7 +75,9 @@ export const filingRoutes = [
     before: [emailBodyTypes],
     gatedBody: {
       limit: jsonFormLimitBytes,
+      raw: { type: 'message/rfc822', limit: MAX_MESSAGE_BYTES },
       parsers: [
+        // A compressed message (Content-Encoding) is inflated here, within the same limit.
         express.raw({ type: 'message/rfc822', limit: MAX_MESSAGE_BYTES }),
         express.json({ limit: jsonFormLimitBytes, verify: refuseNulInJson }),
       ],

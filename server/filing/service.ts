@@ -22,7 +22,14 @@ import { newId } from '../ids.js';
 import { findOrganization } from '../organizations/queries.js';
 import { emitEvent } from '../outbox/queries.js';
 import { MAX_PROJECTS_SENT, rerankWithProvider } from './ai.js';
-import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId, searchTextOf } from './message.js';
+import {
+  attachmentText,
+  clippedBody,
+  domainOf,
+  type IncomingEmail,
+  normaliseMessageId,
+  searchTextOf,
+} from './message.js';
 import { learnedFeatures } from './model/features.js';
 import {
   attachmentsOf,
@@ -205,7 +212,7 @@ async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
     to: email.to,
     cc: email.cc,
     sentAt: email.sentAt,
-    bodyText: email.bodyText,
+    ...clippedBody(email.bodyText),
     rawBlobKey: blobs.raw.key,
     htmlBlobKey: blobs.html?.key ?? null,
     hasAttachments: blobs.attachments.length > 0,
@@ -470,6 +477,7 @@ export async function filedEmailDetail(
     inReplyTo: email.inReplyTo,
     references: email.references,
     bodyText,
+    bodyTextTruncated: email.bodyTextTruncated,
     original: email.rawBlobKey
       ? signDownload(app, { blobKey: email.rawBlobKey, fileName: `${baseName}.eml`, contentType: 'message/rfc822' })
       : null,

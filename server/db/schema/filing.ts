@@ -38,7 +38,9 @@ export const filedEmails = pgTable(
     to: jsonb('to').$type<Addresses>().notNull(),
     cc: jsonb('cc').$type<Addresses>().notNull(),
     sentAt: ts('sent_at'),
+    /** The text body, its first MAX_STORED_BODY_CHARS characters (the original .eml holds all of it). */
     bodyText: text('body_text').notNull().default(''),
+    bodyTextTruncated: boolean('body_text_truncated').notNull().default(false),
     rawBlobKey: text('raw_blob_key'),
     htmlBlobKey: text('html_blob_key'),
     hasAttachments: boolean('has_attachments').notNull().default(false),
