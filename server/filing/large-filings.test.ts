@@ -100,6 +100,7 @@ async function fileEightLargeEmails(round: string) {
   expect(statuses).toEqual(Array(8).fill(201));
   expect(await storedCount(`large-${round}-%`)).toBe(8);
   await expectServing();
+  console.info(`eight 24 MB filings (${round}): resident memory +${(growth / MB).toFixed(0)} MB`);
   expect(growth / MB, 'resident memory growth, MB').toBeLessThan(300);
 }
 
