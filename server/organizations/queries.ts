@@ -81,6 +81,9 @@ export async function searchProjectRows(
     const key = projects.searchKey;
     // A folded text holds no LIKE wildcard: % _ and \ are punctuation, and folding made them spaces.
     const contains = (word: string) => sql`${key} like ${`%${word}%`}`;
+    // A word of one or two letters has no trigram to be alike by: only as typed (and no index reads it then).
+    const matches = (word: string) =>
+      word.length < 3 ? contains(word) : sql`(${contains(word)} or ${word} <% ${key})`;
     const code = sql`search_fold(coalesce(${projects.code}, ''))`;
     const tier = sql<number>`case
       when ${code} = ${folded} then 0
@@ -90,7 +93,7 @@ export async function searchProjectRows(
     return tx
       .select(getTableColumns(projects))
       .from(projects)
-      .where(and(...inOrg(options), ...words.map((word) => sql`(${contains(word)} or ${word} <% ${key})`)))
+      .where(and(...inOrg(options), ...words.map(matches)))
       .orderBy(tier, desc(sql`word_similarity(${folded}, ${key})`), ...projectsByName.orderBy)
       .offset(options.offset)
       .limit(options.limit);
