@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { KeysetPosition } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
 import { keysetOrder } from '../db/keyset.js';
-import { likeContains } from '../db/like.js';
 import { selectRows } from '../db/rows.js';
 import {
   documents,
@@ -240,8 +239,21 @@ export async function filingsOfConversation(db: Db, orgs: OrgFilter, conversatio
     .limit(50);
 }
 
+/** Whose filed e-mails a list reads: one project's, or every project's a caller reaches (`inScope`). */
+export type FiledIn = { projectId: string } | { orgs: OrgFilter; projects: readonly string[] };
+
+const filedIn = (within: FiledIn): SQL | undefined => {
+  if ('projectId' in within) return eq(filedEmails.projectId, within.projectId);
+  const reached = [
+    ...(within.orgs === 'all' || within.orgs.length > 0 ? [inOrgs(within.orgs)] : []),
+    ...(within.projects.length > 0 ? [inArray(filedEmails.projectId, [...within.projects])] : []),
+  ];
+  // A scope reaching nothing lists nothing.
+  return reached.length > 0 ? or(...reached) : sql`false`;
+};
+
 export interface ListFilters {
-  projectId: string;
+  within: FiledIn;
   search?: string;
   from?: string;
   to?: string;
@@ -256,22 +268,26 @@ export interface ListFilters {
 
 /**
  * Words (stemmed, or exact for stop words and codes) anywhere in the indexed text, or the text as typed anywhere in
- * the subject. Angle brackets are spaces on both sides (see the column), so `<RFI-12>` finds its words.
+ * the subject; accents ignored on both sides ("facade" finds "façade"). Angle brackets are spaces on both sides
+ * (see the column), so `<RFI-12>` finds its words. The subject is compared folded (search_fold: punctuation is
+ * space, which also keeps LIKE's wildcards out of the pattern), through its trigram index.
  */
 const searchMatch = (text: string) => {
-  const words = sql`translate(${text}, '<>', '  ')`;
+  const words = sql`search_unaccent(translate(${text}, '<>', '  '))`;
+  const folded = sql`search_fold(${text})`;
   return or(
     sql`${filedEmails.searchVector} @@ websearch_to_tsquery('english', ${words})`,
     sql`${filedEmails.searchVector} @@ websearch_to_tsquery('simple', ${words})`,
-    sql`${filedEmails.subject} ilike ${likeContains(text)}`,
+    sql`(${folded} <> '' and search_fold(${filedEmails.subject}) like '%' || ${folded} || '%')`,
   );
 };
 
 const newestFiledFirst = keysetOrder(filedEmails.filedAt, filedEmails.id, 'desc', 'timestamptz');
 
-/** One page of a project's filed e-mails, newest filing first (index filed_emails_project_filed_idx). */
+/** One page of filed e-mails, newest filing first (index filed_emails_project_filed_idx, or for a whole scope
+ *  filed_emails_org_filed_idx). */
 export async function listFiledEmails(db: Db, f: ListFilters): Promise<FiledEmailWithFiler[]> {
-  const conditions: (SQL | undefined)[] = [eq(filedEmails.projectId, f.projectId)];
+  const conditions: (SQL | undefined)[] = [filedIn(f.within)];
   if (f.search) conditions.push(searchMatch(f.search));
   if (f.from) conditions.push(sql`lower(${filedEmails.fromAddress}) = ${f.from}`);
   if (f.to) {

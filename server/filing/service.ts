@@ -35,6 +35,7 @@ import {
   attachmentsOf,
   bodyTextOf,
   type FiledEmailWithFiler,
+  type FiledIn,
   filedEmailsToLearn,
   filingsOfConversation,
   filingsOfMessage,
@@ -422,17 +423,28 @@ const filedAtPosition = ({ email }: FiledEmailWithFiler): KeysetPosition => ({
   id: email.id,
 });
 
-export async function listProjectEmails(
-  app: AppContext,
-  projectId: string,
-  query: z.output<typeof FiledEmailListQuery>,
-) {
+export const listProjectEmails = (app: AppContext, projectId: string, query: FiledEmailQuery) =>
+  filedEmailPage(app, { projectId }, { projectId }, query);
+
+/** Every filed e-mail the caller may read, in every project of their scope, newest filing first. */
+export function searchFiledEmails(app: AppContext, caller: Caller, query: FiledEmailQuery) {
+  const { scope } = caller;
+  const within: FiledIn = scope.allOrgs
+    ? { orgs: 'all', projects: [] }
+    : { orgs: [...scope.orgs], projects: [...scope.projects.values()].flatMap((ids) => [...ids]) };
+  return filedEmailPage(app, within, { list: 'filed-emails' }, query);
+}
+
+type FiledEmailQuery = z.output<typeof FiledEmailListQuery>;
+
+/** One page of the filed e-mails `within` reaches; the cursor is bound to `list` and the filters. */
+async function filedEmailPage(app: AppContext, within: FiledIn, list: object, query: FiledEmailQuery) {
   const { cursor, limit, ...filters } = query;
-  const binding = { projectId, ...filters };
+  const binding = { ...list, ...filters };
   const after = cursorPosition(app.cursorKey, cursor, binding, 'timestamp');
   const sent = inclusiveWindow(filters.sentAt?.from, filters.sentAt?.to, { from: 'sentAt', to: 'sentAt' });
   const rows = await listFiledEmails(app.db, {
-    projectId,
+    within,
     search: filters.search,
     from: filters.from,
     to: filters.to,
