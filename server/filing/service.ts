@@ -23,6 +23,7 @@ import { findOrganization } from '../organizations/queries.js';
 import { emitEvent } from '../outbox/queries.js';
 import { MAX_PROJECTS_SENT, rerankWithProvider } from './ai.js';
 import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId, searchTextOf } from './message.js';
+import { lineKeys, lineScopes } from './model/boilerplate.js';
 import { learnedFeatures } from './model/features.js';
 import {
   attachmentsOf,
@@ -39,6 +40,7 @@ import {
   insertAttachments,
   insertFiledEmail,
   learnFeatures,
+  learnLines,
   linkFiledEmailToDocument,
   listFiledEmails,
   lockMessageInProject,
@@ -93,6 +95,7 @@ export async function fileEmail(
     blobs,
     // Derived before the transaction: a transaction holds a pooled connection, and stays as short as its writes.
     searchText: searchTextOf(email, blobs.attachments),
+    lines: { scopes: lineScopes(email.from.address), keys: lineKeys(email.bodyText) },
     learned: learnedFeatures({
       subject: email.subject,
       body: email.bodyText,
@@ -180,12 +183,14 @@ interface NewFiling {
   searchText: string;
   /** The suggestion model's features of the e-mail (`learnedFeatures`). */
   learned: string[];
+  /** Its lines of new text, to learn boilerplate from (model/boilerplate.ts). */
+  lines: { scopes: string[]; keys: string[] };
 }
 
 /** The filed e-mail, its attachments, its `email.filed` webhook event and, when filed on a document, its
  *  activity; false if the same Message-ID was filed in the project meanwhile. */
 async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
-  const { id, filedAt, caller, target, document, email, blobs, searchText, learned } = filing;
+  const { id, filedAt, caller, target, document, email, blobs, searchText, learned, lines } = filing;
   await lockMessageInProject(tx, target.projectId, email.messageId);
   // A filing made on send may have learned this Message-ID meanwhile (the unique index knows only its own).
   if (await findFiledEmailByMessage(tx, target.projectId, email.messageId)) return false;
@@ -216,6 +221,7 @@ async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
   });
   if (!fresh) return false;
   await learnFeatures(tx, target.organizationId, target.projectId, learned);
+  await learnLines(tx, target.organizationId, target.projectId, lines);
   await insertAttachments(
     tx,
     blobs.attachments.map((a) => ({
@@ -607,6 +613,10 @@ export async function relearnOrganization(db: Db, organizationId: string): Promi
             ownDomain: domainOf(row.filerEmail.toLowerCase()),
           }),
         );
+        await learnLines(tx, organizationId, row.projectId, {
+          scopes: lineScopes(row.fromAddress),
+          keys: lineKeys(row.bodyText),
+        });
       }
       learned += page.length;
       if (page.length < 500) break;
