@@ -140,13 +140,16 @@ export interface RunOptions {
   order: 'oldest-first' | 'newest-first';
   /** aiSuggest on, with a provider that always answers right. */
   ai: boolean;
+  /** With `set: 'tuning'`: file the history before this date (default 2026-04-15), ask from it to the split. */
+  tuningSplit?: string;
 }
 
 /** Builds the organization on a fresh database behind a real server, files the history, asks about the rest. */
 export async function runCorpus(options: RunOptions): Promise<Outcome[]> {
   const setup = loadSetup(options.corpus);
   const mails = loadMails(setup.caller.email, options.corpus);
-  const [filedBefore, askBefore] = options.set === 'held-out' ? [setup.split, '9999'] : [TUNING_SPLIT, setup.split];
+  const [filedBefore, askBefore] =
+    options.set === 'held-out' ? [setup.split, '9999'] : [options.tuningSplit ?? TUNING_SPLIT, setup.split];
   const provider = options.ai ? await startRightProvider(setup, mails) : undefined;
   const server = await startTestServer({
     env: provider ? { AI_BASE_URL: provider.url, AI_API_KEY: 'sk-bench', AI_MODEL: 'always-right' } : {},
