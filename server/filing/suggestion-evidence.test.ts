@@ -46,16 +46,20 @@ describe('what counts in a suggestion', () => {
           })
         ).status,
       ).toBe(201);
-    expect(
-      (
-        await file(f.projectA2.id, {
-          subject: 'Basement',
-          from: 'megan@buildco.test',
-          internetMessageId: '<dock-1@buildco.test>',
-          bodyText: `Mia,\nThe basement carpark jet fans clash with the sprinkler main.\n\n${signature}`,
-        })
-      ).status,
-    ).toBe(201);
+    for (const [i, text] of [
+      'The basement carpark jet fans clash with the sprinkler main.',
+      'Jet fan brackets for the carpark are fabricated.',
+    ].entries())
+      expect(
+        (
+          await file(f.projectA2.id, {
+            subject: `Basement ${i}`,
+            from: 'megan@buildco.test',
+            internetMessageId: `<dock-${i}@buildco.test>`,
+            bodyText: `Mia,\n${text}\n\n${signature}`,
+          })
+        ).status,
+      ).toBe(201);
 
     const [first] = await suggest({
       subject: 'Carpark',
