@@ -34,6 +34,7 @@ describe('what counts in a suggestion', () => {
       'Unit switchboards arrive on the hoist on the 16th.',
       'Level 6 handover needs the commissioning sheets.',
       'Lift motor room needs a split system, please price.',
+      'Corridor fire dampers on level 5 need moving.',
     ];
     for (const [i, text] of topics.entries())
       expect(
@@ -64,7 +65,7 @@ describe('what counts in a suggestion', () => {
     const [first] = await suggest({
       subject: 'Carpark',
       from: { address: 'megan@buildco.test' },
-      bodyPreview: `Mia,\nAll the carpark jet fans are up, waiting on power.\n\n${signature}`,
+      bodyPreview: `Mia,\nThe jet fans are up.\n\n${signature}`,
     });
     expect(first?.projectName).toBe('Dockside Offices');
     expect(first?.reasons.join(' ')).not.toMatch(/0412|220|traditional/i);
