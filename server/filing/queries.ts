@@ -617,6 +617,45 @@ export async function learnedCounts(db: Db, orgIds: readonly string[], features:
   );
 }
 
+/**
+ * Counts the lines of one filed e-mail's new text (model/boilerplate.ts) under its sender's scopes (address, domain),
+ * in the filing transaction: one statement, rows in key order. Whether a line is in several projects is a flag that
+ * only ever turns on, so it does not depend on the order of filing.
+ */
+export async function learnLines(
+  tx: Tx,
+  organizationId: string,
+  projectId: string,
+  lines: { scopes: readonly string[]; keys: readonly string[] },
+) {
+  if (lines.keys.length === 0 || lines.scopes.length === 0) return;
+  await tx.execute(sql`
+    insert into suggestion_lines as l (organization_id, scope, line, emails, first_project, many_projects)
+    select ${organizationId}, s, k, 1, ${projectId}, false
+    from unnest(${textArray(lines.scopes)}) as s cross join unnest(${textArray(lines.keys)}) as k order by s, k
+    on conflict (organization_id, scope, line) do update set
+      emails = l.emails + 1,
+      many_projects = l.many_projects or l.first_project <> ${projectId}`);
+}
+
+/** Of these lines, those the sender's scopes filed often enough, in several projects, to be boilerplate. */
+export async function boilerplateLines(
+  db: Db,
+  orgIds: readonly string[],
+  lines: { scopes: readonly string[]; keys: readonly string[] },
+  minEmails: number,
+): Promise<Set<string>> {
+  if (orgIds.length === 0 || lines.keys.length === 0) return new Set();
+  const rows = await selectRows(
+    db,
+    sql`select distinct line from suggestion_lines
+    where organization_id = any(${textArray(orgIds)}) and scope = any(${textArray(lines.scopes)})
+      and line = any(${textArray(lines.keys)}) and many_projects and emails >= ${minEmails}`,
+    z.object({ line: z.string() }),
+  );
+  return new Set(rows.map((r) => r.line));
+}
+
 /** Organizations that have filed e-mail, by id. */
 export async function organizationsWithFiledEmails(db: Db): Promise<string[]> {
   const rows = await selectRows(
@@ -664,4 +703,5 @@ export async function filedEmailToLearn(db: Db, id: string): Promise<FiledEmailT
 /** Forgets what the organization's model learned (before relearning it from its filed e-mails). */
 export async function forgetLearned(tx: Tx, organizationId: string) {
   await tx.execute(sql`delete from suggestion_feature_totals where organization_id = ${organizationId}`);
+  await tx.execute(sql`delete from suggestion_lines where organization_id = ${organizationId}`);
 }

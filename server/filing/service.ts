@@ -31,6 +31,7 @@ import {
   normaliseMessageId,
   searchTextOf,
 } from './message.js';
+import { lineKeys, lineScopes } from './model/boilerplate.js';
 import { learnedFeatures } from './model/features.js';
 import {
   attachmentsOf,
@@ -49,6 +50,7 @@ import {
   insertAttachments,
   insertFiledEmail,
   learnFeatures,
+  learnLines,
   linkFiledEmailToDocument,
   listFiledEmails,
   lockMessageInProject,
@@ -103,6 +105,7 @@ export async function fileEmail(
     blobs,
     // Derived before the transaction: a transaction holds a pooled connection, and stays as short as its writes.
     searchText: searchTextOf(email, blobs.attachments),
+    lines: { scopes: lineScopes(email.from.address), keys: lineKeys(email.bodyText) },
     learned: learnedFeatures({
       subject: email.subject,
       body: email.bodyText,
@@ -190,12 +193,14 @@ interface NewFiling {
   searchText: string;
   /** The suggestion model's features of the e-mail (`learnedFeatures`). */
   learned: string[];
+  /** Its lines of new text, to learn boilerplate from (model/boilerplate.ts). */
+  lines: { scopes: string[]; keys: string[] };
 }
 
 /** The filed e-mail, its attachments, its `email.filed` webhook event and, when filed on a document, its
  *  activity; false if the same Message-ID was filed in the project meanwhile. */
 async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
-  const { id, filedAt, caller, target, document, email, blobs, searchText, learned } = filing;
+  const { id, filedAt, caller, target, document, email, blobs, searchText, learned, lines } = filing;
   await lockMessageInProject(tx, target.projectId, email.messageId);
   // A filing made on send may have learned this Message-ID meanwhile (the unique index knows only its own).
   if (await findFiledEmailByMessage(tx, target.projectId, email.messageId)) return false;
@@ -226,6 +231,7 @@ async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
   });
   if (!fresh) return false;
   await learnFeatures(tx, target.organizationId, target.projectId, learned);
+  await learnLines(tx, target.organizationId, target.projectId, lines);
   await insertAttachments(
     tx,
     blobs.attachments.map((a) => ({
@@ -618,7 +624,13 @@ export async function relearnOrganization(db: Db, organizationId: string): Promi
     let learned = 0;
     for (let after = ''; ; ) {
       const page = await filedEmailsToLearn(tx, organizationId, after, 500);
-      for (const row of page) await learnFeatures(tx, organizationId, row.projectId, featuresOf(row));
+      for (const row of page) {
+        await learnFeatures(tx, organizationId, row.projectId, featuresOf(row));
+        await learnLines(tx, organizationId, row.projectId, {
+          scopes: lineScopes(row.fromAddress),
+          keys: lineKeys(row.bodyText),
+        });
+      }
       learned += page.length;
       if (page.length < 500) break;
       after = page.at(-1)!.id;

@@ -114,3 +114,22 @@ export const suggestionFeatureTotals = pgTable(
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.feature] })],
 );
+
+/**
+ * Boilerplate, learned as mail is filed (server/filing/model/boilerplate.ts): per sender address (`a:`) and sender
+ * domain (`d:`), how many filed e-mails carried each line of new text (by a hash of it) and in how many projects
+ * (counted to 2). A line a sender repeats across projects — signature, disclaimer, letterhead, phone — names none.
+ */
+export const suggestionLines = pgTable(
+  'suggestion_lines',
+  {
+    organizationId: text('organization_id').notNull(),
+    scope: text('scope').notNull(),
+    line: text('line').notNull(),
+    emails: integer('emails').notNull(),
+    /** The first project the line was filed in, and whether any other project holds it. */
+    firstProject: text('first_project').notNull(),
+    manyProjects: boolean('many_projects').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.scope, t.line] })],
+);
