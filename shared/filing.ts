@@ -173,6 +173,10 @@ export const FiledEmailDetail = FiledEmailSummary.extend({
   inReplyTo: z.string().nullable(),
   references: z.array(z.string()),
   bodyText: z.string(),
+  bodyTextTruncated: z.boolean().meta({
+    description:
+      'True when the text body is longer than the 1,000,000 characters kept: the original (.eml) holds it all',
+  }),
   original: SignedDownload.nullable().meta({ description: 'The message as received (.eml), a signed download' }),
   html: SignedDownload.nullable().meta({
     description: 'The HTML body as a download (never served as a page)',

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { KeysetPosition } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
 import { keysetOrder } from '../db/keyset.js';
-import { likeContains } from '../db/like.js';
 import { selectRows } from '../db/rows.js';
 import {
   documents,
@@ -272,8 +271,21 @@ export async function filingsOfConversation(db: Db, orgs: OrgFilter, conversatio
     .limit(50);
 }
 
+/** Whose filed e-mails a list reads: one project's, or every project's a caller reaches (`inScope`). */
+export type FiledIn = { projectId: string } | { orgs: OrgFilter; projects: readonly string[] };
+
+const filedIn = (within: FiledIn): SQL | undefined => {
+  if ('projectId' in within) return eq(filedEmails.projectId, within.projectId);
+  const reached = [
+    ...(within.orgs === 'all' || within.orgs.length > 0 ? [inOrgs(within.orgs)] : []),
+    ...(within.projects.length > 0 ? [inArray(filedEmails.projectId, [...within.projects])] : []),
+  ];
+  // A scope reaching nothing lists nothing.
+  return reached.length > 0 ? or(...reached) : sql`false`;
+};
+
 export interface ListFilters {
-  projectId: string;
+  within: FiledIn;
   search?: string;
   from?: string;
   to?: string;
@@ -288,22 +300,26 @@ export interface ListFilters {
 
 /**
  * Words (stemmed, or exact for stop words and codes) anywhere in the indexed text, or the text as typed anywhere in
- * the subject. Angle brackets are spaces on both sides (see the column), so `<RFI-12>` finds its words.
+ * the subject; accents ignored on both sides ("facade" finds "façade"). Angle brackets are spaces on both sides
+ * (see the column), so `<RFI-12>` finds its words. The subject is compared folded (search_fold: punctuation is
+ * space, which also keeps LIKE's wildcards out of the pattern), through its trigram index.
  */
 const searchMatch = (text: string) => {
-  const words = sql`translate(${text}, '<>', '  ')`;
+  const words = sql`search_unaccent(translate(${text}, '<>', '  '))`;
+  const folded = sql`search_fold(${text})`;
   return or(
     sql`${filedEmails.searchVector} @@ websearch_to_tsquery('english', ${words})`,
     sql`${filedEmails.searchVector} @@ websearch_to_tsquery('simple', ${words})`,
-    sql`${filedEmails.subject} ilike ${likeContains(text)}`,
+    sql`(${folded} <> '' and search_fold(${filedEmails.subject}) like '%' || ${folded} || '%')`,
   );
 };
 
 const newestFiledFirst = keysetOrder(filedEmails.filedAt, filedEmails.id, 'desc', 'timestamptz');
 
-/** One page of a project's filed e-mails, newest filing first (index filed_emails_project_filed_idx). */
+/** One page of filed e-mails, newest filing first (index filed_emails_project_filed_idx, or for a whole scope
+ *  filed_emails_org_filed_idx). */
 export async function listFiledEmails(db: Db, f: ListFilters): Promise<FiledEmailWithFiler[]> {
-  const conditions: (SQL | undefined)[] = [eq(filedEmails.projectId, f.projectId)];
+  const conditions: (SQL | undefined)[] = [filedIn(f.within)];
   if (f.search) conditions.push(searchMatch(f.search));
   if (f.from) conditions.push(sql`lower(${filedEmails.fromAddress}) = ${f.from}`);
   if (f.to) {
@@ -601,6 +617,45 @@ export async function learnedCounts(db: Db, orgIds: readonly string[], features:
   );
 }
 
+/**
+ * Counts the lines of one filed e-mail's new text (model/boilerplate.ts) under its sender's scopes (address, domain),
+ * in the filing transaction: one statement, rows in key order. Whether a line is in several projects is a flag that
+ * only ever turns on, so it does not depend on the order of filing.
+ */
+export async function learnLines(
+  tx: Tx,
+  organizationId: string,
+  projectId: string,
+  lines: { scopes: readonly string[]; keys: readonly string[] },
+) {
+  if (lines.keys.length === 0 || lines.scopes.length === 0) return;
+  await tx.execute(sql`
+    insert into suggestion_lines as l (organization_id, scope, line, emails, first_project, many_projects)
+    select ${organizationId}, s, k, 1, ${projectId}, false
+    from unnest(${textArray(lines.scopes)}) as s cross join unnest(${textArray(lines.keys)}) as k order by s, k
+    on conflict (organization_id, scope, line) do update set
+      emails = l.emails + 1,
+      many_projects = l.many_projects or l.first_project <> ${projectId}`);
+}
+
+/** Of these lines, those the sender's scopes filed often enough, in several projects, to be boilerplate. */
+export async function boilerplateLines(
+  db: Db,
+  orgIds: readonly string[],
+  lines: { scopes: readonly string[]; keys: readonly string[] },
+  minEmails: number,
+): Promise<Set<string>> {
+  if (orgIds.length === 0 || lines.keys.length === 0) return new Set();
+  const rows = await selectRows(
+    db,
+    sql`select distinct line from suggestion_lines
+    where organization_id = any(${textArray(orgIds)}) and scope = any(${textArray(lines.scopes)})
+      and line = any(${textArray(lines.keys)}) and many_projects and emails >= ${minEmails}`,
+    z.object({ line: z.string() }),
+  );
+  return new Set(rows.map((r) => r.line));
+}
+
 /** Organizations that have filed e-mail, by id. */
 export async function organizationsWithFiledEmails(db: Db): Promise<string[]> {
   const rows = await selectRows(
@@ -648,4 +703,5 @@ export async function filedEmailToLearn(db: Db, id: string): Promise<FiledEmailT
 /** Forgets what the organization's model learned (before relearning it from its filed e-mails). */
 export async function forgetLearned(tx: Tx, organizationId: string) {
   await tx.execute(sql`delete from suggestion_feature_totals where organization_id = ${organizationId}`);
+  await tx.execute(sql`delete from suggestion_lines where organization_id = ${organizationId}`);
 }

@@ -30,6 +30,7 @@ import {
   listProjectEmails,
   lookupFilings,
   recordSentMessageId,
+  searchFiledEmails,
   suggestProjects,
 } from './service.js';
 
@@ -77,7 +78,9 @@ export const filingRoutes = [
     before: [emailBodyTypes],
     gatedBody: {
       limit: jsonFormLimitBytes,
+      raw: { type: 'message/rfc822', limit: MAX_MESSAGE_BYTES },
       parsers: [
+        // A compressed message (Content-Encoding) is inflated here, within the same limit.
         express.raw({ type: 'message/rfc822', limit: MAX_MESSAGE_BYTES }),
         express.json({ limit: jsonFormLimitBytes, verify: refuseNulInJson }),
       ],
@@ -132,6 +135,22 @@ export const filingRoutes = [
     responses: { 200: { description: 'Filings of this Message-ID (possibly none)', schema: LookupResult } },
     errors: { 400: 'from, subject and sentAt given without one another' },
     handler: async ({ app, caller, query }) => lookupFilings(app, caller, query),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/filed-emails',
+    operationId: 'searchFiledEmails',
+    summary: 'Search every filed e-mail you may read, in all projects of your scope, newest filing first',
+    description:
+      'The same search and filters as a project’s list, over every project the caller reaches: a person, those ' +
+      'of their organizations; a key, its organizations and the projects granted one by one. Words match ' +
+      'subject, sender and recipients, body and attachment names and text, accents ignored ("facade" finds ' +
+      '"façade"). Each e-mail names its organization and project.',
+    tags,
+    access: access.needs('email:read'),
+    query: FiledEmailListQuery,
+    responses: { 200: { description: 'One page', schema: FiledEmailList } },
+    handler: async ({ app, caller, query }) => searchFiledEmails(app, caller, query),
   }),
   defineRoute({
     ...readProjectEmails,

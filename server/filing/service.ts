@@ -23,13 +23,22 @@ import { newId } from '../ids.js';
 import { findOrganization } from '../organizations/queries.js';
 import { emitEvent } from '../outbox/queries.js';
 import { rerankWithProvider } from './ai.js';
-import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId, searchTextOf } from './message.js';
+import {
+  attachmentText,
+  clippedBody,
+  domainOf,
+  type IncomingEmail,
+  normaliseMessageId,
+  searchTextOf,
+} from './message.js';
+import { lineKeys, lineScopes } from './model/boilerplate.js';
 import { learnedFeatures } from './model/features.js';
 import {
   attachmentsOf,
   bodyTextOf,
   type FiledEmailToLearn,
   type FiledEmailWithFiler,
+  type FiledIn,
   filedEmailsToLearn,
   filingsOfConversation,
   filingsOfMessage,
@@ -41,6 +50,7 @@ import {
   insertAttachments,
   insertFiledEmail,
   learnFeatures,
+  learnLines,
   linkFiledEmailToDocument,
   listFiledEmails,
   lockMessageInProject,
@@ -95,6 +105,7 @@ export async function fileEmail(
     blobs,
     // Derived before the transaction: a transaction holds a pooled connection, and stays as short as its writes.
     searchText: searchTextOf(email, blobs.attachments),
+    lines: { scopes: lineScopes(email.from.address), keys: lineKeys(email.bodyText) },
     learned: learnedFeatures({
       subject: email.subject,
       body: email.bodyText,
@@ -182,12 +193,14 @@ interface NewFiling {
   searchText: string;
   /** The suggestion model's features of the e-mail (`learnedFeatures`). */
   learned: string[];
+  /** Its lines of new text, to learn boilerplate from (model/boilerplate.ts). */
+  lines: { scopes: string[]; keys: string[] };
 }
 
 /** The filed e-mail, its attachments, its `email.filed` webhook event and, when filed on a document, its
  *  activity; false if the same Message-ID was filed in the project meanwhile. */
 async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
-  const { id, filedAt, caller, target, document, email, blobs, searchText, learned } = filing;
+  const { id, filedAt, caller, target, document, email, blobs, searchText, learned, lines } = filing;
   await lockMessageInProject(tx, target.projectId, email.messageId);
   // A filing made on send may have learned this Message-ID meanwhile (the unique index knows only its own).
   if (await findFiledEmailByMessage(tx, target.projectId, email.messageId)) return false;
@@ -207,7 +220,7 @@ async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
     to: email.to,
     cc: email.cc,
     sentAt: email.sentAt,
-    bodyText: email.bodyText,
+    ...clippedBody(email.bodyText),
     rawBlobKey: blobs.raw.key,
     htmlBlobKey: blobs.html?.key ?? null,
     hasAttachments: blobs.attachments.length > 0,
@@ -218,6 +231,7 @@ async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
   });
   if (!fresh) return false;
   await learnFeatures(tx, target.organizationId, target.projectId, learned);
+  await learnLines(tx, target.organizationId, target.projectId, lines);
   await insertAttachments(
     tx,
     blobs.attachments.map((a) => ({
@@ -417,17 +431,28 @@ const filedAtPosition = ({ email }: FiledEmailWithFiler): KeysetPosition => ({
   id: email.id,
 });
 
-export async function listProjectEmails(
-  app: AppContext,
-  projectId: string,
-  query: z.output<typeof FiledEmailListQuery>,
-) {
+export const listProjectEmails = (app: AppContext, projectId: string, query: FiledEmailQuery) =>
+  filedEmailPage(app, { projectId }, { projectId }, query);
+
+/** Every filed e-mail the caller may read, in every project of their scope, newest filing first. */
+export function searchFiledEmails(app: AppContext, caller: Caller, query: FiledEmailQuery) {
+  const { scope } = caller;
+  const within: FiledIn = scope.allOrgs
+    ? { orgs: 'all', projects: [] }
+    : { orgs: [...scope.orgs], projects: [...scope.projects.values()].flatMap((ids) => [...ids]) };
+  return filedEmailPage(app, within, { list: 'filed-emails' }, query);
+}
+
+type FiledEmailQuery = z.output<typeof FiledEmailListQuery>;
+
+/** One page of the filed e-mails `within` reaches; the cursor is bound to `list` and the filters. */
+async function filedEmailPage(app: AppContext, within: FiledIn, list: object, query: FiledEmailQuery) {
   const { cursor, limit, ...filters } = query;
-  const binding = { projectId, ...filters };
+  const binding = { ...list, ...filters };
   const after = cursorPosition(app.cursorKey, cursor, binding, 'timestamp');
   const sent = inclusiveWindow(filters.sentAt?.from, filters.sentAt?.to, { from: 'sentAt', to: 'sentAt' });
   const rows = await listFiledEmails(app.db, {
-    projectId,
+    within,
     search: filters.search,
     from: filters.from,
     to: filters.to,
@@ -472,6 +497,7 @@ export async function filedEmailDetail(
     inReplyTo: email.inReplyTo,
     references: email.references,
     bodyText,
+    bodyTextTruncated: email.bodyTextTruncated,
     original: email.rawBlobKey
       ? signDownload(app, { blobKey: email.rawBlobKey, fileName: `${baseName}.eml`, contentType: 'message/rfc822' })
       : null,
@@ -598,7 +624,13 @@ export async function relearnOrganization(db: Db, organizationId: string): Promi
     let learned = 0;
     for (let after = ''; ; ) {
       const page = await filedEmailsToLearn(tx, organizationId, after, 500);
-      for (const row of page) await learnFeatures(tx, organizationId, row.projectId, featuresOf(row));
+      for (const row of page) {
+        await learnFeatures(tx, organizationId, row.projectId, featuresOf(row));
+        await learnLines(tx, organizationId, row.projectId, {
+          scopes: lineScopes(row.fromAddress),
+          keys: lineKeys(row.bodyText),
+        });
+      }
       learned += page.length;
       if (page.length < 500) break;
       after = page.at(-1)!.id;
