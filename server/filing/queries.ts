@@ -638,6 +638,24 @@ export async function learnLines(
       many_projects = l.many_projects or l.first_project <> ${projectId}`);
 }
 
+/**
+ * Takes one unfiled e-mail's lines back out of their counts, as `learnLines` put them in (rows locked in key order
+ * first, as learning locks them). Whether a line was in several projects stays as it was: the flag keeps no
+ * per-project counts to take one away from.
+ */
+export async function unlearnLines(
+  tx: Tx,
+  organizationId: string,
+  lines: { scopes: readonly string[]; keys: readonly string[] },
+) {
+  if (lines.keys.length === 0 || lines.scopes.length === 0) return;
+  const held = sql`organization_id = ${organizationId} and scope = any(${textArray(lines.scopes)})
+    and line = any(${textArray(lines.keys)})`;
+  await tx.execute(sql`select 1 from suggestion_lines where ${held} order by scope, line for update`);
+  await tx.execute(sql`update suggestion_lines set emails = emails - 1 where ${held}`);
+  await tx.execute(sql`delete from suggestion_lines where ${held} and emails <= 0`);
+}
+
 /** Of these lines, those the sender's scopes filed often enough, in several projects, to be boilerplate. */
 export async function boilerplateLines(
   db: Db,

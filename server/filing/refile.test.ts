@@ -9,6 +9,7 @@ import { activity } from '../db/schema.js';
 import { type Receiver, startReceiver, verified } from '../webhooks/webhooks.fixtures.js';
 import { ctx, detailOf, download, emailsPath, f, fileRaw, outsider, pdf, rfiId, server } from './filing.fixtures.js';
 import { mime } from './messages.fixtures.js';
+import { lineKeys } from './model/boilerplate.js';
 
 // Putting a filing right: unfiling it, or moving it to another project, with search, lookup, activity and webhooks
 // following, and who may.
@@ -168,7 +169,27 @@ const learnedFor = async (word: string) => {
   return Object.fromEntries(rows.map((r) => [r.projectId, r.emails]));
 };
 
+/** How many of these body lines the organization's boilerplate counts hold (any sender scope). */
+const linesCounted = async (text: string) => {
+  const [row] = await selectRows(
+    server.database.db,
+    sql`select count(*)::int as n from suggestion_lines
+      where organization_id = ${f.orgA.id} and line in ${lineKeys(text)}`,
+    z.object({ n: z.number() }),
+  );
+  return row!.n;
+};
+
 describe('the suggestion model follows', () => {
+  it("takes an unfiled e-mail's body lines back out of the boilerplate counts", async () => {
+    const text = 'Basaltine panel fixings are on order for the east elevation, delivery in week 12.';
+    const res = await fileRaw(mime({ messageId: `<${randomUUID()}@acme-eng.test>`, subject: 'Fixings', text }));
+    expect(res.status).toBe(201);
+    expect(await linesCounted(text)).toBeGreaterThan(0);
+    expect((await unfile(res.body.id)).status).toBe(204);
+    expect(await linesCounted(text)).toBe(0);
+  });
+
   it('forgets an unfiled e-mail, and counts a moved one in its new project only', async () => {
     const unfiled = await fileOne('Zirconite cladding samples');
     expect(Object.keys(await learnedFor('zirconit'))).toEqual([f.projectA1.id]);

@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import type { Tx } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { emitEvent } from '../outbox/queries.js';
+import { lineKeys, lineScopes } from './model/boilerplate.js';
 import {
   deleteFiledEmail,
   type FiledEmailWithFiler,
@@ -18,6 +19,7 @@ import {
   lockMessageInProject,
   moveFiledEmailRow,
   unlearnFeatures,
+  unlearnLines,
 } from './queries.js';
 import { featuresOf, filingResult } from './service.js';
 
@@ -42,20 +44,24 @@ async function findOrFail(app: AppContext, ref: FiledEmailRef) {
   return row;
 }
 
-/** The suggestion model's features of the e-mail, read before it changes (the same in both projects of a move). */
+/** What the suggestion model learned of the e-mail, read before it changes (the same in both projects of a move). */
 async function learnedOf(app: AppContext, emailId: string) {
   const row = await filedEmailToLearn(app.db, emailId);
-  return row ? featuresOf(row) : [];
+  return {
+    features: row ? featuresOf(row) : [],
+    lines: { scopes: row ? lineScopes(row.fromAddress) : [], keys: row ? lineKeys(row.bodyText) : [] },
+  };
 }
 
 /** Unfiles an e-mail from a project; answers where else (in the caller's scope) the same e-mail stays filed. */
 export async function unfileEmail(app: AppContext, caller: Caller, ref: FiledEmailRef) {
   const row = await findOrFail(app, ref);
-  const features = await learnedOf(app, ref.emailId);
+  const learned = await learnedOf(app, ref.emailId);
   const at = app.clock.now();
   await app.db.transaction(async (tx) => {
     if (!(await deleteFiledEmail(tx, ref.projectId, ref.emailId))) throw ApiError.notFound('Filed e-mail');
-    await unlearnFeatures(tx, ref.orgId, ref.projectId, features);
+    await unlearnFeatures(tx, ref.orgId, ref.projectId, learned.features);
+    await unlearnLines(tx, ref.orgId, learned.lines);
     await emitEvent(tx, {
       organizationId: ref.orgId,
       projectId: ref.projectId,
@@ -117,7 +123,8 @@ export async function moveFiledEmail(
   }
   const document = to.documentId ? await findDocumentInProject(app.db, to.projectId, to.documentId) : undefined;
   if (to.documentId && !document) throw ApiError.notFound('Document (in the project to move into)');
-  const features = await learnedOf(app, ref.emailId);
+  // Its lines stay counted: the e-mail is still filed once, and a line's "in several projects" flag only turns on.
+  const { features } = await learnedOf(app, ref.emailId);
   const at = app.clock.now();
   await app.db.transaction(async (tx) => {
     await refuseHeldAlready(tx, row, to.projectId, target.name);
