@@ -93,6 +93,8 @@ describe('unfiling', () => {
 
     expect((await detailOf(filed.id)).status).toBe(404);
     expect(await search('crane pad')).not.toContain(filed.id);
+    const everywhere = await server.call('/v1/filed-emails?search=crane%20pad', { token: f.member.token });
+    expect(everywhere.body.data.map((e: { id: string }) => e.id)).not.toContain(filed.id);
     expect(await lookup(filed.internetMessageId)).toEqual([]);
     const event = await nextEvent(before);
     expect(event).toMatchObject({
@@ -222,6 +224,11 @@ describe('moving', () => {
 
     expect(await search('glazing mock-up')).not.toContain(filed.id);
     expect(await search('glazing mock-up', f.projectA2.id)).toContain(filed.id);
+    // Searching every project the person reaches finds it once, in its new project.
+    const everywhere = await server.call('/v1/filed-emails?search=glazing%20mock-up', { token: f.member.token });
+    expect(everywhere.body.data.filter((e: { id: string }) => e.id === filed.id)).toEqual([
+      expect.objectContaining({ projectId: f.projectA2.id }),
+    ]);
     expect(await lookup(filed.internetMessageId)).toEqual([f.projectA2.id]);
     expect((await detailOf(filed.id)).status).toBe(404);
 
