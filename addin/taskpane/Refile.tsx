@@ -1,5 +1,5 @@
 import { Button, Field, MessageBar, MessageBarBody, makeStyles, Spinner, tokens } from '@fluentui/react-components';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ApiClient } from '../api/client.js';
 import { filedCategoryName } from '../office/category.js';
 import type { SharedMailbox } from '../office/mailbox.js';
@@ -146,13 +146,20 @@ export function RefileActions({ input, place, label }: { input: RefileInput; pla
   );
 }
 
-/** What unfiling or moving did, in the person's words (after the list of filings has been asked again). */
+/**
+ * What unfiling or moving did, in the person's words (after the list of filings has been asked again). It takes the
+ * focus: the button pressed is gone with the filing it was for, and a keyboard user lands on what happened.
+ */
 export function RefiledNotice({ refiling }: { refiling: Refiling }) {
-  if (refiling.state !== 'unfiled' && refiling.state !== 'moved') return null;
+  const notice = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (refiling.state !== 'idle') notice.current?.focus();
+  }, [refiling]);
+  if (refiling.state === 'idle') return null;
   const { from, category } = refiling;
   const done = refiling.state === 'moved' ? `Moved from ${from} to ${refiling.to}.` : `Unfiled from ${from}.`;
   return (
-    <MessageBar intent="success" layout="multiline" aria-live="polite">
+    <MessageBar ref={notice} tabIndex={-1} intent="success" layout="multiline" aria-live="polite">
       <MessageBarBody>
         {done} {refiledCategoryText(refiling, category)}
       </MessageBarBody>

@@ -78,6 +78,10 @@ describeInBrowser('unfiling and moving a filing from the pane', () => {
       // Unfile, from the list of where it is filed.
       await pressBy(page.getByRole('button', { name: 'Unfile it from Dockside Offices' }), input);
       await page.getByText('Unfiled from Dockside Offices. Removed “Filed: Dockside Offices” in Outlook.').waitFor();
+      // The button pressed went with the filing: the focus is on what happened.
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(
+        'Unfiled from Dockside Offices. Removed “Filed: Dockside Offices” in Outlook.',
+      );
       expect(await page.getByText(/Already filed in/).count()).toBe(0);
       expect(await officeHostState(page, 'categories')).toEqual([]);
       expect(await suite.filedIn(f.projectA2.id, `"Refile ${tag}"`)).toEqual([]);
