@@ -81,7 +81,7 @@ export default function FiledEmails(props: {
             void search(null);
           }}
         >
-          Search all projects instead
+          All projects instead
         </Button>
       )}
       <form

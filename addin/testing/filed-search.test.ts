@@ -5,7 +5,7 @@ import { useBrowserSuite } from './suite.js';
 /**
  * The Filed e-mails tab searches every project the person may read until one is chosen (issue 39, "find
  * anything"): "facade" finds "Façade" in two projects, each result naming its project; choosing a project narrows,
- * and "Search all projects instead" widens again. By keyboard and mouse, 320 and 450 px, light and dark, axe.
+ * and "All projects instead" widens again. By keyboard and mouse, 320 and 450 px, light and dark, axe.
  */
 
 describeInBrowser('searching all filed mail in the pane', () => {
@@ -71,7 +71,7 @@ describeInBrowser('searching all filed mail in the pane', () => {
       await page.getByText('1 filed e-mail', { exact: true }).waitFor();
       await page.getByRole('button', { name: 'Dockside façade colours' }).waitFor();
       // And back to every project.
-      const widen = page.getByRole('button', { name: 'Search all projects instead' });
+      const widen = page.getByRole('button', { name: 'All projects instead' });
       if (input === 'keyboard') {
         await widen.focus();
         await page.keyboard.press('Enter');
