@@ -2,7 +2,7 @@
 // real port: the older e-mails are filed through the API as the organization's history (the model learns as they
 // are filed), the newer ones are asked about through POST /v1/filing/suggestions.
 //
-//   npx tsx bench/suggest-history.ts [--corpus suggest-corpus-2|suggest-corpus-3] [--set held-out|tuning] [--misses]
+//   npx tsx bench/suggest-history.ts [--corpus suggest-corpus-2|suggest-corpus-3|suggest-corpus-4] [--set held-out|tuning] [--misses]
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/suggest-history.ts   (a fresh database is created)
 //
 // Reported: top-1 / top-3 per kind (for `none` mail: no suggestion above 0.5), a reliability table of the top
@@ -59,6 +59,8 @@ export interface CorpusMail {
   cc: Address[];
   body: string;
   attachmentNames: string[];
+  /** The Outlook conversation (a `Thread:` header): replies in a filed thread (the fourth corpus). */
+  conversationId?: string;
 }
 
 const parseAddress = (text: string): Address => {
@@ -111,6 +113,7 @@ export function loadMails(callerEmail: string, corpus = DEFAULT_CORPUS): CorpusM
           from: parseAddress(headers.get('from')!),
           to: headers.has('to') ? addressList(headers.get('to')) : [{ address: callerEmail }],
           cc: addressList(headers.get('cc')),
+          ...(headers.has('thread') ? { conversationId: headers.get('thread') } : {}),
           body,
           attachmentNames: headers.has('attachments')
             ? headers
@@ -137,13 +140,16 @@ export interface RunOptions {
   order: 'oldest-first' | 'newest-first';
   /** aiSuggest on, with a provider that always answers right. */
   ai: boolean;
+  /** With `set: 'tuning'`: file the history before this date (default 2026-04-15), ask from it to the split. */
+  tuningSplit?: string;
 }
 
 /** Builds the organization on a fresh database behind a real server, files the history, asks about the rest. */
 export async function runCorpus(options: RunOptions): Promise<Outcome[]> {
   const setup = loadSetup(options.corpus);
   const mails = loadMails(setup.caller.email, options.corpus);
-  const [filedBefore, askBefore] = options.set === 'held-out' ? [setup.split, '9999'] : [TUNING_SPLIT, setup.split];
+  const [filedBefore, askBefore] =
+    options.set === 'held-out' ? [setup.split, '9999'] : [options.tuningSplit ?? TUNING_SPLIT, setup.split];
   const provider = options.ai ? await startRightProvider(setup, mails) : undefined;
   const server = await startTestServer({
     env: provider ? { AI_BASE_URL: provider.url, AI_API_KEY: 'sk-bench', AI_MODEL: 'always-right' } : {},
@@ -212,7 +218,13 @@ export async function runCorpus(options: RunOptions): Promise<Outcome[]> {
 }
 
 /** A corpus mail's subject and addresses as both the filing and the suggestions API take them. */
-const headersOf = (mail: CorpusMail) => ({ subject: mail.subject, from: mail.from, to: mail.to, cc: mail.cc });
+const headersOf = (mail: CorpusMail) => ({
+  subject: mail.subject,
+  from: mail.from,
+  to: mail.to,
+  cc: mail.cc,
+  ...(mail.conversationId ? { conversationId: mail.conversationId } : {}),
+});
 
 async function fileMail(server: TestServer, token: string, orgId: string, projectId: string, mail: CorpusMail) {
   const res = await server.call(`/v1/organization/${orgId}/project/${projectId}/emails`, {

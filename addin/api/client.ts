@@ -251,6 +251,18 @@ function filingCalls(call: Call) {
         forbidden: forbiddenText.file,
       }),
 
+    /** Undoes a filing: the e-mail is no longer filed in that project. */
+    unfile: (target: FileTarget, emailId: string) =>
+      call(null, `${emailsPath(target)}/${enc(emailId)}`, { method: 'DELETE', forbidden: forbiddenText.file }),
+
+    /** Moves a filing to another project of the same organization. */
+    moveFiled: (target: FileTarget, emailId: string, to: { projectId: string; documentId?: string }) =>
+      call(FileEmailResult, `${emailsPath(target)}/${enc(emailId)}/move`, {
+        method: 'POST',
+        json: to,
+        forbidden: forbiddenText.file,
+      }),
+
     filedEmail: (orgId: string, projectId: string, emailId: string) =>
       call(FiledEmailDetail, `/v1/organization/${enc(orgId)}/project/${enc(projectId)}/emails/${enc(emailId)}`, {
         forbidden: forbiddenText.readFiled,

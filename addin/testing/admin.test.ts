@@ -42,6 +42,12 @@ describeInBrowser('the admin console in Chromium', () => {
     await signInToAdmin(adminPage, 'staff@sitefile.test', 'staff-pass-1');
     const aiSwitch = adminPage.getByRole('switch', { name: 'AI suggestions are off' });
     await aiSwitch.waitFor();
+    // Where the admin decides, exactly what would be sent: the candidates the add-in suggests, never the project list.
+    await adminPage
+      .getByText(/sends exactly: the subject; the first 1,000 characters of the body, e-mail addresses reduced/)
+      .waitFor();
+    await adminPage.getByText(/for the candidate projects only \(at most 5, those the add-in suggests\)/).waitFor();
+    await adminPage.getByText(/Never the list of your other projects, their aliases, IDs/).waitFor();
     await shot(adminPage, '10-admin-ai-off');
     await expectAccessible(adminPage);
     // The switch asks first: Cancel changes nothing, OK turns it on.

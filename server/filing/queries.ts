@@ -165,6 +165,38 @@ export async function linkFiledEmailToDocument(tx: Tx, id: string, documentId: s
   return updated.length > 0;
 }
 
+/** Removes a filed e-mail of a project (its attachment rows go with it); false when there was none. */
+export async function deleteFiledEmail(tx: Tx, projectId: string, id: string): Promise<boolean> {
+  const deleted = await tx
+    .delete(filedEmails)
+    .where(and(eq(filedEmails.id, id), eq(filedEmails.projectId, projectId)))
+    .returning({ id: filedEmails.id });
+  return deleted.length > 0;
+}
+
+/** Moves a filed e-mail to another project of its organization, onto `documentId` or none; false when it is gone. */
+export async function moveFiledEmailRow(
+  tx: Tx,
+  from: { projectId: string; id: string },
+  to: { projectId: string; documentId: string | null },
+): Promise<boolean> {
+  const moved = await tx
+    .update(filedEmails)
+    .set({ projectId: to.projectId, documentId: to.documentId })
+    .where(and(eq(filedEmails.id, from.id), eq(filedEmails.projectId, from.projectId)))
+    .returning({ id: filedEmails.id });
+  return moved.length > 0;
+}
+
+/** A project's organization and name, or undefined when there is no such project. */
+export async function findProjectNamed(db: Db, projectId: string) {
+  const [row] = await db
+    .select({ organizationId: projects.organizationId, name: projects.name })
+    .from(projects)
+    .where(eq(projects.id, projectId));
+  return row;
+}
+
 export async function insertAttachments(tx: Tx, rows: (typeof filedEmailAttachments.$inferInsert)[]) {
   if (rows.length > 0) await tx.insert(filedEmailAttachments).values(rows);
 }
@@ -542,6 +574,27 @@ export async function learnFeatures(tx: Tx, organizationId: string, projectId: s
         else t.counts || jsonb_build_object(${projectId}::text, 1) end`);
 }
 
+/**
+ * Takes one filed e-mail's features back out of its project's counts (it was unfiled or moved), as `learnFeatures`
+ * put them in. The rows are locked in feature order first, as learning locks them. A feature held by more than
+ * MODEL_MAX_PROJECTS projects keeps no per-project counts: only its total goes down.
+ */
+export async function unlearnFeatures(tx: Tx, organizationId: string, projectId: string, features: readonly string[]) {
+  if (features.length === 0) return;
+  const held = sql`organization_id = ${organizationId} and feature = any(${textArray(features)})`;
+  await tx.execute(sql`select 1 from suggestion_feature_totals where ${held} order by feature for update`);
+  await tx.execute(sql`
+    update suggestion_feature_totals t set
+      emails = greatest(t.emails - 1, 0),
+      projects = case when (t.counts ->> ${projectId})::int = 1 then t.projects - 1 else t.projects end,
+      counts = case
+        when (t.counts ->> ${projectId})::int > 1
+          then jsonb_set(t.counts, array[${projectId}::text], to_jsonb((t.counts ->> ${projectId})::int - 1))
+        else t.counts - ${projectId}::text end
+    where ${held}`);
+  await tx.execute(sql`delete from suggestion_feature_totals where ${held} and emails = 0`);
+}
+
 const learnedCountRow = z.object({
   organizationId: z.string(),
   feature: z.string(),
@@ -568,7 +621,45 @@ export async function learnedCounts(db: Db, orgIds: readonly string[], features:
   );
 }
 
-/** One page of an organization's filed e-mails (by id) with their attachment names, to learn from. */
+/**
+ * Counts the lines of one filed e-mail's new text (model/boilerplate.ts) under its sender's scopes (address, domain),
+ * in the filing transaction: one statement, rows in key order. Whether a line is in several projects is a flag that
+ * only ever turns on, so it does not depend on the order of filing.
+ */
+export async function learnLines(
+  tx: Tx,
+  organizationId: string,
+  projectId: string,
+  lines: { scopes: readonly string[]; keys: readonly string[] },
+) {
+  if (lines.keys.length === 0 || lines.scopes.length === 0) return;
+  await tx.execute(sql`
+    insert into suggestion_lines as l (organization_id, scope, line, emails, first_project, many_projects)
+    select ${organizationId}, s, k, 1, ${projectId}, false
+    from unnest(${textArray(lines.scopes)}) as s cross join unnest(${textArray(lines.keys)}) as k order by s, k
+    on conflict (organization_id, scope, line) do update set
+      emails = l.emails + 1,
+      many_projects = l.many_projects or l.first_project <> ${projectId}`);
+}
+
+/** Of these lines, those the sender's scopes filed often enough, in several projects, to be boilerplate. */
+export async function boilerplateLines(
+  db: Db,
+  orgIds: readonly string[],
+  lines: { scopes: readonly string[]; keys: readonly string[] },
+  minEmails: number,
+): Promise<Set<string>> {
+  if (orgIds.length === 0 || lines.keys.length === 0) return new Set();
+  const rows = await selectRows(
+    db,
+    sql`select distinct line from suggestion_lines
+    where organization_id = any(${textArray(orgIds)}) and scope = any(${textArray(lines.scopes)})
+      and line = any(${textArray(lines.keys)}) and many_projects and emails >= ${minEmails}`,
+    z.object({ line: z.string() }),
+  );
+  return new Set(rows.map((r) => r.line));
+}
+
 /** Organizations that have filed e-mail, by id. */
 export async function organizationsWithFiledEmails(db: Db): Promise<string[]> {
   const rows = await selectRows(
@@ -579,31 +670,42 @@ export async function organizationsWithFiledEmails(db: Db): Promise<string[]> {
   return rows.map((row) => row.organizationId);
 }
 
-export async function filedEmailsToLearn(db: Db, organizationId: string, afterId: string, limit: number) {
-  return selectRows(
-    db,
-    sql`
+/** What the suggestion model learns of a filed e-mail (`learnedFeatures`), and its project. */
+const toLearnRow = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  subject: z.string(),
+  bodyText: z.string(),
+  fromAddress: z.string(),
+  to: z.array(z.object({ address: z.string() })),
+  cc: z.array(z.object({ address: z.string() })),
+  filerEmail: z.string(),
+  attachmentNames: z.array(z.string()),
+});
+export type FiledEmailToLearn = z.output<typeof toLearnRow>;
+
+const toLearn = (where: SQL, limit: number) =>
+  sql`
     select fe.id, fe.project_id as "projectId", fe.subject, fe.body_text as "bodyText", fe.from_address as "fromAddress",
       fe."to", fe.cc, coalesce(u.email, '') as "filerEmail",
       coalesce((select array_agg(a.name order by a.name) from filed_email_attachments a where a.filed_email_id = fe.id), '{}') as "attachmentNames"
     from filed_emails fe left join users u on u.id = fe.filed_by_id
-    where fe.organization_id = ${organizationId} and fe.id > ${afterId}
-    order by fe.id limit ${limit}`,
-    z.object({
-      id: z.string(),
-      projectId: z.string(),
-      subject: z.string(),
-      bodyText: z.string(),
-      fromAddress: z.string(),
-      to: z.array(z.object({ address: z.string() })),
-      cc: z.array(z.object({ address: z.string() })),
-      filerEmail: z.string(),
-      attachmentNames: z.array(z.string()),
-    }),
-  );
+    where ${where}
+    order by fe.id limit ${limit}`;
+
+/** One page of an organization's filed e-mails (by id) with their attachment names, to learn from. */
+export async function filedEmailsToLearn(db: Db, organizationId: string, afterId: string, limit: number) {
+  return selectRows(db, toLearn(sql`fe.organization_id = ${organizationId} and fe.id > ${afterId}`, limit), toLearnRow);
+}
+
+/** One filed e-mail as the model learned it (to take it back out). */
+export async function filedEmailToLearn(db: Db, id: string): Promise<FiledEmailToLearn | undefined> {
+  const [row] = await selectRows(db, toLearn(sql`fe.id = ${id}`, 1), toLearnRow);
+  return row;
 }
 
 /** Forgets what the organization's model learned (before relearning it from its filed e-mails). */
 export async function forgetLearned(tx: Tx, organizationId: string) {
   await tx.execute(sql`delete from suggestion_feature_totals where organization_id = ${organizationId}`);
+  await tx.execute(sql`delete from suggestion_lines where organization_id = ${organizationId}`);
 }

@@ -3,9 +3,16 @@ import type { Db } from '../db/connection.js';
 import { isAutomatedMail } from './clues/mail-kind.js';
 import { contentOf } from './content.js';
 import { domainOf, normaliseMessageId } from './message.js';
+import { BOILERPLATE_EMAILS, lineKeys, lineScopes, withoutLines } from './model/boilerplate.js';
 import { freemailDomains, weightedFeatures } from './model/features.js';
 import type { ProjectIndexCache } from './project-index-cache.js';
-import { documentsByNumber, learnedCounts, membershipsOfAddresses, projectsOfThread } from './queries.js';
+import {
+  boilerplateLines,
+  documentsByNumber,
+  learnedCounts,
+  membershipsOfAddresses,
+  projectsOfThread,
+} from './queries.js';
 import { type RankedProject, type Role, scoreProjects } from './score.js';
 
 export type { RankedProject } from './score.js';
@@ -24,10 +31,11 @@ export async function rankProjects(
   projectIndexes: ProjectIndexCache,
   input: { orgIds: readonly string[]; callerEmail: string; request: SuggestionRequest; now: Date; limit: number },
 ): Promise<RankedProject[]> {
-  const { orgIds, request } = input;
+  const { orgIds } = input;
   if (orgIds.length === 0) return [];
   const self = input.callerEmail.toLowerCase();
   const selfDomain = domainOf(self);
+  const request = await withoutBoilerplate(db, orgIds, input.request);
   const content = contentOf(request);
   const { roleOf, domainRole } = participantsOf(request, content.quotedSenders, self);
 
@@ -76,6 +84,13 @@ export async function rankProjects(
     },
     input.limit,
   );
+}
+
+/** The request without the lines its sender (or the sender's domain) is known to write in every project's mail. */
+async function withoutBoilerplate(db: Db, orgIds: readonly string[], request: SuggestionRequest) {
+  const lines = { scopes: lineScopes(request.from.address), keys: lineKeys(request.bodyPreview) };
+  const boilerplate = await boilerplateLines(db, orgIds, lines, BOILERPLATE_EMAILS);
+  return boilerplate.size === 0 ? request : { ...request, bodyPreview: withoutLines(request.bodyPreview, boilerplate) };
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   nameMatchesIn,
 } from './clues/project-names.js';
 import type { EmailContent, Where } from './content.js';
-import type { AskedFeature } from './model/features.js';
+import { type AskedFeature, partWeight } from './model/features.js';
 
 /**
  * Pure scoring of the evidence the ranker gathered: the clues of the e-mail itself (thread, job numbers, project
@@ -22,6 +22,10 @@ import type { AskedFeature } from './model/features.js';
  */
 export const W = {
   thread: 12,
+  /** A thread whose new text clearly names another project (and not the thread's): still evidence, not a verdict. */
+  threadContested: 3,
+  /** A project name, job number or site field in the new text with at least this weight names it. */
+  namesClearly: 3.5,
   jobNumberLabelled: 9,
   jobNumberBare: 7,
   name: { name: 9, alias: 9, phrase: 7, word: 4, 'generic-phrase': 2 } satisfies Record<NameStrength, number>,
@@ -184,13 +188,27 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   const other = (projectId: string, kind: ClueKind, weight: number, text: string) => {
     if (weight > 0) byId.get(projectId)?.other.push({ kind, weight, text });
   };
+  /** Projects the new text (not a quote, not the subject a reply repeats) names. */
+  const namedInBody = new Set<string>();
+  const clue = (projectId: string, kind: ClueKind, weight: number, text: string, where: Where) => {
+    if (where === 'body' && weight >= W.namesClearly) namedInBody.add(projectId);
+    content(projectId, kind, weight, text);
+  };
+  scoreJobNumbers(e, clue);
+  scoreNames(e, clue);
+  scoreProjectFields(e, clue);
+  const contested = e.thread.length > 0 && namedInBody.size > 0 && !e.thread.some((t) => namedInBody.has(t.projectId));
   for (const t of e.thread) {
-    content(t.projectId, 'thread', W.thread, 'This conversation is already filed here');
+    content(
+      t.projectId,
+      'thread',
+      contested ? W.threadContested : W.thread,
+      contested
+        ? 'This conversation is filed here, but its new text names another project'
+        : 'This conversation is already filed here',
+    );
     if (t.documentId) byId.get(t.projectId)?.documents.push({ id: t.documentId, number: '' });
   }
-  scoreJobNumbers(e, content);
-  scoreNames(e, content);
-  scoreProjectFields(e, content);
   const historyProjects = scoreHistory(e, other);
   scoreDocuments(e, historyProjects, content, byId);
   const memberCount = new Map<string, number>();
@@ -199,7 +217,8 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
     const email = m.email.toLowerCase();
     other(m.projectId, 'directory', W.directory / memberCount.get(email)!, `${email} is in this project's directory`);
   }
-  scoreLearned(e, content, byId);
+  // A reply's subject is the thread's: when the new text names another project, it counts as quoted.
+  scoreLearned(e, content, byId, contested ? { subject: partWeight.quoted / partWeight.subject } : {});
   const ranked = [...byId.values()]
     .map((entry) => rankedOf(entry, e.automated ? W.automatedMail : 1))
     .filter((r) => r.evidence > 0)
@@ -224,7 +243,12 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
  * the organization's project count: a word of every project says nothing), times its support (a feature seen
  * once may be chance), times where it stands in the e-mail. Per project, the strongest feature is the reason.
  */
-function scoreLearned(e: Evidence, add: AddContent, byId: Entries) {
+function scoreLearned(
+  e: Evidence,
+  add: AddContent,
+  byId: Entries,
+  scale: Partial<Record<AskedFeature['part'], number>>,
+) {
   const byFeature = new Map<string, Evidence['learned']>();
   for (const row of e.learned) byFeature.set(row.feature, [...(byFeature.get(row.feature) ?? []), row]);
   const projectCount = Math.max(2, byId.projectCount);
@@ -239,7 +263,12 @@ function scoreLearned(e: Evidence, add: AddContent, byId: Entries) {
     const concentration = Math.max(0, 1 - entropy / Math.log(projectCount));
     const identifier = feature.startsWith('n:');
     const support = total / (total + (identifier ? W.identifierSupport : W.wordSupport));
-    const base = (identifier ? W.learnedIdentifier : W.learnedWord) * asked.weight * concentration * support;
+    const base =
+      (identifier ? W.learnedIdentifier : W.learnedWord) *
+      asked.weight *
+      (scale[asked.part] ?? 1) *
+      concentration *
+      support;
     known.forEach((r, i) => {
       const weight = base * shares[i]!;
       const current = perProject.get(r.projectId) ?? { weight: 0, best: 0, text: '' };
@@ -265,6 +294,8 @@ const partText: Record<AskedFeature['part'], string> = {
 };
 
 type AddContent = (projectId: string, kind: ClueKind, weight: number, text: string) => void;
+/** A content clue of the e-mail itself, with where it stands. */
+type AddClue = (projectId: string, kind: ClueKind, weight: number, text: string, where: Where) => void;
 
 const whereText: Record<Where, string> = {
   subject: 'Subject',
@@ -276,7 +307,7 @@ const whereText: Record<Where, string> = {
   signature: 'Signature',
 };
 
-function scoreJobNumbers(e: Evidence, add: AddContent) {
+function scoreJobNumbers(e: Evidence, add: AddClue) {
   for (const section of e.content.sections) {
     for (const n of section.jobNumbers) {
       if (!n.labelled && !W.bareNumberPlaces.has(section.where)) continue;
@@ -290,16 +321,23 @@ function scoreJobNumbers(e: Evidence, add: AddContent) {
           'job-number',
           (base * W.where[section.where]) / matched.length,
           `${whereText[section.where]} names job ${n.value}`,
+          section.where,
         );
       }
     }
   }
 }
 
-function scoreNames(e: Evidence, add: AddContent) {
+function scoreNames(e: Evidence, add: AddClue) {
   const sections = e.content.sections;
   const named = (where: Where, m: NameMatch) =>
-    add(m.projectId, 'project-name', W.name[m.strength] * W.where[where], `${whereText[where]} names “${m.words}”`);
+    add(
+      m.projectId,
+      'project-name',
+      W.name[m.strength] * W.where[where],
+      `${whereText[where]} names “${m.words}”`,
+      where,
+    );
   for (const section of sections)
     for (const m of e.orgs.flatMap((o) => nameMatchesIn(section.text, o.names))) named(section.where, m);
   // Signatures and banners neither name a group of look-alikes nor tell them apart.
@@ -313,7 +351,7 @@ function scoreNames(e: Evidence, add: AddContent) {
 }
 
 /** Reference numbers (read as the model reads identifiers, by part) and site addresses set on the projects. */
-function scoreProjectFields(e: Evidence, add: AddContent) {
+function scoreProjectFields(e: Evidence, add: AddClue) {
   for (const org of e.orgs) {
     for (const [feature, asked] of e.asked) {
       const holders = org.fields.references.get(feature) ?? [];
@@ -323,6 +361,7 @@ function scoreProjectFields(e: Evidence, add: AddContent) {
           'project-field',
           (W.referenceNumber * asked.weight * (h.whole ? 1 : W.referenceDigitsOnly)) / holders.length,
           `${partText[asked.part]} “${asked.text}”: ${h.text} of this project`,
+          asked.part === 'body' ? 'body' : 'subject',
         );
     }
     for (const section of e.content.sections) {
@@ -333,6 +372,7 @@ function scoreProjectFields(e: Evidence, add: AddContent) {
           'project-field',
           (W.siteAddress * W.where[section.where]) / matches.length,
           `${whereText[section.where]} names the site, ${m.address}`,
+          section.where,
         );
     }
   }

@@ -38,7 +38,9 @@ export const filedEmails = pgTable(
     to: jsonb('to').$type<Addresses>().notNull(),
     cc: jsonb('cc').$type<Addresses>().notNull(),
     sentAt: ts('sent_at'),
+    /** The text body, its first MAX_STORED_BODY_CHARS characters (the original .eml holds all of it). */
     bodyText: text('body_text').notNull().default(''),
+    bodyTextTruncated: boolean('body_text_truncated').notNull().default(false),
     rawBlobKey: text('raw_blob_key'),
     htmlBlobKey: text('html_blob_key'),
     hasAttachments: boolean('has_attachments').notNull().default(false),
@@ -111,4 +113,23 @@ export const suggestionFeatureTotals = pgTable(
     counts: jsonb('counts').$type<Record<string, number>>(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.feature] })],
+);
+
+/**
+ * Boilerplate, learned as mail is filed (server/filing/model/boilerplate.ts): per sender address (`a:`) and sender
+ * domain (`d:`), how many filed e-mails carried each line of new text (by a hash of it) and in how many projects
+ * (counted to 2). A line a sender repeats across projects — signature, disclaimer, letterhead, phone — names none.
+ */
+export const suggestionLines = pgTable(
+  'suggestion_lines',
+  {
+    organizationId: text('organization_id').notNull(),
+    scope: text('scope').notNull(),
+    line: text('line').notNull(),
+    emails: integer('emails').notNull(),
+    /** The first project the line was filed in, and whether any other project holds it. */
+    firstProject: text('first_project').notNull(),
+    manyProjects: boolean('many_projects').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.scope, t.line] })],
 );

@@ -102,8 +102,17 @@ export function splitSignature(text: string): { text: string; signature: string 
   return { text: keep.join('\n').trim(), signature: [...signature, ...dropped].join('\n').trim() };
 }
 
+/** A body's lines (any line ending). */
+export const bodyLines = (body: string) => body.replace(/\r\n?/g, '\n').split('\n');
+
+/** How many of the body's first lines the sender wrote: up to the first quoted or forwarded message. */
+export function ownLineCount(lines: string[]): number {
+  const first = quoteStart(lines, 0);
+  return first < 0 ? lines.length : first;
+}
+
 export function parseMailBody(body: string): MailBody {
-  const lines = body.replace(/\r\n?/g, '\n').split('\n');
+  const lines = bodyLines(body);
   const first = quoteStart(lines, 0);
   const own = splitSignature(lines.slice(0, first < 0 ? lines.length : first).join('\n'));
   const quoted: QuotedMessage[] = [];

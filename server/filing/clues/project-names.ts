@@ -7,7 +7,8 @@
  * "Building", "Phase", "School") or that several of the organization's projects share never name a project alone,
  * and together only weakly ("medical office buildings" in a trade newsletter) — except to tell look-alikes apart:
  * where a word several projects share ("Granite", "Willowbrook") is written, the words of one of them that the
- * others lack ("middle", "building B", "phase 1") name it.
+ * others lack ("middle", "building B", "phase 1") name it. Short forms of the names ("FS9", "Ph2") are read as the
+ * words they stand for.
  */
 import { codeFromName } from './job-numbers.js';
 
@@ -38,6 +39,8 @@ export interface NameIndex {
   slips: Map<string, string[]>;
   /** A word a few look-alike projects share → per project, its units the others of them lack. */
   lookalikes: Map<string, { projectId: string; units: string[] }[]>;
+  /** Short forms learned from the names (`shortFormsOf`) → the name words they stand for, and whose they are. */
+  short: Map<string, { words: string[]; projectIds: Set<string> }>;
 }
 
 const stopwords = new Set('the of at and for no a an in on to nr num el la los las de del y en'.split(' '));
@@ -148,7 +151,66 @@ export function buildNameIndex(
     if (word.length >= 5 && !/\d/.test(word))
       for (const form of withoutOneLetter(word)) slips.set(form, [...(slips.get(form) ?? []), word]);
   }
-  return { variants, byWord, distinctive, weak, slips, lookalikes: lookalikesOf(projects, owners) };
+  return {
+    variants,
+    byWord,
+    distinctive,
+    weak,
+    slips,
+    lookalikes: lookalikesOf(projects, owners),
+    short: shortFormsOf(variants, byWord),
+  };
+}
+
+/**
+ * Short forms of the organization's own project names, as people write them: initials of two or more name words in
+ * a row, numbers kept ("FS9" for Fire Station 9, "GLRD", "WPA"), and a name word cut to 1–3 letters before its number
+ * ("Ph2" for Phase 2). A form that two names give for different words, or that is a name word itself, is dropped.
+ */
+function shortFormsOf(variants: Variant[], byWord: Map<string, Variant[]>) {
+  const short = new Map<string, { words: string[]; projectIds: Set<string> }>();
+  const dropped = new Set<string>();
+  const add = (form: string, words: string[], projectId: string) => {
+    if (form.length < 3 || byWord.has(form) || stopwords.has(form) || dropped.has(form)) return;
+    const known = short.get(form);
+    if (known && known.words.join(' ') !== words.join(' ')) {
+      short.delete(form);
+      dropped.add(form);
+    } else short.set(form, { words, projectIds: (known?.projectIds ?? new Set()).add(projectId) });
+  };
+  for (const v of variants) {
+    const ws = v.tokens.filter((w) => w.length > 1 || /\d/.test(w));
+    for (let i = 0; i < ws.length; i++) {
+      for (let j = i + 1; j < ws.length; j++) {
+        const span = ws.slice(i, j + 1);
+        add(span.map((w) => (/^\d+$/.test(w) ? w : w[0])).join(''), span, v.projectId);
+      }
+      if (/^\p{L}{4,}$/u.test(ws[i]!) && /^\d+$/.test(ws[i + 1] ?? ''))
+        for (let k = 1; k <= 3; k++) add(ws[i]!.slice(0, k) + ws[i + 1], [ws[i]!, ws[i + 1]!], v.projectId);
+    }
+  }
+  return short;
+}
+
+/** Tokens written as short forms are (a digit, or two capitals: "FS9", "MCH", "Ph2"; not "pap" in prose). */
+const shortFormWritten = /(?<![\p{L}\p{N}])(?=[\p{L}\p{N}]*(?:\d|\p{Lu}{2}))[\p{L}\p{N}]{3,8}(?![\p{L}\p{N}])/gu;
+
+/** The text with the organization's short forms written out, and the projects a short form of one project names. */
+function expandShortForms(text: string, index: NameIndex): { text: string; named: NameMatch[] } {
+  if (index.short.size === 0) return { text, named: [] };
+  const named: NameMatch[] = [];
+  const expanded = text.replace(shortFormWritten, (token) => {
+    const form = index.short.get(token.toLowerCase());
+    if (!form) return token;
+    if (form.projectIds.size === 1)
+      named.push({
+        projectId: [...form.projectIds][0]!,
+        strength: 'phrase',
+        words: `${token} (${form.words.join(' ')})`,
+      });
+    return form.words.join(' ');
+  });
+  return { text: expanded, named };
 }
 
 /** Per word that 2 to MAX_LOOKALIKES projects share (not a kind of building, nor an everyday word such as "north"
@@ -214,8 +276,9 @@ function isOneSlip(a: string, b: string): boolean {
  * Look-alike projects told apart: where any of `texts` has a word a few projects share, each text that has units
  * of one of them that the others lack names it (per text, the projects and the words).
  */
-export function lookalikeMatchesIn(texts: readonly string[], index: NameIndex): { text: number; match: NameMatch }[] {
+export function lookalikeMatchesIn(written: readonly string[], index: NameIndex): { text: number; match: NameMatch }[] {
   if (index.lookalikes.size === 0) return [];
+  const texts = written.map((t) => expandShortForms(t, index).text);
   const shared = new Set(
     texts.flatMap((t) => wordsOf(t).map((w) => nameWordOf(w, index))).filter((w) => index.lookalikes.has(w)),
   );
@@ -236,13 +299,15 @@ export function lookalikeMatchesIn(texts: readonly string[], index: NameIndex): 
 }
 
 /** The strongest way each project is named in `text`. */
-export function nameMatchesIn(text: string, index: NameIndex): NameMatch[] {
+export function nameMatchesIn(written: string, index: NameIndex): NameMatch[] {
+  const { text, named } = expandShortForms(written, index);
   const words = wordsOf(text).map((w) => nameWordOf(w, index));
   const best = new Map<string, NameMatch>();
   const keep = (m: NameMatch) => {
     const current = best.get(m.projectId);
     if (!current || rankOf(m.strength) < rankOf(current.strength)) best.set(m.projectId, m);
   };
+  for (const m of named) keep(m);
   for (let i = 0; i < words.length; i++) {
     for (const variant of index.byWord.get(words[i]!) ?? []) {
       const run = longestRun(words, i, variant.tokens);

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { f, server } from '../../test/fixture-server.js';
+
+const file = (projectId: string, json: Record<string, unknown>) =>
+  server.call(`/v1/organization/${f.orgA.id}/project/${projectId}/emails`, {
+    method: 'POST',
+    token: f.member.token,
+    json: { to: ['member@harbor.test'], ...json },
+  });
+
+const suggest = async (json: Record<string, unknown>) => {
+  const res = await server.call('/v1/filing/suggestions', {
+    method: 'POST',
+    token: f.member.token,
+    json: { to: [{ address: 'member@harbor.test' }], cc: [], attachmentNames: [], ...json },
+  });
+  expect(res.status).toBe(200);
+  return res.body.suggestions as { projectName: string; score: number; reasons: string[] }[];
+};
+
+const signature = [
+  'Megan Hart',
+  'Project Manager',
+  'Buildco Pty Ltd',
+  'Level 4, 220 Kings Way, South Melbourne VIC 3205',
+  'M 0412 558 901 | T 03 9682 4410',
+  'Buildco acknowledges the Traditional Owners of the lands on which we build.',
+].join('\n');
+
+describe('what counts in a suggestion', () => {
+  it('a sender on two projects is placed by what she writes now, not by the signature she puts on every e-mail', async () => {
+    const topics = [
+      'Riser penetrations on level 3 need confirming before the pour.',
+      'Unit switchboards arrive on the hoist on the 16th.',
+      'Level 6 handover needs the commissioning sheets.',
+      'Lift motor room needs a split system, please price.',
+      'Corridor fire dampers on level 5 need moving.',
+    ];
+    for (const [i, text] of topics.entries())
+      expect(
+        (
+          await file(f.projectA1.id, {
+            subject: `Update ${i}`,
+            from: 'megan@buildco.test',
+            internetMessageId: `<pier-${i}@buildco.test>`,
+            bodyText: `Mia,\n${text}\n\n${signature}`,
+          })
+        ).status,
+      ).toBe(201);
+    for (const [i, text] of [
+      'The basement carpark jet fans clash with the sprinkler main.',
+      'Jet fan brackets for the carpark are fabricated.',
+    ].entries())
+      expect(
+        (
+          await file(f.projectA2.id, {
+            subject: `Basement ${i}`,
+            from: 'megan@buildco.test',
+            internetMessageId: `<dock-${i}@buildco.test>`,
+            bodyText: `Mia,\n${text}\n\n${signature}`,
+          })
+        ).status,
+      ).toBe(201);
+
+    const [first] = await suggest({
+      subject: 'Carpark',
+      from: { address: 'megan@buildco.test' },
+      bodyPreview: `Mia,\nThe jet fans are up.\n\n${signature}`,
+    });
+    expect(first?.projectName).toBe('Dockside Offices');
+    expect(first?.reasons.join(' ')).not.toMatch(/0412|220|traditional/i);
+  });
+
+  it('a reply in a thread filed to one project whose new text names another project goes to the other one', async () => {
+    expect(
+      (
+        await file(f.projectA1.id, {
+          subject: 'Crane booking',
+          from: 'omar@cranes.test',
+          internetMessageId: '<crane-1@cranes.test>',
+          conversationId: 'conv-switch',
+          bodyText: 'The crane is booked for Friday at 7.',
+        })
+      ).status,
+    ).toBe(201);
+    const [first, second] = await suggest({
+      subject: 'RE: Crane booking',
+      from: { address: 'omar@cranes.test' },
+      conversationId: 'conv-switch',
+      bodyPreview: 'Separate job: for Dockside Offices we need the mobile crane on Tuesday instead.',
+    });
+    expect(first?.projectName).toBe('Dockside Offices');
+    // The thread still counts: its project is offered second.
+    expect(second?.projectName).toBe('Pier 9 Terminal');
+  });
+});
