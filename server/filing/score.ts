@@ -63,6 +63,9 @@ export const W = {
   /** A learned word seen in one filed e-mail counts 1/(1+wordSupport) of one seen in many. */
   wordSupport: 2,
   identifierSupport: 0.5,
+  /** From a stranger, a part of a name (a phrase or word, not the whole name or an alias) and words learned from filed
+   *  mail count this much: a mention, maybe not the topic (a recruiter's "data centre projects"). */
+  stranger: 0.5,
   /** Newsletters, automatic replies and calendar notices (clues/mail-kind.ts): their evidence counts this much. */
   automatedMail: 0.25,
   /** Temperature and "none" weight of the probability (see above). */
@@ -137,6 +140,8 @@ export interface Evidence {
   asked: Map<string, AskedFeature>;
   /** Bulk mail, an automatic reply or a calendar notice: about no project, whatever it names. */
   automated: boolean;
+  /** The sender is outside the organization and no filed e-mail has its address or domain. */
+  stranger: boolean;
   documents: { id: string; projectId: string; number: string }[];
   members: { projectId: string; email: string }[];
 }
@@ -218,7 +223,10 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
     other(m.projectId, 'directory', W.directory / memberCount.get(email)!, `${email} is in this project's directory`);
   }
   // A reply's subject is the thread's: when the new text names another project, it counts as quoted.
-  scoreLearned(e, content, byId, contested ? { subject: partWeight.quoted / partWeight.subject } : {});
+  scoreLearned(e, content, byId, {
+    ...(e.stranger ? { subject: W.stranger, body: W.stranger, attachment: W.stranger } : {}),
+    ...(contested ? { subject: partWeight.quoted / partWeight.subject } : {}),
+  });
   const ranked = [...byId.values()]
     .map((entry) => rankedOf(entry, e.automated ? W.automatedMail : 1))
     .filter((r) => r.evidence > 0)
@@ -328,13 +336,15 @@ function scoreJobNumbers(e: Evidence, add: AddClue) {
   }
 }
 
+const isPartial = (strength: NameStrength) => strength !== 'name' && strength !== 'alias';
+
 function scoreNames(e: Evidence, add: AddClue) {
   const sections = e.content.sections;
   const named = (where: Where, m: NameMatch) =>
     add(
       m.projectId,
       'project-name',
-      W.name[m.strength] * W.where[where],
+      W.name[m.strength] * W.where[where] * (e.stranger && isPartial(m.strength) ? W.stranger : 1),
       `${whereText[where]} names “${m.words}”`,
       where,
     );
