@@ -100,3 +100,28 @@ describe('wordsOf', () => {
     ]);
   });
 });
+
+describe('short forms of the organization’s project names', () => {
+  const shortIndex = buildNameIndex([
+    { id: 'fs9', name: 'Fire Station 9 Dandenong', aliases: [] },
+    { id: 'wp1', name: 'Westgate Park Apartments Phase 1', aliases: [] },
+    { id: 'wp2', name: 'Westgate Park Apartments Phase 2', aliases: [] },
+    { id: 'glr', name: 'Geelong Light Rail Depot', aliases: [] },
+  ]);
+  const named = (text: string) => nameMatchesIn(text, shortIndex).map((m) => m.projectId);
+
+  it('reads initials of name words with their numbers, and a name word cut before its number', () => {
+    expect(named('FS9 progress claim 6')).toEqual(['fs9']);
+    expect(named('GLRD variation 9')).toEqual(['glr']);
+    // The whole name of phase 2; phase 1 shares only generic words of it.
+    expect(
+      Object.fromEntries(nameMatchesIn('WPA Ph2 tender addendum 3', shortIndex).map((m) => [m.projectId, m.strength])),
+    ).toEqual({ wp2: 'name', wp1: 'generic-phrase' });
+    expect(lookalikeMatchesIn(['WPA Ph1 defects'], shortIndex).map((m) => m.match.projectId)).toEqual(['wp1']);
+  });
+
+  it('leaves words in running text and short forms of no project alone', () => {
+    expect(named('the fs team will glrd')).toEqual([]);
+    expect(named('ABC Ph7 submittal')).toEqual([]);
+  });
+});
