@@ -62,7 +62,7 @@ describe('config', () => {
     expect(config.concurrency).toEqual({
       export: { perClient: 2 },
       explorer: { perClient: 2, total: 4 },
-      filing: { perClient: 2, total: 2, waitMs: 30_000 },
+      filing: { perClient: 2, total: 2, waitMs: 30_000, aloneFromBytes: 8 * 1024 * 1024 },
     });
     expect(config.http).toEqual({
       headersTimeoutMs: 10_000,

@@ -63,6 +63,7 @@ const envSchema = z.object({
   FILINGS_PER_CLIENT: count(2, 100),
   FILINGS_MAX: count(2, 1000),
   FILING_QUEUE_WAIT_MS: millis(30_000, 0, 300_000),
+  FILING_ALONE_FROM_BYTES: count(8 * 1024 * 1024, 1024 * 1024 * 1024),
   HTTP_HEADERS_TIMEOUT_MS: millis(10_000, 100, 300_000),
   HTTP_REQUEST_TIMEOUT_MS: millis(120_000, 100, 3_600_000),
   HTTP_MAX_CONNECTIONS: count(1000, 1_000_000),
@@ -116,6 +117,8 @@ export interface ConcurrencyLimit {
   perClient: number;
   total?: number;
   waitMs?: number;
+  /** A request whose body is larger runs with no other of its kind on the instance. */
+  aloneFromBytes?: number;
 }
 
 export type Config = {
@@ -235,7 +238,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     concurrency: {
       export: { perClient: e.EXPORTS_PER_CLIENT },
       explorer: { perClient: e.EXPLORER_QUERIES_PER_CLIENT, total: e.EXPLORER_QUERIES_MAX },
-      filing: { perClient: e.FILINGS_PER_CLIENT, total: e.FILINGS_MAX, waitMs: e.FILING_QUEUE_WAIT_MS },
+      filing: {
+        perClient: e.FILINGS_PER_CLIENT,
+        total: e.FILINGS_MAX,
+        waitMs: e.FILING_QUEUE_WAIT_MS,
+        aloneFromBytes: e.FILING_ALONE_FROM_BYTES,
+      },
     },
     exportStallTimeoutMs: e.EXPORT_STALL_TIMEOUT_MS,
     pool: {

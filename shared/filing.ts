@@ -7,6 +7,12 @@ import { Cursor, Id, listEnvelope, pageLimit, queryFlag, strictQuery, Timestamp 
 export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 export const MAX_ATTACHMENTS = 100;
 export const MAX_BODY_PREVIEW_BYTES = 8 * 1024;
+/**
+ * How much of an e-mail the server sends the AI provider, when an organization allows it: the first `bodyChars` of
+ * the body, up to `attachmentNames` names, and the `candidates` projects the add-in suggests. The admin console's AI
+ * switch tells these figures.
+ */
+export const AI_SENDS = { bodyChars: 1000, attachmentNames: 20, candidates: 5 } as const;
 
 const utf8 = new TextEncoder();
 const addressPattern = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+$/;
@@ -167,6 +173,10 @@ export const FiledEmailDetail = FiledEmailSummary.extend({
   inReplyTo: z.string().nullable(),
   references: z.array(z.string()),
   bodyText: z.string(),
+  bodyTextTruncated: z.boolean().meta({
+    description:
+      'True when the text body is longer than the 1,000,000 characters kept: the original (.eml) holds it all',
+  }),
   original: SignedDownload.nullable().meta({ description: 'The message as received (.eml), a signed download' }),
   html: SignedDownload.nullable().meta({
     description: 'The HTML body as a download (never served as a page)',
@@ -221,6 +231,13 @@ export const LookupQuery = strictQuery({
 
 /** The Message-ID the transport gave an e-mail that was filed as it was sent, told by the sender's sent copy. */
 export const SentMessageIdBody = z.strictObject({ internetMessageId: MessageIdInput });
+
+export const MoveFiledEmailBody = z
+  .strictObject({
+    projectId: Id.meta({ description: 'The project (of the same organization) to move the filed e-mail into' }),
+    documentId: Id.optional().meta({ description: "One of that project's documents to put it on" }),
+  })
+  .meta({ id: 'MoveFiledEmail' });
 
 const LookupFiling = OtherFiling.extend({
   organizationId: z.string(),

@@ -4,6 +4,8 @@ import { Cursor, Id, listEnvelope, pageLimit, strictQuery, Timestamp } from './c
 /** The events an endpoint may subscribe to (`webhook.test` is sent only by the test route, to one endpoint). */
 export const webhookEventTypes = [
   'email.filed',
+  'email.unfiled',
+  'email.moved',
   'activity.created',
   'dispatch.created',
   'comment.deleted',

@@ -11,6 +11,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { useState } from 'react';
+import { AI_SENDS } from '../../shared/filing.js';
 import type { MyOrganization } from '../../shared/me.js';
 import type { ApiClient } from '../api/client.js';
 import { useSubmit } from '../ui/form.js';
@@ -105,11 +106,14 @@ function AiSuggestCard({ api, org, staff }: { api: ApiClient; org: MyOrganizatio
       <Text className={styles.explanation}>
         When this is on, and the Sitefile operator has configured an AI service, the server may send that service a
         short summary of an e-mail someone in {org.name} opens in the Outlook add-in, to re-rank the project
-        suggestions: the subject, the first 1,000 characters of the body (e-mail addresses masked), attachment names,
-        the sender's and recipients' domains (never their addresses or names), and the names and codes of the few
-        candidate projects. No IDs, no filed e-mails and no attachments' content are sent. When it is off, nothing
-        leaves Sitefile: suggestions come from Sitefile's own ranking. A change applies to the next suggestion anyone
-        requests.
+        suggestions. It asks only when Sitefile's own ranking found candidate projects but is unsure of them, and sends
+        exactly: the subject; the first {AI_SENDS.bodyChars.toLocaleString('en')} characters of the body, e-mail
+        addresses reduced to their domains; up to {AI_SENDS.attachmentNames} attachment names; the sender's and
+        recipients' domains (never their addresses or names); and, for the candidate projects only (at most{' '}
+        {AI_SENDS.candidates}, those the add-in suggests), each one's name, code and Sitefile's reasons for it (such as
+        “2 e-mails from steel.example filed here”). Never the list of your other projects, their aliases, IDs, filed
+        e-mails or attachments' content. When it is off, nothing leaves Sitefile: suggestions come from Sitefile's own
+        ranking. A change applies to the next suggestion anyone requests.
       </Text>
       {settings.status === 'loading' && <Spinner size="tiny" label="Loading…" />}
       {settings.status === 'failed' && <ErrorNotice error={settings.error} onRetry={settings.reload} />}

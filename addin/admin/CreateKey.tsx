@@ -1,11 +1,10 @@
-import { Checkbox, Field, Input, Spinner } from '@fluentui/react-components';
+import { Checkbox, Field, Input } from '@fluentui/react-components';
 import { useState } from 'react';
 import type { MyOrganization } from '../../shared/me.js';
 import { type Permission, permissionKeys } from '../../shared/permissions.js';
 import type { ApiClient } from '../api/client.js';
 import { CheckGroup, MakeForm } from '../ui/form.js';
-import { ErrorNotice } from '../ui/notices.js';
-import { useAsync } from '../ui/use-async.js';
+import { type ChosenProjects, ScopePicker } from './ScopePicker.js';
 
 /** What a new key may do unless the admin changes it. */
 const defaultPermissions: readonly Permission[] = ['project:read', 'document:read'];
@@ -25,7 +24,6 @@ interface CreateKeyProps {
 export function CreateKey(props: CreateKeyProps) {
   const { api, staff, org } = props;
   const form = useCreateKeyForm(props);
-  const projects = useAsync(() => api.projects(org.id, staff), [org.id, staff]);
   return (
     <MakeForm
       heading="Create a key"
@@ -48,25 +46,14 @@ export function CreateKey(props: CreateKeyProps) {
           />
         ))}
       </CheckGroup>
-      <CheckGroup
-        legend={<>Scope: the whole of {org.name}, or only the projects ticked</>}
-        before={
-          <>
-            {projects.status === 'loading' && <Spinner size="tiny" label="Loading projects…" />}
-            {projects.status === 'failed' && <ErrorNotice error={projects.error} onRetry={projects.reload} />}
-          </>
-        }
-      >
-        {projects.status === 'done' &&
-          projects.data.map((p) => (
-            <Checkbox
-              key={p.id}
-              label={p.name}
-              checked={form.projectIds.has(p.id)}
-              onChange={(_event, data) => form.setProjectIds(toggle(form.projectIds, p.id, data.checked === true))}
-            />
-          ))}
-      </CheckGroup>
+      <ScopePicker
+        api={api}
+        orgId={org.id}
+        orgName={org.name}
+        staff={staff}
+        chosen={form.projects}
+        onChange={form.setProjects}
+      />
     </MakeForm>
   );
 }
@@ -75,23 +62,23 @@ export function CreateKey(props: CreateKeyProps) {
 function useCreateKeyForm({ desk, org, onCreated }: CreateKeyProps) {
   const [name, setName] = useState('');
   const [permissions, setPermissions] = useState<ReadonlySet<Permission>>(new Set(defaultPermissions));
-  const [projectIds, setProjectIds] = useState<ReadonlySet<string>>(new Set());
+  const [projects, setProjects] = useState<ChosenProjects>(new Map());
 
   const create = async () => {
     const created = await desk.create({
       name: name.trim(),
       permissions: Object.fromEntries([...permissions].map((p) => [p, true])),
-      // No project ticked: the whole organization.
-      scopes: projectIds.size
-        ? { orgs: [], projects: [...projectIds].map((projectId) => ({ orgId: org.id, projectId })) }
+      // No project chosen: the whole organization.
+      scopes: projects.size
+        ? { orgs: [], projects: [...projects.keys()].map((projectId) => ({ orgId: org.id, projectId })) }
         : { orgs: [org.id], projects: [] },
     });
     onCreated({ name: created.name, clientId: created.clientId, secret: created.client_secret });
     setName('');
     setPermissions(new Set(defaultPermissions));
-    setProjectIds(new Set());
+    setProjects(new Map());
   };
-  return { name, setName, permissions, setPermissions, projectIds, setProjectIds, create };
+  return { name, setName, permissions, setPermissions, projects, setProjects, create };
 }
 
 const toggle = <T,>(set: ReadonlySet<T>, value: T, on: boolean) => {

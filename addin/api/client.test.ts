@@ -12,8 +12,12 @@ describe('the add-in API client', () => {
     const api = clientFor(f.member.token);
     const me = await api.me();
     expect(me.organizations.map((o) => o.name)).toEqual(['Harbor Construction']);
-    const projects = await api.projects(f.orgA.id);
-    expect(projects.map((p) => p.name)).toEqual(['Dockside Offices', 'Pier 9 Terminal']);
+    const projects = await api.searchProjects(f.orgA.id, '', 10);
+    expect(projects.data.map((p) => p.name)).toEqual(['Dockside Offices', 'Pier 9 Terminal']);
+    const found = await api.searchProjects(f.orgA.id, 'pier9', 10);
+    expect(found.data.map((p) => p.name)).toEqual(['Pier 9 Terminal']);
+    const asStaff = await clientFor(f.staff.token).searchProjects(f.orgB.id, 'summit', 10, true);
+    expect(asStaff.data.map((p) => p.name)).toEqual(['Summit Hospital']);
     expect(await api.filingSettings(f.orgA.id)).toMatchObject({ organizationId: f.orgA.id, aiSuggest: false });
   });
 
@@ -50,7 +54,7 @@ describe('the add-in API client', () => {
     expect(invalid).toBeInstanceOf(ApiCallError);
     expect((invalid as ApiCallError).status).toBe(400);
     expect((invalid as ApiCallError).message).toMatch(/from/);
-    const outside = await api.projects(f.orgB.id).catch((e: unknown) => e);
+    const outside = await api.searchProjects(f.orgB.id, '', 10).catch((e: unknown) => e);
     expect(outside).toMatchObject({ status: 403, retryable: false });
     expect((outside as Error).message).toMatch(/needs the project:read permission there\. Ask an admin/);
     const elsewhere = await api

@@ -21,7 +21,7 @@ import {
 } from '../../shared/filing.js';
 import { Me } from '../../shared/me.js';
 import { MemberList, MemberResponse, PersonResponse } from '../../shared/members.js';
-import { type Project, ProjectList } from '../../shared/organizations.js';
+import { ProjectList } from '../../shared/organizations.js';
 import { type CreateSupportIssueBody, Runbook, SupportIssueResponse } from '../../shared/support-issues.js';
 import {
   CreatedWebhookResponse,
@@ -64,9 +64,6 @@ export interface TokenSource {
   /** The server refused the token: sign the user out so they can sign in again. */
   rejected(): void;
 }
-
-/** Most projects the type-ahead loads per organization (50 per page). */
-const MAX_PROJECT_PAGES = 40;
 
 export type FileTarget = { orgId: string; projectId: string; documentId?: string; note?: string };
 
@@ -164,33 +161,20 @@ function requestBody(token: string, init: CallOptions): { headers: Record<string
 /** The organization's projects, their documents and its e-mail filing settings. */
 function organizationCalls(call: Call) {
   return {
-    /** Every project of the organization the user may see, by name (for the type-ahead); staff see all. */
-    async projects(orgId: string, asStaff = false): Promise<Project[]> {
-      const all: Project[] = [];
-      let cursor: string | null = null;
-      for (let page = 0; page < MAX_PROJECT_PAGES; page++) {
-        const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
-        const list: z.output<typeof ProjectList> = await call(
-          ProjectList,
-          asStaff
-            ? `/v1/admin/organizations/${enc(orgId)}/projects?limit=50${query}`
-            : `/v1/organization/${enc(orgId)}/project?limit=50${query}`,
-          { forbidden: forbiddenText.projects },
-        );
-        all.push(...list.data);
-        if (!list.hasMore || !list.nextCursor) break;
-        cursor = list.nextCursor;
-      }
-      return all;
-    },
-
-    /** One page, by name, of the organization's projects whose name, code or an alias contains `search`. */
-    searchProjects: (orgId: string, search: string, limit: number) =>
-      call(
+    /**
+     * One page of the organization's projects: by name, or with `search` best match first (words in any order,
+     * typos, accents and punctuation ignored). Staff read through the admin route, which sees every project.
+     */
+    searchProjects: (orgId: string, search: string, limit: number, asStaff = false) => {
+      const query = `limit=${limit}${search ? `&search=${encodeURIComponent(search)}` : ''}`;
+      return call(
         ProjectList,
-        `/v1/organization/${enc(orgId)}/project?limit=${limit}${search ? `&search=${encodeURIComponent(search)}` : ''}`,
+        asStaff
+          ? `/v1/admin/organizations/${enc(orgId)}/projects?${query}`
+          : `/v1/organization/${enc(orgId)}/project?${query}`,
         { forbidden: forbiddenText.projects },
-      ),
+      );
+    },
 
     /** RFIs and submittals of a project matching `search`, for the optional target picker. */
     targetDocuments: (orgId: string, projectId: string, search: string) =>
@@ -263,6 +247,18 @@ function filingCalls(call: Call) {
       call(FileEmailResult, emailsPath(target), {
         method: 'POST',
         json: { ...form, documentId: target.documentId, note: target.note },
+        forbidden: forbiddenText.file,
+      }),
+
+    /** Undoes a filing: the e-mail is no longer filed in that project. */
+    unfile: (target: FileTarget, emailId: string) =>
+      call(null, `${emailsPath(target)}/${enc(emailId)}`, { method: 'DELETE', forbidden: forbiddenText.file }),
+
+    /** Moves a filing to another project of the same organization. */
+    moveFiled: (target: FileTarget, emailId: string, to: { projectId: string; documentId?: string }) =>
+      call(FileEmailResult, `${emailsPath(target)}/${enc(emailId)}/move`, {
+        method: 'POST',
+        json: to,
         forbidden: forbiddenText.file,
       }),
 

@@ -25,3 +25,13 @@ export async function markFiledInOutlook(projectName: string, on: ItemSource = h
   const filed = on.item();
   await officeCall<void>('categories.addAsync', (cb) => filed.categories.addAsync([name], cb));
 }
+
+/**
+ * Takes the category off the e-mail (Mailbox 1.8) when its filing in that project was undone or moved. `on` is the
+ * e-mail whose filing changed: while another is open nothing is touched (ItemChangedError).
+ */
+export async function unmarkFiledInOutlook(projectName: string, on: ItemSource = holdOpenItem()): Promise<void> {
+  const name = filedCategoryName(projectName);
+  const filed = on.item();
+  await officeCall<void>('categories.removeAsync', (cb) => filed.categories.removeAsync([name], cb));
+}

@@ -10,6 +10,7 @@ import {
   Spinner,
   Text,
 } from '@fluentui/react-components';
+import { useState } from 'react';
 import type { ApiClient } from '../api/client.js';
 import type { OpenMessage } from '../office/mailbox.js';
 import { useLayoutStyles } from '../ui/layout.js';
@@ -23,6 +24,7 @@ import type { FirstLook } from './first-look.js';
 import type { MailHost } from './mail-host.js';
 import { DocumentPicker, ProjectPicker } from './pickers.js';
 import type { ProjectDirectory, ProjectOption } from './project-directory.js';
+import { RefileActions, RefiledNotice, type RefileInput, type Refiling } from './Refile.js';
 import { AiStatus, Suggestions } from './Suggestions.js';
 import { choiceKey, type SavedChoices } from './saved-choices.js';
 import { type FilingForm, type LeftBehind, useFilingForm } from './use-filing-form.js';
@@ -84,6 +86,19 @@ function MessageForm(props: FilePanelProps & { message: OpenMessage }) {
   const { api, message } = props;
   const form = useFilingForm(props);
   const { project, compose, filing } = form;
+  const [refiling, setRefiling] = useState<Refiling>({ state: 'idle' });
+  const refile: RefileInput = {
+    api,
+    host: props.host,
+    projects: props.projects,
+    projectsError: props.projectsError,
+    shared: form.shared.status === 'done' ? form.shared.data : undefined,
+    onChanged: (outcome) => {
+      setRefiling(outcome);
+      form.clearFiling();
+      form.lookup.reload();
+    },
+  };
   const aiOnSomewhere = props.aiByOrg ? [...props.aiByOrg.values()].some(Boolean) : false;
   const aiOrg = project && props.aiByOrg ? props.aiByOrg.get(project.orgId) : undefined;
   return (
@@ -106,8 +121,10 @@ function MessageForm(props: FilePanelProps & { message: OpenMessage }) {
         aiOn={aiOrg ?? (props.aiByOrg ? aiOnSomewhere : undefined)}
         aiUsed={form.suggestions.status === 'done' && form.suggestions.data.aiUsed}
       />
+      <RefiledNotice refiling={refiling} />
       <EarlierFilings
         form={form}
+        refile={compose ? undefined : refile}
         onOpen={(f) =>
           props.onOpenFiled({
             project: props.projects?.option(f.organizationId, f.projectId, f.projectName) ?? {
@@ -150,6 +167,20 @@ function MessageForm(props: FilePanelProps & { message: OpenMessage }) {
       </Button>
       <FilingOutcome
         filing={filing}
+        actions={
+          filing.state === 'done' && !filing.result.duplicate ? (
+            <RefileActions
+              input={refile}
+              label={filing.project.name}
+              place={{
+                organizationId: filing.result.organizationId,
+                projectId: filing.result.projectId,
+                projectName: filing.project.name,
+                filedEmailId: filing.result.id,
+              }}
+            />
+          ) : undefined
+        }
         onRetry={form.file}
         onOpenFiled={() =>
           filing.state === 'done' &&
@@ -163,7 +194,15 @@ function MessageForm(props: FilePanelProps & { message: OpenMessage }) {
 type EarlierFiling = NonNullable<Extract<FilingForm['lookup'], { status: 'done' }>['data']>['filings'][number];
 
 /** Where this e-mail is filed already, each filing to open (or the project marked when it was written). */
-function EarlierFilings({ form, onOpen }: { form: FilingForm; onOpen: (filing: EarlierFiling) => void }) {
+function EarlierFilings({
+  form,
+  onOpen,
+  refile,
+}: {
+  form: FilingForm;
+  onOpen: (filing: EarlierFiling) => void;
+  refile?: RefileInput;
+}) {
   const styles = useStyles();
   const { lookup, markedProject, mark } = form;
   const filedOnSend = mark.status === 'done' && mark.data?.filedEmailId;
@@ -186,6 +225,7 @@ function EarlierFilings({ form, onOpen }: { form: FilingForm; onOpen: (filing: E
                 <Link onClick={() => onOpen(f)} aria-label={`Open it as filed in ${f.projectName}`}>
                   Open it
                 </Link>
+                {refile && <RefileActions input={refile} place={f} label={f.projectName} />}
               </div>
             ))}
           </MessageBarBody>

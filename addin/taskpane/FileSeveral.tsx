@@ -13,7 +13,7 @@ import type { ApiClient } from '../api/client.js';
 import type { SelectedMessage } from '../office/mailbox.js';
 import { PlainList, useLayoutStyles } from '../ui/layout.js';
 import { messageOf } from '../ui/notices.js';
-import { fileableAttachments, fileOpenMessage, sendingPlan } from './filing.js';
+import { fileableAttachments, fileOpenMessage, lookupFilings, sendingPlan } from './filing.js';
 import type { MailHost } from './mail-host.js';
 import { ProjectPicker } from './pickers.js';
 import type { ProjectDirectory, ProjectOption } from './project-directory.js';
@@ -30,6 +30,8 @@ type Outcome =
   | { state: 'filing' }
   | { state: 'filed' }
   | { state: 'already' }
+  /** Filed in other projects: not filed into a further one without the person deciding it, alone. */
+  | { state: 'elsewhere'; projects: string[] }
   | { state: 'failed'; reason: string };
 
 const outcomeText = (o: Outcome) => {
@@ -42,25 +44,40 @@ const outcomeText = (o: Outcome) => {
       return 'Filed';
     case 'already':
       return 'Already filed there: nothing changed';
+    case 'elsewhere':
+      return `Not filed: it is filed in ${o.projects.join(', ')} already. Open it alone to move it or file it here too.`;
     case 'failed':
       return `Failed: ${o.reason}`;
   }
 };
 
-/** Files one selected message with all of its attachments (or the JSON form without them when too large). */
-async function fileSelected(api: ApiClient, host: MailHost, selected: SelectedMessage, project: ProjectOption) {
+/**
+ * Files one selected message with all of its attachments (or the JSON form without them when too large), unless it
+ * is filed already: there (nothing to do), or in other projects (left alone: a second project is the person's
+ * choice, made on that e-mail alone).
+ */
+async function fileSelected(
+  api: ApiClient,
+  host: MailHost,
+  selected: SelectedMessage,
+  project: ProjectOption,
+): Promise<Outcome> {
   return host.withSelectedMessage(selected.itemId, async () => {
     const held = host.holdItem();
     const message = await host.readOpenMessage();
+    const filings = (await lookupFilings(api, message))?.filings ?? [];
+    if (filings.some((f) => f.projectId === project.projectId)) return { state: 'already' };
+    if (filings.length > 0) return { state: 'elsewhere', projects: [...new Set(filings.map((f) => f.projectName))] };
     const every = new Set(fileableAttachments(message).map((a) => a.id));
-    if (!sendingPlan(message, every, host.canReadRawMessage()).fits) {
+    // The form fits whenever anything does (the whole message is sent only when it fits too).
+    if (!sendingPlan(message, every, false, 0).fits) {
       throw new Error('over the 25 MB Sitefile accepts: open it alone to leave out its largest attachments');
     }
     const target = { orgId: project.orgId, projectId: project.projectId };
     const result = await fileOpenMessage(api, held, message, target, every, () => undefined);
     // The category is a convenience: the filing stands without it.
     await held.markFiledInOutlook(project.name).catch(() => undefined);
-    return result;
+    return { state: result.duplicate ? 'already' : 'filed' };
   });
 }
 
@@ -96,8 +113,7 @@ export function FileSeveral(props: {
     for (const s of which) {
       set(s, { state: 'filing' });
       try {
-        const result = await fileSelected(props.api, props.host, s, project);
-        set(s, { state: result.duplicate ? 'already' : 'filed' });
+        set(s, await fileSelected(props.api, props.host, s, project));
       } catch (error) {
         set(s, { state: 'failed', reason: messageOf(error) });
       }
@@ -135,15 +151,21 @@ export function FileSeveral(props: {
         </Field>
       )}
       {!running && settled > 0 && (
-        <MessageBar intent={failed.length ? 'warning' : 'success'} layout="multiline" aria-live="polite">
+        <MessageBar
+          intent={failed.length || count('elsewhere') ? 'warning' : 'success'}
+          layout="multiline"
+          aria-live="polite"
+        >
           <MessageBarBody>
-            {`${count('filed')} filed, ${count('already')} already filed, ${failed.length} failed.`}
+            {`${count('filed')} filed, ${count('already')} already filed there, ${failed.length} failed.`}
+            {count('elsewhere') > 0 && ` ${count('elsewhere')} filed in another project already: not filed again.`}
           </MessageBarBody>
         </MessageBar>
       )}
       {!running && failed.length > 0 && (
         <Button onClick={() => void run(failed)}>{`Retry the ${failed.length} failed`}</Button>
       )}
+      <Text size={200}>E-mails filed in another project already are left there, and listed below.</Text>
       <PlainList gap="xs" aria-label="Selected e-mails">
         {selected.map((s) => {
           const o = outcomeOf(s);

@@ -8,7 +8,7 @@ import {
   MessageBarTitle,
   ProgressBar,
 } from '@fluentui/react-components';
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { filedCategoryName } from '../office/category.js';
 import { ErrorNotice, messageOf } from '../ui/notices.js';
 import type { FilingStep } from './filing.js';
@@ -26,7 +26,13 @@ const stepText: Record<FilingStep | 'marking', string> = {
  * Progress, then the result of File. Focus moves to the result when it arrives, so a keyboard or screen-reader
  * user lands on what happened.
  */
-export function FilingOutcome(props: { filing: Filing; onRetry: () => void; onOpenFiled: () => void }) {
+export function FilingOutcome(props: {
+  filing: Filing;
+  onRetry: () => void;
+  onOpenFiled: () => void;
+  /** Unfile and move, for a filing made now. */
+  actions?: ReactNode;
+}) {
   const result = useRef<HTMLDivElement>(null);
   const settled = props.filing.state !== 'idle' && props.filing.state !== 'busy';
   // biome-ignore lint/correctness/useExhaustiveDependencies: each new result (not only the first) takes the focus
@@ -44,10 +50,12 @@ function OutcomeBody({
   filing,
   onRetry,
   onOpenFiled,
+  actions,
 }: {
   filing: Filing;
   onRetry: () => void;
   onOpenFiled: () => void;
+  actions?: ReactNode;
 }) {
   switch (filing.state) {
     case 'idle':
@@ -87,6 +95,7 @@ function OutcomeBody({
               <MessageBarTitle>Linked to {onto}</MessageBarTitle>
               {r.filedBy.name} had filed this e-mail in {filing.project.name} on {dateOf(r.filedAt)}; it is now on{' '}
               {onto} too.{category} <Link onClick={onOpenFiled}>Open it in Sitefile</Link>
+              {actions}
             </MessageBarBody>
           </MessageBar>
         );
@@ -105,6 +114,7 @@ function OutcomeBody({
             <MessageBarTitle>Filed</MessageBarTitle>
             Filed in {filing.project.name} with {r.attachments.length} attachment
             {r.attachments.length === 1 ? '' : 's'}.{category} <Link onClick={onOpenFiled}>Open it in Sitefile</Link>
+            {actions}
           </MessageBarBody>
         </MessageBar>
       );

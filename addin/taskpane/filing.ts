@@ -58,23 +58,41 @@ export function lookupFilings(api: ApiClient, message: OpenMessage) {
 export const fileableAttachments = (message: OpenMessage) => message.attachments.filter((a) => !a.isInline);
 
 /**
+ * Room for the headers of the whole message (Received chains, DKIM signatures, the MIME part headers): more than an
+ * e-mail's headers usually take, so an e-mail near the limit goes the way that surely fits.
+ */
+const HEADER_ALLOWANCE_BYTES = 64 * 1024;
+
+/**
  * How the e-mail will travel and the bytes that count against the server's limit there. The whole message (MIME,
- * Mailbox 1.14, every attachment chosen) carries its attachments base64-encoded in lines of 76: a third larger and
- * more, so it is sent that way only when that fits; otherwise the JSON form, whose limit counts decoded bytes.
+ * Mailbox 1.14, every attachment chosen) carries its headers, its bodies and its attachments (inline images too),
+ * encoded in lines of 76: a third larger and more, so it is sent that way only when the whole of it fits; otherwise
+ * the JSON form, whose limit counts the attachments' decoded bytes. `bodyBytes`: the text and HTML bodies in UTF-8.
  */
 export function sendingPlan(
   message: OpenMessage,
   chosen: ReadonlySet<string>,
   rawPossible: boolean,
+  bodyBytes: number,
 ): { path: 'raw' | 'form'; bytes: number; fits: boolean } {
   const attachments = fileableAttachments(message);
   const decoded = attachments.filter((a) => chosen.has(a.id)).reduce((sum, a) => sum + a.size, 0);
   const everyAttachment = attachments.every((a) => chosen.has(a.id));
   if (everyAttachment && message.mode === 'read' && rawPossible) {
-    const encoded = message.attachments.reduce((sum, a) => sum + base64LineSize(a.size), 0);
+    const encoded =
+      HEADER_ALLOWANCE_BYTES +
+      base64LineSize(bodyBytes) +
+      message.attachments.reduce((sum, a) => sum + base64LineSize(a.size), 0);
     if (encoded <= MAX_MESSAGE_BYTES) return { path: 'raw', bytes: encoded, fits: true };
   }
   return { path: 'form', bytes: decoded, fits: decoded <= MAX_MESSAGE_BYTES };
+}
+
+/** The bytes of the open e-mail's text and HTML bodies in UTF-8 (what the whole message carries besides its files). */
+export async function bodyBytesOf(host: Pick<MailHost, 'readBodyText' | 'readBodyHtml'>): Promise<number> {
+  const [text, html] = await Promise.all([host.readBodyText(MAX_BODY_TEXT_CHARS), host.readBodyHtml()]);
+  const encoder = new TextEncoder();
+  return encoder.encode(text).length + encoder.encode(html).length;
 }
 
 /** Bytes of `size` bytes in MIME's base64: 4 characters per 3 bytes, CRLF after every 76. */
@@ -116,11 +134,15 @@ export async function fileOpenMessage(
   if (!message.from) throw new Error('This e-mail has no sender, so it cannot be filed.');
   onStep('reading');
   const attachments = fileableAttachments(message);
-  // A draft (filed as it is sent) has no MIME form yet: it always goes as the JSON form.
-  if (sendingPlan(message, chosenAttachmentIds, host.canReadRawMessage()).path === 'raw') {
+  // A draft (filed as it is sent) has no MIME form yet: it always goes as the JSON form. The whole message, once
+  // read, is sent only if it fits after all (its size was estimated); otherwise the form, which counts less.
+  const rawPossible = message.mode === 'read' && host.canReadRawMessage();
+  if (rawPossible && sendingPlan(message, chosenAttachmentIds, true, await bodyBytesOf(host)).path === 'raw') {
     const mime = base64ToBytes(await host.readRawMessageBase64());
-    onStep('uploading');
-    return api.fileRaw(target, mime, message.conversationId);
+    if (mime.length <= MAX_MESSAGE_BYTES) {
+      onStep('uploading');
+      return api.fileRaw(target, mime, message.conversationId);
+    }
   }
   const chosen = attachments.filter((a) => chosenAttachmentIds.has(a.id));
   const [bodyText, bodyHtml, contents] = await Promise.all([

@@ -1,4 +1,4 @@
-import { markFiledInOutlook } from '../office/category.js';
+import { markFiledInOutlook, unmarkFiledInOutlook } from '../office/category.js';
 import {
   canFileSelection,
   canReadRawMessage,
@@ -63,6 +63,7 @@ export function heldItemHost() {
     readAttachmentBase64: (attachmentId: string) => readAttachmentBase64(attachmentId, held),
     readRawMessageBase64: () => readRawMessageBase64(held),
     markFiledInOutlook: (projectName: string) => markFiledInOutlook(projectName, held),
+    unmarkFiledInOutlook: (projectName: string) => unmarkFiledInOutlook(projectName, held),
     markToFileWhenSent: (mark: FileWhenSentMark) => markToFileWhenSent(mark, held),
     /** Whether the held e-mail is still the open one. */
     isOpen: () => {

@@ -74,15 +74,21 @@ export function useProjectDirectory(
   }, [orgs, find, recent, remember]);
 }
 
-/** One page per organization, asked together, merged by name. */
+/**
+ * One page per organization, asked together. Without a search, merged by name; with one, each page comes best
+ * match first and they are merged rank by rank (each organization's best, then each one's second…), so no
+ * organization's best match is pushed below another's weaker ones.
+ */
 function findIn(api: ApiClient, orgs: readonly { id: string; name: string }[]) {
   return async (text: string): Promise<ProjectMatches> => {
     const search = text.trim();
     const pages = await Promise.all(orgs.map((org) => api.searchProjects(org.id, search, PROJECTS_SHOWN)));
-    const all = orgs.flatMap((org, i) =>
+    const lists = orgs.map((org, i) =>
       pages[i]!.data.map((p) => ({ orgId: org.id, orgName: org.name, projectId: p.id, name: p.name, code: p.code })),
     );
-    all.sort((a, b) => a.name.localeCompare(b.name) || a.orgName.localeCompare(b.orgName));
+    const all = search
+      ? Array.from({ length: PROJECTS_SHOWN }, (_, rank) => lists.flatMap((list) => list[rank] ?? [])).flat()
+      : lists.flat().sort((a, b) => a.name.localeCompare(b.name) || a.orgName.localeCompare(b.orgName));
     return { options: all.slice(0, PROJECTS_SHOWN), more: all.length > PROJECTS_SHOWN || pages.some((p) => p.hasMore) };
   };
 }

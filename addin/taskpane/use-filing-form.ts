@@ -7,6 +7,7 @@ import { ItemChangedError, type OpenMessage, type SharedMailbox } from '../offic
 import type { FileWhenSentMark } from '../office/mark.js';
 import { useAsync } from '../ui/use-async.js';
 import {
+  bodyBytesOf,
   type FilingStep,
   fileableAttachments,
   fileOpenMessage,
@@ -80,8 +81,14 @@ function useMessageFacts({ api, host, message, firstLook }: FilingFormInput) {
     [message],
   );
   const shared = useAsync<SharedMailbox | undefined>(() => host.readSharedMailbox().catch(() => undefined), [message]);
+  // The bodies count in the whole message's size (a draft is never sent whole). Unread, they count as nothing: File
+  // checks the whole message's real size before sending it.
+  const bodyBytes = useAsync(
+    () => (message.mode === 'read' ? bodyBytesOf(host).catch(() => 0) : Promise.resolve(0)),
+    [message],
+  );
   useSentCopy(api, host, message, mark, lookup.reload);
-  return { lookup, suggestions, mark, shared };
+  return { lookup, suggestions, mark, shared, bodyBytes };
 }
 
 /** The state of the filing form for one e-mail, and what File does. The choices are kept in `savedChoices`. */
@@ -138,7 +145,12 @@ export function useFilingForm(input: FilingFormInput) {
   };
 
   // What File will send, and whether Sitefile accepts it: told before File, not after.
-  const plan = sendingPlan(message, chosen, host.canReadRawMessage());
+  const plan = sendingPlan(
+    message,
+    chosen,
+    host.canReadRawMessage(),
+    facts.bodyBytes.status === 'done' ? facts.bodyBytes.data : 0,
+  );
 
   const busy = useRef(false);
   const { shared } = facts;
@@ -193,6 +205,8 @@ export function useFilingForm(input: FilingFormInput) {
     unmarked,
     file,
     fileWithThread,
+    /** The filing shown was undone or moved: the form is as before File. */
+    clearFiling: () => setFiling({ state: 'idle' }),
   };
 }
 
@@ -250,7 +264,7 @@ async function fileNow(args: {
 }
 
 /** Outlook applies only categories of the mailbox's master list; a delegate may not be allowed to add to it. */
-function categoryRefusal(error: unknown, owner: string | undefined): CategoryOutcome {
+export function categoryRefusal(error: unknown, owner: string | undefined): CategoryOutcome {
   if (error instanceof ItemChangedError) return { state: 'item-changed' };
   const notInMasterList =
     error instanceof OfficeCallError && (error.operation === 'masterCategories.addAsync' || error.code === 9044);

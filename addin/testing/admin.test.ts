@@ -42,6 +42,12 @@ describeInBrowser('the admin console in Chromium', () => {
     await signInToAdmin(adminPage, 'staff@sitefile.test', 'staff-pass-1');
     const aiSwitch = adminPage.getByRole('switch', { name: 'AI suggestions are off' });
     await aiSwitch.waitFor();
+    // Where the admin decides, exactly what would be sent: the candidates the add-in suggests, never the project list.
+    await adminPage
+      .getByText(/sends exactly: the subject; the first 1,000 characters of the body, e-mail addresses reduced/)
+      .waitFor();
+    await adminPage.getByText(/for the candidate projects only \(at most 5, those the add-in suggests\)/).waitFor();
+    await adminPage.getByText(/Never the list of your other projects, their aliases, IDs/).waitFor();
     await shot(adminPage, '10-admin-ai-off');
     await expectAccessible(adminPage);
     // The switch asks first: Cancel changes nothing, OK turns it on.
@@ -136,7 +142,13 @@ describeInBrowser('the admin console in Chromium', () => {
     const { server, f } = suite;
     await adminPage.getByLabel('Name').fill('Scheduling export');
     await adminPage.getByRole('checkbox', { name: 'email:read' }).check();
-    await adminPage.getByRole('checkbox', { name: 'Dockside Offices' }).check();
+    const scope = adminPage.getByRole('combobox', { name: /^Projects/ });
+    await scope.click();
+    await scope.pressSequentially('dockside');
+    // The multiselect list: its options are menu item checkboxes.
+    await adminPage.getByRole('menuitemcheckbox', { name: 'Dockside Offices' }).click();
+    await adminPage.keyboard.press('Escape');
+    await adminPage.getByRole('button', { name: 'Remove Dockside Offices' }).waitFor();
     const create = adminPage.getByRole('button', { name: 'Create key' });
     await create.click();
     const secret = adminPage.getByTestId('client-secret');
@@ -152,7 +164,7 @@ describeInBrowser('the admin console in Chromium', () => {
     expect(await adminPage.getByLabel('Name').inputValue()).toBe('');
     expect(await adminPage.getByRole('checkbox', { name: 'email:read' }).isChecked()).toBe(false);
     expect(await adminPage.getByRole('checkbox', { name: 'project:read' }).isChecked()).toBe(true);
-    expect(await adminPage.getByRole('checkbox', { name: 'Dockside Offices' }).isChecked()).toBe(false);
+    expect(await adminPage.getByRole('button', { name: 'Remove Dockside Offices' }).count()).toBe(0);
     expect(await create.isDisabled()).toBe(true);
     await shot(adminPage, '13-admin-key-secret');
     await expectAccessible(adminPage);
@@ -239,7 +251,13 @@ describeInBrowser('the admin console in Chromium', () => {
     expect(await adminOnly.getByText('Support issues and runbook').count()).toBe(0);
 
     await adminOnly.getByLabel('Name').fill('Site diary sync');
-    await adminOnly.getByRole('checkbox', { name: 'Pier 9 Terminal' }).check();
+    await adminOnly.getByRole('combobox', { name: /^Projects/ }).focus();
+    await adminOnly.keyboard.type('pier9');
+    await adminOnly.getByRole('menuitemcheckbox', { name: 'Pier 9 Terminal' }).waitFor();
+    await adminOnly.keyboard.press('ArrowDown');
+    await adminOnly.keyboard.press('Enter');
+    await adminOnly.keyboard.press('Escape');
+    await adminOnly.getByRole('button', { name: 'Remove Pier 9 Terminal' }).waitFor();
     await adminOnly.getByRole('button', { name: 'Create key' }).click();
     const secret = adminOnly.getByTestId('client-secret');
     await secret.waitFor();

@@ -45,7 +45,7 @@ describeInBrowser('filing several e-mails at once', () => {
     { input: 'keyboard', width: 320, theme: 'light', platform: 'Mac' },
     { input: 'mouse', width: 450, theme: 'dark', platform: 'Mac' },
   ] as const) {
-    it(`files five selected e-mails in one action, one already filed, one failing and retried (${platform}, ${input}, ${width} px, ${theme})`, async () => {
+    it(`files five selected e-mails in one action, one already filed, one filed elsewhere left alone, one failing and retried (${platform}, ${input}, ${width} px, ${theme})`, async () => {
       const { server, f } = suite;
       const tag = `${platform === 'Mac' ? 'mac' : 'web'}${input}${width}`;
       const emails = fiveEmails(tag);
@@ -63,6 +63,20 @@ describeInBrowser('filing several e-mails at once', () => {
         },
       });
       expect(already.status).toBe(201);
+      // The third is in Dockside Offices: it is shown, and not filed into Pier 9 as well.
+      const elsewhere = await server.call(`/v1/organization/${f.orgA.id}/project/${f.projectA2.id}/emails`, {
+        method: 'POST',
+        token: f.admin.token,
+        json: {
+          subject: emails[2]!.subject,
+          from: 'lee@steel.example',
+          to: ['member@harbor.test'],
+          internetMessageId: emails[2]!.internetMessageId,
+          sentAt: '2026-03-01T10:00:00Z',
+          bodyText: 'Filed before, elsewhere.',
+        },
+      });
+      expect(elsewhere.status).toBe(201);
 
       const { context, page } = await suite.openPane(
         { noItemSelected: true, selected: emails, mailboxMinor: 15, dark: theme === 'dark', platform },
@@ -82,13 +96,15 @@ describeInBrowser('filing several e-mails at once', () => {
         await fileAll.focus();
         await page.keyboard.press('Enter');
       }
-      await page.getByText('3 filed, 1 already filed, 1 failed.').waitFor();
+      await page
+        .getByText('2 filed, 1 already filed there, 1 failed. 1 filed in another project already: not filed again.')
+        .waitFor();
       const rows = page.getByRole('list', { name: 'Selected e-mails' }).getByRole('listitem');
       const outcomes = async () => (await rows.allTextContents()).map((t) => t.replace(/^.* no\. \d/, ''));
       expect(await outcomes()).toEqual([
         'Filed',
         'Already filed there: nothing changed',
-        'Filed',
+        'Not filed: it is filed in Dockside Offices already. Open it alone to move it or file it here too.',
         'Failed: Outlook could not open this e-mail just now. Try again.',
         'Filed',
       ]);
@@ -97,18 +113,27 @@ describeInBrowser('filing several e-mails at once', () => {
 
       const retry = page.getByRole('button', { name: 'Retry the 1 failed' });
       await pressBy(retry, input);
-      await page.getByText('4 filed, 1 already filed, 0 failed.').waitFor();
-      expect(await outcomes()).toEqual(['Filed', 'Already filed there: nothing changed', 'Filed', 'Filed', 'Filed']);
+      await page.getByText(/^3 filed, 1 already filed there, 0 failed\./).waitFor();
+      expect(await outcomes()).toEqual([
+        'Filed',
+        'Already filed there: nothing changed',
+        'Not filed: it is filed in Dockside Offices already. Open it alone to move it or file it here too.',
+        'Filed',
+        'Filed',
+      ]);
       await shot(page, `several-${tag}-${theme}-done`);
       await expectAccessible(page);
 
-      // Each of the five is in Pier 9 once.
+      // Each of the five but the one in Dockside is in Pier 9 once.
       const list = await server.call(
         `/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/emails?limit=50&search=${encodeURIComponent(tag)}`,
         { token: f.admin.token },
       );
       expect(list.body.data.map((e: { subject: string }) => e.subject).sort()).toEqual(
-        emails.map((e) => e.subject).sort(),
+        emails
+          .filter((_, i) => i !== 2)
+          .map((e) => e.subject)
+          .sort(),
       );
       await context.close();
     }, 60_000);

@@ -80,8 +80,9 @@ describeInBrowser('sizes told before File', () => {
     };
     const { context, page } = await suite.openPane({ item: small, mailboxMinor: 14 });
     await page.getByRole('radio').first().waitFor();
-    // 3 MB in base64 lines of 76 is 4.1 MB: what the whole message sends.
-    expect(await sizeText(page)).toBe('1 of 1 chosen · 4.1 MB');
+    // 3 MB in base64 lines of 76 is 4.1 MB; with the bodies and room for the headers, 4.2 MB: what the whole message
+    // sends.
+    await expect.poll(() => sizeText(page)).toBe('1 of 1 chosen · 4.2 MB');
     await page.getByText('Sent as the whole message, attachments encoded.').waitFor();
     await context.close();
 
@@ -104,4 +105,53 @@ describeInBrowser('sizes told before File', () => {
     expect(calls).toContain('getAttachmentContentAsync:att-19');
     await big.close();
   });
+
+  it('counts the body and headers in the whole message, and files an 18 MB attachment with a 600 KB body as the form', async () => {
+    // 18 MB encoded is 24.6 MB; with the 600 KB HTML body (encoded) and the headers the whole message is over 25 MB.
+    const html = `<p>${'Pier 9 daily report, level 3 slab pour. '.repeat(15_000)}</p>`;
+    const withBody = {
+      ...openEmail,
+      internetMessageId: '<survey-18mb-body@steel.example>',
+      subject: 'Survey scans with a long report',
+      bodyHtml: html,
+      rawBase64: Buffer.from('Subject: Survey scans\r\n\r\nsmall stand-in').toString('base64'),
+      attachments: [attachment('att-18', 'scans.zip', 18 * MB)],
+    };
+    const { context, page } = await suite.openPane({ item: withBody, mailboxMinor: 14 }, { width: 320 });
+    await page.getByRole('radio').first().waitFor();
+    await expect.poll(() => sizeText(page)).toBe('1 of 1 chosen · 18 MB');
+    expect(await page.getByText('Sent as the whole message, attachments encoded.').count()).toBe(0);
+    await page.getByRole('button', { name: 'File', exact: true }).click();
+    await page.getByText('Filed in Pier 9 Terminal with 1 attachment.').waitFor();
+    const calls = await officeHostState<string[]>(page, 'calls');
+    expect(calls).not.toContain('getAsFileAsync');
+    expect(calls).toContain('getAttachmentContentAsync:att-18');
+    await context.close();
+  }, 60_000);
+
+  it('falls back to the form when the whole message, once read, is larger than its parts told', async () => {
+    const padded = {
+      ...openEmail,
+      internetMessageId: '<padded-headers@steel.example>',
+      subject: 'Long headers',
+      rawBase64: Buffer.from('Subject: Long headers\r\n\r\nsmall stand-in').toString('base64'),
+      rawPaddingBytes: 26 * MB,
+      attachments: [attachment('att-p', 'drawing.pdf', 1 * MB)],
+    };
+    const { context, page } = await suite.openPane(
+      { item: padded, mailboxMinor: 14 },
+      { width: 450, colorScheme: 'dark' },
+    );
+    await page.getByRole('radio').first().waitFor();
+    await page.getByText('Sent as the whole message, attachments encoded.').waitFor();
+    await page.getByRole('button', { name: 'File', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Filed in Pier 9 Terminal with 1 attachment.').waitFor();
+    const calls = await officeHostState<string[]>(page, 'calls');
+    expect(calls).toContain('getAsFileAsync');
+    expect(calls).toContain('getAttachmentContentAsync:att-p');
+    await shot(page, 'size-fallback-450-dark');
+    await expectAccessible(page);
+    await context.close();
+  }, 60_000);
 });

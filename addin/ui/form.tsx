@@ -80,21 +80,12 @@ export function MakeForm({
   );
 }
 
-/** Checkboxes under a legend, side by side as the width allows; `before` stands above them (a spinner, an error). */
-export function CheckGroup({
-  legend,
-  before,
-  children,
-}: {
-  legend: ReactNode;
-  before?: ReactNode;
-  children: ReactNode;
-}) {
+/** Checkboxes under a legend, side by side as the width allows. */
+export function CheckGroup({ legend, children }: { legend: ReactNode; children: ReactNode }) {
   const styles = useStyles();
   return (
     <fieldset className={styles.group}>
       <legend>{legend}</legend>
-      {before}
       <div className={styles.checks}>{children}</div>
     </fieldset>
   );

@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-type Mode = 'reverse' | 'slow' | 'garbage' | 'error' | 'pier';
+type Mode = 'reverse' | 'slow' | 'garbage' | 'error';
 export const provider = {
   mode: 'reverse' as Mode,
   requests: [] as { path: string; authorization?: string; body: Record<string, unknown> }[],
@@ -30,21 +30,7 @@ export async function startProvider(): Promise<string> {
       return;
     }
     const messages = body.messages as { role: string; content: string }[];
-    const payload = JSON.parse(messages.at(-1)!.content) as {
-      candidates: { ref: string }[];
-      projects?: { ref: string; projectName: string }[];
-    };
-    if (provider.mode === 'pier') {
-      // Knows what local cannot: a ferry berth is at the pier. Picks it from the project list it was shown.
-      const pier = payload.projects?.find((p) => p.projectName.startsWith('Pier'));
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          choices: [{ message: { content: JSON.stringify({ ranking: [{ ref: pier?.ref ?? 'x', score: 0.8 }] }) } }],
-        }),
-      );
-      return;
-    }
+    const payload = JSON.parse(messages.at(-1)!.content) as { candidates: { ref: string }[] };
     // Reverse the local order: proves the provider's ranking is the one returned.
     const ranking = payload.candidates
       .map((c) => c.ref)

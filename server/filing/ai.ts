@@ -1,63 +1,37 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { SuggestionRequest } from '../../shared/filing.js';
+import { AI_SENDS, type SuggestionRequest } from '../../shared/filing.js';
 import type { Config } from '../config.js';
 import type { AiOutcome } from '../metrics/metrics.js';
 import type { RankedProject } from './ranker.js';
 
 export const AI_TIMEOUT_MS = 2000;
-const BODY_CHARS_SENT = 1000;
 
 /**
- * What the provider sees, and nothing more: the subject, the first 1 000 characters of the body
- * preview, attachment names, the sender's and recipients' DOMAINS (never addresses or names), and the
- * local candidates as opaque refs (c1, c2 …) with project name, code and the local reasons with
- * addresses replaced by their domains. No ids, no organization names, no filing history rows.
+ * What the provider sees, and nothing more (the admin console's AI switch says the same, from AI_SENDS): the
+ * subject, the first 1 000 characters of the body preview, up to 20 attachment names, the sender's and recipients'
+ * DOMAINS (never addresses or names), and the local candidates (at most the few suggestions the pane shows) as opaque
+ * refs (c1, c2 …) with project name, code and the local reasons with addresses replaced by their domains. Never the
+ * organization's other projects, ids, organization names or filing history rows.
  */
-export function providerPayload(
-  request: SuggestionRequest,
-  candidates: RankedProject[],
-  projectList: readonly ListedProject[] = [],
-) {
+function providerPayload(request: SuggestionRequest, candidates: RankedProject[]) {
   const domains = (list: { address: string }[]) => [...new Set(list.map((a) => a.address.split('@')[1] ?? ''))];
   return {
     email: {
       subject: request.subject,
       senderDomain: request.from.address.split('@')[1] ?? '',
       recipientDomains: domains([...request.to, ...request.cc]),
-      bodyStart: maskAddresses(request.bodyPreview.slice(0, BODY_CHARS_SENT)),
-      attachmentNames: request.attachmentNames.slice(0, 20),
+      bodyStart: maskAddresses(request.bodyPreview.slice(0, AI_SENDS.bodyChars)),
+      attachmentNames: request.attachmentNames.slice(0, AI_SENDS.attachmentNames),
     },
-    candidates: candidates.map((c, i) => ({
+    candidates: candidates.slice(0, AI_SENDS.candidates).map((c, i) => ({
       ref: `c${i + 1}`,
       projectName: c.projectName,
       projectCode: c.projectCode,
       localEvidence: c.reasons.map(maskAddresses),
     })),
-    ...(projectList.length > 0
-      ? {
-          projects: projectList.map((p, i) => ({
-            ref: `p${i + 1}`,
-            projectName: p.name,
-            projectCode: p.code,
-            aliases: p.aliases,
-          })),
-        }
-      : {}),
   };
 }
-
-/** A project of the organization's list the provider may be shown when local evidence is weak. */
-export interface ListedProject {
-  id: string;
-  organizationId: string;
-  name: string;
-  code: string | null;
-  aliases: string[];
-}
-
-/** At most this many projects of the organization's list are sent. */
-export const MAX_PROJECTS_SENT = 200;
 
 const maskAddresses = (text: string) => text.replace(/[a-z0-9._%+-]+@([a-z0-9.-]+\.[a-z]{2,})/gi, '…@$1');
 
@@ -71,9 +45,8 @@ const ChatCompletion = z.object({
 
 const instructions =
   'You help file construction-project e-mails. Given an e-mail summary and candidate projects found by a ' +
-  "local ranker (refs c1, c2 …), and possibly the organization's project list (refs p1, p2 …), order the " +
-  'likely homes of the e-mail from most to least likely; you may propose projects from the list that the ' +
-  'local ranker did not find. Answer with JSON only: {"ranking":[{"ref":"c1","score":0.9}, ...]} using the ' +
+  'local ranker (refs c1, c2 …), order the likely homes of the e-mail from most to least likely. ' +
+  'Answer with JSON only: {"ranking":[{"ref":"c1","score":0.9}, ...]} using the ' +
   'given refs; score is your confidence from 0 to 1. Leave out projects the e-mail does not concern; answer ' +
   '{"ranking":[]} when it concerns none of them (a newsletter, an out-of-office, internal office mail).';
 
@@ -89,7 +62,6 @@ export async function rerankWithProvider(
   candidates: RankedProject[],
   log: Logger,
   onOutcome: (outcome: AiOutcome) => void,
-  projectList: readonly ListedProject[] = [],
 ): Promise<RankedProject[] | undefined> {
   const signal = AbortSignal.timeout(AI_TIMEOUT_MS);
   try {
@@ -106,7 +78,7 @@ export async function rerankWithProvider(
         response_format: { type: 'json_object' },
         messages: [
           { role: 'system', content: instructions },
-          { role: 'user', content: JSON.stringify(providerPayload(request, candidates, projectList)) },
+          { role: 'user', content: JSON.stringify(providerPayload(request, candidates)) },
         ],
       }),
     });
@@ -122,10 +94,7 @@ export async function rerankWithProvider(
       onOutcome('none');
       return [];
     }
-    const byRef = new Map<string, RankedProject>([
-      ...candidates.map((c, i): [string, RankedProject] => [`c${i + 1}`, c]),
-      ...projectList.map((p, i): [string, RankedProject] => [`p${i + 1}`, proposed(p, candidates)]),
-    ]);
+    const byRef = new Map(candidates.slice(0, AI_SENDS.candidates).map((c, i) => [`c${i + 1}`, c]));
     const ordered: RankedProject[] = [];
     for (const entry of ranking) {
       const candidate = byRef.get(entry.ref);
@@ -156,20 +125,4 @@ export async function rerankWithProvider(
     );
     return undefined;
   }
-}
-
-/** A project from the list: the local candidate itself when local found it, else a suggestion of the AI's own. */
-function proposed(p: ListedProject, candidates: RankedProject[]): RankedProject {
-  return (
-    candidates.find((c) => c.projectId === p.id) ?? {
-      organizationId: p.organizationId,
-      projectId: p.id,
-      projectName: p.name,
-      projectCode: p.code,
-      score: 0,
-      decidedBy: 'ai',
-      evidence: 0,
-      reasons: ['Proposed from the project list'],
-    }
-  );
 }

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { detailOf, download, emailsPath, f, fileRaw, server } from './filing.fixtures.js';
-import { mime } from './messages.fixtures.js';
+import { longMessage, mime } from './messages.fixtures.js';
 
 const message = (headers: string[], body: Buffer) =>
   Buffer.concat([
@@ -145,6 +145,19 @@ describe('hostile and broken input', () => {
     expect(bomb.length).toBeLessThan(1024 * 1024);
     const inflated = await fileRaw(bomb, { headers: { 'content-encoding': 'gzip' } });
     expect(inflated.status).toBe(413);
+  });
+
+  it('keeps the first 1,000,000 characters of a longer text body, says so, and keeps all of it in the original', async () => {
+    const raw = longMessage('<long-body@acme-eng.test>', 3 * 1024 * 1024);
+    const res = await fileRaw(raw);
+    expect(res.status).toBe(201);
+    const detail = await detailOf(res.body.id);
+    expect(detail.body.bodyTextTruncated).toBe(true);
+    expect(detail.body.bodyText).toHaveLength(1_000_000);
+    expect(detail.body.bodyText.startsWith('concrete ')).toBe(true);
+    expect((await download(detail.body.original.url)).bytes.equals(raw)).toBe(true);
+    const short = await detailOf((await fileRaw(mime({ messageId: '<short-body@acme-eng.test>' }))).body.id);
+    expect(short.body.bodyTextTruncated).toBe(false);
   });
 
   it('rejects more than 100 attachments (400)', async () => {

@@ -18,8 +18,8 @@ import { longMessage, mime } from './messages.fixtures.js';
 // and its memory, are that process's.
 
 const MB = 1024 * 1024;
-/** Rows of activity in organization A: an export of them (~5 MB) outlasts what the sockets' buffers hold. */
-const ACTIVITY_ROWS = 10_000;
+/** Rows of activity in organization A: an export of them (~20 MB) outlasts what a stalled client's socket buffers hold. */
+const ACTIVITY_ROWS = 40_000;
 
 configureFixtureServer({});
 let running: ServerProcess;
@@ -85,13 +85,14 @@ async function expectServing() {
 
 /**
  * Eight filings of a 24 MB e-mail at once, alternately by two members of organization A: each is filed (201)
- * and stored, and the server's resident memory grows by less than 400 MB over what it held before. The goal is
- * 300 MB (issue 36); measured 329–370 MB, since each of the two filings at work holds the body about five times
- * (docs/performance.md, "Large filings"). 400 MB guards what was reached: main grew by 614–681 MB.
+ * and stored, and the server's resident memory grows by less than 300 MB over what it held before (it grew by
+ * 614–681 MB when two such filings ran at once, each holding the message about five times). A filing that large
+ * runs alone (FILING_ALONE_FROM_BYTES); the server has filed a small message before, as a running one has.
  */
 async function fileEightLargeEmails(round: string) {
   const messages = Array.from({ length: 8 }, (_, i) => longMessage(`<large-${round}-${i}@acme-eng.test>`, 24 * MB));
   const tokens = [f.member.token, f.admin.token];
+  expect((await fileOn(mime({ messageId: `<warm-${round}@acme-eng.test>` }), f.member.token)).status).toBe(201);
   running.resetPeakRss();
   const before = running.rss().now;
   const statuses = await Promise.all(messages.map(async (raw, i) => (await fileOn(raw, tokens[i % 2]!)).status));
@@ -99,7 +100,8 @@ async function fileEightLargeEmails(round: string) {
   expect(statuses).toEqual(Array(8).fill(201));
   expect(await storedCount(`large-${round}-%`)).toBe(8);
   await expectServing();
-  expect(growth / MB).toBeLessThan(400);
+  console.info(`eight 24 MB filings (${round}): resident memory +${(growth / MB).toFixed(0)} MB`);
+  expect(growth / MB, 'resident memory growth, MB').toBeLessThan(300);
 }
 
 /** A CSV export of organization A's activity whose client reads its first bytes, then nothing more. */
@@ -160,7 +162,7 @@ describe('large e-mails filed at once (PostgreSQL; the server in a process of it
     expect((await fileOn(raw, f.member.token)).status).toBe(201);
   }, 60_000);
 
-  it('files eight 24 MB e-mails of two members at once: all stored, the server up, memory +400 MB at most', async () => {
+  it('files eight 24 MB e-mails of two members at once: all stored, the server up, memory +300 MB at most', async () => {
     await fileEightLargeEmails('first');
   }, 300_000);
 

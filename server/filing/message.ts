@@ -221,6 +221,19 @@ export const htmlToText = (html: string): string =>
     .replace(/\s+/g, ' ')
     .trim();
 
+/** Characters of a text body stored with the filing (and given back by its detail); the .eml keeps them all. A
+ *  24 MB text body stored whole cost a 24 MB row and a bind buffer of that size per filing (issue 36). */
+export const MAX_STORED_BODY_CHARS = 1_000_000;
+
+/** The text body as stored: its first MAX_STORED_BODY_CHARS characters, never half a surrogate pair. */
+export function clippedBody(text: string): { bodyText: string; bodyTextTruncated: boolean } {
+  if (text.length <= MAX_STORED_BODY_CHARS) return { bodyText: text, bodyTextTruncated: false };
+  const end = /[\uD800-\uDBFF]/.test(text[MAX_STORED_BODY_CHARS - 1] ?? '')
+    ? MAX_STORED_BODY_CHARS - 1
+    : MAX_STORED_BODY_CHARS;
+  return { bodyText: text.slice(0, end), bodyTextTruncated: true };
+}
+
 // tsvector values are capped at 1 MB; the index keeps the first ~600 KB of text, the blob keeps it all.
 const MAX_SEARCH_TEXT_BYTES = 600_000;
 

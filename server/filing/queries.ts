@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { KeysetPosition } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
 import { keysetOrder } from '../db/keyset.js';
-import { likeContains } from '../db/like.js';
 import { selectRows } from '../db/rows.js';
 import {
   documents,
@@ -166,6 +165,38 @@ export async function linkFiledEmailToDocument(tx: Tx, id: string, documentId: s
   return updated.length > 0;
 }
 
+/** Removes a filed e-mail of a project (its attachment rows go with it); false when there was none. */
+export async function deleteFiledEmail(tx: Tx, projectId: string, id: string): Promise<boolean> {
+  const deleted = await tx
+    .delete(filedEmails)
+    .where(and(eq(filedEmails.id, id), eq(filedEmails.projectId, projectId)))
+    .returning({ id: filedEmails.id });
+  return deleted.length > 0;
+}
+
+/** Moves a filed e-mail to another project of its organization, onto `documentId` or none; false when it is gone. */
+export async function moveFiledEmailRow(
+  tx: Tx,
+  from: { projectId: string; id: string },
+  to: { projectId: string; documentId: string | null },
+): Promise<boolean> {
+  const moved = await tx
+    .update(filedEmails)
+    .set({ projectId: to.projectId, documentId: to.documentId })
+    .where(and(eq(filedEmails.id, from.id), eq(filedEmails.projectId, from.projectId)))
+    .returning({ id: filedEmails.id });
+  return moved.length > 0;
+}
+
+/** A project's organization and name, or undefined when there is no such project. */
+export async function findProjectNamed(db: Db, projectId: string) {
+  const [row] = await db
+    .select({ organizationId: projects.organizationId, name: projects.name })
+    .from(projects)
+    .where(eq(projects.id, projectId));
+  return row;
+}
+
 export async function insertAttachments(tx: Tx, rows: (typeof filedEmailAttachments.$inferInsert)[]) {
   if (rows.length > 0) await tx.insert(filedEmailAttachments).values(rows);
 }
@@ -240,8 +271,21 @@ export async function filingsOfConversation(db: Db, orgs: OrgFilter, conversatio
     .limit(50);
 }
 
+/** Whose filed e-mails a list reads: one project's, or every project's a caller reaches (`inScope`). */
+export type FiledIn = { projectId: string } | { orgs: OrgFilter; projects: readonly string[] };
+
+const filedIn = (within: FiledIn): SQL | undefined => {
+  if ('projectId' in within) return eq(filedEmails.projectId, within.projectId);
+  const reached = [
+    ...(within.orgs === 'all' || within.orgs.length > 0 ? [inOrgs(within.orgs)] : []),
+    ...(within.projects.length > 0 ? [inArray(filedEmails.projectId, [...within.projects])] : []),
+  ];
+  // A scope reaching nothing lists nothing.
+  return reached.length > 0 ? or(...reached) : sql`false`;
+};
+
 export interface ListFilters {
-  projectId: string;
+  within: FiledIn;
   search?: string;
   from?: string;
   to?: string;
@@ -256,22 +300,26 @@ export interface ListFilters {
 
 /**
  * Words (stemmed, or exact for stop words and codes) anywhere in the indexed text, or the text as typed anywhere in
- * the subject. Angle brackets are spaces on both sides (see the column), so `<RFI-12>` finds its words.
+ * the subject; accents ignored on both sides ("facade" finds "façade"). Angle brackets are spaces on both sides
+ * (see the column), so `<RFI-12>` finds its words. The subject is compared folded (search_fold: punctuation is
+ * space, which also keeps LIKE's wildcards out of the pattern), through its trigram index.
  */
 const searchMatch = (text: string) => {
-  const words = sql`translate(${text}, '<>', '  ')`;
+  const words = sql`search_unaccent(translate(${text}, '<>', '  '))`;
+  const folded = sql`search_fold(${text})`;
   return or(
     sql`${filedEmails.searchVector} @@ websearch_to_tsquery('english', ${words})`,
     sql`${filedEmails.searchVector} @@ websearch_to_tsquery('simple', ${words})`,
-    sql`${filedEmails.subject} ilike ${likeContains(text)}`,
+    sql`(${folded} <> '' and search_fold(${filedEmails.subject}) like '%' || ${folded} || '%')`,
   );
 };
 
 const newestFiledFirst = keysetOrder(filedEmails.filedAt, filedEmails.id, 'desc', 'timestamptz');
 
-/** One page of a project's filed e-mails, newest filing first (index filed_emails_project_filed_idx). */
+/** One page of filed e-mails, newest filing first (index filed_emails_project_filed_idx, or for a whole scope
+ *  filed_emails_org_filed_idx). */
 export async function listFiledEmails(db: Db, f: ListFilters): Promise<FiledEmailWithFiler[]> {
-  const conditions: (SQL | undefined)[] = [eq(filedEmails.projectId, f.projectId)];
+  const conditions: (SQL | undefined)[] = [filedIn(f.within)];
   if (f.search) conditions.push(searchMatch(f.search));
   if (f.from) conditions.push(sql`lower(${filedEmails.fromAddress}) = ${f.from}`);
   if (f.to) {
@@ -522,6 +570,27 @@ export async function learnFeatures(tx: Tx, organizationId: string, projectId: s
         else t.counts || jsonb_build_object(${projectId}::text, 1) end`);
 }
 
+/**
+ * Takes one filed e-mail's features back out of its project's counts (it was unfiled or moved), as `learnFeatures`
+ * put them in. The rows are locked in feature order first, as learning locks them. A feature held by more than
+ * MODEL_MAX_PROJECTS projects keeps no per-project counts: only its total goes down.
+ */
+export async function unlearnFeatures(tx: Tx, organizationId: string, projectId: string, features: readonly string[]) {
+  if (features.length === 0) return;
+  const held = sql`organization_id = ${organizationId} and feature = any(${textArray(features)})`;
+  await tx.execute(sql`select 1 from suggestion_feature_totals where ${held} order by feature for update`);
+  await tx.execute(sql`
+    update suggestion_feature_totals t set
+      emails = greatest(t.emails - 1, 0),
+      projects = case when (t.counts ->> ${projectId})::int = 1 then t.projects - 1 else t.projects end,
+      counts = case
+        when (t.counts ->> ${projectId})::int > 1
+          then jsonb_set(t.counts, array[${projectId}::text], to_jsonb((t.counts ->> ${projectId})::int - 1))
+        else t.counts - ${projectId}::text end
+    where ${held}`);
+  await tx.execute(sql`delete from suggestion_feature_totals where ${held} and emails = 0`);
+}
+
 const learnedCountRow = z.object({
   organizationId: z.string(),
   feature: z.string(),
@@ -597,28 +666,38 @@ export async function organizationsWithFiledEmails(db: Db): Promise<string[]> {
   return rows.map((row) => row.organizationId);
 }
 
-export async function filedEmailsToLearn(db: Db, organizationId: string, afterId: string, limit: number) {
-  return selectRows(
-    db,
-    sql`
+/** What the suggestion model learns of a filed e-mail (`learnedFeatures`), and its project. */
+const toLearnRow = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  subject: z.string(),
+  bodyText: z.string(),
+  fromAddress: z.string(),
+  to: z.array(z.object({ address: z.string() })),
+  cc: z.array(z.object({ address: z.string() })),
+  filerEmail: z.string(),
+  attachmentNames: z.array(z.string()),
+});
+export type FiledEmailToLearn = z.output<typeof toLearnRow>;
+
+const toLearn = (where: SQL, limit: number) =>
+  sql`
     select fe.id, fe.project_id as "projectId", fe.subject, fe.body_text as "bodyText", fe.from_address as "fromAddress",
       fe."to", fe.cc, coalesce(u.email, '') as "filerEmail",
       coalesce((select array_agg(a.name order by a.name) from filed_email_attachments a where a.filed_email_id = fe.id), '{}') as "attachmentNames"
     from filed_emails fe left join users u on u.id = fe.filed_by_id
-    where fe.organization_id = ${organizationId} and fe.id > ${afterId}
-    order by fe.id limit ${limit}`,
-    z.object({
-      id: z.string(),
-      projectId: z.string(),
-      subject: z.string(),
-      bodyText: z.string(),
-      fromAddress: z.string(),
-      to: z.array(z.object({ address: z.string() })),
-      cc: z.array(z.object({ address: z.string() })),
-      filerEmail: z.string(),
-      attachmentNames: z.array(z.string()),
-    }),
-  );
+    where ${where}
+    order by fe.id limit ${limit}`;
+
+/** One page of an organization's filed e-mails (by id) with their attachment names, to learn from. */
+export async function filedEmailsToLearn(db: Db, organizationId: string, afterId: string, limit: number) {
+  return selectRows(db, toLearn(sql`fe.organization_id = ${organizationId} and fe.id > ${afterId}`, limit), toLearnRow);
+}
+
+/** One filed e-mail as the model learned it (to take it back out). */
+export async function filedEmailToLearn(db: Db, id: string): Promise<FiledEmailToLearn | undefined> {
+  const [row] = await selectRows(db, toLearn(sql`fe.id = ${id}`, 1), toLearnRow);
+  return row;
 }
 
 /** Forgets what the organization's model learned (before relearning it from its filed e-mails). */

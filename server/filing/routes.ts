@@ -12,6 +12,7 @@ import {
   LookupQuery,
   LookupResult,
   MAX_MESSAGE_BYTES,
+  MoveFiledEmailBody,
   RawMessage,
   SentMessageIdBody,
   SuggestionRequest,
@@ -22,12 +23,14 @@ import { oneRecord } from '../http/declarations.js';
 import { refuseNulInJson } from '../http/nul.js';
 import { access, defineRoute, Reply } from '../http/route.js';
 import { composeMime, parseRawMessage } from './message.js';
+import { moveFiledEmail, unfileEmail } from './refile.js';
 import {
   filedEmailDetail,
   fileEmail,
   listProjectEmails,
   lookupFilings,
   recordSentMessageId,
+  searchFiledEmails,
   suggestProjects,
 } from './service.js';
 
@@ -75,7 +78,9 @@ export const filingRoutes = [
     before: [emailBodyTypes],
     gatedBody: {
       limit: jsonFormLimitBytes,
+      raw: { type: 'message/rfc822', limit: MAX_MESSAGE_BYTES },
       parsers: [
+        // A compressed message (Content-Encoding) is inflated here, within the same limit.
         express.raw({ type: 'message/rfc822', limit: MAX_MESSAGE_BYTES }),
         express.json({ limit: jsonFormLimitBytes, verify: refuseNulInJson }),
       ],
@@ -132,6 +137,22 @@ export const filingRoutes = [
     handler: async ({ app, caller, query }) => lookupFilings(app, caller, query),
   }),
   defineRoute({
+    method: 'get',
+    path: '/v1/filed-emails',
+    operationId: 'searchFiledEmails',
+    summary: 'Search every filed e-mail you may read, in all projects of your scope, newest filing first',
+    description:
+      'The same search and filters as a project’s list, over every project the caller reaches: a person, those ' +
+      'of their organizations; a key, its organizations and the projects granted one by one. Words match ' +
+      'subject, sender and recipients, body and attachment names and text, accents ignored ("facade" finds ' +
+      '"façade"). Each e-mail names its organization and project.',
+    tags,
+    access: access.needs('email:read'),
+    query: FiledEmailListQuery,
+    responses: { 200: { description: 'One page', schema: FiledEmailList } },
+    handler: async ({ app, caller, query }) => searchFiledEmails(app, caller, query),
+  }),
+  defineRoute({
     ...readProjectEmails,
     path: '/v1/organization/:orgId/project/:projectId/emails',
     operationId: 'listFiledEmails',
@@ -171,6 +192,47 @@ export const filingRoutes = [
     },
     handler: async ({ app, caller, params, body }) =>
       recordSentMessageId(app, caller, params.projectId, params.emailId, body.internetMessageId),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/v1/organization/:orgId/project/:projectId/emails/:emailId',
+    operationId: 'unfileEmail',
+    summary: 'Unfile an e-mail from a project (undo a filing, manual or made on send)',
+    description:
+      'Whoever may file into the project may unfile from it. The record, its attachments and its search entry go; ' +
+      'the same e-mail filed in other projects stays there. Sends `email.unfiled` and records `email_unfiled` activity.',
+    tags,
+    // Who may file into the project may put a filing there right: people only, as filing.
+    access: access.needsPerson('document:read', 'project'),
+    params: FiledEmailPath,
+    responses: { 204: { description: 'Unfiled' } },
+    errors: { 404: 'No such filed e-mail in this project' },
+    handler: async ({ app, caller, params }) => {
+      await unfileEmail(app, caller, params);
+      return undefined;
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/organization/:orgId/project/:projectId/emails/:emailId/move',
+    operationId: 'moveFiledEmail',
+    summary: 'Move a filed e-mail to another project of the organization (optionally onto one of its documents)',
+    description:
+      'For people who may read the e-mail where it is and file into the other project. Its record moves whole ' +
+      '(attachments, note, who filed it and when); it is then found in the other project and no longer in this one. ' +
+      'Sends `email.moved` and records `email_moved_out` / `email_moved_in` activity in the two projects.',
+    tags,
+    access: access.needsPerson('document:read', 'project'),
+    params: FiledEmailPath,
+    body: MoveFiledEmailBody,
+    responses: { 200: { description: 'The filed e-mail where it is now', schema: FileEmailResult } },
+    errors: {
+      400: 'The project to move into is the one it is in',
+      403: 'You may not file into the project to move into',
+      404: 'No such filed e-mail in this project, no such project in this organization, or no such document in it',
+      409: 'The project to move into holds this e-mail already',
+    },
+    handler: async ({ app, caller, params, body }) => moveFiledEmail(app, caller, params, body),
   }),
   defineRoute({
     method: 'post',

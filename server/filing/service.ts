@@ -1,13 +1,14 @@
 import type { z } from 'zod';
-import type {
-  FiledEmailDetail,
-  FiledEmailListQuery,
-  FiledEmailSummary,
-  FileEmailResult,
-  LookupQuery,
-  LookupResult,
-  SuggestionRequest,
-  SuggestionResult,
+import {
+  AI_SENDS,
+  type FiledEmailDetail,
+  type FiledEmailListQuery,
+  type FiledEmailSummary,
+  type FileEmailResult,
+  type LookupQuery,
+  type LookupResult,
+  type SuggestionRequest,
+  type SuggestionResult,
 } from '../../shared/filing.js';
 import { recordActivity } from '../activity/queries.js';
 import { type Caller, canAccessProject, projectsInOrg } from '../auth/caller.js';
@@ -21,14 +22,23 @@ import { readEmailFilingSettings } from '../filing-settings/queries.js';
 import { newId } from '../ids.js';
 import { findOrganization } from '../organizations/queries.js';
 import { emitEvent } from '../outbox/queries.js';
-import { MAX_PROJECTS_SENT, rerankWithProvider } from './ai.js';
-import { attachmentText, domainOf, type IncomingEmail, normaliseMessageId, searchTextOf } from './message.js';
+import { rerankWithProvider } from './ai.js';
+import {
+  attachmentText,
+  clippedBody,
+  domainOf,
+  type IncomingEmail,
+  normaliseMessageId,
+  searchTextOf,
+} from './message.js';
 import { lineKeys, lineScopes } from './model/boilerplate.js';
 import { learnedFeatures } from './model/features.js';
 import {
   attachmentsOf,
   bodyTextOf,
+  type FiledEmailToLearn,
   type FiledEmailWithFiler,
+  type FiledIn,
   filedEmailsToLearn,
   filingsOfConversation,
   filingsOfMessage,
@@ -210,7 +220,7 @@ async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
     to: email.to,
     cc: email.cc,
     sentAt: email.sentAt,
-    bodyText: email.bodyText,
+    ...clippedBody(email.bodyText),
     rawBlobKey: blobs.raw.key,
     htmlBlobKey: blobs.html?.key ?? null,
     hasAttachments: blobs.attachments.length > 0,
@@ -320,7 +330,7 @@ export async function recordSentMessageId(
   return summaryOf(updated);
 }
 
-async function filingResult(
+export async function filingResult(
   app: AppContext,
   caller: Caller,
   row: FiledEmailWithFiler,
@@ -421,17 +431,28 @@ const filedAtPosition = ({ email }: FiledEmailWithFiler): KeysetPosition => ({
   id: email.id,
 });
 
-export async function listProjectEmails(
-  app: AppContext,
-  projectId: string,
-  query: z.output<typeof FiledEmailListQuery>,
-) {
+export const listProjectEmails = (app: AppContext, projectId: string, query: FiledEmailQuery) =>
+  filedEmailPage(app, { projectId }, { projectId }, query);
+
+/** Every filed e-mail the caller may read, in every project of their scope, newest filing first. */
+export function searchFiledEmails(app: AppContext, caller: Caller, query: FiledEmailQuery) {
+  const { scope } = caller;
+  const within: FiledIn = scope.allOrgs
+    ? { orgs: 'all', projects: [] }
+    : { orgs: [...scope.orgs], projects: [...scope.projects.values()].flatMap((ids) => [...ids]) };
+  return filedEmailPage(app, within, { list: 'filed-emails' }, query);
+}
+
+type FiledEmailQuery = z.output<typeof FiledEmailListQuery>;
+
+/** One page of the filed e-mails `within` reaches; the cursor is bound to `list` and the filters. */
+async function filedEmailPage(app: AppContext, within: FiledIn, list: object, query: FiledEmailQuery) {
   const { cursor, limit, ...filters } = query;
-  const binding = { projectId, ...filters };
+  const binding = { ...list, ...filters };
   const after = cursorPosition(app.cursorKey, cursor, binding, 'timestamp');
   const sent = inclusiveWindow(filters.sentAt?.from, filters.sentAt?.to, { from: 'sentAt', to: 'sentAt' });
   const rows = await listFiledEmails(app.db, {
-    projectId,
+    within,
     search: filters.search,
     from: filters.from,
     to: filters.to,
@@ -476,6 +497,7 @@ export async function filedEmailDetail(
     inReplyTo: email.inReplyTo,
     references: email.references,
     bodyText,
+    bodyTextTruncated: email.bodyTextTruncated,
     original: email.rawBlobKey
       ? signDownload(app, { blobKey: email.rawBlobKey, fileName: `${baseName}.eml`, contentType: 'message/rfc822' })
       : null,
@@ -512,26 +534,27 @@ export async function filedEmailDetail(
   };
 }
 
-const SUGGESTIONS_RETURNED = 5;
+/** As many as are sent to the AI provider, which re-ranks the suggestions shown. */
+const SUGGESTIONS_RETURNED = AI_SENDS.candidates;
 /**
  * The provider is asked only when the top local probability is below this: from 0.6 on, local is right often
  * enough (bench/suggest, reliability table) that a round trip to the provider would mostly confirm it.
  */
 export const AI_ASK_BELOW = 0.6;
-/** Below this top probability local evidence is weak: the provider also sees the project list. */
+/** Below this probability a suggestion is weak: dropped when the provider answers "none of these". */
 const WEAK_SCORE = 0.5;
 /** Mail among colleagues only goes to the provider when local evidence points at a project at least this much. */
 const INTERNAL_POINTS_AT = 0.15;
 
 /**
  * Project suggestions for an e-mail over the caller's organizations. The AI provider is asked only when a
- * provider is configured, the user did not opt out for this request, EVERY organization concerned (those of
- * the candidates, or the caller's when there is none) has aiSuggest on — read from the table on each request
+ * provider is configured, the user did not opt out for this request, EVERY organization of the candidates
+ * has aiSuggest on — read from the table on each request
  * (no cache), so a settings change applies to the next request on every instance — and local is unsure (top
- * probability below AI_ASK_BELOW). Mail whose participants are all at the caller's own domain is sent only when
- * local evidence points at a project. When local evidence is weak, the provider is also shown the organizations'
- * project list (names, codes, aliases; at most 200) and may propose projects the local step did not find; an
- * answer "none of these" drops the weak local suggestions.
+ * probability below AI_ASK_BELOW) but found candidates. Mail whose participants are all at the caller's own domain is
+ * sent only when local evidence points at a project. The provider sees the e-mail's summary and the few local
+ * candidates (at most SUGGESTIONS_RETURNED), never the organization's project list (`providerPayload`); an answer
+ * "none of these" drops the weak local suggestions.
  */
 export async function suggestProjects(
   app: AppContext,
@@ -557,22 +580,13 @@ export async function suggestProjects(
   const unsure = top < AI_ASK_BELOW && (!internal || top >= INTERNAL_POINTS_AT);
   let suggestions = ranked;
   let aiUsed = false;
-  if (app.config.ai && request.allowAi !== false && unsure && orgIds.length > 0) {
-    const concerned = ranked.length > 0 ? [...new Set(ranked.map((r) => r.organizationId))] : orgIds;
+  if (app.config.ai && request.allowAi !== false && unsure && ranked.length > 0) {
+    const concerned = [...new Set(ranked.map((r) => r.organizationId))];
     const settings = await readEmailFilingSettings(app.db, concerned);
     const allowed = concerned.every((org) => settings.some((s) => s.organizationId === org && s.aiSuggest));
     if (allowed) {
-      const projectList =
-        top < WEAK_SCORE
-          ? (await projectIndexes.of(concerned)).flatMap((o) => o.projects).slice(0, MAX_PROJECTS_SENT)
-          : [];
-      const reranked = await rerankWithProvider(
-        app.config.ai,
-        request,
-        ranked,
-        app.log,
-        (outcome) => app.metrics.aiRequests.inc({ outcome }),
-        projectList,
+      const reranked = await rerankWithProvider(app.config.ai, request, ranked, app.log, (outcome) =>
+        app.metrics.aiRequests.inc({ outcome }),
       );
       if (reranked) {
         suggestions =
@@ -589,6 +603,17 @@ export async function suggestProjects(
   };
 }
 
+/** What the suggestion model learned of a filed e-mail, as filing it learned it. */
+export const featuresOf = (row: FiledEmailToLearn) =>
+  learnedFeatures({
+    subject: row.subject,
+    body: row.bodyText,
+    attachmentNames: row.attachmentNames,
+    from: row.fromAddress,
+    recipients: [...row.to, ...row.cc].map((a) => a.address),
+    ownDomain: domainOf(row.filerEmail.toLowerCase()),
+  });
+
 /**
  * Relearns an organization's suggestion model from every e-mail filed in it (mail filed before the model existed,
  * or rows written past the API, as the seed does): forgets it, then learns each e-mail as filing would have.
@@ -600,19 +625,7 @@ export async function relearnOrganization(db: Db, organizationId: string): Promi
     for (let after = ''; ; ) {
       const page = await filedEmailsToLearn(tx, organizationId, after, 500);
       for (const row of page) {
-        await learnFeatures(
-          tx,
-          organizationId,
-          row.projectId,
-          learnedFeatures({
-            subject: row.subject,
-            body: row.bodyText,
-            attachmentNames: row.attachmentNames,
-            from: row.fromAddress,
-            recipients: [...row.to, ...row.cc].map((a) => a.address),
-            ownDomain: domainOf(row.filerEmail.toLowerCase()),
-          }),
-        );
+        await learnFeatures(tx, organizationId, row.projectId, featuresOf(row));
         await learnLines(tx, organizationId, row.projectId, {
           scopes: lineScopes(row.fromAddress),
           keys: lineKeys(row.bodyText),

@@ -26,7 +26,7 @@ import { enforceRateLimit } from '../ratelimit/limiter.js';
 import { oauthErrorHandler, validationError } from './errors.js';
 import { sendJsonWithEtag } from './etag.js';
 import { refuseNulInForm, refuseNulInJson } from './nul.js';
-import { parseSpooledBody, spoolBody } from './spooled-body.js';
+import { parseSpooledBody, type SpooledBodyParsers, spoolBody, spooledLength } from './spooled-body.js';
 
 /**
  * Who may call a route. Declared on the route and enforced here, before the handler, in one fixed order:
@@ -158,7 +158,7 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   gate?: ConcurrencyKind;
   /** A gated route's own body: read whole first (at most `limit` bytes as sent; http/spooled-body.ts), so that an
    *  upload never holds a slot however slowly it comes; `parsers` parse it once the slot is taken. */
-  gatedBody?: { limit: number; parsers: RequestHandler[] };
+  gatedBody?: { limit: number } & SpooledBodyParsers;
   /** The handler may write its answer to `res` itself as it goes (a file, a CSV export): the mount then sends
    *  nothing; what it returns is sent as on any route. Only such a handler is given the whole response. */
   streams?: S;
@@ -320,7 +320,10 @@ function shadows(pattern: string, other: string): boolean {
 const gateStep =
   (app: AppContext, kind: ConcurrencyKind): RequestHandler =>
   async (req, res, next) => {
-    const release = await app.gates.enter(kind, (req.caller as Caller).callerKey);
+    const { aloneFromBytes = Number.POSITIVE_INFINITY } = app.config.concurrency[kind];
+    const release = await app.gates.enter(kind, (req.caller as Caller).callerKey, {
+      alone: spooledLength(req) > aloneFromBytes,
+    });
     if (res.closed)
       release(); // the client left while it waited
     else res.once('close', release);
@@ -433,7 +436,7 @@ export function mountRoutes(router: Router, app: AppContext, routes: readonly Ro
         ...(route.before ?? []),
         ...(route.gatedBody ? [spoolBody(route.gatedBody.limit)] : []),
         ...(route.gate ? [gateStep(app, route.gate)] : []),
-        ...(route.gatedBody ? [parseSpooledBody(route.gatedBody.parsers)] : []),
+        ...(route.gatedBody ? [parseSpooledBody(route.gatedBody)] : []),
         runStep,
       );
       methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);

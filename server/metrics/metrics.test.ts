@@ -89,10 +89,11 @@ describe('/metrics behind METRICS_TOKEN on the API port', () => {
       json: { aiSuggest: true },
     });
     expect(settings.status).toBe(200);
-    const ferry = { subject: 'Ferry berth lighting', from: { address: 'ines@marine.test' }, bodyPreview: 'Lights.' };
+    // From a sender filed once: local has a candidate, unsure of it, and asks the provider.
+    const ferry = { subject: 'Ferry berth lighting', from: { address: 'rita@acme-eng.test' }, bodyPreview: 'Lights.' };
     provider.mode = 'error';
     expect((await suggest(ferry)).body).toMatchObject({ source: 'local' });
-    provider.mode = 'pier';
+    provider.mode = 'reverse';
     expect((await suggest(ferry)).body).toMatchObject({ source: 'local+ai' });
 
     const samples = await scrape(`${server.url}/metrics`, metricsToken);

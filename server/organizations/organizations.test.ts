@@ -175,7 +175,7 @@ describe('GET /v1/organization/{orgId}/project', () => {
     expect(res).toMatchObject({ status: 400, body: { error: 'Invalid cursor' } });
   });
 
-  it('searches name, code and aliases, within the caller’s scope, by name and a page at a time', async () => {
+  it('searches name, code and aliases, within the caller’s scope, best match first and a page at a time', async () => {
     const { id: orgId } = await createOrganization(server.database.db, { name: 'Search Co' });
     const add = (name: string, more: { code?: string; aliases?: string[] } = {}) =>
       createProject(server.database.db, { organizationId: orgId, name, aliases: [], ...more });
@@ -195,23 +195,25 @@ describe('GET /v1/organization/{orgId}/project', () => {
     expect(await found('hb-7')).toEqual(['Harbour Bridge']);
     expect(await found('441')).toEqual(['Lakeshore Public Library']);
     expect(await found('town books')).toEqual(['Lakeshore Public Library']);
-    expect(await found('r')).toEqual(['Harbour Bridge', 'Lakeshore Public Library', 'Quarry Road']);
-    // % and _ are letters here, not wildcards.
-    expect(await found('0%')).toEqual(['50% Fit-out_B']);
-    expect(await found('t_b')).toEqual(['50% Fit-out_B']);
+    // A word starting with the letter ranks first; the rest by name.
+    expect(await found('r')).toEqual(['Quarry Road', 'Harbour Bridge', 'Lakeshore Public Library']);
+    // Punctuation is ignored, never a wildcard: "%" alone finds nothing rather than everything.
+    expect(await found('50% fit')).toEqual(['50% Fit-out_B']);
+    expect(await found('fit-out_b')).toEqual(['50% Fit-out_B']);
+    expect(await found('%')).toEqual([]);
     expect(await found('nothing like it')).toEqual([]);
     // A key scoped to one project finds only that one.
     const narrow = await f.client(['project:read'], { projects: [{ orgId, projectId: library.id }] });
     expect(await found('r', narrow.token)).toEqual(['Lakeshore Public Library']);
 
-    // Paged by name; a cursor continues its own search only.
+    // Paged in rank order; a cursor continues its own search only.
     const first = await server.call(`/v1/organization/${orgId}/project?search=r&limit=2`, { token: member.token });
-    expect(first.body).toMatchObject({ hasMore: true, data: [{ id: harbour.id }, { id: library.id }] });
+    expect(first.body).toMatchObject({ hasMore: true, data: [{ name: 'Quarry Road' }, { id: harbour.id }] });
     const next = await server.call(
       `/v1/organization/${orgId}/project?search=r&limit=2&cursor=${first.body.nextCursor}`,
       { token: member.token },
     );
-    expect(next.body).toMatchObject({ hasMore: false, data: [{ name: 'Quarry Road' }] });
+    expect(next.body).toMatchObject({ hasMore: false, data: [{ id: library.id }] });
     const otherSearch = await server.call(
       `/v1/organization/${orgId}/project?search=a&limit=2&cursor=${first.body.nextCursor}`,
       { token: member.token },

@@ -1,8 +1,9 @@
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { KeysetPosition } from '../cursor.js';
 import type { Db, Tx } from '../db/connection.js';
 import { keysetOrder } from '../db/keyset.js';
-import { likeContains } from '../db/like.js';
+import { selectRows } from '../db/rows.js';
 import { organizations, projects } from '../db/schema.js';
 
 export async function insertOrganization(tx: Db | Tx, row: { id: string; name: string }): Promise<void> {
@@ -32,27 +33,71 @@ export async function listOrganizationRows(
     .limit(options.limit);
 }
 
-/** A project whose name, code or one of its aliases contains `text`, whatever the case. */
-const projectMatches = (text: string): SQL => {
-  const like = likeContains(text);
-  return sql`(${projects.name} ilike ${like} or ${projects.code} ilike ${like} or exists (select 1 from unnest(${projects.aliases}) as alias where alias ilike ${like}))`;
-};
-
-/** One page of an organization's projects by name (index projects_org_name_idx), optionally only some ids, or
- *  only those matching a search text. */
+/** One page of an organization's projects by name (index projects_org_name_idx), optionally only some ids. */
 export async function listProjectRows(
   db: Db | Tx,
-  options: { orgId: string; only?: readonly string[]; search?: string; after?: KeysetPosition; limit: number },
+  options: { orgId: string; only?: readonly string[]; after?: KeysetPosition; limit: number },
 ) {
-  const conditions: SQL[] = [eq(projects.organizationId, options.orgId)];
-  if (options.only) conditions.push(inArray(projects.id, [...options.only]));
-  if (options.search) conditions.push(projectMatches(options.search));
   return db
     .select()
     .from(projects)
-    .where(and(...conditions, projectsByName.after(options.after)))
+    .where(and(...inOrg(options), projectsByName.after(options.after)))
     .orderBy(...projectsByName.orderBy)
     .limit(options.limit);
+}
+
+const inOrg = (options: { orgId: string; only?: readonly string[] }): SQL[] => [
+  eq(projects.organizationId, options.orgId),
+  ...(options.only ? [inArray(projects.id, [...options.only])] : []),
+];
+
+/**
+ * How alike a typed word and a word of a project must be (pg_trgm's word similarity; its default is 0.6): one
+ * letter wrong or missing in a word of six or more ("granit", "medcal", "riversde") still matches.
+ */
+const TYPO_SIMILARITY = '0.5';
+
+/**
+ * Projects whose folded name, code and aliases (`search_key`) hold every word of `text`, in any order, each
+ * word as typed or with a typo; best first: the code exactly, then name or code starting with the text, then
+ * every word found as typed, then the rest; within each, by how alike the whole text is, then by name.
+ * Each word is one condition the trigram index (projects_search_key_idx) answers.
+ */
+export async function searchProjectRows(
+  db: Db,
+  options: { orgId: string; only?: readonly string[]; text: string; offset: number; limit: number },
+): Promise<ProjectRow[]> {
+  return db.transaction(async (tx) => {
+    // `<%` reads its threshold from the session: set for this transaction only. The text is folded as the
+    // key was (search_fold), so both sides agree on accents, apostrophes and letters beside digits.
+    const [fold] = await selectRows(
+      tx,
+      sql`select set_config('pg_trgm.word_similarity_threshold', ${TYPO_SIMILARITY}, true) as threshold, search_fold(${options.text}) as folded`,
+      z.object({ threshold: z.string(), folded: z.string() }),
+    );
+    const folded = fold!.folded;
+    const words = folded.split(' ').filter(Boolean);
+    if (words.length === 0) return [];
+    const key = projects.searchKey;
+    // A folded text holds no LIKE wildcard: % _ and \ are punctuation, and folding made them spaces.
+    const contains = (word: string) => sql`${key} like ${`%${word}%`}`;
+    // A word of one or two letters has no trigram to be alike by: only as typed (and no index reads it then).
+    const matches = (word: string) =>
+      word.length < 3 ? contains(word) : sql`(${contains(word)} or ${word} <% ${key})`;
+    const code = sql`search_fold(coalesce(${projects.code}, ''))`;
+    const tier = sql<number>`case
+      when ${code} = ${folded} then 0
+      when ${key} like ${`${folded}%`} or ${code} like ${`${folded}%`} then 1
+      when ${and(...words.map(contains))} then 2
+      else 3 end`;
+    return tx
+      .select(getTableColumns(projects))
+      .from(projects)
+      .where(and(...inOrg(options), ...words.map(matches)))
+      .orderBy(tier, desc(sql`word_similarity(${folded}, ${key})`), ...projectsByName.orderBy)
+      .offset(options.offset)
+      .limit(options.limit);
+  });
 }
 
 export type ProjectRow = typeof projects.$inferSelect;

@@ -1,7 +1,15 @@
 import type { Organization, Project, ReferenceNumber } from '../../shared/organizations.js';
 import { type Caller, projectsInOrg, reachableOrgIds } from '../auth/caller.js';
 import type { ListContext } from '../context.js';
-import { type CursorKey, cursorPosition, cutPage, type KeysetPosition, keysetCursor, namePosition } from '../cursor.js';
+import {
+  type CursorKey,
+  cursorPosition,
+  cutPage,
+  encodeCursor,
+  type KeysetPosition,
+  keysetCursor,
+  namePosition,
+} from '../cursor.js';
 import type { Db } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { insertDefaultEmailFilingSettings } from '../filing-settings/queries.js';
@@ -13,6 +21,7 @@ import {
   listOrganizationRows,
   listProjectRows,
   type ProjectRow,
+  searchProjectRows,
   updateProjectRow,
 } from './queries.js';
 
@@ -132,23 +141,51 @@ export function listOrganizations(
   );
 }
 
-/** The organization's projects the caller may reach (all of them, or the ones granted one by one), by name. */
+/**
+ * The organization's projects the caller may reach (all of them, or the ones granted one by one): by name, or
+ * with `search` best match first (`searchProjectRows`).
+ */
 export function listProjects(
   { db, cursorKey }: ListContext,
   caller: Caller,
   orgId: string,
   page: { cursor?: string; limit: number; search?: string },
 ): Promise<NamePage<Project>> {
-  const { search } = page;
+  const reachable = projectsInOrg(caller.scope, orgId);
+  if (page.search) return searchProjects({ db, cursorKey }, orgId, reachable, { ...page, search: page.search });
   return pageByName(
     cursorKey,
     page,
-    // A cursor continues the search it came from: one of another search (or none) is a 400.
-    search ? { list: 'projects', orgId, search } : { list: 'projects', orgId },
-    projectsInOrg(caller.scope, orgId),
-    (only, after, limit) => listProjectRows(db, { orgId, only, search, after, limit }),
+    { list: 'projects', orgId },
+    reachable,
+    (only, after, limit) => listProjectRows(db, { orgId, only, after, limit }),
     projectOf,
   );
+}
+
+/**
+ * One page of a project search, best match first. A rank has no key a row keeps, so the cursor holds how many
+ * rows came before (bound to the search: a cursor of another search, or of the list by name, is a 400).
+ */
+async function searchProjects(
+  { db, cursorKey }: ListContext,
+  orgId: string,
+  reachable: 'all' | readonly string[],
+  page: { cursor?: string; limit: number; search: string },
+): Promise<NamePage<Project>> {
+  const binding = { list: 'projects', orgId, search: page.search };
+  const offset = cursorPosition(cursorKey, page.cursor, binding, 'count')?.key ?? 0;
+  const only = reachable === 'all' ? undefined : reachable;
+  const rows =
+    only?.length === 0
+      ? []
+      : await searchProjectRows(db, { orgId, only, text: page.search, offset, limit: page.limit + 1 });
+  const {
+    page: data,
+    nextCursor,
+    hasMore,
+  } = cutPage(rows, page.limit, (last) => encodeCursor(cursorKey, { k: [offset + page.limit], id: last.id }, binding));
+  return { data: data.map(projectOf), nextCursor, hasMore };
 }
 
 /** Every project of an organization, whatever the caller's scope: for staff tools, which reach organizations

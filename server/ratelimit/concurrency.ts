@@ -11,8 +11,10 @@ export interface ConcurrencyGates {
    * caller's own cap) or 503 (the instance's). Shared per caller first: a freed slot goes to the waiting caller
    * running the fewest (first come among equals), and where there is a total above one, one caller holds at
    * most all slots but one, so that another caller's work never waits on a single caller's alone.
+   * `alone`: the work runs with no other of its kind on the instance (a large message, parsed, holds its size
+   * several times over); it is admitted before any later work, so that a stream of small ones never starves it.
    */
-  enter(kind: ConcurrencyKind, callerKey: string): Promise<Release>;
+  enter(kind: ConcurrencyKind, callerKey: string, options?: { alone?: boolean }): Promise<Release>;
 }
 
 const nouns: Record<ConcurrencyKind, string> = {
@@ -23,7 +25,16 @@ const nouns: Record<ConcurrencyKind, string> = {
 
 interface Waiter {
   callerKey: string;
+  alone: boolean;
   admit: () => void;
+}
+
+interface Gate {
+  running: Map<string, number>;
+  total: number;
+  /** Work that runs alone is running. */
+  alone: boolean;
+  waiting: Waiter[];
 }
 
 /**
@@ -34,20 +45,33 @@ export function createConcurrencyGates(limits: Record<ConcurrencyKind, Concurren
   const gates = Object.fromEntries(
     (Object.keys(limits) as ConcurrencyKind[]).map((kind) => [
       kind,
-      { running: new Map<string, number>(), total: 0, waiting: [] as Waiter[] },
+      { running: new Map<string, number>(), total: 0, alone: false, waiting: [] } as Gate,
     ]),
-  ) as Record<ConcurrencyKind, { running: Map<string, number>; total: number; waiting: Waiter[] }>;
+  ) as Record<ConcurrencyKind, Gate>;
 
   return {
-    enter(kind, callerKey) {
+    enter(kind, callerKey, { alone = false } = {}) {
       const gate = gates[kind];
       const { total = Number.POSITIVE_INFINITY, waitMs = 0 } = limits[kind];
       const perClient = Math.min(limits[kind].perClient, total > 1 ? total - 1 : total);
       const runningOf = (key: string) => gate.running.get(key) ?? 0;
-      const fits = (key: string) => runningOf(key) < perClient && gate.total < total;
+      const fits = (waiter: Pick<Waiter, 'callerKey' | 'alone'>) =>
+        runningOf(waiter.callerKey) < perClient && !gate.alone && gate.total < (waiter.alone ? 1 : total);
+      /** The waiter a freed slot goes to: the first that runs alone, once it fits; else the fitting caller running
+       *  the fewest. */
+      const nextWaiter = (): Waiter | undefined => {
+        const firstAlone = gate.waiting.find((waiter) => waiter.alone);
+        if (firstAlone) return fits(firstAlone) ? firstAlone : undefined;
+        return gate.waiting.reduce<Waiter | undefined>(
+          (best, waiter) =>
+            fits(waiter) && (!best || runningOf(waiter.callerKey) < runningOf(best.callerKey)) ? waiter : best,
+          undefined,
+        );
+      };
       const take = (key: string): Release => {
         gate.running.set(key, (gate.running.get(key) ?? 0) + 1);
         gate.total += 1;
+        gate.alone = alone;
         let released = false;
         return () => {
           if (released) return;
@@ -56,15 +80,16 @@ export function createConcurrencyGates(limits: Record<ConcurrencyKind, Concurren
           if (left === 0) gate.running.delete(key);
           else gate.running.set(key, left);
           gate.total -= 1;
-          const next = gate.waiting.reduce<Waiter | undefined>(
-            (best, waiter) =>
-              fits(waiter.callerKey) && (!best || runningOf(waiter.callerKey) < runningOf(best.callerKey))
-                ? waiter
-                : best,
-            undefined,
-          );
-          if (next) gate.waiting.splice(gate.waiting.indexOf(next), 1)[0]!.admit();
+          if (alone) gate.alone = false;
+          admitWaiting();
         };
+      };
+      /** Admits whom the slots free now let in: the end of work that ran alone frees them all. */
+      const admitWaiting = () => {
+        for (let next = nextWaiter(); next; next = nextWaiter()) {
+          gate.waiting.splice(gate.waiting.indexOf(next), 1);
+          next.admit();
+        }
       };
       const refusal = () =>
         runningOf(callerKey) >= perClient
@@ -74,13 +99,13 @@ export function createConcurrencyGates(limits: Record<ConcurrencyKind, Concurren
           : new ApiError('service_unavailable', `The server is running its ${total} ${nouns[kind]}; retry shortly`, {
               headers: { 'Retry-After': '1' },
             });
-      if (fits(callerKey) && !gate.waiting.some((waiter) => waiter.callerKey === callerKey)) {
-        return Promise.resolve(take(callerKey));
-      }
+      const overtakes = gate.waiting.some((waiter) => waiter.callerKey === callerKey || waiter.alone);
+      if (fits({ callerKey, alone }) && !overtakes) return Promise.resolve(take(callerKey));
       if (waitMs <= 0) return Promise.reject(refusal());
       return new Promise<Release>((resolve, reject) => {
         const waiter: Waiter = {
           callerKey,
+          alone,
           admit: () => {
             clearTimeout(timer);
             resolve(take(callerKey));
@@ -88,6 +113,7 @@ export function createConcurrencyGates(limits: Record<ConcurrencyKind, Concurren
         };
         const timer = setTimeout(() => {
           gate.waiting.splice(gate.waiting.indexOf(waiter), 1);
+          admitWaiting(); // work that waited behind it may fit now
           reject(refusal());
         }, waitMs);
         gate.waiting.push(waiter);

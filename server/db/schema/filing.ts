@@ -38,7 +38,9 @@ export const filedEmails = pgTable(
     to: jsonb('to').$type<Addresses>().notNull(),
     cc: jsonb('cc').$type<Addresses>().notNull(),
     sentAt: ts('sent_at'),
+    /** The text body, its first MAX_STORED_BODY_CHARS characters (the original .eml holds all of it). */
     bodyText: text('body_text').notNull().default(''),
+    bodyTextTruncated: boolean('body_text_truncated').notNull().default(false),
     rawBlobKey: text('raw_blob_key'),
     htmlBlobKey: text('html_blob_key'),
     hasAttachments: boolean('has_attachments').notNull().default(false),
@@ -48,7 +50,8 @@ export const filedEmails = pgTable(
     searchText: text('search_text').notNull().default(''),
     searchVector: tsvector('search_vector').generatedAlwaysAs(
       // Angle brackets become spaces: the parser takes `<Pier 9>` for a markup tag and would drop its words.
-      sql`setweight(to_tsvector('simple', translate(coalesce(subject, ''), '<>', '  ')), 'A') || setweight(to_tsvector('english', translate(coalesce(search_text, ''), '<>', '  ')), 'B')`,
+      // Accents are dropped on both sides (search_unaccent, migration 0020): "facade" finds "façade".
+      sql`setweight(to_tsvector('simple', search_unaccent(translate(coalesce(subject, ''), '<>', '  '))), 'A') || setweight(to_tsvector('english', search_unaccent(translate(coalesce(search_text, ''), '<>', '  '))), 'B')`,
     ),
   },
   (t) => [
@@ -61,6 +64,10 @@ export const filedEmails = pgTable(
       .on(t.organizationId, sql`lower(from_address)`)
       .where(sql`message_id_generated and sent_message_id is null`),
     index('filed_emails_project_filed_idx').on(t.projectId, t.filedAt, t.id),
+    // The search over every project in the caller's scope, newest filing first.
+    index('filed_emails_org_filed_idx').on(t.organizationId, t.filedAt, t.id),
+    // The subject as typed, anywhere in it, folded like the project search (search_fold, migration 0020).
+    index('filed_emails_subject_fold_idx').using('gin', sql`search_fold(subject) gin_trgm_ops`),
     index('filed_emails_conversation_idx').on(t.organizationId, t.conversationId),
     index('filed_emails_from_idx').on(t.organizationId, sql`lower(from_address)`),
     index('filed_emails_search_idx').using('gin', t.searchVector),

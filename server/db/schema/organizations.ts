@@ -31,8 +31,14 @@ export const projects = pgTable(
       .notNull()
       .default(sql`'[]'::jsonb`),
     createdAt: createdAt(),
+    /** Name, code and aliases folded for search (migration 0020): lower case, no accents or punctuation, letters
+     *  and digits apart ("Pier9" is "pier 9"). The project search matches words of it, typos tolerated. */
+    searchKey: text('search_key').notNull().generatedAlwaysAs(sql`project_search_key(name, code, aliases)`),
   },
-  (t) => [index('projects_org_name_idx').on(t.organizationId, t.name, t.id)],
+  (t) => [
+    index('projects_org_name_idx').on(t.organizationId, t.name, t.id),
+    index('projects_search_key_idx').using('gin', sql`${t.searchKey} gin_trgm_ops`),
+  ],
 );
 
 export const users = pgTable(

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { bodyLines, ownLineCount } from '../clues/mail-body.js';
 import { domainOf } from '../message.js';
-import { freemailDomains } from './features.js';
+import { freemailDomains, MAX_BODY_READ } from './features.js';
 
 /** Filed at least this many times by the sender (or domain), in at least two projects: boilerplate. */
 export const BOILERPLATE_EMAILS = 2;
@@ -44,12 +44,13 @@ function countedLines(lines: string[]): Map<number, string> {
 }
 
 /** The line keys filing a body counts, sorted (concurrent filings lock rows in one order). */
-export const lineKeys = (body: string): string[] => [...new Set(countedLines(bodyLines(body)).values())].sort();
+export const lineKeys = (body: string): string[] =>
+  [...new Set(countedLines(bodyLines(body.slice(0, MAX_BODY_READ))).values())].sort();
 
 /** The body without its lines in `boilerplate` (keys), quoted messages untouched. */
 export function withoutLines(body: string, boilerplate: ReadonlySet<string>): string {
   if (boilerplate.size === 0) return body;
-  const lines = bodyLines(body);
+  const lines = bodyLines(body.slice(0, MAX_BODY_READ)); // as much as the features read
   const counted = countedLines(lines);
   return lines.filter((_, i) => !boilerplate.has(counted.get(i) ?? '')).join('\n');
 }

@@ -173,4 +173,4 @@ const MAX_LEARNED = 300;
  * Characters of a body whose features are read. Past its first pages a text adds few features worth learning (at
  * most `MAX_LEARNED` are kept), and stemming every word of a 24 MB body took some 20 seconds of processor time.
  */
-const MAX_BODY_READ = 100_000;
+export const MAX_BODY_READ = 100_000;

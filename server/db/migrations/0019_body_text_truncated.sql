@@ -1,0 +1,1 @@
+ALTER TABLE "filed_emails" ADD COLUMN "body_text_truncated" boolean DEFAULT false NOT NULL;
