@@ -125,3 +125,18 @@ describe('short forms of the organization’s project names', () => {
     expect(named('ABC Ph7 submittal')).toEqual([]);
   });
 });
+
+describe('look-alikes told apart by what kind of work they are', () => {
+  const pair = buildNameIndex([
+    { id: 'reno', name: "St Brigid's Primary School Renovation", aliases: [] },
+    { id: 'new', name: "St Brigid's Primary School New Building", aliases: [] },
+  ]);
+  const told = (...texts: string[]) => lookalikeMatchesIn(texts, pair).map((m) => m.match.projectId);
+
+  it('reads such a word next to the shared name, not anywhere in the text', () => {
+    expect(told("For the St Brigid's renovation, the hall fans need new isolators.")).toEqual(['reno']);
+    expect(told("St Brigid's new building - roof access")).toEqual(['new']);
+    // The shared name in the subject, the kind of work in the message: still told apart.
+    expect(told("St Brigid's", 'The renovation crew starts Monday.')).toEqual(['reno']);
+  });
+});
