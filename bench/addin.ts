@@ -55,7 +55,8 @@ async function timeKeystroke(page: Page, query: string): Promise<number> {
     for (;;) {
       const loading = document.body.textContent.includes('Finding projects…');
       const options = [...document.querySelectorAll('[role="option"]:not([aria-disabled="true"])')];
-      if (!loading && options.length > 0 && options.every((o) => o.textContent.toLowerCase().includes(q.toLowerCase()))) break;
+      // Best match first: the search also lists weaker matches after it (words in any order, typos forgiven).
+      if (!loading && options[0]?.textContent.toLowerCase().includes(q.toLowerCase())) break;
       await new Promise(requestAnimationFrame);
     }
     return performance.now() - window.__t0;

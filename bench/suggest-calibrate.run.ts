@@ -1,10 +1,10 @@
-// Fits the calibration of suggestion scores (server/filing/calibration.ts) on the tuning sets of the hand-written
-// corpora with history (bench/data/suggest-corpus-2, -3, -4: their history only, filed up to a rolling origin and
-// asked about from it to the split; never the held-out parts the benches report): isotonic regression (pool adjacent violators) of "the
-// first suggestion is right" on its score before calibration. Prints the points to paste into CALIBRATION.
+// How far the suggestion score is a probability, measured where nothing is reported: the tuning sets of the
+// hand-written corpora with history (bench/data/suggest-corpus-2, -3, -4: their history only, filed up to a rolling
+// origin and asked about from it to the split; never the held-out parts the benches report). Prints the isotonic
+// regression (pool adjacent violators) of "the first suggestion is right" on its score — the calibration map one
+// would apply — and its points, Laplace-smoothed.
 //   npx vitest run -c bench/vitest.config.ts bench/suggest-calibrate.run.ts
 import { it } from 'vitest';
-import { uncalibrated } from '../server/filing/calibration.js';
 import { runCorpus } from './suggest-history.js';
 
 const CORPORA = ['suggest-corpus-2', 'suggest-corpus-3', 'suggest-corpus-4'];
@@ -28,13 +28,13 @@ function isotonic(points: { score: number; right: number }[]) {
   return blocks;
 }
 
-it('fits the calibration', async () => {
+it('fits an isotonic calibration of the score', async () => {
   const points: { score: number; right: number }[] = [];
   for (const [corpus, tuningSplit] of CORPORA.flatMap((c) => TUNING_SPLITS.map((t) => [c, t] as const))) {
     const outcomes = await runCorpus({ corpus, set: 'tuning', order: 'oldest-first', ai: false, tuningSplit });
     for (const o of outcomes)
       points.push({
-        score: o.ranked[0] ? uncalibrated(o.ranked[0].score) : 0,
+        score: o.ranked[0]?.score ?? 0,
         right: Number((o.ranked[0]?.key ?? null) === o.mail.expect && o.mail.expect !== null),
       });
   }

@@ -1,7 +1,7 @@
 // `bench/suggest-history.ts` under vitest (see bench/vitest.config.ts): the corpus's report, both filing orders and
 // the always-right AI.
 import { it } from 'vitest';
-import { DEFAULT_CORPUS, reportHistoryCorpus, type RunOptions } from './suggest-history.js';
+import { DEFAULT_CORPUS, type RunOptions, reportHistoryCorpus } from './suggest-history.js';
 
 it('reports the corpus', async () => {
   await reportHistoryCorpus({

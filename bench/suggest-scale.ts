@@ -29,8 +29,9 @@ import { z } from 'zod';
 import { type Database, type Db, openDatabase, poolOf } from '../server/db/connection.js';
 import { selectRows } from '../server/db/rows.js';
 import { projects } from '../server/db/schema.js';
+import { lineKeys, lineScopes } from '../server/filing/model/boilerplate.js';
 import { learnedFeatures, textFeatures } from '../server/filing/model/features.js';
-import { learnedCounts, learnFeatures, MODEL_MAX_PROJECTS } from '../server/filing/queries.js';
+import { learnedCounts, learnFeatures, learnLines, MODEL_MAX_PROJECTS } from '../server/filing/queries.js';
 import { newId } from '../server/ids.js';
 import { createOrganization } from '../server/organizations/service.js';
 import { Rng } from '../server/seed/random.js';
@@ -400,9 +401,15 @@ async function main() {
   const learnIo = await perCall(db, filingCount, async () => {
     for (let n = 0; n < filingCount; n++) {
       const p = pick(synthetic);
-      const features = learnedFeatures(mailOf(p));
+      const mail = mailOf(p);
+      const features = learnedFeatures(mail);
+      const lines = { scopes: lineScopes(mail.from), keys: lineKeys(mail.body) };
       let started = performance.now();
-      await db.transaction((tx) => learnFeatures(tx, org.id, p.id, features));
+      // What filing learns: the features, and the lines boilerplate is learned from (model/boilerplate.ts).
+      await db.transaction(async (tx) => {
+        await learnFeatures(tx, org.id, p.id, features);
+        await learnLines(tx, org.id, p.id, lines);
+      });
       learning.push(performance.now() - started);
       started = performance.now();
       await db.transaction((tx) => learnFeatures(tx, org.id, p.id, [`w:${p.topics[0]}`]));

@@ -216,6 +216,10 @@ export const FiledEmailListQuery = strictQuery({
 
 export const FiledEmailList = listEnvelope(FiledEmailSummary);
 
+/** A filed e-mail found by the search over every project in scope: it names its project. */
+export const FiledEmailFound = FiledEmailSummary.extend({ projectName: z.string() });
+export const FiledEmailFoundList = listEnvelope(FiledEmailFound);
+
 export const LookupQuery = strictQuery({
   internetMessageId: MessageIdInput,
   from: AddressInput.optional().meta({

@@ -113,7 +113,11 @@ export const ProjectListQuery = strictQuery({
     .min(1, { error: 'search must not be empty' })
     .max(200, { error: 'search must be at most 200 characters' })
     .optional()
-    .meta({ description: 'Case-insensitive contains-match on the name, the code or any alias (the type-ahead)' }),
+    .meta({
+      description:
+        'Words of the name, code or aliases, in any order, ignoring case, accents and punctuation, a typo forgiven ' +
+        'in words of three letters or more; best match first (the type-ahead)',
+    }),
 });
 
 export const OrganizationListQuery = strictQuery({ cursor: Cursor, limit: pageLimit(25) });

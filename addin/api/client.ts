@@ -11,6 +11,7 @@ import { EmailFilingSettingsResponse } from '../../shared/email-filing-settings.
 import { ErrorBody } from '../../shared/errors.js';
 import {
   FiledEmailDetail,
+  FiledEmailFoundList,
   FiledEmailList,
   FiledEmailSummary,
   type FileEmailJson,
@@ -264,6 +265,12 @@ function filingCalls(call: Call) {
 
     filedEmail: (orgId: string, projectId: string, emailId: string) =>
       call(FiledEmailDetail, `/v1/organization/${enc(orgId)}/project/${enc(projectId)}/emails/${enc(emailId)}`, {
+        forbidden: forbiddenText.readFiled,
+      }),
+
+    /** Every filed e-mail the person may read, in all projects of all their organizations. */
+    searchAllFiled: (search: string, cursor?: string) =>
+      call(FiledEmailFoundList, `/v1/filed-emails?${searchQuery(search, cursor)}`, {
         forbidden: forbiddenText.readFiled,
       }),
 

@@ -11,7 +11,7 @@ import {
 } from '@fluentui/react-components';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
-import type { FiledEmailList } from '../../shared/filing.js';
+import type { FiledEmailFoundList, FiledEmailList } from '../../shared/filing.js';
 import type { ApiClient } from '../api/client.js';
 import { Entry, PlainList } from '../ui/layout.js';
 import { ErrorNotice } from '../ui/notices.js';
@@ -27,14 +27,19 @@ const useStyles = makeStyles({
   open: { fontWeight: tokens.fontWeightSemibold, textAlign: 'start', overflowWrap: 'anywhere' },
 });
 
-type Page = z.output<typeof FiledEmailList>;
+type Page = z.output<typeof FiledEmailList> | z.output<typeof FiledEmailFoundList>;
+/** A found e-mail; searched across projects, it names its project. */
+type Found = Page['data'][number] & { projectName?: string };
 type Results =
   | { state: 'idle' }
   | { state: 'loading' }
-  | { state: 'done'; items: Page['data']; next: string | null }
+  | { state: 'done'; items: Found[]; next: string | null }
   | { state: 'failed'; error: unknown };
 
-/** The "Filed e-mails" tab: search what the team has filed in a project, and open one to read it. */
+/**
+ * The "Filed e-mails" tab: search what the team has filed, in every project the person may read or in the one
+ * chosen, and open one to read it.
+ */
 export default function FiledEmails(props: {
   api: ApiClient;
   projects: ProjectDirectory | undefined;
@@ -83,6 +88,17 @@ export default function FiledEmails(props: {
           void search(next);
         }}
       />
+      {project && (
+        <Button
+          appearance="subtle"
+          onClick={() => {
+            setProject(undefined);
+            void search(null);
+          }}
+        >
+          All projects instead
+        </Button>
+      )}
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -93,11 +109,10 @@ export default function FiledEmails(props: {
           <SearchBox
             value={query}
             onChange={(_event, data) => setQuery(data.value)}
-            placeholder="Subject, sender, text, attachment"
-            disabled={!project}
+            placeholder={project ? 'Subject, sender, text, attachment' : 'In all your projects: subject, sender, text…'}
           />
         </Field>
-        <Button type="submit" disabled={!project} style={{ marginTop: tokens.spacingVerticalS }}>
+        <Button type="submit" style={{ marginTop: tokens.spacingVerticalS }}>
           Search
         </Button>
       </form>
@@ -115,14 +130,21 @@ export default function FiledEmails(props: {
   );
 }
 
-/** The search's results; `search(project, more)` loads the page after `more.items` and appends it. */
+/**
+ * The search's results: in `chosen` (by default the picked project; null or none: every project the person may
+ * read). `search(chosen, more)` loads the page after `more.items` and appends it.
+ */
 function useFiledSearch(api: ApiClient, project: ProjectOption | undefined, query: string) {
   const [results, setResults] = useState<Results>({ state: 'idle' });
-  const search = async (chosen = project, more?: { items: Page['data']; cursor: string }) => {
-    if (!chosen) return;
+  const search = async (
+    chosen: ProjectOption | null | undefined = project,
+    more?: { items: Found[]; cursor: string },
+  ) => {
     setResults(more ? { state: 'done', items: more.items, next: null } : { state: 'loading' });
     try {
-      const page = await api.searchFiled(chosen.orgId, chosen.projectId, query, more?.cursor);
+      const page: Page = chosen
+        ? await api.searchFiled(chosen.orgId, chosen.projectId, query, more?.cursor)
+        : await api.searchAllFiled(query, more?.cursor);
       setResults({
         state: 'done',
         items: [...(more?.items ?? []), ...page.data],
@@ -144,10 +166,10 @@ function FoundEmails({
   onMore,
   onOpen,
 }: {
-  items: Page['data'];
+  items: Found[];
   next: string | null;
   onMore: (cursor: string) => void;
-  onOpen: (email: Page['data'][number]) => void;
+  onOpen: (email: Found) => void;
 }) {
   const styles = useStyles();
   return (
@@ -164,8 +186,8 @@ function FoundEmails({
               {e.subject || '(no subject)'}
             </Link>
             <Caption1 className={styles.meta}>
-              From {e.from.name ?? e.from.address} · filed by {e.filedBy.name} on{' '}
-              {new Date(e.filedAt).toLocaleDateString()}
+              {e.projectName ? `In ${e.projectName} · ` : ''}From {e.from.name ?? e.from.address} · filed by{' '}
+              {e.filedBy.name} on {new Date(e.filedAt).toLocaleDateString()}
               {e.hasAttachments ? ' · with attachments' : ''}
             </Caption1>
           </Entry>

@@ -42,13 +42,15 @@ export async function importEarlierDatabase(
       `${dir} holds the database of an earlier version, and the embedded PostgreSQL already holds data: ` +
         'move one of them away before starting',
     );
-  const [{ PGlite }, { pg_trgm }, { drizzle }, { migrate }] = await Promise.all([
+  const [{ PGlite }, { pg_trgm }, { unaccent }, { drizzle }, { migrate }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
+    // Migration 0020 creates it (the searches' accent folding).
+    import('@electric-sql/pglite/contrib/unaccent'),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
   ]);
-  const earlier = await PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
+  const earlier = await PGlite.create({ dataDir: dir, extensions: { pg_trgm, unaccent } });
   try {
     // The earlier version may be behind this one: its schema is brought to this build's, so the columns match.
     await migrate(drizzle(earlier), { migrationsFolder });

@@ -63,8 +63,17 @@ describe('search across every project in scope', () => {
   });
 
   it('says which project each e-mail is filed in', async () => {
-    const found = await search('search=facade');
-    expect(found.data.map((e) => e.projectId)).toEqual([f.projectA2.id, f.projectA1.id]);
+    const found = await server.call('/v1/filed-emails?search=facade', { token: f.member.token });
+    expect(
+      found.body.data.map((e: { projectId: string; projectName: string; organizationId: string }) => [
+        e.organizationId,
+        e.projectId,
+        e.projectName,
+      ]),
+    ).toEqual([
+      [f.orgA.id, f.projectA2.id, 'Dockside Offices'],
+      [f.orgA.id, f.projectA1.id, 'Pier 9 Terminal'],
+    ]);
   });
 
   it('never shows another tenant’s or another project’s mail', async () => {

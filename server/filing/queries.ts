@@ -318,7 +318,10 @@ const newestFiledFirst = keysetOrder(filedEmails.filedAt, filedEmails.id, 'desc'
 
 /** One page of filed e-mails, newest filing first (index filed_emails_project_filed_idx, or for a whole scope
  *  filed_emails_org_filed_idx). */
-export async function listFiledEmails(db: Db, f: ListFilters): Promise<FiledEmailWithFiler[]> {
+export async function listFiledEmails(
+  db: Db,
+  f: ListFilters,
+): Promise<(FiledEmailWithFiler & { projectName: string })[]> {
   const conditions: (SQL | undefined)[] = [filedIn(f.within)];
   if (f.search) conditions.push(searchMatch(f.search));
   if (f.from) conditions.push(sql`lower(${filedEmails.fromAddress}) = ${f.from}`);
@@ -332,8 +335,9 @@ export async function listFiledEmails(db: Db, f: ListFilters): Promise<FiledEmai
   if (f.sentBefore) conditions.push(lt(filedEmails.sentAt, f.sentBefore));
   conditions.push(newestFiledFirst.after(f.after));
   return db
-    .select(summaryColumns)
+    .select({ ...summaryColumns, projectName: projects.name })
     .from(filedEmails)
+    .innerJoin(projects, eq(projects.id, filedEmails.projectId))
     .leftJoin(users, eq(users.id, filedEmails.filedById))
     .where(and(...conditions))
     .orderBy(...newestFiledFirst.orderBy)

@@ -79,11 +79,18 @@ export async function rankProjects(
       learned: learned.filter((r) => !participant(r.feature)),
       asked,
       automated: isAutomatedMail({ subject: request.subject, from: request.from.address, body: request.bodyPreview }),
+      stranger: isStranger(request.from.address.toLowerCase(), selfDomain, history),
       documents,
       members,
     },
     input.limit,
   );
+}
+
+/** A sender from outside the organization whose address and domain no filed e-mail has. */
+function isStranger(from: string, selfDomain: string, history: { term: string }[]) {
+  const domain = domainOf(from);
+  return domain !== selfDomain && !history.some((h) => h.term === from || h.term === domain);
 }
 
 /** The request without the lines its sender (or the sender's domain) is known to write in every project's mail. */

@@ -2,6 +2,7 @@ import express, { type RequestHandler } from 'express';
 import { ProjectPath } from '../../shared/common.js';
 import {
   FiledEmailDetail,
+  FiledEmailFoundList,
   FiledEmailList,
   FiledEmailListQuery,
   FiledEmailPath,
@@ -145,11 +146,11 @@ export const filingRoutes = [
       'The same search and filters as a project’s list, over every project the caller reaches: a person, those ' +
       'of their organizations; a key, its organizations and the projects granted one by one. Words match ' +
       'subject, sender and recipients, body and attachment names and text, accents ignored ("facade" finds ' +
-      '"façade"). Each e-mail names its organization and project.',
+      '"façade"). Each e-mail names its organization and project (`projectName`).',
     tags,
     access: access.needs('email:read'),
     query: FiledEmailListQuery,
-    responses: { 200: { description: 'One page', schema: FiledEmailList } },
+    responses: { 200: { description: 'One page', schema: FiledEmailFoundList } },
     handler: async ({ app, caller, query }) => searchFiledEmails(app, caller, query),
   }),
   defineRoute({

@@ -63,6 +63,9 @@ export const W = {
   /** A learned word seen in one filed e-mail counts 1/(1+wordSupport) of one seen in many. */
   wordSupport: 2,
   identifierSupport: 0.5,
+  /** From a stranger, a part of a name (a phrase or word, not the whole name or an alias) and words learned from filed
+   *  mail count this much: a mention, maybe not the topic (a recruiter's "data centre projects"). */
+  stranger: 0.5,
   /** Newsletters, automatic replies and calendar notices (clues/mail-kind.ts): their evidence counts this much. */
   automatedMail: 0.25,
   /** Temperature and "none" weight of the probability (see above). */
@@ -137,6 +140,8 @@ export interface Evidence {
   asked: Map<string, AskedFeature>;
   /** Bulk mail, an automatic reply or a calendar notice: about no project, whatever it names. */
   automated: boolean;
+  /** The sender is outside the organization and no filed e-mail has its address or domain. */
+  stranger: boolean;
   documents: { id: string; projectId: string; number: string }[];
   members: { projectId: string; email: string }[];
 }
@@ -190,14 +195,16 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   };
   /** Projects the new text (not a quote, not the subject a reply repeats) names. */
   const namedInBody = new Set<string>();
-  const clue = (projectId: string, kind: ClueKind, weight: number, text: string, where: Where) => {
-    if (where === 'body' && weight >= W.namesClearly) namedInBody.add(projectId);
-    content(projectId, kind, weight, text);
-  };
-  scoreJobNumbers(e, clue);
-  scoreNames(e, clue);
-  scoreProjectFields(e, clue);
-  const contested = e.thread.length > 0 && namedInBody.size > 0 && !e.thread.some((t) => namedInBody.has(t.projectId));
+  if (e.thread.length > 0)
+    scoreContentClues(e, (projectId, _kind, weight, _text, where) => {
+      if (where === 'body' && weight >= W.namesClearly) namedInBody.add(projectId);
+    });
+  const contested = namedInBody.size > 0 && !e.thread.some((t) => namedInBody.has(t.projectId));
+  // A reply's subject is the thread's: when the new text names another project, it counts as quoted.
+  const subjectScale = contested ? partWeight.quoted / partWeight.subject : 1;
+  scoreContentClues(e, (projectId, kind, weight, text, where) =>
+    content(projectId, kind, where === 'subject' ? weight * subjectScale : weight, text),
+  );
   for (const t of e.thread) {
     content(
       t.projectId,
@@ -217,8 +224,10 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
     const email = m.email.toLowerCase();
     other(m.projectId, 'directory', W.directory / memberCount.get(email)!, `${email} is in this project's directory`);
   }
-  // A reply's subject is the thread's: when the new text names another project, it counts as quoted.
-  scoreLearned(e, content, byId, contested ? { subject: partWeight.quoted / partWeight.subject } : {});
+  scoreLearned(e, content, byId, {
+    ...(e.stranger ? { subject: W.stranger, body: W.stranger, attachment: W.stranger } : {}),
+    ...(contested ? { subject: subjectScale } : {}),
+  });
   const ranked = [...byId.values()]
     .map((entry) => rankedOf(entry, e.automated ? W.automatedMail : 1))
     .filter((r) => r.evidence > 0)
@@ -307,6 +316,13 @@ const whereText: Record<Where, string> = {
   signature: 'Signature',
 };
 
+/** The clues of the e-mail's own words: job numbers, project names, fields set on the projects. */
+function scoreContentClues(e: Evidence, add: AddClue) {
+  scoreJobNumbers(e, add);
+  scoreNames(e, add);
+  scoreProjectFields(e, add);
+}
+
 function scoreJobNumbers(e: Evidence, add: AddClue) {
   for (const section of e.content.sections) {
     for (const n of section.jobNumbers) {
@@ -328,13 +344,15 @@ function scoreJobNumbers(e: Evidence, add: AddClue) {
   }
 }
 
+const isPartial = (strength: NameStrength) => strength !== 'name' && strength !== 'alias';
+
 function scoreNames(e: Evidence, add: AddClue) {
   const sections = e.content.sections;
   const named = (where: Where, m: NameMatch) =>
     add(
       m.projectId,
       'project-name',
-      W.name[m.strength] * W.where[where],
+      W.name[m.strength] * W.where[where] * (e.stranger && isPartial(m.strength) ? W.stranger : 1),
       `${whereText[where]} names “${m.words}”`,
       where,
     );
@@ -361,7 +379,7 @@ function scoreProjectFields(e: Evidence, add: AddClue) {
           'project-field',
           (W.referenceNumber * asked.weight * (h.whole ? 1 : W.referenceDigitsOnly)) / holders.length,
           `${partText[asked.part]} “${asked.text}”: ${h.text} of this project`,
-          asked.part === 'body' ? 'body' : 'subject',
+          asked.part === 'body' || asked.part === 'subject' ? asked.part : 'quoted',
         );
     }
     for (const section of e.content.sections) {

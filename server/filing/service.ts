@@ -431,21 +431,25 @@ const filedAtPosition = ({ email }: FiledEmailWithFiler): KeysetPosition => ({
   id: email.id,
 });
 
-export const listProjectEmails = (app: AppContext, projectId: string, query: FiledEmailQuery) =>
-  filedEmailPage(app, { projectId }, { projectId }, query);
+export async function listProjectEmails(app: AppContext, projectId: string, query: FiledEmailQuery) {
+  const { page, nextCursor, hasMore } = await filedEmailPage(app, { projectId }, { projectId }, query);
+  return { data: page.map(summaryOf), nextCursor, hasMore };
+}
 
 /** Every filed e-mail the caller may read, in every project of their scope, newest filing first. */
-export function searchFiledEmails(app: AppContext, caller: Caller, query: FiledEmailQuery) {
+export async function searchFiledEmails(app: AppContext, caller: Caller, query: FiledEmailQuery) {
   const { scope } = caller;
   const within: FiledIn = scope.allOrgs
     ? { orgs: 'all', projects: [] }
     : { orgs: [...scope.orgs], projects: [...scope.projects.values()].flatMap((ids) => [...ids]) };
-  return filedEmailPage(app, within, { list: 'filed-emails' }, query);
+  const { page, nextCursor, hasMore } = await filedEmailPage(app, within, { list: 'filed-emails' }, query);
+  return { data: page.map((row) => ({ ...summaryOf(row), projectName: row.projectName })), nextCursor, hasMore };
 }
 
 type FiledEmailQuery = z.output<typeof FiledEmailListQuery>;
 
-/** One page of the filed e-mails `within` reaches; the cursor is bound to `list` and the filters. */
+/** One page of the filed e-mails `within` reaches (rows, with their project's name); the cursor is bound to `list`
+ *  and the filters. */
 async function filedEmailPage(app: AppContext, within: FiledIn, list: object, query: FiledEmailQuery) {
   const { cursor, limit, ...filters } = query;
   const binding = { ...list, ...filters };
@@ -463,8 +467,7 @@ async function filedEmailPage(app: AppContext, within: FiledIn, list: object, qu
     after,
     limit: limit + 1,
   });
-  const { page, nextCursor, hasMore } = cutPage(rows, limit, keysetCursor(app.cursorKey, binding, filedAtPosition));
-  return { data: page.map(summaryOf), nextCursor, hasMore };
+  return cutPage(rows, limit, keysetCursor(app.cursorKey, binding, filedAtPosition));
 }
 
 /** Content types a browser could run (HTML, SVG, XML, scripts) are only ever handed out as opaque bytes. */

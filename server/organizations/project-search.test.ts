@@ -25,6 +25,7 @@ beforeAll(async () => {
     { name: 'St. Mark’s Hall' },
     { name: 'Façade Renewal – Ærø House' },
     { name: 'Lakeshore Public Library', aliases: ['Old Town Books'] },
+    { name: 'Harbour Tower', code: '47110' },
   ];
   for (const p of projects) {
     named[p.name] = (await createProject(server.database.db, { organizationId: orgId, aliases: [], ...p })).id;
@@ -58,6 +59,9 @@ describe('project search', () => {
     expect(await found('grnite fire')).toEqual(['Granite Fire Hall']);
     expect(await found('granit hall')).toEqual(['Granite Fire Hall']);
     expect(await found('riversde medcal phase 1')).toEqual(['Riverside Medical Phase 1']);
+    // Numbers are never "misspelt": job number 47111 is not 47110.
+    expect(await found('47110')).toEqual(['Harbour Tower']);
+    expect(await found('47111')).toEqual([]);
   });
 
   it('ignores accents, apostrophes and the space between letters and digits', async () => {

@@ -81,9 +81,10 @@ export async function searchProjectRows(
     const key = projects.searchKey;
     // A folded text holds no LIKE wildcard: % _ and \ are punctuation, and folding made them spaces.
     const contains = (word: string) => sql`${key} like ${`%${word}%`}`;
-    // A word of one or two letters has no trigram to be alike by: only as typed (and no index reads it then).
+    // Typos only in words of three letters or more (shorter ones have no trigram to be alike by) and without
+    // digits: job number 47110 is not a misspelt 47111 (as in the document search).
     const matches = (word: string) =>
-      word.length < 3 ? contains(word) : sql`(${contains(word)} or ${word} <% ${key})`;
+      word.length < 3 || /\d/.test(word) ? contains(word) : sql`(${contains(word)} or ${word} <% ${key})`;
     const code = sql`search_fold(coalesce(${projects.code}, ''))`;
     const tier = sql<number>`case
       when ${code} = ${folded} then 0

@@ -56,8 +56,11 @@ export const organizationRoutes = [
     operationId: 'listProjects',
     summary: 'The organization’s projects within the caller’s scope',
     description:
-      'A key scoped to single projects sees only those; ordered by name. `search` narrows to projects whose name, ' +
-      'code or an alias contains the text (the add-in’s type-ahead: any number of projects, a bounded page).',
+      'A key scoped to single projects sees only those; ordered by name. `search` narrows to projects holding ' +
+      'every word of it in their name, code or aliases, in any order, ignoring case, accents and punctuation ' +
+      '("st marys" finds "St Mary’s", "pier9" finds "Pier 9"), a typo forgiven in words of three letters or more; ' +
+      'best match first: the code exactly, then names and codes starting with the text, then the words as typed, ' +
+      'then with typos (the add-in’s type-ahead: any number of projects, a bounded page).',
     tags,
     access: access.needs('project:read', 'org'),
     ...projectListing,

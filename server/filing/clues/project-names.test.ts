@@ -100,3 +100,43 @@ describe('wordsOf', () => {
     ]);
   });
 });
+
+describe('short forms of the organization’s project names', () => {
+  const shortIndex = buildNameIndex([
+    { id: 'fs9', name: 'Fire Station 9 Dandenong', aliases: [] },
+    { id: 'wp1', name: 'Westgate Park Apartments Phase 1', aliases: [] },
+    { id: 'wp2', name: 'Westgate Park Apartments Phase 2', aliases: [] },
+    { id: 'glr', name: 'Geelong Light Rail Depot', aliases: [] },
+  ]);
+  const named = (text: string) => nameMatchesIn(text, shortIndex).map((m) => m.projectId);
+
+  it('reads initials of name words with their numbers, and a name word cut before its number', () => {
+    expect(named('FS9 progress claim 6')).toEqual(['fs9']);
+    expect(named('GLRD variation 9')).toEqual(['glr']);
+    // The whole name of phase 2; phase 1 shares only generic words of it.
+    expect(
+      Object.fromEntries(nameMatchesIn('WPA Ph2 tender addendum 3', shortIndex).map((m) => [m.projectId, m.strength])),
+    ).toEqual({ wp2: 'name', wp1: 'generic-phrase' });
+    expect(lookalikeMatchesIn(['WPA Ph1 defects'], shortIndex).map((m) => m.match.projectId)).toEqual(['wp1']);
+  });
+
+  it('leaves words in running text and short forms of no project alone', () => {
+    expect(named('the fs team will glrd')).toEqual([]);
+    expect(named('ABC Ph7 submittal')).toEqual([]);
+  });
+});
+
+describe('look-alikes told apart by what kind of work they are', () => {
+  const pair = buildNameIndex([
+    { id: 'reno', name: "St Brigid's Primary School Renovation", aliases: [] },
+    { id: 'new', name: "St Brigid's Primary School New Building", aliases: [] },
+  ]);
+  const told = (...texts: string[]) => lookalikeMatchesIn(texts, pair).map((m) => m.match.projectId);
+
+  it('reads such a word next to the shared name, not anywhere in the text', () => {
+    expect(told("For the St Brigid's renovation, the hall fans need new isolators.")).toEqual(['reno']);
+    expect(told("St Brigid's new building - roof access")).toEqual(['new']);
+    // The shared name in the subject, the kind of work in the message: still told apart.
+    expect(told("St Brigid's", 'The renovation crew starts Monday.')).toEqual(['reno']);
+  });
+});

@@ -285,9 +285,12 @@ export function lookalikeMatchesIn(written: readonly string[], index: NameIndex)
   const found = new Map<string, { text: number; match: NameMatch }>();
   texts.forEach((text, i) => {
     const units = new Set([...unitsOf(text)].map((u) => (u.includes(' ') ? u : nameWordOf(u, index))));
+    const tokens = tokensOf(text).map((w) => nameWordOf(w, index));
     for (const word of shared)
       for (const { projectId, units: own } of index.lookalikes.get(word)!) {
-        const telling = own.filter((u) => units.has(u));
+        const telling = own.filter(
+          (u) => units.has(u) && (!genericWords.has(u) || !tokens.includes(word) || near(tokens, u, word)),
+        );
         if (telling.length > 0 && !found.has(`${i} ${projectId}`))
           found.set(`${i} ${projectId}`, {
             text: i,
@@ -296,6 +299,13 @@ export function lookalikeMatchesIn(written: readonly string[], index: NameIndex)
       }
   });
   return [...found.values()];
+}
+
+/** In a text that writes the look-alikes' shared word, a word of what kind a project is ("new", "renovation") tells
+ *  them apart only next to it ("St Brigid's renovation"), not anywhere ("St Brigid's … we need new isolators"). */
+const NEAR = 3;
+function near(tokens: string[], unit: string, word: string): boolean {
+  return tokens.some((t, i) => t === unit && tokens.slice(Math.max(0, i - NEAR), i + NEAR + 1).includes(word));
 }
 
 /** The strongest way each project is named in `text`. */

@@ -14,7 +14,7 @@ import { freemailDomains, MAX_BODY_READ } from './features.js';
 /** Filed at least this many times by the sender (or domain), in at least two projects: boilerplate. */
 export const BOILERPLATE_EMAILS = 2;
 /** The lines read of a long text: its first and last ones (signatures stand at the end). */
-const LINES_READ = 30;
+const LINES_READ = 15;
 /** Shorter lines ("Thanks", "Liam,") say nothing either way. */
 const MIN_LINE = 6;
 
