@@ -51,8 +51,16 @@ export default function FiledEmails(props: {
   const styles = useStyles();
   const [project, setProject] = useState<ProjectOption | undefined>(record?.project);
   const [query, setQuery] = useState(record?.subject ?? '');
-  const [open, setOpen] = useState<FiledEmailRef | undefined>(
-    record ? { orgId: record.project.orgId, projectId: record.project.projectId, emailId: record.emailId } : undefined,
+  // With the name of its project: searched across projects, the e-mail names it; opened from File, the record does.
+  const [open, setOpen] = useState<(FiledEmailRef & { projectName?: string }) | undefined>(
+    record
+      ? {
+          orgId: record.project.orgId,
+          projectId: record.project.projectId,
+          emailId: record.emailId,
+          projectName: record.project.name,
+        }
+      : undefined,
   );
   const { results, search } = useFiledSearch(props.api, project, query);
 
@@ -66,7 +74,7 @@ export default function FiledEmails(props: {
       <FiledEmailView
         api={props.api}
         open={open}
-        projectName={project?.name ?? 'this project'}
+        projectName={open.projectName ?? project?.name ?? 'this project'}
         projects={projects}
         projectsError={props.projectsError}
         onBack={() => {
@@ -123,7 +131,9 @@ export default function FiledEmails(props: {
           items={results.items}
           next={results.next}
           onMore={(cursor) => void search(project, { items: results.items, cursor })}
-          onOpen={(e) => setOpen({ orgId: e.organizationId, projectId: e.projectId, emailId: e.id })}
+          onOpen={(e) =>
+            setOpen({ orgId: e.organizationId, projectId: e.projectId, emailId: e.id, projectName: e.projectName })
+          }
         />
       )}
     </section>
