@@ -114,17 +114,18 @@ describeInBrowser('unfiling and moving a filing from the pane', () => {
         { item: openEmail, mailboxMinor: 8, dark: theme === 'dark' },
         { width, colorScheme: theme },
       );
-      const openFound = async (project: string, typed: string) => {
+      /** Opens the e-mail found in `project`, or searched in all projects when none is given. */
+      const openFound = async (project?: { name: string; typed: string }) => {
         await pressBy(page.getByRole('tab', { name: 'Filed e-mails' }), input);
-        const picker = page.getByRole('combobox', { name: 'Project' });
-        await choose(picker, input, typed, project);
+        if (project) await choose(page.getByRole('combobox', { name: 'Project' }), input, project.typed, project.name);
+        else await pressBy(page.getByRole('button', { name: 'All projects instead' }), input);
         await page.getByRole('searchbox', { name: 'Search filed e-mails' }).fill(`"${tag}"`);
         await pressBy(page.getByRole('button', { name: 'Search' }), input);
         await pressBy(page.getByText(`Crane ${tag} lift plan`), input);
         await page.getByRole('heading', { name: `Crane ${tag} lift plan` }).waitFor();
       };
 
-      await openFound('Pier 9 Terminal', 'pier');
+      await openFound({ name: 'Pier 9 Terminal', typed: 'pier' });
       await pressBy(page.getByRole('button', { name: 'Move it from Pier 9 Terminal to another project' }), input);
       const moveTo = page.getByRole('combobox', { name: 'Move from Pier 9 Terminal to' });
       await choose(moveTo, input, 'dock', 'Dockside Offices');
@@ -138,7 +139,8 @@ describeInBrowser('unfiling and moving a filing from the pane', () => {
         `Crane ${tag} lift plan`,
       ]);
 
-      await openFound('Dockside Offices', 'dock');
+      // Searched in all projects, the e-mail names its project, and so do its buttons.
+      await openFound();
       await pressBy(page.getByRole('button', { name: 'Unfile it from Dockside Offices' }), input);
       await page.getByText(/^Unfiled from Dockside Offices\./).waitFor();
       await shot(page, `refile-${tag}-unfiled`);
