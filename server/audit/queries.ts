@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { and, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Caller } from '../auth/caller.js';
 import type { KeysetPosition } from '../cursor.js';
@@ -12,7 +13,8 @@ import { emitEvent } from '../outbox/queries.js';
 
 /** Who made a change, and from which address: what every audit event records of its author. */
 export interface AuditActor {
-  kind: 'user' | 'client' | 'anonymous';
+  /** `cli`: the operator at the command line (server/cli), known by their system account alone. */
+  kind: 'user' | 'client' | 'anonymous' | 'cli';
   /** User id or key (client row) id; null for an anonymous attempt. */
   id: string | null;
   name: string;
@@ -28,6 +30,15 @@ export const actorOf = (caller: Caller, ip: string | undefined): AuditActor => (
   name: caller.name,
   email: caller.email,
   ip: ip ?? null,
+});
+
+/** The operator running the command line: changes made there are recorded too. */
+export const commandLineActor = (): AuditActor => ({
+  kind: 'cli',
+  id: null,
+  name: `Command line (${userInfo().username})`,
+  email: '',
+  ip: null,
 });
 
 /** Before and after of each changed field. Never a secret: only hashes or "rotated" ever stand for one. */
