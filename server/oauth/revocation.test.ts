@@ -179,7 +179,7 @@ describe('the add-in on /v1, disabled people and removed memberships', () => {
     });
     const v1 = await addinSignIn(server, person);
     expect((await server.call(`/v1/organization/${f.orgA.id}`, { token: v1.access_token })).status).toBe(200);
-    await removeMember(server.app.context, f.orgA.id, created.id);
+    await removeMember(server.app.context, f.orgA.id, created.id, commandLineActor());
     expect((await server.call(`/v1/organization/${f.orgA.id}`, { token: v1.access_token })).status).toBe(403);
     expect((await server.call(`/v1/organization/${f.orgB.id}`, { token: v1.access_token })).status).toBe(200);
   });
