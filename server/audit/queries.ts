@@ -55,6 +55,10 @@ export function changedFields<T extends object>(before: Partial<T>, after: Parti
   return changes;
 }
 
+/** Every field of a record that is gone (deleted, removed), as before/after pairs with `after` null. */
+export const removedFields = (before: object): AuditChanges =>
+  Object.fromEntries(Object.entries(before).map(([field, value]) => [field, { before: value, after: null }]));
+
 export interface AuditEntry {
   /** The organization the change concerns; null when it concerns none (then only the table keeps it). */
   organizationId: string | null;
