@@ -6,7 +6,7 @@ import type { DateWindow } from '../date-window.js';
 import type { Db, Tx } from '../db/connection.js';
 import type { CsvColumn } from '../db/csv-cells.js';
 import { keysetOrder } from '../db/keyset.js';
-import { auditEvents } from '../db/schema.js';
+import { auditEvents, organizationMembers } from '../db/schema.js';
 import { isoUtc } from '../db/sql-text.js';
 import { newId } from '../ids.js';
 import { emitEvent } from '../outbox/queries.js';
@@ -157,3 +157,35 @@ export const auditCsvColumns: CsvColumn[] = [
 export const auditCsvFrom = (f: AuditFilters, position: KeysetPosition | undefined): SQL =>
   sql`from ${auditEvents} where ${and(conditions(f), newestFirst.after(position))}
     order by ${sql.join(newestFirst.orderBy, sql`, `)}`;
+
+/** A person's password sign-in, answered or refused: one event in each organization of the person (one of none
+ *  for an e-mail address no one has, or a person of no organization), so each organization's admins see theirs. */
+export async function recordSignIn(
+  db: Db,
+  attempt: { email: string; user?: { id: string; name: string }; ip: string; succeeded: boolean; at: Date },
+): Promise<void> {
+  const actor: AuditActor = {
+    kind: attempt.user ? 'user' : 'anonymous',
+    id: attempt.user?.id ?? null,
+    name: attempt.user?.name ?? '',
+    email: attempt.email,
+    ip: attempt.ip,
+  };
+  await db.transaction(async (tx) => {
+    const memberships = attempt.user
+      ? await tx
+          .select({ organizationId: organizationMembers.organizationId })
+          .from(organizationMembers)
+          .where(eq(organizationMembers.userId, attempt.user.id))
+      : [];
+    const orgIds = memberships.length > 0 ? memberships.map((m) => m.organizationId) : [null];
+    for (const organizationId of orgIds) {
+      await recordAudit(tx, actor, {
+        organizationId,
+        action: attempt.succeeded ? 'signin.succeeded' : 'signin.failed',
+        target: { type: 'person', id: attempt.user?.id ?? null },
+        at: attempt.at,
+      });
+    }
+  });
+}
