@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { configureFixtureServer, ctx, f, server } from '../../test/fixture-server.js';
+import { auditEvents } from '../db/schema.js';
 import type { Route } from '../http/route.js';
 import { addinSignIn } from '../oauth/browser.fixtures.js';
 import { allRoutes } from '../routes.js';
@@ -184,10 +185,7 @@ const calls: Record<string, () => Promise<Call>> = {
   }),
 };
 
-const auditCount = async () =>
-  Number(
-    ((await server.database.db.execute(sql`select count(*)::int as n from audit_events`)).rows[0] as { n: number }).n,
-  );
+const auditCount = async () => (await server.database.db.select({ n: count() }).from(auditEvents))[0]!.n;
 
 const events = (orgId: string, token: string, query = '') =>
   server.call(`/v1/organization/${orgId}/audit-events${query}`, { token });
