@@ -12,7 +12,7 @@ import {
   UpdateClientBody,
 } from '../../shared/api-keys.js';
 import { OrgPath } from '../../shared/common.js';
-import { actorOf } from '../audit/queries.js';
+import { actorOf } from '../audit/service.js';
 import { access, defineRoute, Reply } from '../http/route.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import {

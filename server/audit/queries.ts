@@ -1,6 +1,4 @@
-import { userInfo } from 'node:os';
 import { and, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
-import type { Caller } from '../auth/caller.js';
 import type { KeysetPosition } from '../cursor.js';
 import type { DateWindow } from '../date-window.js';
 import type { Db, Tx } from '../db/connection.js';
@@ -22,24 +20,6 @@ export interface AuditActor {
   /** The client address as the route saw it. */
   ip: string | null;
 }
-
-/** The actor of a change made by a signed-in caller, from the address the request came from. */
-export const actorOf = (caller: Caller, ip: string | undefined): AuditActor => ({
-  kind: caller.kind,
-  id: caller.id,
-  name: caller.name,
-  email: caller.email,
-  ip: ip ?? null,
-});
-
-/** The operator running the command line: changes made there are recorded too. */
-export const commandLineActor = (): AuditActor => ({
-  kind: 'cli',
-  id: null,
-  name: `Command line (${userInfo().username})`,
-  email: '',
-  ip: null,
-});
 
 /** Before and after of each changed field. Never a secret: only hashes or "rotated" ever stand for one. */
 export type AuditChanges = Record<string, { before: unknown; after: unknown }>;

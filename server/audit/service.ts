@@ -1,11 +1,38 @@
+import { userInfo } from 'node:os';
 import type { z } from 'zod';
 import type { AuditEventList, AuditEventsQuery } from '../../shared/audit.js';
+import type { Caller } from '../auth/caller.js';
 import type { ListContext } from '../context.js';
 import { createdAtPosition, cursorPosition, cutPage, keysetCursor } from '../cursor.js';
 import { dateWindow } from '../date-window.js';
 import { csvChunks } from '../db/csv-export.js';
 import { csvRowCap, jsonPageSize, type Listing } from '../listing.js';
-import { type AuditFilters, auditCsvColumns, auditCsvFrom, auditPage, presentAuditRow } from './queries.js';
+import {
+  type AuditActor,
+  type AuditFilters,
+  auditCsvColumns,
+  auditCsvFrom,
+  auditPage,
+  presentAuditRow,
+} from './queries.js';
+
+/** The actor of a change made by a signed-in caller, from the address the request came from. */
+export const actorOf = (caller: Caller, ip: string | undefined): AuditActor => ({
+  kind: caller.kind,
+  id: caller.id,
+  name: caller.name,
+  email: caller.email,
+  ip: ip ?? null,
+});
+
+/** The operator running the command line: changes made there are recorded too. */
+export const commandLineActor = (): AuditActor => ({
+  kind: 'cli',
+  id: null,
+  name: `Command line (${userInfo().username})`,
+  email: '',
+  ip: null,
+});
 
 type Query = z.output<typeof AuditEventsQuery>;
 

@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { isPermission, permissionKeys } from '../../shared/permissions.js';
 import { createClient } from '../api-keys/service.js';
-import { commandLineActor } from '../audit/queries.js';
+import { commandLineActor } from '../audit/service.js';
 import { CliError } from './seed.js';
 import { collect, output, withDatabase } from './session.js';
 

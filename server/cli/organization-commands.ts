@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { CreateProjectBody, UpdateProjectBody } from '../../shared/organizations.js';
-import { commandLineActor } from '../audit/queries.js';
+import { commandLineActor } from '../audit/service.js';
 import { relearnOrganizations } from '../filing/service.js';
 import { createOrganization, createProject, updateProject } from '../organizations/service.js';
 import { collect, output, parseBody, withDatabase } from './session.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import pino from 'pino';
-import { commandLineActor } from '../audit/queries.js';
+import { commandLineActor } from '../audit/service.js';
 import { createLocalBus, createRedisBus } from '../cache/bus.js';
 import { systemClock } from '../clock.js';
 import { findUserByEmail } from '../users/queries.js';

@@ -5,7 +5,7 @@ import {
   EmailFilingSettingsResponse,
   UpdateEmailFilingSettingsBody,
 } from '../../shared/email-filing-settings.js';
-import { actorOf } from '../audit/queries.js';
+import { actorOf } from '../audit/service.js';
 import { access, defineRoute, type HandlerContext } from '../http/route.js';
 import { getEmailFilingSettings, updateEmailFilingSettings } from './service.js';
 

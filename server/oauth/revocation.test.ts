@@ -2,7 +2,7 @@ import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { describe, expect, it } from 'vitest';
 import { f, server } from '../../test/fixture-server.js';
-import { commandLineActor } from '../audit/queries.js';
+import { commandLineActor } from '../audit/service.js';
 import { createUser, removeMember, setUserDisabled } from '../users/service.js';
 import { AgentOAuth } from './agent.fixtures.js';
 import { addinSignIn, oauthForm, signInAndConsent, viaServer } from './browser.fixtures.js';

@@ -9,7 +9,7 @@ import {
   ProjectListQuery,
   UpdateProjectBody,
 } from '../../shared/organizations.js';
-import { actorOf } from '../audit/queries.js';
+import { actorOf } from '../audit/service.js';
 import { oneRecord } from '../http/declarations.js';
 import { access, defineRoute } from '../http/route.js';
 import { createProject, getOrganization, listOrganizations, listProjects, updateProject } from './service.js';

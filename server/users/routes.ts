@@ -9,7 +9,7 @@ import {
   UpdatePersonBody,
   UserPath,
 } from '../../shared/members.js';
-import { actorOf } from '../audit/queries.js';
+import { actorOf } from '../audit/service.js';
 import { access, defineRoute } from '../http/route.js';
 import { changeMemberRole, listMembers, removeMember, setUserDisabled } from './service.js';
 

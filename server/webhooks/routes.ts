@@ -10,7 +10,7 @@ import {
   WebhookPath,
   WebhookResponse,
 } from '../../shared/webhooks.js';
-import { actorOf } from '../audit/queries.js';
+import { actorOf } from '../audit/service.js';
 import { access, defineRoute } from '../http/route.js';
 import {
   createWebhook,
