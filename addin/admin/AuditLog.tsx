@@ -91,7 +91,11 @@ export function AuditLog({ api, org }: { api: ApiClient; org: MyOrganization }) 
                         {event.target.type} {event.target.id ?? ''}
                       </Caption1>
                     </TableCell>
-                    <TableCell data-label="Changes" className={styles.cell}>
+                    <TableCell
+                      // A sign-in or a rotated secret changes no field: no heading over nothing in a narrow window.
+                      data-label={Object.keys(event.changes).length > 0 ? 'Changes' : undefined}
+                      className={styles.cell}
+                    >
                       {Object.entries(event.changes).map(([field, change]) => (
                         <Caption1 key={field} className={styles.detail}>
                           {field}: {shown(change.before)} → {shown(change.after)}
