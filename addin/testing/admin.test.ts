@@ -189,6 +189,7 @@ describeInBrowser('the admin console in Chromium', () => {
 
   it('asks before rotating a secret: Cancel keeps the old one working, OK shows a new one and ends the old', async () => {
     const rotate = adminPage
+      .getByRole('table', { name: 'API keys' })
       .getByRole('row', { name: /Scheduling export/ })
       .getByRole('button', { name: 'Rotate secret' });
     const asked: string[] = [];
