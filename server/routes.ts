@@ -1,5 +1,6 @@
 import { activityRoutes } from './activity/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
+import { auditRoutes } from './audit/routes.js';
 import { commandRoutes } from './commands/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { directoryRoutes } from './directory/routes.js';
@@ -40,4 +41,5 @@ export const allRoutes = (): Route[] => [
   ...supportIssueRoutes,
   ...userRoutes,
   ...webhookRoutes,
+  ...auditRoutes,
 ];

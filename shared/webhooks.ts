@@ -11,6 +11,7 @@ export const webhookEventTypes = [
   'comment.deleted',
   'settings.updated',
   'command.applied',
+  'audit.event',
   'webhook.test',
 ] as const;
 

@@ -18,6 +18,7 @@ import { useSubmit } from '../ui/form.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
 import { ApiKeys } from './ApiKeys.js';
+import { AuditLog } from './AuditLog.js';
 import { AdminCard } from './layout.js';
 import { People } from './People.js';
 import { RunbookCard } from './Runbook.js';
@@ -80,6 +81,7 @@ export function AdminConsole({ api, signOut }: { api: ApiClient; signOut: () => 
           <People key={`people-${org.id}`} api={api} org={org} staff={me.data.staff} />
           <ApiKeys key={`keys-${org.id}`} api={api} org={org} staff={me.data.staff} />
           <Webhooks key={`webhooks-${org.id}`} api={api} org={org} />
+          <AuditLog key={`audit-${org.id}`} api={api} org={org} />
         </>
       )}
       {me.data.staff && <RunbookCard api={api} />}

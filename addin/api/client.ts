@@ -6,6 +6,7 @@ import {
   OAuthClient,
   type UpdateClientBody,
 } from '../../shared/api-keys.js';
+import { AuditEventList } from '../../shared/audit.js';
 import { DocumentList } from '../../shared/documents.js';
 import { EmailFilingSettingsResponse } from '../../shared/email-filing-settings.js';
 import { ErrorBody } from '../../shared/errors.js';
@@ -102,8 +103,16 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
     /** An organization's webhook endpoints and their delivery logs (its admins and staff). */
     webhooks: (orgId: string) => webhookCalls(call, orgId),
     ...supportCalls(call),
+    /** A page of the organization's audit log, newest first (its admins and staff). */
+    auditEvents: (orgId: string, filters: AuditFilters, cursor?: string) => {
+      const query = new URLSearchParams({ limit: '25', ...filters, ...(cursor ? { cursor } : {}) });
+      return call(AuditEventList, `/v1/organization/${enc(orgId)}/audit-events?${query}`);
+    },
   };
 }
+
+/** The audit log's filters as the console sends them (empty ones left out). */
+export type AuditFilters = Partial<Record<'action' | 'actorId' | 'from' | 'to', string>>;
 
 interface CallOptions {
   method?: string;

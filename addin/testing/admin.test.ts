@@ -178,7 +178,10 @@ describeInBrowser('the admin console in Chromium', () => {
 
     await adminPage.getByRole('button', { name: 'I have stored it' }).click();
     await adminPage.reload();
-    await adminPage.getByRole('cell', { name: /Scheduling export/ }).waitFor();
+    await adminPage
+      .getByRole('table', { name: 'API keys' })
+      .getByRole('cell', { name: /Scheduling export/ })
+      .waitFor();
     expect(await adminPage.content()).not.toContain(secretText);
     await shot(adminPage, '14-admin-keys');
     await expectAccessible(adminPage);
@@ -186,6 +189,7 @@ describeInBrowser('the admin console in Chromium', () => {
 
   it('asks before rotating a secret: Cancel keeps the old one working, OK shows a new one and ends the old', async () => {
     const rotate = adminPage
+      .getByRole('table', { name: 'API keys' })
       .getByRole('row', { name: /Scheduling export/ })
       .getByRole('button', { name: 'Rotate secret' });
     const asked: string[] = [];
@@ -247,7 +251,10 @@ describeInBrowser('the admin console in Chromium', () => {
     });
     expect(settings.body.data.aiSuggest).toBe(false);
     // The organization's keys (the one staff made for Dockside Offices included), but no staff runbook.
-    await adminOnly.getByRole('cell', { name: /Scheduling export/ }).waitFor();
+    await adminOnly
+      .getByRole('table', { name: 'API keys' })
+      .getByRole('cell', { name: /Scheduling export/ })
+      .waitFor();
     expect(await adminOnly.getByText('Support issues and runbook').count()).toBe(0);
 
     await adminOnly.getByLabel('Name').fill('Site diary sync');
@@ -278,7 +285,10 @@ describeInBrowser('the admin console in Chromium', () => {
 
     await adminOnly.getByRole('button', { name: 'I have stored it' }).click();
     await adminOnly.reload();
-    await adminOnly.getByRole('cell', { name: /Site diary sync/ }).waitFor();
+    await adminOnly
+      .getByRole('table', { name: 'API keys' })
+      .getByRole('cell', { name: /Site diary sync/ })
+      .waitFor();
     expect(await adminOnly.content()).not.toContain(orgSecret);
     await shot(adminOnly, '19-admin-org-admin-keys');
     await expectAccessible(adminOnly);

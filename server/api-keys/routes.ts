@@ -12,6 +12,7 @@ import {
   UpdateClientBody,
 } from '../../shared/api-keys.js';
 import { OrgPath } from '../../shared/common.js';
+import { actorOf } from '../audit/service.js';
 import { access, defineRoute, Reply } from '../http/route.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import {
@@ -127,7 +128,8 @@ const orgClientRoutes = () => [
     params: OrgPath,
     body: CreateClientBody,
     responses: answers.created,
-    handler: ({ app, caller, params, body }) => createOrgClient(app, caller, params.orgId, body),
+    handler: ({ app, req, caller, params, body }) =>
+      createOrgClient(app, caller, params.orgId, body, actorOf(caller, req.ip)),
   }),
   defineRoute({
     ...oneOrgKey,
@@ -147,7 +149,8 @@ const orgClientRoutes = () => [
     description: `${orgKeyRule} New scopes must lie in the organization. Applies on every instance at once.`,
     body: UpdateClientBody,
     responses: answers.changed,
-    handler: ({ app, params, body }) => updateOrgClient(app, params.orgId, params.id, body),
+    handler: ({ app, req, caller, params, body }) =>
+      updateOrgClient(app, params.orgId, params.id, body, actorOf(caller, req.ip)),
   }),
   defineRoute({
     ...oneOrgKey,
@@ -156,8 +159,8 @@ const orgClientRoutes = () => [
     operationId: 'deleteOrganizationClient',
     summary: 'Delete one of the organization’s keys (its tokens stop working at once)',
     responses: answers.deleted,
-    handler: async ({ app, params }) => {
-      await deleteOrgClient(app, params.orgId, params.id);
+    handler: async ({ app, req, caller, params }) => {
+      await deleteOrgClient(app, params.orgId, params.id, actorOf(caller, req.ip));
       return undefined;
     },
   }),
@@ -168,7 +171,8 @@ const orgClientRoutes = () => [
     operationId: 'rotateOrganizationClientSecret',
     summary: 'Replace the secret of one of the organization’s keys; the new one is shown once',
     responses: answers.newSecret,
-    handler: ({ app, params }) => rotateOrgClientSecret(app, params.orgId, params.id),
+    handler: ({ app, req, caller, params }) =>
+      rotateOrgClientSecret(app, params.orgId, params.id, actorOf(caller, req.ip)),
   }),
 ];
 
@@ -186,7 +190,7 @@ export const apiKeyRoutes = [
     access: access.needsOrStaff('client:create'),
     body: CreateClientBody,
     responses: answers.created,
-    handler: ({ app, caller, body }) => createClientAs(app, caller, body),
+    handler: ({ app, req, caller, body }) => createClientAs(app, caller, body, actorOf(caller, req.ip)),
   }),
   defineRoute({
     method: 'get',
@@ -242,7 +246,7 @@ export const apiKeyRoutes = [
     description: 'Applies on every instance at once: the key’s cached identity is dropped.',
     body: UpdateClientBody,
     responses: answers.changed,
-    handler: ({ app, params, body }) => updateClient(app, params.id, body),
+    handler: ({ app, req, caller, params, body }) => updateClient(app, params.id, body, actorOf(caller, req.ip)),
   }),
   defineRoute({
     ...oneKeyOfAny,
@@ -251,8 +255,8 @@ export const apiKeyRoutes = [
     operationId: 'adminDeleteClient',
     summary: 'Delete a key (soft delete; its tokens stop working at once) (staff)',
     responses: answers.deleted,
-    handler: async ({ app, params }) => {
-      await deleteClient(app, params.id);
+    handler: async ({ app, req, caller, params }) => {
+      await deleteClient(app, params.id, actorOf(caller, req.ip));
       return undefined;
     },
   }),
@@ -263,7 +267,7 @@ export const apiKeyRoutes = [
     operationId: 'adminRotateClientSecret',
     summary: 'Replace a key’s secret; the new one is shown once (staff)',
     responses: answers.newSecret,
-    handler: ({ app, params }) => rotateClientSecret(app, params.id),
+    handler: ({ app, req, caller, params }) => rotateClientSecret(app, params.id, actorOf(caller, req.ip)),
   }),
 
   ...orgClientRoutes(),

@@ -1,5 +1,6 @@
 import type { CreateClientBody, CreatedOAuthClient, OAuthClient, UsageSummary } from '../../shared/api-keys.js';
 import { isPermission, type Permission } from '../../shared/permissions.js';
+import { type AuditActor, changedFields, recordAudit, removedFields } from '../audit/queries.js';
 import { type Caller, canAccessProject } from '../auth/caller.js';
 import { createFailureThrottle } from '../auth/failure-throttle.js';
 import { hashSecret, newClientSecret, verifySecret } from '../auth/secrets.js';
@@ -10,6 +11,7 @@ import type { Db, Tx } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { newId, newUuid } from '../ids.js';
 import {
+  type ClientResource,
   type ClientRow,
   existingScopeTargets,
   findClientByClientId,
@@ -39,9 +41,50 @@ export interface NewClient {
   secret?: string;
 }
 
+/** What the audit log keeps of a key: the fields a change may touch, never its secret. */
+const auditedKey = (key: ClientResource) => ({
+  name: key.name,
+  description: key.description,
+  enabled: key.enabled,
+  superadmin: key.superadmin,
+  permissions: Object.keys(key.permissions).filter((p) => key.permissions[p as Permission]),
+  scopes: [...key.scopes.orgs.map((o) => o.orgId), ...key.scopes.projects.map((p) => `${p.orgId}/${p.projectId}`)],
+});
+
+/** Records a change to a key, in the organization it is confined to (none for a key of many, or superadmin). */
+async function auditKey(
+  tx: Db | Tx,
+  actor: AuditActor,
+  action: string,
+  key: { id: string; before?: ClientResource; after?: ClientResource },
+  at: Date,
+): Promise<void> {
+  const orgIds = (key.after ?? key.before)?.orgIds ?? [];
+  await recordAudit(tx, actor, {
+    organizationId: orgIds.length === 1 && !(key.after ?? key.before)?.superadmin ? orgIds[0]! : null,
+    action,
+    target: { type: 'key', id: key.id },
+    changes: key.after
+      ? changedFields(key.before ? auditedKey(key.before) : {}, auditedKey(key.after))
+      : removedFields(auditedKey(key.before!)),
+    at,
+  });
+}
+
+/** The key as its row now reads in `tx` (scopes included). */
+async function keyIn(tx: Db | Tx, id: string): Promise<ClientResource> {
+  const [resource] = await toClientResources(tx, [(await findClientRow(tx, id))!]);
+  return resource!;
+}
+
 /** Creates a key; the returned secret is the only time it is ever visible. Unknown permission keys,
- *  unknown organizations and projects not in the named organization are a 400. */
-export async function createClient(db: Db, input: NewClient): Promise<OAuthClient & { client_secret: string }> {
+ *  unknown organizations and projects not in the named organization are a 400. Audited when `actor` is given
+ *  (not for the demo data's seed). */
+export async function createClient(
+  db: Db,
+  input: NewClient,
+  actor?: AuditActor,
+): Promise<OAuthClient & { client_secret: string }> {
   const unknown = input.permissions.filter((p) => !isPermission(p));
   if (unknown.length > 0) throw ApiError.badRequest(`Unknown permission keys: ${unknown.join(', ')}`);
   const { orgIds, projects } = await checkScopeTargets(db, input.orgIds, input.projects);
@@ -66,6 +109,7 @@ export async function createClient(db: Db, input: NewClient): Promise<OAuthClien
       },
       { orgs: orgIds, projects },
     );
+    if (actor) await auditKey(tx, actor, 'key.created', { id, after: await keyIn(tx, id) }, new Date());
   });
   const row = await findClientRow(db, id);
   const [resource] = await toClientResources(db, [row!]);
@@ -140,11 +184,11 @@ function assertCanGrant(
 }
 
 /** POST /v1/client: a key (with client:create) or a staff user creates a key within the caller's own rights. */
-export async function createClientAs(app: AppContext, caller: Caller, body: CreateClientBody) {
+export async function createClientAs(app: AppContext, caller: Caller, body: CreateClientBody, actor: AuditActor) {
   const permissions = grantedPermissions(body.permissions);
   const grant = { permissions, orgIds: body.scopes.orgs, projects: body.scopes.projects };
   assertCanGrant(caller, grant, body.superadmin ?? false);
-  return createClient(app.db, newClientOf(caller, body, permissions));
+  return createClient(app.db, newClientOf(caller, body, permissions), actor);
 }
 
 const newClientOf = (caller: Caller, body: CreateClientBody, permissions: Permission[]): NewClient => ({
@@ -188,10 +232,16 @@ function assertOrgGrant(orgId: string, changes: { superadmin?: boolean; scopes?:
 }
 
 /** POST /v1/organization/{orgId}/clients: an organization admin (or staff) creates a key for that organization. */
-export async function createOrgClient(app: AppContext, caller: Caller, orgId: string, body: CreateClientBody) {
+export async function createOrgClient(
+  app: AppContext,
+  caller: Caller,
+  orgId: string,
+  body: CreateClientBody,
+  actor: AuditActor,
+) {
   const permissions = grantedPermissions(body.permissions);
   assertOrgGrant(orgId, { superadmin: body.superadmin, scopes: body.scopes });
-  return createClient(app.db, newClientOf(caller, body, permissions));
+  return createClient(app.db, newClientOf(caller, body, permissions), actor);
 }
 
 /** A key outside the organization, or reaching beyond it, is answered as unknown (404). */
@@ -204,20 +254,26 @@ export async function getOrgClient(app: AppContext, orgId: string, id: string): 
   return getClient(app, id);
 }
 
-export async function updateOrgClient(app: AppContext, orgId: string, id: string, changes: ClientChanges) {
+export async function updateOrgClient(
+  app: AppContext,
+  orgId: string,
+  id: string,
+  changes: ClientChanges,
+  actor: AuditActor,
+) {
   await assertOrgClient(app, orgId, id);
   assertOrgGrant(orgId, changes);
-  return updateClient(app, id, changes);
+  return updateClient(app, id, changes, actor);
 }
 
-export async function deleteOrgClient(app: AppContext, orgId: string, id: string): Promise<void> {
+export async function deleteOrgClient(app: AppContext, orgId: string, id: string, actor: AuditActor): Promise<void> {
   await assertOrgClient(app, orgId, id);
-  await deleteClient(app, id);
+  await deleteClient(app, id, actor);
 }
 
-export async function rotateOrgClientSecret(app: AppContext, orgId: string, id: string) {
+export async function rotateOrgClientSecret(app: AppContext, orgId: string, id: string, actor: AuditActor) {
   await assertOrgClient(app, orgId, id);
-  return rotateClientSecret(app, id);
+  return rotateClientSecret(app, id, actor);
 }
 
 const noUsage = (): UsageSummary => ({ totalRequests: 0, endpoints: [] });
@@ -301,7 +357,12 @@ export interface ClientChanges {
 
 /** Staff changes to a key; permissions merge (true grants, false revokes), scopes are replaced. The key's
  *  cached caller is dropped on every instance, so the change applies to its very next request. */
-export async function updateClient(app: AppContext, id: string, changes: ClientChanges): Promise<OAuthClient> {
+export async function updateClient(
+  app: AppContext,
+  id: string,
+  changes: ClientChanges,
+  actor: AuditActor,
+): Promise<OAuthClient> {
   const row = await liveClient(app, id);
   let permissions: Permission[] | undefined;
   if (changes.permissions) {
@@ -313,6 +374,7 @@ export async function updateClient(app: AppContext, id: string, changes: ClientC
     ? await checkScopeTargets(app.db, changes.scopes.orgs, changes.scopes.projects)
     : undefined;
   await app.db.transaction(async (tx) => {
+    const before = await keyIn(tx, id);
     await updateClientRow(tx, id, {
       name: changes.name,
       description: changes.description,
@@ -322,23 +384,34 @@ export async function updateClient(app: AppContext, id: string, changes: ClientC
       updatedAt: app.clock.now(),
     });
     if (scopes) await replaceClientScopes(tx, id, { orgs: scopes.orgIds, projects: scopes.projects });
+    const action =
+      changes.enabled === !before.enabled ? (changes.enabled ? 'key.enabled' : 'key.disabled') : 'key.updated';
+    await auditKey(tx, actor, action, { id, before, after: await keyIn(tx, id) }, app.clock.now());
   });
   await app.guard.invalidate(`client:${row.clientId}`);
   return getClient(app, id);
 }
 
 /** Soft delete: the row stays for audit and usage history; the key stops working at once. */
-export async function deleteClient(app: AppContext, id: string): Promise<void> {
+export async function deleteClient(app: AppContext, id: string, actor: AuditActor): Promise<void> {
   const row = await liveClient(app, id);
-  await softDeleteClientRow(app.db, id, app.clock.now());
+  await app.db.transaction(async (tx) => {
+    await auditKey(tx, actor, 'key.deleted', { id, before: await keyIn(tx, id) }, app.clock.now());
+    await softDeleteClientRow(tx, id, app.clock.now());
+  });
   await app.guard.invalidate(`client:${row.clientId}`);
 }
 
 /** A new secret, shown once in the answer; the old secret stops working for token exchange at once. */
-export async function rotateClientSecret(app: AppContext, id: string): Promise<CreatedOAuthClient> {
+export async function rotateClientSecret(app: AppContext, id: string, actor: AuditActor): Promise<CreatedOAuthClient> {
   const row = await liveClient(app, id);
   const secret = newClientSecret();
-  await updateClientRow(app.db, id, { secretHash: await hashSecret(secret), updatedAt: app.clock.now() });
+  const secretHash = await hashSecret(secret);
+  await app.db.transaction(async (tx) => {
+    await updateClientRow(tx, id, { secretHash, updatedAt: app.clock.now() });
+    const key = await keyIn(tx, id);
+    await auditKey(tx, actor, 'key.secret_rotated', { id, before: key, after: key }, app.clock.now());
+  });
   await app.guard.invalidate(`client:${row.clientId}`);
   return { ...(await getClient(app, id)), client_secret: secret };
 }

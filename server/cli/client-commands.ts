@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { isPermission, permissionKeys } from '../../shared/permissions.js';
 import { createClient } from '../api-keys/service.js';
+import { commandLineActor } from '../audit/service.js';
 import { CliError } from './seed.js';
 import { collect, output, withDatabase } from './session.js';
 
@@ -50,14 +51,18 @@ export function addClientCommands(program: Command): void {
       }) => {
         const projects = opts.project.map(parseProjectScope);
         const created = await withDatabase(({ db }) =>
-          createClient(db, {
-            name: opts.name,
-            permissions: opts.permissions,
-            orgIds: opts.org,
-            projects,
-            superadmin: opts.superadmin ?? false,
-            createdBy: CLI_CREATOR,
-          }),
+          createClient(
+            db,
+            {
+              name: opts.name,
+              permissions: opts.permissions,
+              orgIds: opts.org,
+              projects,
+              superadmin: opts.superadmin ?? false,
+              createdBy: CLI_CREATOR,
+            },
+            commandLineActor(),
+          ),
         );
         output(opts.json, created, `client_id=${created.clientId}\nclient_secret=${created.client_secret}`);
       },

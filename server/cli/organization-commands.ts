@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { CreateProjectBody, UpdateProjectBody } from '../../shared/organizations.js';
+import { commandLineActor } from '../audit/service.js';
 import { relearnOrganizations } from '../filing/service.js';
 import { createOrganization, createProject, updateProject } from '../organizations/service.js';
 import { collect, output, parseBody, withDatabase } from './session.js';
@@ -36,7 +37,9 @@ export function addOrganizationCommands(program: Command): void {
     .option('--json', 'print the result as JSON')
     .action(async (opts: { org: string; name: string; code?: string; alias: string[]; json?: boolean }) => {
       const body = parseBody(CreateProjectBody, { name: opts.name, code: opts.code, aliases: opts.alias });
-      const created = await withDatabase(({ db }) => createProject(db, { organizationId: opts.org, ...body }));
+      const created = await withDatabase(({ db }) =>
+        createProject(db, { organizationId: opts.org, ...body }, commandLineActor()),
+      );
       output(opts.json, created, `Created project ${created.id} ${created.name} in ${created.organizationId}`);
     });
   project
@@ -65,7 +68,7 @@ export function addOrganizationCommands(program: Command): void {
           ...(opts.alias !== undefined ? { aliases: opts.alias === false ? [] : opts.alias } : {}),
         });
         const updated = await withDatabase(({ db }) =>
-          updateProject(db, { organizationId: opts.org, projectId: opts.id }, body),
+          updateProject(db, { organizationId: opts.org, projectId: opts.id }, body, commandLineActor()),
         );
         output(opts.json, updated, `Updated project ${updated.id} ${updated.name}`);
       },

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import pino from 'pino';
+import { commandLineActor } from '../audit/service.js';
 import { createLocalBus, createRedisBus } from '../cache/bus.js';
 import { systemClock } from '../clock.js';
 import { findUserByEmail } from '../users/queries.js';
@@ -42,7 +43,9 @@ export function addPeopleCommands(user: Command): void {
       .requiredOption('--email <email>', 'the person')
       .option('--json', 'print the result as JSON')
       .action(async (opts: { email: string; json?: boolean }) => {
-        const person = await changePerson(opts.email, (deps, userId) => setUserDisabled(deps, userId, disabled));
+        const person = await changePerson(opts.email, (deps, userId) =>
+          setUserDisabled(deps, userId, disabled, commandLineActor()),
+        );
         output(opts.json, person, `${disabled ? 'Disabled' : 'Enabled'} user ${person.id} ${person.email}`);
       });
   }
@@ -55,7 +58,7 @@ export function addPeopleCommands(user: Command): void {
     .option('--json', 'print the result as JSON')
     .action(async (opts: { email: string; org: string; role: 'admin' | 'member'; json?: boolean }) => {
       const member = await changePerson(opts.email, (deps, userId) =>
-        changeMemberRole(deps, opts.org, userId, opts.role),
+        changeMemberRole(deps, opts.org, userId, opts.role, commandLineActor()),
       );
       output(opts.json, member, `${member.email} is now ${member.role} of ${opts.org}`);
     });
@@ -66,7 +69,7 @@ export function addPeopleCommands(user: Command): void {
     .requiredOption('--org <orgId>', 'the organization')
     .option('--json', 'print the result as JSON')
     .action(async (opts: { email: string; org: string; json?: boolean }) => {
-      await changePerson(opts.email, (deps, userId) => removeMember(deps, opts.org, userId));
+      await changePerson(opts.email, (deps, userId) => removeMember(deps, opts.org, userId, commandLineActor()));
       output(opts.json, { removed: true }, `Removed ${opts.email} from ${opts.org}`);
     });
 }

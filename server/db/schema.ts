@@ -2,6 +2,7 @@
 // so the data can be distributed by organization later. Importers (and drizzle) take the tables from here.
 export * from './schema/activity.js';
 export * from './schema/api-keys.js';
+export * from './schema/audit.js';
 export * from './schema/comments.js';
 export * from './schema/comms.js';
 export * from './schema/documents.js';

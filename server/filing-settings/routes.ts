@@ -5,6 +5,7 @@ import {
   EmailFilingSettingsResponse,
   UpdateEmailFilingSettingsBody,
 } from '../../shared/email-filing-settings.js';
+import { actorOf } from '../audit/service.js';
 import { access, defineRoute, type HandlerContext } from '../http/route.js';
 import { getEmailFilingSettings, updateEmailFilingSettings } from './service.js';
 
@@ -16,11 +17,17 @@ const errors = { 404: 'Organization not found' };
 /** One handler for the staff PATCH and the organization admins' PATCH: same service, answer and activity entry. */
 const update = async ({
   app,
+  req,
   caller,
   params,
   body,
 }: HandlerContext<{ orgId: string }, unknown, z.output<typeof UpdateEmailFilingSettingsBody>>) => ({
-  data: await updateEmailFilingSettings(app, caller, { organizationId: params.orgId, aiSuggest: body.aiSuggest }),
+  data: await updateEmailFilingSettings(
+    app,
+    caller,
+    { organizationId: params.orgId, aiSuggest: body.aiSuggest },
+    actorOf(caller, req.ip),
+  ),
 });
 
 export const emailFilingSettingsRoutes = [

@@ -1,5 +1,6 @@
 import type { EmailFilingSettings } from '../../shared/email-filing-settings.js';
 import { recordActivity } from '../activity/queries.js';
+import { type AuditActor, recordAudit } from '../audit/queries.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
@@ -26,6 +27,7 @@ export async function updateEmailFilingSettings(
   app: AppContext,
   caller: Caller,
   input: { organizationId: string; aiSuggest: boolean },
+  actor: AuditActor,
 ): Promise<EmailFilingSettings> {
   return app.db.transaction(async (tx) => {
     const [current] = await readEmailFilingSettings(tx, [input.organizationId], { lock: true });
@@ -57,6 +59,13 @@ export async function updateEmailFilingSettings(
         updatedBy: { id: caller.id, name: caller.name, email: caller.email },
         updatedAt: now.toISOString(),
       },
+      at: now,
+    });
+    await recordAudit(tx, actor, {
+      organizationId: input.organizationId,
+      action: 'settings.updated',
+      target: { type: 'emailFilingSettings', id: input.organizationId },
+      changes: { aiSuggest: { before: current.aiSuggest, after: input.aiSuggest } },
       at: now,
     });
     return present({ organizationId: input.organizationId, aiSuggest: input.aiSuggest, updatedAt: now });

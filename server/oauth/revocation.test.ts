@@ -2,6 +2,7 @@ import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { describe, expect, it } from 'vitest';
 import { f, server } from '../../test/fixture-server.js';
+import { commandLineActor } from '../audit/service.js';
 import { createUser, removeMember, setUserDisabled } from '../users/service.js';
 import { AgentOAuth } from './agent.fixtures.js';
 import { addinSignIn, oauthForm, signInAndConsent, viaServer } from './browser.fixtures.js';
@@ -154,7 +155,7 @@ describe('the add-in on /v1, disabled people and removed memberships', () => {
     expect((await server.call('/v1/me', { token: v1.access_token })).status).toBe(200);
     expect(await mcpStatus(mcp.access_token)).toBe(200);
 
-    await setUserDisabled(server.app.context, created.id, true);
+    await setUserDisabled(server.app.context, created.id, true, commandLineActor());
     expect((await server.call('/v1/me', { token: v1.access_token })).status).toBe(401);
     expect(await mcpStatus(mcp.access_token)).toBe(401);
     const refreshed = await oauthForm(server, '/oauth/token', {
@@ -178,7 +179,7 @@ describe('the add-in on /v1, disabled people and removed memberships', () => {
     });
     const v1 = await addinSignIn(server, person);
     expect((await server.call(`/v1/organization/${f.orgA.id}`, { token: v1.access_token })).status).toBe(200);
-    await removeMember(server.app.context, f.orgA.id, created.id);
+    await removeMember(server.app.context, f.orgA.id, created.id, commandLineActor());
     expect((await server.call(`/v1/organization/${f.orgA.id}`, { token: v1.access_token })).status).toBe(403);
     expect((await server.call(`/v1/organization/${f.orgB.id}`, { token: v1.access_token })).status).toBe(200);
   });

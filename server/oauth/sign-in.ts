@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Request, Response } from 'express';
+import { recordSignIn } from '../audit/queries.js';
 import { digest, hashSecret, verifySecret } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import { findUserByEmail } from '../users/queries.js';
@@ -199,7 +200,9 @@ async function signInStep(
   const user = email ? await findUserByEmail(app.db, email) : undefined;
   const dummyHash = deps.dummyHash();
   const passwordOk = await verifySecret(user?.passwordHash ?? (await dummyHash), password);
-  if (!user?.passwordHash || !passwordOk || user.disabledAt) {
+  const succeeded = Boolean(user?.passwordHash && passwordOk && !user.disabledAt);
+  await recordSignIn(app.db, { email, user, ip, succeeded, at: app.clock.now() });
+  if (!succeeded || !user) {
     await throttle.recordFailure(ip, email);
     pages.showSignIn(401, 'The email or password is incorrect.', email);
     return;

@@ -109,6 +109,16 @@ export async function insertProject(db: Db | Tx, row: typeof projects.$inferInse
 }
 
 /** The updated row, or undefined when the organization has no such project. */
+/** One project of the organization, locked until the transaction ends (what a change replaces). */
+export async function lockProjectRow(tx: Tx, target: { organizationId: string; projectId: string }) {
+  const [row] = await tx
+    .select()
+    .from(projects)
+    .where(and(eq(projects.id, target.projectId), eq(projects.organizationId, target.organizationId)))
+    .for('update');
+  return row;
+}
+
 export async function updateProjectRow(
   db: Db | Tx,
   target: { organizationId: string; projectId: string },

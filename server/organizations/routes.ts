@@ -9,6 +9,7 @@ import {
   ProjectListQuery,
   UpdateProjectBody,
 } from '../../shared/organizations.js';
+import { actorOf } from '../audit/service.js';
 import { oneRecord } from '../http/declarations.js';
 import { access, defineRoute } from '../http/route.js';
 import { createProject, getOrganization, listOrganizations, listProjects, updateProject } from './service.js';
@@ -81,9 +82,9 @@ export const organizationRoutes = [
     body: CreateProjectBody,
     responses: { 201: { description: 'The new project', schema: Project } },
     errors: { 404: 'No such organization' },
-    handler: async ({ app, params, body }) => {
+    handler: async ({ app, req, caller, params, body }) => {
       await getOrganization(app.db, params.orgId);
-      return createProject(app.db, { organizationId: params.orgId, ...body });
+      return createProject(app.db, { organizationId: params.orgId, ...body }, actorOf(caller, req.ip));
     },
   }),
   defineRoute({
@@ -100,7 +101,12 @@ export const organizationRoutes = [
     body: UpdateProjectBody,
     responses: { 200: { description: 'The project as it is now', schema: Project } },
     errors: { 404: 'No such project in this organization' },
-    handler: ({ app, params, body }) =>
-      updateProject(app.db, { organizationId: params.orgId, projectId: params.projectId }, body),
+    handler: ({ app, req, caller, params, body }) =>
+      updateProject(
+        app.db,
+        { organizationId: params.orgId, projectId: params.projectId },
+        body,
+        actorOf(caller, req.ip),
+      ),
   }),
 ];

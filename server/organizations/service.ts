@@ -1,4 +1,5 @@
 import type { Organization, Project, ReferenceNumber } from '../../shared/organizations.js';
+import { type AuditActor, changedFields, recordAudit } from '../audit/queries.js';
 import { type Caller, projectsInOrg, reachableOrgIds } from '../auth/caller.js';
 import type { ListContext } from '../context.js';
 import {
@@ -10,7 +11,7 @@ import {
   keysetCursor,
   namePosition,
 } from '../cursor.js';
-import type { Db } from '../db/connection.js';
+import type { Db, Tx } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { insertDefaultEmailFilingSettings } from '../filing-settings/queries.js';
 import { newId } from '../ids.js';
@@ -20,6 +21,7 @@ import {
   insertProject,
   listOrganizationRows,
   listProjectRows,
+  lockProjectRow,
   type ProjectRow,
   searchProjectRows,
   updateProjectRow,
@@ -42,23 +44,47 @@ interface ProjectFields {
   referenceNumbers?: readonly ReferenceNumber[];
 }
 
+/** What the audit log keeps of a project: the fields an admin sets. */
+const auditedProject = (r: ProjectRow) => ({
+  name: r.name,
+  code: r.code,
+  aliases: r.aliases,
+  siteAddress: r.siteAddress,
+  referenceNumbers: r.referenceNumbers,
+});
+
+/** A new project; audited when `actor` is given (an admin's or the command line's change, not test data). */
 export async function createProject(
   db: Db,
   input: { organizationId: string; name: string; id?: string } & ProjectFields,
+  actor?: AuditActor,
 ): Promise<Project> {
   if (!(await findOrganization(db, input.organizationId)))
     throw ApiError.badRequest(`Unknown organization: ${input.organizationId}`);
-  const row = await insertProject(db, {
-    id: input.id ?? newId('prj'),
-    organizationId: input.organizationId,
-    name: input.name,
-    code: input.code ?? null,
-    aliases: [...(input.aliases ?? [])],
-    siteAddress: input.siteAddress ?? null,
-    referenceNumbers: [...(input.referenceNumbers ?? [])],
+  const row = await db.transaction(async (tx) => {
+    const created = await insertProject(tx, {
+      id: input.id ?? newId('prj'),
+      organizationId: input.organizationId,
+      name: input.name,
+      code: input.code ?? null,
+      aliases: [...(input.aliases ?? [])],
+      siteAddress: input.siteAddress ?? null,
+      referenceNumbers: [...(input.referenceNumbers ?? [])],
+    });
+    if (actor) await auditProject(tx, actor, 'project.created', {}, created);
+    return created;
   });
   return projectOf(row);
 }
+
+const auditProject = (tx: Tx, actor: AuditActor, action: string, before: Partial<ProjectRow>, after: ProjectRow) =>
+  recordAudit(tx, actor, {
+    organizationId: after.organizationId,
+    action,
+    target: { type: 'project', id: after.id },
+    changes: changedFields(before, auditedProject(after)),
+    at: new Date(),
+  });
 
 /** Changes name, code or site address (null removes them), aliases or reference numbers (the whole list) of
  *  one project of the organization. */
@@ -66,13 +92,20 @@ export async function updateProject(
   db: Db,
   target: { organizationId: string; projectId: string },
   change: { name?: string } & ProjectFields,
+  actor?: AuditActor,
 ): Promise<Project> {
-  const row = await updateProjectRow(db, target, {
-    ...(change.name !== undefined ? { name: change.name } : {}),
-    ...(change.code !== undefined ? { code: change.code } : {}),
-    ...(change.aliases !== undefined ? { aliases: [...change.aliases] } : {}),
-    ...(change.siteAddress !== undefined ? { siteAddress: change.siteAddress } : {}),
-    ...(change.referenceNumbers !== undefined ? { referenceNumbers: [...change.referenceNumbers] } : {}),
+  const row = await db.transaction(async (tx) => {
+    const before = await lockProjectRow(tx, target);
+    if (!before) return undefined;
+    const changed = await updateProjectRow(tx, target, {
+      ...(change.name !== undefined ? { name: change.name } : {}),
+      ...(change.code !== undefined ? { code: change.code } : {}),
+      ...(change.aliases !== undefined ? { aliases: [...change.aliases] } : {}),
+      ...(change.siteAddress !== undefined ? { siteAddress: change.siteAddress } : {}),
+      ...(change.referenceNumbers !== undefined ? { referenceNumbers: [...change.referenceNumbers] } : {}),
+    });
+    if (actor && changed) await auditProject(tx, actor, 'project.updated', auditedProject(before), changed);
+    return changed;
   });
   if (!row) throw ApiError.notFound('Project');
   return projectOf(row);

@@ -39,6 +39,15 @@ export async function setUserDisabledAt(db: Db | Tx, userId: string, disabledAt:
   return row;
 }
 
+/** The organizations a person is a member of. */
+export async function membershipOrgIds(db: Db | Tx, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ organizationId: organizationMembers.organizationId })
+    .from(organizationMembers)
+    .where(eq(organizationMembers.userId, userId));
+  return rows.map((row) => row.organizationId);
+}
+
 const memberColumns = {
   id: organizationMembers.id,
   userId: users.id,

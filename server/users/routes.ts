@@ -9,6 +9,7 @@ import {
   UpdatePersonBody,
   UserPath,
 } from '../../shared/members.js';
+import { actorOf } from '../audit/service.js';
 import { access, defineRoute } from '../http/route.js';
 import { changeMemberRole, listMembers, removeMember, setUserDisabled } from './service.js';
 
@@ -48,8 +49,8 @@ export const userRoutes = [
     description: `${endsAtOnce} Demoting the organization's last admin is a 409.`,
     body: UpdateMemberBody,
     responses: { 200: { description: 'The membership, changed', schema: MemberResponse } },
-    handler: async ({ app, params, body }) => ({
-      data: await changeMemberRole(app, params.orgId, params.userId, body.role),
+    handler: async ({ app, req, caller, params, body }) => ({
+      data: await changeMemberRole(app, params.orgId, params.userId, body.role, actorOf(caller, req.ip)),
     }),
   }),
   defineRoute({
@@ -60,8 +61,8 @@ export const userRoutes = [
     summary: 'Remove a person from the organization and its projects (organization admins and staff)',
     description: `${endsAtOnce} The person keeps their account and other memberships. Removing the organization's last admin is a 409.`,
     responses: { 204: { description: 'Removed' } },
-    handler: async ({ app, params }) => {
-      await removeMember(app, params.orgId, params.userId);
+    handler: async ({ app, req, caller, params }) => {
+      await removeMember(app, params.orgId, params.userId, actorOf(caller, req.ip));
       return undefined;
     },
   }),
@@ -79,8 +80,8 @@ export const userRoutes = [
     body: UpdatePersonBody,
     responses: { 200: { description: 'The person, changed', schema: PersonResponse } },
     errors: { 404: 'No such person', 409: 'Disabling yourself' },
-    handler: async ({ app, caller, params, body }) => ({
-      data: await setUserDisabled(app, params.userId, body.disabled, caller.id),
+    handler: async ({ app, req, caller, params, body }) => ({
+      data: await setUserDisabled(app, params.userId, body.disabled, actorOf(caller, req.ip)),
     }),
   }),
 ];

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Member, MembersQuery, Person } from '../../shared/members.js';
+import { type AuditActor, recordAudit } from '../audit/queries.js';
 import { CALLERS_CHANNEL } from '../auth/guard.js';
 import { hashSecret } from '../auth/secrets.js';
 import type { AppContext, ListContext } from '../context.js';
@@ -15,6 +16,7 @@ import {
   findUserByEmail,
   insertUser,
   lockOrgAdmins,
+  membershipOrgIds,
   type PersonRow,
   setUserDisabledAt,
   updateMembershipRole,
@@ -91,18 +93,33 @@ const endCachedAccess = (deps: PeopleDeps, userId: string) => deps.bus.publish(C
 
 /**
  * Disables or enables a person. Disabled: no new sign-in, and every token of theirs is refused on the next
- * request on every instance (the cached caller is dropped through the bus). `actorId`, the person asking, may
- * not disable themselves (409): the platform must keep someone who can enable people again.
+ * request on every instance (the cached caller is dropped through the bus). `actor`, the person asking, may
+ * not disable themselves (409): the platform must keep someone who can enable people again. Audited once in each
+ * organization of the person (once, of none, when they belong to none).
  */
 export async function setUserDisabled(
   deps: PeopleDeps,
   userId: string,
   disabled: boolean,
-  actorId?: string,
+  actor: AuditActor,
 ): Promise<Person> {
-  if (disabled && userId === actorId) throw new ApiError('conflict', 'You cannot disable yourself');
+  if (disabled && userId === actor.id) throw new ApiError('conflict', 'You cannot disable yourself');
   const now = deps.clock.now();
-  const row = await setUserDisabledAt(deps.db, userId, disabled ? now : null, now);
+  const row = await deps.db.transaction(async (tx) => {
+    const changed = await setUserDisabledAt(tx, userId, disabled ? now : null, now);
+    if (!changed) return undefined;
+    const orgIds = await membershipOrgIds(tx, userId);
+    for (const organizationId of orgIds.length > 0 ? orgIds : [null]) {
+      await recordAudit(tx, actor, {
+        organizationId,
+        action: disabled ? 'person.disabled' : 'person.enabled',
+        target: { type: 'person', id: userId },
+        changes: { disabled: { before: !disabled, after: disabled } },
+        at: now,
+      });
+    }
+    return changed;
+  });
   if (!row) throw ApiError.notFound('User');
   await endCachedAccess(deps, userId);
   return toPerson(row);
@@ -137,6 +154,7 @@ export async function changeMemberRole(
   orgId: string,
   userId: string,
   role: 'admin' | 'member',
+  actor: AuditActor,
 ): Promise<Member> {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
@@ -146,6 +164,13 @@ export async function changeMemberRole(
     if (current.role === role) return;
     if (role === 'member' && admins.length === 1 && admins[0] === userId) throw lastAdmin();
     await updateMembershipRole(tx, orgId, userId, role, now);
+    await recordAudit(tx, actor, {
+      organizationId: orgId,
+      action: 'member.role_changed',
+      target: { type: 'person', id: userId },
+      changes: { role: { before: current.role, after: role } },
+      at: now,
+    });
   });
   await endCachedAccess(deps, userId);
   const changed = await findMember(deps.db, orgId, userId);
@@ -155,12 +180,20 @@ export async function changeMemberRole(
 
 /** Removes a person from an organization (and its projects): their tokens no longer reach it from the next
  *  request on. Removing the organization's last admin is a 409. */
-export async function removeMember(deps: PeopleDeps, orgId: string, userId: string): Promise<void> {
+export async function removeMember(deps: PeopleDeps, orgId: string, userId: string, actor: AuditActor): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const admins = await lockOrgAdmins(tx, orgId);
-    if (!(await findMember(tx, orgId, userId))) throw ApiError.notFound('Member');
+    const member = await findMember(tx, orgId, userId);
+    if (!member) throw ApiError.notFound('Member');
     if (admins.length === 1 && admins[0] === userId) throw lastAdmin();
     await deleteMembership(tx, orgId, userId);
+    await recordAudit(tx, actor, {
+      organizationId: orgId,
+      action: 'member.removed',
+      target: { type: 'person', id: userId },
+      changes: { role: { before: member.role, after: null }, email: { before: member.email, after: null } },
+      at: deps.clock.now(),
+    });
   });
   await endCachedAccess(deps, userId);
 }

@@ -20,7 +20,7 @@ async function countWebhooks(tx: Tx, organizationId: string): Promise<number> {
  * each insert the 20th.
  */
 export function insertWebhookUnderLimit(
-  db: Db,
+  db: Db | Tx,
   row: typeof webhooks.$inferInsert,
   limit: number,
 ): Promise<WebhookRow | undefined> {
@@ -65,7 +65,7 @@ export async function updateWebhookRow(
   return row;
 }
 
-export async function deleteWebhookRow(db: Db, organizationId: string, webhookId: string): Promise<boolean> {
+export async function deleteWebhookRow(db: Db | Tx, organizationId: string, webhookId: string): Promise<boolean> {
   const rows = await db
     .delete(webhooks)
     .where(and(eq(webhooks.organizationId, organizationId), eq(webhooks.id, webhookId)))

@@ -10,6 +10,7 @@ import {
   WebhookPath,
   WebhookResponse,
 } from '../../shared/webhooks.js';
+import { actorOf } from '../audit/service.js';
 import { access, defineRoute } from '../http/route.js';
 import {
   createWebhook,
@@ -44,8 +45,8 @@ export const webhookRoutes = [
     body: CreateWebhookBody,
     responses: { 201: { description: 'The endpoint, with its signing secret', schema: CreatedWebhookResponse } },
     errors: { 409: 'The organization already has the most webhooks allowed' },
-    handler: async ({ app, caller, params, body }) => ({
-      data: await createWebhook(app, caller, params.orgId, body),
+    handler: async ({ app, req, caller, params, body }) => ({
+      data: await createWebhook(app, caller, params.orgId, body, actorOf(caller, req.ip)),
     }),
   }),
   defineRoute({
@@ -75,8 +76,8 @@ export const webhookRoutes = [
     summary: 'Change a webhook endpoint, or re-enable one disabled after failing',
     body: UpdateWebhookBody,
     responses: { 200: { description: 'The endpoint as changed', schema: WebhookResponse } },
-    handler: async ({ app, params, body }) => ({
-      data: await updateWebhook(app, params.orgId, params.webhookId, body),
+    handler: async ({ app, req, caller, params, body }) => ({
+      data: await updateWebhook(app, params.orgId, params.webhookId, body, actorOf(caller, req.ip)),
     }),
   }),
   defineRoute({
@@ -86,8 +87,8 @@ export const webhookRoutes = [
     operationId: 'deleteWebhook',
     summary: 'Delete a webhook endpoint and its delivery log',
     responses: { 204: { description: 'Deleted; empty body' } },
-    handler: async ({ app, params }) => {
-      await deleteWebhook(app, params.orgId, params.webhookId);
+    handler: async ({ app, req, caller, params }) => {
+      await deleteWebhook(app, params.orgId, params.webhookId, actorOf(caller, req.ip));
     },
   }),
   defineRoute({

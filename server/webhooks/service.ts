@@ -5,9 +5,11 @@ import {
   type WebhookDelivery,
   type WebhookEventType,
 } from '../../shared/webhooks.js';
+import { type AuditActor, changedFields, recordAudit, removedFields } from '../audit/queries.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import { createdAtPage } from '../cursor.js';
+import type { Db, Tx } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { emitEvent } from '../outbox/queries.js';
@@ -51,30 +53,61 @@ async function webhookOf(app: AppContext, organizationId: string, webhookId: str
   return row;
 }
 
+/** What the audit log keeps of an endpoint: never its secret. */
+const audited = (row: WebhookRow) => ({
+  url: row.url,
+  events: row.events,
+  description: row.description,
+  enabled: row.enabled,
+});
+
+const auditWebhook = (
+  tx: Db | Tx,
+  actor: AuditActor,
+  action: string,
+  change: { organizationId: string; id: string; before?: WebhookRow; after?: WebhookRow },
+  at: Date,
+) =>
+  recordAudit(tx, actor, {
+    organizationId: change.organizationId,
+    action,
+    target: { type: 'webhook', id: change.id },
+    changes: change.after
+      ? changedFields(change.before ? audited(change.before) : {}, audited(change.after))
+      : removedFields(audited(change.before!)),
+    at,
+  });
+
 /** A new endpoint with its signing secret, which this answer alone carries. */
 export async function createWebhook(
   app: AppContext,
   caller: Caller,
   organizationId: string,
   input: { url: string; events: WebhookEventType[]; description?: string },
+  actor: AuditActor,
 ): Promise<Webhook & { secret: string }> {
   await checkUrl(app, input.url);
   const now = app.clock.now();
-  const row = await insertWebhookUnderLimit(
-    app.db,
-    {
-      id: newId('whk'),
-      organizationId,
-      url: input.url,
-      events: input.events,
-      description: input.description ?? null,
-      secret: `whsec_${randomBytes(32).toString('base64')}`,
-      createdById: caller.id,
-      createdAt: now,
-      updatedAt: now,
-    },
-    MAX_WEBHOOKS_PER_ORGANIZATION,
-  );
+  const row = await app.db.transaction(async (tx) => {
+    const created = await insertWebhookUnderLimit(
+      tx,
+      {
+        id: newId('whk'),
+        organizationId,
+        url: input.url,
+        events: input.events,
+        description: input.description ?? null,
+        secret: `whsec_${randomBytes(32).toString('base64')}`,
+        createdById: caller.id,
+        createdAt: now,
+        updatedAt: now,
+      },
+      MAX_WEBHOOKS_PER_ORGANIZATION,
+    );
+    if (created)
+      await auditWebhook(tx, actor, 'webhook.created', { organizationId, id: created.id, after: created }, now);
+    return created;
+  });
   if (!row) {
     throw new ApiError('conflict', `An organization may have at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks`);
   }
@@ -95,27 +128,45 @@ export async function updateWebhook(
   organizationId: string,
   webhookId: string,
   input: { url?: string; events?: WebhookEventType[]; description?: string | null; enabled?: boolean },
+  actor: AuditActor,
 ): Promise<Webhook> {
   const current = await webhookOf(app, organizationId, webhookId);
   if (input.url !== undefined) await checkUrl(app, input.url);
   const now = app.clock.now();
   const enabling = input.enabled === true && !current.enabled;
   const disabling = input.enabled === false && current.enabled;
-  const row = await updateWebhookRow(app.db, webhookId, {
-    url: input.url,
-    events: input.events,
-    description: input.description,
-    enabled: input.enabled,
-    ...(enabling ? { disabledAt: null, disabledReason: null } : {}),
-    ...(disabling ? { disabledAt: now, disabledReason: 'Disabled through the API' } : {}),
-    updatedAt: now,
+  const row = await app.db.transaction(async (tx) => {
+    const changed = await updateWebhookRow(tx, webhookId, {
+      url: input.url,
+      events: input.events,
+      description: input.description,
+      enabled: input.enabled,
+      ...(enabling ? { disabledAt: null, disabledReason: null } : {}),
+      ...(disabling ? { disabledAt: now, disabledReason: 'Disabled through the API' } : {}),
+      updatedAt: now,
+    });
+    const change = { organizationId, id: webhookId, before: current, after: changed };
+    if (changed) await auditWebhook(tx, actor, 'webhook.updated', change, now);
+    return changed;
   });
   if (!row) throw ApiError.notFound('Webhook');
   return present(row);
 }
 
-export async function deleteWebhook(app: AppContext, organizationId: string, webhookId: string): Promise<void> {
-  if (!(await deleteWebhookRow(app.db, organizationId, webhookId))) throw ApiError.notFound('Webhook');
+export async function deleteWebhook(
+  app: AppContext,
+  organizationId: string,
+  webhookId: string,
+  actor: AuditActor,
+): Promise<void> {
+  const current = await webhookOf(app, organizationId, webhookId);
+  const deleted = await app.db.transaction(async (tx) => {
+    if (!(await deleteWebhookRow(tx, organizationId, webhookId))) return false;
+    const change = { organizationId, id: webhookId, before: current };
+    await auditWebhook(tx, actor, 'webhook.deleted', change, app.clock.now());
+    return true;
+  });
+  if (!deleted) throw ApiError.notFound('Webhook');
 }
 
 async function presentDeliveries(app: AppContext, rows: readonly DeliveryRow[]): Promise<WebhookDelivery[]> {
