@@ -29,7 +29,7 @@ export async function startServerProcess(
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'server/main.ts'], {
     cwd: repoRoot,
     env: {
       ...process.env,
