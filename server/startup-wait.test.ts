@@ -131,14 +131,15 @@ describe('start-up waits for PostgreSQL', () => {
   }, 90_000);
 
   it('gives up after DATABASE_WAIT_SECONDS with one line and exit code 1', async () => {
-    const started = await startBundle({ DATABASE_URL: urlThrough(await freePort()), DATABASE_WAIT_SECONDS: '2' });
+    // 4 s: time for at least two retries (after 0.5 s and 1 s) also when a loaded machine slows each attempt.
+    const started = await startBundle({ DATABASE_URL: urlThrough(await freePort()), DATABASE_WAIT_SECONDS: '4' });
     expect(await started.exited).toBe(1);
     const failure = started
       .output()
       .split('\n')
       .filter((line) => line.startsWith('Start-up failed'));
     expect(failure).toEqual([
-      expect.stringMatching(/^Start-up failed: database unreachable after 2 s \(\d+ attempts\): .*ECONNREFUSED/),
+      expect.stringMatching(/^Start-up failed: database unreachable after 4 s \(\d+ attempts\): .*ECONNREFUSED/),
     ]);
     expect(retryLines(started.output()).length).toBeGreaterThanOrEqual(2);
   }, 30_000);
