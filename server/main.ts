@@ -54,7 +54,7 @@ async function main() {
   const [{ prepareDemo }, { startServer }] = await Promise.all([import('./seed/demo.js'), import('./server.js')]);
   const database = await opening;
   let ready = false;
-  const server = await startServer({ config, db: database.db, log, host: '0.0.0.0', isReady: () => ready });
+  const server = await startServer({ config, db: database.db, log, isReady: () => ready });
   await migrated;
   // The first start on a DATA_DIR of an earlier version (its database in DATA_DIR/pg): the database comes along.
   if (!config.databaseUrl) {

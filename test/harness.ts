@@ -94,6 +94,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitefile-test-')),
     PORT: '0',
+    HOST: '127.0.0.1',
     PUBLIC_URL: 'http://sitefile.test',
     JWT_SIGNING_KEY: 'test-signing-key-0123456789abcdefghijklmnop',
     JWT_SIGNING_KEY_ID: 'test',
