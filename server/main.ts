@@ -1,3 +1,4 @@
+import { format } from 'node:util';
 import pino from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/connection.js';
@@ -42,6 +43,11 @@ async function main() {
     throw err;
   }
   const log = pino({ level: config.logLevel });
+  // Node's process warnings and libraries' console.warn notices (the S3 client's, one per download) are plain
+  // text, which breaks the JSON log stream: they go to the log instead, as warnings.
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => log.warn({ warning: { name: warning.name } }, warning.message));
+  console.warn = (...args: unknown[]) => log.warn(format(...args));
   // Opening the database (without DATABASE_URL: starting the embedded PostgreSQL) and migrating run while the
   // server's modules load: imported here, not at the top, so the two overlap. A PostgreSQL server that is not
   // up yet is waited for (DATABASE_WAIT_SECONDS) while the server already answers: /healthz 200, the rest 503.
