@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
 import { openDatabase } from './connection.js';
@@ -15,6 +16,7 @@ let postgres: EmbeddedPostgres;
 let port: string;
 let server: TestServer;
 let fixtures: Fixtures;
+const logLines: string[] = [];
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'sitefile-outage-'));
@@ -22,7 +24,7 @@ beforeAll(async () => {
   port = new URL(postgres.url).port;
   const database = await openDatabase({ databaseUrl: postgres.url });
   await database.migrate();
-  server = await startTestServer({ database });
+  server = await startTestServer({ database, log: pino({ level: 'info' }, { write: (line) => logLines.push(line) }) });
   fixtures = await createFixtures(server);
   key = await fixtures.client('all', { orgs: [fixtures.orgA.id] });
 }, 120_000);
@@ -62,6 +64,8 @@ describe('a database lost while running', () => {
     await postgres.stop();
     const during: Awaited<ReturnType<typeof read>>[] = [];
     for (let i = 0; i < 20; i++) during.push(await read());
+    // Long enough for the webhook relay (every second) to fail three times over.
+    await new Promise((resolve) => setTimeout(resolve, 3500));
     load = false;
     await Promise.all(callers);
 
@@ -79,4 +83,15 @@ describe('a database lost while running', () => {
     }
     expect(after.status).toBe(200);
   }, 120_000);
+
+  it('logs the outage of the webhook relay once, without a stack, and once its end', async () => {
+    const relayLines = () => logLines.filter((line) => line.includes('webhook relay')).map((line) => JSON.parse(line));
+    for (let i = 0; i < 50 && !relayLines().some((line) => line.msg.includes('working again')); i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(relayLines().map((line) => line.msg)).toEqual([
+      'webhook relay failing: deliveries wait until it works again',
+      'webhook relay working again',
+    ]);
+    expect(JSON.stringify(relayLines())).not.toContain('stack');
+  });
 });
