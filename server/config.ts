@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
@@ -162,6 +163,8 @@ export type Config = {
    *  from the bus: the longest a missed invalidation (Redis outage) can go unnoticed. */
   authCacheTtlSeconds: number;
   jwtSigningKey: { id: string; secret: string } | undefined;
+  /** With DATABASE_URL but no JWT_SIGNING_KEY: the earlier release's key file this instance signs with. */
+  jwtKeyFile: string | undefined;
   /** Browser origins allowed to call /mcp besides the server's own (`MCP_ALLOWED_ORIGINS`, comma-separated). */
   mcpAllowedOrigins: string[];
   /** Longest an explorer query (REST and MCP) may run before it is stopped with a 503. */
@@ -240,7 +243,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   }
   // Instances on one PostgreSQL must verify each other's tokens and signed URLs: a key per DATA_DIR would not do.
-  if (e.DATABASE_URL && !e.JWT_SIGNING_KEY) {
+  // An earlier release kept its key in DATA_DIR/keys/jwt.json: an upgraded deployment goes on signing with it,
+  // so its tokens, cursors and signed links stay good (main.ts says to set JWT_SIGNING_KEY before a second
+  // instance joins).
+  const keyFile = path.join(path.resolve(e.DATA_DIR), 'keys', 'jwt.json');
+  const keyFromDataDir = Boolean(e.DATABASE_URL && !e.JWT_SIGNING_KEY && existsSync(keyFile));
+  if (e.DATABASE_URL && !e.JWT_SIGNING_KEY && !keyFromDataDir) {
     throw new ConfigError(
       'Invalid configuration: JWT_SIGNING_KEY is required with DATABASE_URL (every instance must sign with the same key)',
     );
@@ -262,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signedUrlTtlSeconds: e.SIGNED_URL_TTL_SECONDS,
     authCacheTtlSeconds: e.AUTH_CACHE_TTL_SECONDS,
     jwtSigningKey: e.JWT_SIGNING_KEY ? { id: e.JWT_SIGNING_KEY_ID ?? 'env', secret: e.JWT_SIGNING_KEY } : undefined,
+    jwtKeyFile: keyFromDataDir ? keyFile : undefined,
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS,
     explorerTimeoutMs: e.EXPLORER_TIMEOUT_MS,
     concurrency: {

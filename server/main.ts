@@ -48,6 +48,13 @@ async function main() {
   process.removeAllListeners('warning');
   process.on('warning', (warning) => log.warn({ warning: { name: warning.name } }, warning.message));
   console.warn = (...args: unknown[]) => log.warn(format(...args));
+  if (config.jwtKeyFile)
+    log.warn(
+      { keyFile: config.jwtKeyFile },
+      'JWT_SIGNING_KEY is unset: signing with the key an earlier release kept in this file, so existing tokens, ' +
+        'cursors and signed links stay good; set JWT_SIGNING_KEY and JWT_SIGNING_KEY_ID to its "current" entry ' +
+        'before a second instance shares this database',
+    );
   // Opening the database (without DATABASE_URL: starting the embedded PostgreSQL) and migrating run while the
   // server's modules load: imported here, not at the top, so the two overlap. A PostgreSQL server that is not
   // up yet is waited for (DATABASE_WAIT_SECONDS) while the server already answers: /healthz 200, the rest 503.
