@@ -110,7 +110,7 @@ export function createApp(options: AppOptions): App {
   // Express's ETag would hash every answer, POSTs and errors included: declared GETs set their own
   // (http/etag.ts, in the route mount); static files keep theirs (serve-static: size and mtime).
   app.set('etag', false);
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', config.trustProxy);
   app.use(requestLog(log));
   app.use(securityHeaders);
   app.use(measureRequests(metrics));

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -32,6 +34,26 @@ const originList = z.preprocess(
   ),
 );
 
+/** proxy-addr's names for address ranges (Express `trust proxy`). */
+const proxyRanges = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isProxyAddress = (item: string) => proxyRanges.has(item) || ipaddr.isValid(item) || ipaddr.isValidCIDR(item);
+/** `TRUST_PROXY`: a hop count (`1`), or comma-separated addresses, CIDR ranges and range names. */
+const trustProxy = z.preprocess(
+  emptyAsUndefined,
+  z
+    .string()
+    .default('loopback')
+    .transform((value): number | string[] =>
+      /^\d+$/.test(value.trim()) ? Number(value) : value.split(',').map((item) => item.trim()),
+    )
+    .refine((value) => typeof value === 'number' || (value.length > 0 && value.every(isProxyAddress)), {
+      error: 'must be a hop count, or comma-separated addresses, CIDR ranges, loopback, linklocal or uniquelocal',
+    }),
+);
+const isHost = (value: string) => ipaddr.isValid(value) || value === 'localhost';
+const hostError = { error: 'must be an IP address (0.0.0.0: every IPv4 interface, :: every interface)' };
+const optionalHost = z.preprocess(emptyAsUndefined, z.string().refine(isHost, hostError).optional());
+
 const count = (fallback: number, max: number) =>
   z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(max).default(fallback));
 const millis = (fallback: number, min: number, max: number) =>
@@ -39,6 +61,8 @@ const millis = (fallback: number, min: number, max: number) =>
 
 const envSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: z.preprocess(emptyAsUndefined, z.string().refine(isHost, hostError).default('0.0.0.0')),
+  TRUST_PROXY: trustProxy,
   PUBLIC_URL: optionalUrl(/^https?$/),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
   DATABASE_URL: optionalUrl(/^postgres(ql)?$/),
@@ -84,6 +108,7 @@ const envSchema = z.object({
   ),
   METRICS_TOKEN: optionalString,
   METRICS_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_HOST: optionalHost,
   DATABASE_WAIT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(3600).default(60)),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.preprocess(emptyAsUndefined, z.enum(['0', '1']).default('0')),
   WEBHOOK_TIMEOUT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().min(1).max(60).default(15)),
@@ -123,6 +148,11 @@ export interface ConcurrencyLimit {
 
 export type Config = {
   port: number;
+  /** The address both listeners bind (`HOST`; `METRICS_HOST` for the metrics one): 0.0.0.0 by default. */
+  host: string;
+  /** Express's `trust proxy` (`TRUST_PROXY`): which peers' X-Forwarded-For names the client, so per-address
+   *  throttles and the request log see the client, not the load balancer. Default: loopback only. */
+  trustProxy: number | string[];
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -136,6 +166,8 @@ export type Config = {
    *  from the bus: the longest a missed invalidation (Redis outage) can go unnoticed. */
   authCacheTtlSeconds: number;
   jwtSigningKey: { id: string; secret: string } | undefined;
+  /** With DATABASE_URL but no JWT_SIGNING_KEY: the earlier release's key file this instance signs with. */
+  jwtKeyFile: string | undefined;
   /** Browser origins allowed to call /mcp besides the server's own (`MCP_ALLOWED_ORIGINS`, comma-separated). */
   mcpAllowedOrigins: string[];
   /** Longest an explorer query (REST and MCP) may run before it is stopped with a 503. */
@@ -159,6 +191,7 @@ export type Config = {
    *  own, for the operator's network only) to anyone, or to the token when both are set. Neither: not served. */
   metricsToken: string | undefined;
   metricsPort: number | undefined;
+  metricsHost: string;
   /** How long start-up keeps retrying a database it cannot reach before it gives up (`/readyz` is 503 meanwhile). */
   databaseWaitSeconds: number;
   webhooks: {
@@ -213,7 +246,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   }
   // Instances on one PostgreSQL must verify each other's tokens and signed URLs: a key per DATA_DIR would not do.
-  if (e.DATABASE_URL && !e.JWT_SIGNING_KEY) {
+  // An earlier release kept its key in DATA_DIR/keys/jwt.json: an upgraded deployment goes on signing with it,
+  // so its tokens, cursors and signed links stay good (main.ts says to set JWT_SIGNING_KEY before a second
+  // instance joins).
+  const keyFile = path.join(path.resolve(e.DATA_DIR), 'keys', 'jwt.json');
+  const keyFromDataDir = Boolean(e.DATABASE_URL && !e.JWT_SIGNING_KEY && existsSync(keyFile));
+  if (e.DATABASE_URL && !e.JWT_SIGNING_KEY && !keyFromDataDir) {
     throw new ConfigError(
       'Invalid configuration: JWT_SIGNING_KEY is required with DATABASE_URL (every instance must sign with the same key)',
     );
@@ -223,6 +261,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     port: e.PORT,
+    host: e.HOST,
+    trustProxy: e.TRUST_PROXY,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
@@ -233,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signedUrlTtlSeconds: e.SIGNED_URL_TTL_SECONDS,
     authCacheTtlSeconds: e.AUTH_CACHE_TTL_SECONDS,
     jwtSigningKey: e.JWT_SIGNING_KEY ? { id: e.JWT_SIGNING_KEY_ID ?? 'env', secret: e.JWT_SIGNING_KEY } : undefined,
+    jwtKeyFile: keyFromDataDir ? keyFile : undefined,
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS,
     explorerTimeoutMs: e.EXPLORER_TIMEOUT_MS,
     concurrency: {
@@ -271,6 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST ?? e.HOST,
     databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
     webhooks: {
       allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === '1',

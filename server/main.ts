@@ -1,3 +1,4 @@
+import { format } from 'node:util';
 import pino from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/connection.js';
@@ -42,6 +43,18 @@ async function main() {
     throw err;
   }
   const log = pino({ level: config.logLevel });
+  // Node's process warnings and libraries' console.warn notices (the S3 client's, one per download) are plain
+  // text, which breaks the JSON log stream: they go to the log instead, as warnings.
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => log.warn({ warning: { name: warning.name } }, warning.message));
+  console.warn = (...args: unknown[]) => log.warn(format(...args));
+  if (config.jwtKeyFile)
+    log.warn(
+      { keyFile: config.jwtKeyFile },
+      'JWT_SIGNING_KEY is unset: signing with the key an earlier release kept in this file, so existing tokens, ' +
+        'cursors and signed links stay good; set JWT_SIGNING_KEY and JWT_SIGNING_KEY_ID to its "current" entry ' +
+        'before a second instance shares this database',
+    );
   // Opening the database (without DATABASE_URL: starting the embedded PostgreSQL) and migrating run while the
   // server's modules load: imported here, not at the top, so the two overlap. A PostgreSQL server that is not
   // up yet is waited for (DATABASE_WAIT_SECONDS) while the server already answers: /healthz 200, the rest 503.
@@ -54,7 +67,7 @@ async function main() {
   const [{ prepareDemo }, { startServer }] = await Promise.all([import('./seed/demo.js'), import('./server.js')]);
   const database = await opening;
   let ready = false;
-  const server = await startServer({ config, db: database.db, log, host: '0.0.0.0', isReady: () => ready });
+  const server = await startServer({ config, db: database.db, log, isReady: () => ready });
   await migrated;
   // The first start on a DATA_DIR of an earlier version (its database in DATA_DIR/pg): the database comes along.
   if (!config.databaseUrl) {

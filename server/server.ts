@@ -43,9 +43,13 @@ function listenForMetrics(app: App, port: number, host: string): Server {
   return metricsApp.listen(port, host);
 }
 
-export async function startServer(options: AppOptions & { port?: number; host?: string }): Promise<RunningServer> {
+/** A URL's host for a listener bound to `host` (a wildcard one is reached on loopback). */
+const reachableAt = (host: string) =>
+  host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+
+export async function startServer(options: AppOptions & { port?: number }): Promise<RunningServer> {
   const app = createApp(options);
-  const host = options.host ?? '127.0.0.1';
+  const { host, metricsHost } = options.config;
   const limits = options.config.http;
   // A client that sends its headers or its body too slowly is cut (408) once the limit passes, checked every
   // second rather than Node's 30 s; open sockets are capped in total and per address (limitConnections).
@@ -62,13 +66,13 @@ export async function startServer(options: AppOptions & { port?: number; host?: 
   http.on('clientError', answerClientError);
   const port = await listen(http);
   const { metricsPort } = options.config;
-  const metricsHttp = metricsPort === undefined ? undefined : listenForMetrics(app, metricsPort, host);
-  const metricsUrl = metricsHttp && `http://127.0.0.1:${await listen(metricsHttp)}/metrics`;
+  const metricsHttp = metricsPort === undefined ? undefined : listenForMetrics(app, metricsPort, metricsHost);
+  const metricsUrl = metricsHttp && `http://${reachableAt(metricsHost)}:${await listen(metricsHttp)}/metrics`;
   let closing: Promise<void> | undefined;
   return {
     app,
     http,
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${reachableAt(host)}:${port}`,
     metricsUrl,
     close() {
       closing ??= (async () => {

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import jwt from 'jsonwebtoken';
 import { describe, expect, it } from 'vitest';
 import { apiKeys } from '../server/db/schema.js';
-import type { Access, AccessScope, OwnerRule, Route } from '../server/http/route.js';
+import { type Access, type AccessScope, type OwnerRule, PERSON_NEEDED, type Route } from '../server/http/route.js';
 import { allRoutes } from '../server/routes.js';
 import { createUser } from '../server/users/service.js';
 import { permissionKeys } from '../shared/permissions.js';
@@ -197,8 +197,8 @@ function serves({ ctx, send, expectOk }: Probe, ...who: (keyof typeof servedAs)[
 
 function refusesEveryKey({ ctx, send, fullKey }: Probe): void {
   it('refuses every client key, superadmin included (403)', async () => {
-    expectForbidden(await send((await fullKey()).token));
-    expectForbidden(await send((await ctx().fixtures.client('all', { superadmin: true })).token));
+    expectForbidden(await send((await fullKey()).token), PERSON_NEEDED);
+    expectForbidden(await send((await ctx().fixtures.client('all', { superadmin: true })).token), PERSON_NEEDED);
   });
 }
 

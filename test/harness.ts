@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { inject } from 'vitest';
 import { createClient } from '../server/api-keys/service.js';
 import { ManualClock } from '../server/clock.js';
@@ -87,6 +87,8 @@ export interface TestServerOptions {
   database?: Database;
   env?: Record<string, string>;
   clock?: ManualClock;
+  /** Where the server logs (default: nowhere). */
+  log?: Logger;
 }
 
 /** The configuration of a test server: `env` over the tests' defaults, in a new DATA_DIR of its own. */
@@ -94,6 +96,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sitefile-test-')),
     PORT: '0',
+    HOST: '127.0.0.1',
     PUBLIC_URL: 'http://sitefile.test',
     JWT_SIGNING_KEY: 'test-signing-key-0123456789abcdefghijklmnop',
     JWT_SIGNING_KEY_ID: 'test',
@@ -109,7 +112,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const config = testConfig(options.env);
   const database = options.database ?? (await openTestDatabase(config.pool));
   const clock = options.clock ?? new ManualClock();
-  const server = await startServer({ config, db: database.db, clock, log: pino({ level: 'silent' }), port: 0 });
+  const server = await startServer({
+    config,
+    db: database.db,
+    clock,
+    log: options.log ?? pino({ level: 'silent' }),
+    port: 0,
+  });
   const ownsDatabase = !options.database;
   const testServer: TestServer = {
     ...server,

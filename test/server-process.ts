@@ -13,6 +13,8 @@ import { freePort } from './harness.js';
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /** Everything it has printed so far, stdout and stderr. */
+  output(): string;
   /** Whether the process has ended (crashed, or was stopped). */
   exited(): boolean;
   /** Its resident memory now, and its peak since `resetPeakRss` (bytes; Linux `/proc`). */
@@ -65,6 +67,7 @@ export async function startServerProcess(
   return {
     url: `http://127.0.0.1:${port}`,
     child,
+    output: () => output,
     exited: () => exited,
     rss: () => {
       const text = status();

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { outageLog } from '../outage-log.js';
 
 /** Cache invalidation across server instances: Redis pub/sub when REDIS_URL is set, in-process otherwise. */
 export interface InvalidationBus {
@@ -35,7 +36,15 @@ export function createRedisBus(redisUrl: string, log: Logger): InvalidationBus {
   const subscriber = new Redis(redisUrl, { lazyConnect: false });
   const local = createLocalBus();
   const channels = new Set<string>();
-  for (const client of [publisher, subscriber]) client.on('error', (err) => log.warn({ err }, 'redis bus error'));
+  // ioredis reports each failed reconnection: one line per outage, not one per attempt.
+  const outage = outageLog(log, {
+    failing: 'redis bus: Redis unavailable, invalidations reach this instance only until it returns',
+    working: 'redis bus: Redis reachable again',
+  });
+  for (const client of [publisher, subscriber]) {
+    client.on('error', outage.failed);
+    client.on('ready', outage.recovered);
+  }
   subscriber.on('message', (channel: string, key: string) => {
     if (channel.startsWith(prefix)) void local.publish(channel.slice(prefix.length), key);
   });
@@ -53,13 +62,13 @@ export function createRedisBus(redisUrl: string, log: Logger): InvalidationBus {
     async publish(channel, key) {
       // Apply locally at once, then tell the other instances; a Redis outage must not fail the write.
       await local.publish(channel, key);
-      await publisher.publish(prefix + channel, key).catch((err) => log.warn({ err }, 'redis publish failed'));
+      await publisher.publish(prefix + channel, key).catch(outage.failed);
     },
     subscribe(channel, listener) {
       local.subscribe(channel, listener);
       if (!channels.has(channel)) {
         channels.add(channel);
-        subscriber.subscribe(prefix + channel).catch((err) => log.warn({ err }, 'redis subscribe failed'));
+        subscriber.subscribe(prefix + channel).catch(outage.failed);
       }
     },
     onReconnect(listener) {

@@ -290,10 +290,15 @@ describe('cli', () => {
     expect(badRole.stderrLines).toEqual(['error: --role must be admin or member, got owner']);
   }, 600_000);
 
-  it('fails with exit code 1 and one line on stderr', async () => {
+  it('fails with exit code 1 and one line on stderr; with --json, stdout is one JSON object naming the error', async () => {
+    /** What a script reads from a failed --json run: `{ error }`, the message stderr shows too. */
+    const failure = (run: Run, args: string[]) => {
+      expect(JSON.parse(run.stdout), args.join(' ')).toEqual({ error: expect.any(String) });
+      expect(run.stderrLines[0], args.join(' ')).toContain(JSON.parse(run.stdout).error);
+    };
     const badPort = await cli(['migrate', '--json'], { ...main.env, PORT: 'eighty' });
     expect(badPort.code).toBe(1);
-    expect(badPort.stdout).toBe('');
+    failure(badPort, ['migrate']);
     expect(badPort.stderrLines).toHaveLength(1);
     expect(badPort.stderrLines[0]).toContain('PORT');
 
@@ -310,7 +315,8 @@ describe('cli', () => {
     ]) {
       const run = await cli(args, main.env);
       expect(run.code, args.join(' ')).toBe(1);
-      expect(run.stdout, args.join(' ')).toBe('');
+      if (args.includes('--json')) failure(run, args);
+      else expect(run.stdout, args.join(' ')).toBe('');
       expect(run.stderrLines, args.join(' ')).toHaveLength(1);
     }
   }, 600_000);

@@ -1,5 +1,5 @@
-// Operator CLI: `npm run cli -- <command>`. With --json, stdout carries exactly one JSON object;
-// progress and logs go to stderr; any failure is one line on stderr and exit code 1.
+// Operator CLI: `npm run cli -- <command>`. With --json, stdout carries exactly one JSON object, `{"error": …}`
+// on a failure; progress and logs go to stderr; any failure is one line on stderr and exit code 1.
 import { Command, CommanderError } from 'commander';
 import { addBackupCommands } from './backup-commands.js';
 import { addClientCommands } from './client-commands.js';
@@ -26,17 +26,29 @@ function buildProgram(): Command {
   return program;
 }
 
+/** Ends a failed run: with --json, the one JSON object a script reads; the line on stderr either way. */
+function fail(message: string, printed: boolean): never {
+  const line = message
+    .replace(/^error: /, '')
+    .split('\n')[0]!
+    .slice(0, 500);
+  if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify({ error: line })}\n`);
+  if (!printed) process.stderr.write(`error: ${line}\n`);
+  process.exit(1);
+}
+
 async function main(): Promise<void> {
   try {
     await buildProgram().parseAsync(process.argv);
   } catch (err) {
     // Commander has already printed its own usage errors; --help and --version exit cleanly.
-    if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : 1);
+    if (err instanceof CommanderError) {
+      if (err.exitCode === 0) process.exit(0);
+      fail(err.message, true);
+    }
     // A failed query's own message quotes the whole statement; its cause says what went wrong.
     const error = err instanceof Error && err.cause instanceof Error ? err.cause : err;
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`error: ${message.split('\n')[0]!.slice(0, 500)}\n`);
-    process.exit(1);
+    fail(error instanceof Error ? error.message : String(error), false);
   }
 }
 

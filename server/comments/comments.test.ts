@@ -4,6 +4,7 @@ import { describeAuthMatrix, forgeToken } from '../../test/auth-matrix.js';
 import { f, server } from '../../test/fixture-server.js';
 import { insertDocument } from '../../test/harness.js';
 import { commentMentions, comments } from '../db/schema.js';
+import { PERSON_NEEDED } from '../http/route.js';
 import { newId } from '../ids.js';
 import { createUser } from '../users/service.js';
 
@@ -103,7 +104,7 @@ describe('DELETE /v1/admin/comments/{id}: who may', () => {
     for (const key of [await f.client('all', { superadmin: true }), await f.client('all', { orgs: [f.orgA.id] })]) {
       const res = await remove(ids.byMember, key.token);
       expect(res.status).toBe(403);
-      expect(res.body).toMatchObject({ error: 'Insufficient permissions', errorCode: 'forbidden' });
+      expect(res.body).toMatchObject({ error: PERSON_NEEDED, errorCode: 'forbidden' });
     }
   });
 

@@ -3,6 +3,7 @@ import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { configureFixtureServer, f, server, startInstance } from '../../test/fixture-server.js';
 import { insertDocument } from '../../test/harness.js';
 import { projectMembers } from '../db/schema.js';
+import { PERSON_NEEDED } from '../http/route.js';
 import { createProject } from '../organizations/service.js';
 import { createUser } from '../users/service.js';
 import { provider, startProvider } from './ai-provider.fixtures.js';
@@ -211,7 +212,8 @@ describe('suggestion access', () => {
     const key = await f.client('all', { orgs: [f.orgA.id] });
     const res = await suggest(fromAcme, key.token);
     expect(res.status).toBe(403);
-    expect(res.body.error).toBe('Insufficient permissions');
+    expect(res.body.error).toBe(PERSON_NEEDED);
+    expect(res.body.error).toContain('only a signed-in person');
   });
 });
 

@@ -112,6 +112,11 @@ export const access = {
   ownerOrOrgAdmin: (record: Omit<OwnerRule, 'kind'>): Access => ({ kind: 'ownerOrOrgAdmin', ...record }),
 };
 
+/** The 403 of a `needsPerson` route to a key: that no permission would do, and what will. */
+export const PERSON_NEEDED =
+  'Insufficient permissions: only a signed-in person can do this (it is recorded as theirs); an API key cannot, ' +
+  'whatever its permissions';
+
 type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
 /** An OpenAPI header object (`schema` is plain JSON Schema there). */
@@ -260,7 +265,7 @@ function checkCaller(rule: Exclude<Access, { kind: 'public' | 'permission' }>, c
     if (caller.kind !== 'client') throw new ApiError('forbidden', 'A client token is required');
     return;
   }
-  if (caller.kind !== 'user') throw ApiError.forbidden();
+  if (caller.kind !== 'user') throw new ApiError('forbidden', PERSON_NEEDED);
   if (rule.kind === 'staff' && !caller.staff) throw ApiError.forbidden();
   if (rule.kind === 'orgAdmin' && (!orgId || !isOrgAdmin(caller, orgId))) throw ApiError.forbidden();
 }
@@ -287,7 +292,7 @@ async function checkPermission(
       if (!canAccessProject(caller.scope, orgId, projectId)) throw ApiError.forbidden();
     }
   }
-  if (rule.peopleOnly && caller.kind !== 'user') throw ApiError.forbidden();
+  if (rule.peopleOnly && caller.kind !== 'user') throw new ApiError('forbidden', PERSON_NEEDED);
 }
 
 /** The last step of an `ownerOrOrgAdmin` rule, on the parsed path: the record exists (404) and is the caller's to act on (403). */

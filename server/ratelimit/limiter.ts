@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from '../errors.js';
+import { outageLog } from '../outage-log.js';
 
 /**
  * What is counted, each in its own key space over a one-minute fixed window:
@@ -68,16 +69,12 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       commandTimeout: 1000,
     });
     redis = client;
-    let healthy = true;
-    client.on('error', (err) => {
-      if (!healthy) return;
-      healthy = false;
-      options.log.warn({ err: err.message }, 'rate limiter: Redis unavailable, counting in-process until it returns');
+    const outage = outageLog(options.log, {
+      failing: 'rate limiter: Redis unavailable, counting in-process until it returns',
+      working: 'rate limiter: Redis reachable again, limits shared across instances',
     });
-    client.on('ready', () => {
-      if (!healthy) options.log.info('rate limiter: Redis reachable again, limits shared across instances');
-      healthy = true;
-    });
+    client.on('error', outage.failed);
+    client.on('ready', outage.recovered);
     connected = new Promise((resolve) => client.once('ready', () => resolve()));
     const shared = (bucket: RateLimitBucket) =>
       new RateLimiterRedis({

@@ -2,6 +2,7 @@ import type { Runner } from 'graphile-worker';
 import type pg from 'pg';
 import type { WebhookDispatcher } from '../context.js';
 import { poolOf, type Tx } from '../db/connection.js';
+import { outageLog } from '../outage-log.js';
 import { attemptDelivery, type DeliveryDeps } from './delivery.js';
 import { anyDeliveryDue, claimDueDeliveries, enqueueDeliveryJobs } from './queries.js';
 
@@ -29,6 +30,11 @@ export function createWebhookDispatcher(deps: DeliveryDeps): WebhookDispatcher {
   let closed = false;
   let again = false;
   let running: Promise<void> | undefined;
+  // A lost database fails every tick: one line when that starts and one when it ends.
+  const outage = outageLog(deps.log, {
+    failing: 'webhook relay failing: deliveries wait until it works again',
+    working: 'webhook relay working again',
+  });
 
   const relay = async () => {
     const now = deps.clock.now();
@@ -52,7 +58,7 @@ export function createWebhookDispatcher(deps: DeliveryDeps): WebhookDispatcher {
     running = (async () => {
       do {
         again = false;
-        await relay().catch((err) => deps.log.warn({ err }, 'webhook relay failed'));
+        await relay().then(outage.recovered, outage.failed);
       } while (again && !closed);
     })().finally(() => {
       running = undefined;
