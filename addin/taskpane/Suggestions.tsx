@@ -31,7 +31,9 @@ export function Suggestions({ form }: { form: FilingForm }) {
         <Caption1>No suggestion for this e-mail. Pick a project below.</Caption1>
       )}
       {unsure && (
-        <Caption1>Sitefile is not sure where this e-mail belongs. Pick one of these, or a project below.</Caption1>
+        <Caption1 block>
+          Sitefile is not sure where this e-mail belongs. Pick one of these, or a project below.
+        </Caption1>
       )}
       {suggestions.status === 'done' && suggestions.data.suggestions.length > 0 && (
         <RadioGroup
