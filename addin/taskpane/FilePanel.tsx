@@ -1,5 +1,6 @@
 import {
   Button,
+  Caption1,
   Field,
   Input,
   Link,
@@ -10,7 +11,7 @@ import {
   Spinner,
   Text,
 } from '@fluentui/react-components';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { ApiClient } from '../api/client.js';
 import type { OpenMessage } from '../office/mailbox.js';
 import { useLayoutStyles } from '../ui/layout.js';
@@ -86,6 +87,7 @@ function MessageForm(props: FilePanelProps & { message: OpenMessage }) {
   const { api, message } = props;
   const form = useFilingForm(props);
   const { project, compose, filing } = form;
+  const pickFirstId = useId();
   const [refiling, setRefiling] = useState<Refiling>({ state: 'idle' });
   const refile: RefileInput = {
     api,
@@ -161,10 +163,12 @@ function MessageForm(props: FilePanelProps & { message: OpenMessage }) {
       <Button
         appearance="primary"
         disabled={!project || filing.state === 'busy' || (!compose && !form.plan.fits)}
+        aria-describedby={project ? undefined : pickFirstId}
         onClick={form.file}
       >
         {compose ? 'File this when sent' : 'File'}
       </Button>
+      {!project && <Caption1 id={pickFirstId}>Pick a project to file this e-mail.</Caption1>}
       <FilingOutcome
         filing={filing}
         actions={

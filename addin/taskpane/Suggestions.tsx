@@ -1,5 +1,6 @@
 import { Badge, Caption1, makeStyles, Radio, RadioGroup, Spinner, Text, tokens } from '@fluentui/react-components';
 import { useId } from 'react';
+import { LIKELY_SCORE } from '../../shared/filing.js';
 import { ErrorNotice } from '../ui/notices.js';
 import type { FilingForm } from './use-filing-form.js';
 
@@ -17,6 +18,8 @@ export function Suggestions({ form }: { form: FilingForm }) {
   const styles = useStyles();
   const reasonsId = useId();
   const { suggestions, project } = form;
+  const top = suggestions.status === 'done' ? suggestions.data.suggestions[0] : undefined;
+  const unsure = top !== undefined && top.score < LIKELY_SCORE && !project;
   return (
     <section aria-labelledby="suggestions-title">
       <Text as="h2" size={300} weight="semibold" id="suggestions-title">
@@ -26,6 +29,11 @@ export function Suggestions({ form }: { form: FilingForm }) {
       {suggestions.status === 'failed' && <ErrorNotice error={suggestions.error} onRetry={suggestions.reload} />}
       {suggestions.status === 'done' && suggestions.data.suggestions.length === 0 && (
         <Caption1>No suggestion for this e-mail. Pick a project below.</Caption1>
+      )}
+      {unsure && (
+        <Caption1 block>
+          Sitefile is not sure where this e-mail belongs. Pick one of these, or a project below.
+        </Caption1>
       )}
       {suggestions.status === 'done' && suggestions.data.suggestions.length > 0 && (
         <RadioGroup

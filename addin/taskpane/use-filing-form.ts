@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
-import type { FileEmailResult, LookupResult, Suggestion } from '../../shared/filing.js';
+import { type FileEmailResult, LIKELY_SCORE, type LookupResult, type Suggestion } from '../../shared/filing.js';
 import type { ApiClient } from '../api/client.js';
 import { OfficeCallError } from '../office/async.js';
 import { ItemChangedError, type OpenMessage, type SharedMailbox } from '../office/mailbox.js';
@@ -118,10 +118,11 @@ export function useFilingForm(input: FilingFormInput) {
   const option = (orgId: string, projectId: string, name: string): ProjectOption =>
     input.projects?.option(orgId, projectId, name) ?? { orgId, orgName: '', projectId, name, code: null };
   const fromSuggestion = (s: Suggestion) => option(s.organizationId, s.projectId, s.projectName);
-  // Preselect: the project marked when the e-mail was written, else the top suggestion.
+  // Preselect: the project marked when the e-mail was written, else the top suggestion when it is likely. An unsure
+  // top suggestion is not chosen for the person: they pick among the top choices.
   const markedProject = mark.status === 'done' && mark.data ? markedOption(mark.data) : undefined;
-  const topSuggestion = suggested[0];
-  const project = picked ?? markedProject ?? (topSuggestion ? fromSuggestion(topSuggestion) : undefined);
+  const likely = suggested[0] && suggested[0].score >= LIKELY_SCORE ? suggested[0] : undefined;
+  const project = picked ?? markedProject ?? (likely ? fromSuggestion(likely) : undefined);
 
   function markedOption(m: FileWhenSentMark): ProjectOption {
     const same = (p: { orgId: string; projectId: string }) =>

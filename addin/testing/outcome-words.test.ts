@@ -22,13 +22,14 @@ describeInBrowser('what the pane says after filing', () => {
       const withLogo = {
         ...openEmail,
         internetMessageId: `<inline-logo-${tag}@steel.example>`,
-        subject: `Inline logo ${tag}`,
+        // The subject names the project: the suggestion is likely and preselected.
+        subject: `Pier 9 Terminal: Inline logo ${tag}`,
         rawBase64: b64(
           [
             `Message-ID: <inline-logo-${tag}@steel.example>`,
             'From: Lee Chen <lee@steel.example>',
             'To: member@harbor.test',
-            `Subject: Inline logo ${tag}`,
+            `Subject: Pier 9 Terminal: Inline logo ${tag}`,
             'Date: Mon, 02 Mar 2026 08:15:00 +0000',
             'MIME-Version: 1.0',
             'Content-Type: multipart/mixed; boundary="outer"',
@@ -88,7 +89,7 @@ describeInBrowser('what the pane says after filing', () => {
       const bare = {
         ...openEmail,
         internetMessageId: `<no-files-${tag}@steel.example>`,
-        subject: `No files ${tag}`,
+        subject: `Pier 9 Terminal: No files ${tag}`,
         attachments: [],
       };
       const second = await suite.openPane(

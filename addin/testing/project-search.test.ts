@@ -114,7 +114,8 @@ describeInBrowser('project pickers at 500 projects', () => {
 
     // Another pane (another Outlook of the same person): the recent project heads the list.
     const { context: next, page: nextPage } = await suite.openPane({ item: otherEmail, roaming }, { width: 320 });
-    await nextPage.getByRole('radio', { name: /Pier 9 Terminal/, checked: true }).waitFor();
+    // Its subject names Pier 9 Terminal, but the same e-mail was just filed into another project: unsure, offered.
+    await nextPage.getByRole('radio', { name: /Pier 9 Terminal/ }).waitFor();
     const nextPicker = nextPage.getByRole('combobox', { name: 'Or choose a project' });
     await nextPicker.click();
     const recent = nextPage.getByRole('group', { name: 'Recent' });
@@ -137,7 +138,8 @@ describeInBrowser('project pickers at 500 projects', () => {
 
   it('keeps the chosen RFI while typing in its picker, and searches', async () => {
     const { context, page } = await suite.openPane({ item: otherEmail });
-    await page.getByRole('radio', { name: /Pier 9 Terminal/, checked: true }).waitFor();
+    // Unsure after the filing above (see there): the person picks the project.
+    await page.getByRole('radio', { name: /Pier 9 Terminal/ }).check();
     const rfi = page.getByRole('combobox', { name: 'RFI or submittal (optional)' });
     await rfi.click();
     await page.getByRole('option', { name: 'RFI-014 · Curtain wall anchor spacing' }).click();
