@@ -32,9 +32,10 @@ function runningPostmaster(dir: string): number | undefined {
   const lockFile = path.join(clusterDir(dir), 'cluster/postmaster.pid');
   if (!existsSync(lockFile)) return undefined;
   const pid = Number(readFileSync(lockFile, 'utf8').split('\n')[0]);
+  // The process of that id, if it is this cluster's postgres: on a busy machine an ended server's id soon names
+  // another process.
   try {
-    process.kill(pid, 0);
-    return pid;
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(clusterDir(dir)) ? pid : undefined;
   } catch {
     return undefined;
   }

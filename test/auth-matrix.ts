@@ -230,7 +230,7 @@ function describeOrgAdminsTooCases(probe: Probe): void {
 
 function describePeopleOnlyCases({ ctx, send, fullKey, expectOk }: Probe, permission: string): void {
   it(`refuses a client key holding ${permission} (403): people only`, async () => {
-    expectForbidden(await send((await fullKey()).token));
+    expectForbidden(await send((await fullKey()).token), PERSON_NEEDED);
   });
   it('serves a signed-in member holding it', async () => {
     expectOk(await send(ctx().fixtures.member.token));
