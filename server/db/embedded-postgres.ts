@@ -233,10 +233,17 @@ export async function startEmbeddedPostgres(dataDir: string, settings: ServerSet
     output = (output + chunk.toString()).slice(-4000);
   });
   server.on('error', () => {});
+  // An owner that exits without stopping it (an error while shutting down, process.exit elsewhere) still asks it
+  // to stop (fast shutdown); only kill -9 leaves it running, for the next start to stop.
+  const stopWithOwner = () => server.kill('SIGINT');
+  process.once('exit', stopWithOwner);
   await waitUntilReady(data, server, () => output);
   const password = readFileSync(passwordFile(cluster), 'utf8').trim();
   return {
     url: `postgres://${SUPERUSER}:${password}@127.0.0.1:${port}/postgres`,
-    stop: () => stopServer(server),
+    stop: async () => {
+      process.off('exit', stopWithOwner);
+      await stopServer(server);
+    },
   };
 }
