@@ -1,6 +1,6 @@
 import type { CreateClientBody, CreatedOAuthClient, OAuthClient, UsageSummary } from '../../shared/api-keys.js';
 import { isPermission, type Permission } from '../../shared/permissions.js';
-import { type AuditActor, changedFields, recordAudit, removedFields } from '../audit/queries.js';
+import { type AuditActor, recordAudit, recordChanges } from '../audit/queries.js';
 import { type Caller, canAccessProject } from '../auth/caller.js';
 import { createFailureThrottle } from '../auth/failure-throttle.js';
 import { hashSecret, newClientSecret, verifySecret } from '../auth/secrets.js';
@@ -64,9 +64,7 @@ async function auditKey(
     organizationId: orgIds.length === 1 && !(key.after ?? key.before)?.superadmin ? orgIds[0]! : null,
     action,
     target: { type: 'key', id: key.id },
-    changes: key.after
-      ? changedFields(key.before ? auditedKey(key.before) : {}, auditedKey(key.after))
-      : removedFields(auditedKey(key.before!)),
+    changes: recordChanges(key.before, key.after, auditedKey),
     at,
   });
 }

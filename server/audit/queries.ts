@@ -39,6 +39,16 @@ export function changedFields<T extends object>(before: Partial<T>, after: Parti
 export const removedFields = (before: object): AuditChanges =>
   Object.fromEntries(Object.entries(before).map(([field, value]) => [field, { before: value, after: null }]));
 
+/** The audited view (`view`) of a record created (no `before`), changed, or removed (no `after`), as changes. */
+export function recordChanges<R>(
+  before: R | undefined,
+  after: R | undefined,
+  view: (record: R) => object,
+): AuditChanges {
+  if (after === undefined) return before === undefined ? {} : removedFields(view(before));
+  return changedFields(before === undefined ? {} : view(before), view(after));
+}
+
 export interface AuditEntry {
   /** The organization the change concerns; null when it concerns none (then only the table keeps it). */
   organizationId: string | null;

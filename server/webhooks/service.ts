@@ -5,7 +5,7 @@ import {
   type WebhookDelivery,
   type WebhookEventType,
 } from '../../shared/webhooks.js';
-import { type AuditActor, changedFields, recordAudit, removedFields } from '../audit/queries.js';
+import { type AuditActor, recordAudit, recordChanges } from '../audit/queries.js';
 import type { Caller } from '../auth/caller.js';
 import type { AppContext } from '../context.js';
 import { createdAtPage } from '../cursor.js';
@@ -72,9 +72,7 @@ const auditWebhook = (
     organizationId: change.organizationId,
     action,
     target: { type: 'webhook', id: change.id },
-    changes: change.after
-      ? changedFields(change.before ? audited(change.before) : {}, audited(change.after))
-      : removedFields(audited(change.before!)),
+    changes: recordChanges(change.before, change.after, audited),
     at,
   });
 
