@@ -46,7 +46,7 @@ async function startAndStop(
   env: Record<string, string> = {},
   paths: (string | ((port: number) => string))[] = [],
   signal: NodeJS.Signals = 'SIGTERM',
-): Promise<{ banner: string; statuses: number[] }> {
+): Promise<{ banner: string; statuses: number[]; exit: number | NodeJS.Signals | null }> {
   const port = await freePort(); // the banner shows the configured address, so port 0 will not do
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.mjs'], {
@@ -79,8 +79,10 @@ async function startAndStop(
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
     child.on('error', reject);
-    child.on('exit', (code) =>
-      started() ? resolve({ banner: output, statuses }) : reject(new Error(`${code}: ${output}`)),
+    child.on('exit', (code, exitSignal) =>
+      started()
+        ? resolve({ banner: output, statuses, exit: code ?? exitSignal })
+        : reject(new Error(`${code}: ${output}`)),
     );
   });
 }
@@ -211,12 +213,38 @@ describe('npm start on an empty embedded database (the README)', () => {
   });
 
   it('prints the same key and sign-ins on the next start, and stops its PostgreSQL with it', async () => {
-    const { banner: again } = await startAndStop(dir);
+    const { banner: again, exit } = await startAndStop(dir);
+    // Stopped by its own handler (exit code 0), even though the signal came the instant the banner appeared.
+    expect(exit).toBe(0);
     expect(credentialLines(again)).toHaveLength(4);
     expect(credentialLines(again)).toEqual(credentialLines(first.banner));
-    // No PostgreSQL of this cluster runs any more: its lock file is gone, or names a process that has ended.
-    // Up to a minute: its shutdown checkpoint waits on a disk shared with the rest of the suite.
-    await vi.waitFor(() => expect(runningPostmaster(dir)).toBeUndefined(), { timeout: 60_000, interval: 500 });
+    // No PostgreSQL of this cluster runs any more (the stop waits for it): its lock file is gone, or names a
+    // process that has ended.
+    expect(runningPostmaster(dir)).toBeUndefined();
+  }, 120_000);
+
+  it('stops its PostgreSQL when asked to stop while it is still starting', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['dist/server/main.mjs'], {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        DATA_DIR: dir,
+        DATABASE_URL: '',
+        SITEFILE_DEMO: '',
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+      },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (code, signal) => resolve(code ?? signal)),
+    );
+    // Its PostgreSQL is up (the lock file names a live postgres of this cluster) before the server is.
+    await vi.waitFor(() => expect(runningPostmaster(dir)).toBeDefined(), { timeout: 60_000, interval: 20 });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(runningPostmaster(dir)).toBeUndefined();
   }, 120_000);
 
   it('starts again after a start that was killed (kill -9), with the same data', async () => {

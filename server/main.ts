@@ -4,6 +4,7 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/connection.js';
 import { waitForDatabase } from './db/wait.js';
 import type { DemoData } from './seed/demo.js';
+import type { RunningServer } from './server.js';
 
 /** The lines `npm start` prints: where things are and, in demo mode only, the demo's sign-ins. */
 function startBanner(config: Config, demo: DemoData | undefined): string[] {
@@ -59,42 +60,53 @@ async function main() {
   // server's modules load: imported here, not at the top, so the two overlap. A PostgreSQL server that is not
   // up yet is waited for (DATABASE_WAIT_SECONDS) while the server already answers: /healthz 200, the rest 503.
   const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pool: config.pool });
-  const migrated = opening.then((database) =>
-    waitForDatabase(() => database.migrate(), { waitSeconds: config.databaseWaitSeconds, log }),
-  );
-  // Awaited below; until then a failure must not count as unhandled (which would end the process with a trace).
-  migrated.catch(() => {});
-  const [{ prepareDemo }, { startServer }] = await Promise.all([import('./seed/demo.js'), import('./server.js')]);
-  const database = await opening;
-  let ready = false;
-  const server = await startServer({ config, db: database.db, log, isReady: () => ready });
-  await migrated;
-  // The first start on a DATA_DIR of an earlier version (its database in DATA_DIR/pg): the database comes along.
-  if (!config.databaseUrl) {
-    const { importEarlierDatabase } = await import('./db/import-earlier.js');
-    const kept = await importEarlierDatabase(config.dataDir, database, new Date());
-    if (kept) process.stdout.write(`Imported the database of an earlier version; its directory is kept as ${kept}\n`);
-  }
-  const { demo, warnings } = await prepareDemo(database.db, config);
-  for (const warning of warnings) log.warn(warning);
-  ready = true;
-  process.stdout.write(`${startBanner(config, demo).join('\n')}\n`);
-
+  let server: RunningServer | undefined;
+  // Stopping is possible from the moment the database opens: a signal that came before the handlers would end
+  // the process by its default action and leave the embedded PostgreSQL running (a supervisor or a test may send
+  // it the instant the banner appears, before the lines after the banner ran).
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
     try {
-      await server.close();
+      await server?.close();
     } finally {
       // Whatever the HTTP side threw, the database (the embedded PostgreSQL with it) is closed before the exit.
-      await database.close().catch((err) => log.error({ err }, 'closing the database failed'));
+      const database = await opening.catch(() => undefined);
+      await database?.close().catch((err) => log.error({ err }, 'closing the database failed'));
     }
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  try {
+    const migrated = opening.then((database) =>
+      waitForDatabase(() => database.migrate(), { waitSeconds: config.databaseWaitSeconds, log }),
+    );
+    // Awaited below; until then a failure must not count as unhandled (which would end the process with a trace).
+    migrated.catch(() => {});
+    const [{ prepareDemo }, { startServer }] = await Promise.all([import('./seed/demo.js'), import('./server.js')]);
+    const database = await opening;
+    let ready = false;
+    server = await startServer({ config, db: database.db, log, isReady: () => ready });
+    await migrated;
+    // The first start on a DATA_DIR of an earlier version (its database in DATA_DIR/pg): the database comes along.
+    if (!config.databaseUrl) {
+      const { importEarlierDatabase } = await import('./db/import-earlier.js');
+      const kept = await importEarlierDatabase(config.dataDir, database, new Date());
+      if (kept) process.stdout.write(`Imported the database of an earlier version; its directory is kept as ${kept}\n`);
+    }
+    const { demo, warnings } = await prepareDemo(database.db, config);
+    for (const warning of warnings) log.warn(warning);
+    ready = true;
+    process.stdout.write(`${startBanner(config, demo).join('\n')}\n`);
+  } catch (err) {
+    // A stop asked during start-up closes the database under the steps still running: their failure is the
+    // stop's, which ends the process itself.
+    if (stopping) return;
+    throw err;
+  }
 }
 
 main().catch((err) => {
