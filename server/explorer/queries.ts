@@ -13,10 +13,16 @@ export type ExplorerRow = z.output<typeof ExplorerRow>;
 /** SQLSTATE query_canceled: what statement_timeout raises. */
 const QUERY_CANCELED = '57014';
 
-/** Runs a compiled explorer query, stopped by PostgreSQL's statement_timeout after `timeoutMs`. */
+/**
+ * Runs a compiled explorer query, stopped by PostgreSQL's statement_timeout after `timeoutMs`, on one backend:
+ * a caller's ad-hoc query takes at most one processor, never the parallel workers that would leave other
+ * tenants' requests waiting for a core (the fairness test's tail).
+ */
 export function runExplorerPlan(db: Db, timeoutMs: number, plan: ExplorerPlan): Promise<ExplorerRow[]> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${timeoutMs}`));
+    await tx.execute(
+      sql.raw(`SET LOCAL statement_timeout = ${timeoutMs}; SET LOCAL max_parallel_workers_per_gather = 0`),
+    );
     return selectRows(tx, plan.sql, ExplorerRow);
   });
 }
