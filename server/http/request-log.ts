@@ -40,7 +40,8 @@ export function loggableUrl(url: string): string {
  * and logs one short line per request when it ends: who called (`caller`, the caller key; `clientAddress`, by
  * TRUST_PROXY), no headers (they hold credentials), no bodies, no query secrets (`loggableUrl`). Written here
  * rather than with pino-http, which builds a child logger and serializer state for every request even when
- * nothing is logged: a third of a millisecond per request on this machine (docs/performance.md, session 5).
+ * nothing is logged: a third of a millisecond per request on this machine (docs/decisions.md, "Our own
+ * request-log middleware").
  */
 export function requestLog(log: Logger): RequestHandler {
   const logsEachRequest = log.isLevelEnabled('info');
