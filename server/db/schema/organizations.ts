@@ -71,6 +71,9 @@ export const organizationMembers = pgTable(
     /** The identity provider's id for the person (SCIM `externalId`), set by SCIM provisioning; unique in the
      *  organization so the provider's `externalId eq` filter finds one person. */
     externalId: text('external_id'),
+    /** The provider's SCIM `userName` when it is not the person's e-mail address (Entra's userPrincipalName may
+     *  differ from the mail address); null: the e-mail address is the userName. */
+    scimUserName: text('scim_user_name'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
