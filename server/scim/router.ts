@@ -58,9 +58,15 @@ export function createScimRouter(app: AppContext): Router {
 
   const scim = express.Router({ caseSensitive: false });
   scim.use(authenticate, parseJson);
-  for (const [path, body] of Object.entries(discovery(scimBaseUrl(app)))) {
-    scim.get(`/${path}`, (_req, res) => send(res, 200, body));
-  }
+  // Looked up by path (a schema's id has colons, which Express would read as parameters).
+  const documents = new Map(
+    Object.entries(discovery(scimBaseUrl(app))).map(([path, body]) => [`/${path}`.toLowerCase(), body]),
+  );
+  scim.get(/^\/(ServiceProviderConfig|ResourceTypes|Schemas)/i, (req, res, next) => {
+    const body = documents.get(decodeURIComponent(req.path).toLowerCase());
+    if (body === undefined) next();
+    else send(res, 200, body);
+  });
   scim.get('/Users', async (req, res) => {
     const query = req.query as Record<string, unknown>;
     const one = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
