@@ -37,7 +37,7 @@ const filtered = (filter: string) => `/Users?filter=${encodeURIComponent(filter)
 
 /** The organization's audit events of this action (the test clock stands still: several share a time). */
 const auditsOf = async (action: string) =>
-  (await server.call(`/v1/organization/${f.orgA.id}/audit-events?action=${action}&limit=100`, { token: f.admin.token }))
+  (await server.call(`/v1/organization/${f.orgA.id}/audit-events?action=${action}&limit=50`, { token: f.admin.token }))
     .body.data as { actor: { kind: string }; target: { id: string }; changes: Record<string, { after: unknown }> }[];
 /** The event of this action about this person. */
 const auditOf = async (action: string, id: string) => (await auditsOf(action)).find((e) => e.target.id === id);
