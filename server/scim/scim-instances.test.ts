@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Fixtures, TestServer } from '../../test/harness.js';
 import { describeNeeds } from '../../test/system-tools.js';
 import { startTwoInstances, type TwoInstances } from '../../test/two-instances.js';
