@@ -5,7 +5,12 @@ import { access, defineRoute } from '../http/route.js';
 import { createScimToken, getScimToken, revokeScimToken } from './service.js';
 
 /** The organization's SCIM token is its admins' (and staff's) to make, see and revoke. */
-const scimToken = { tags: ['SCIM provisioning'], access: access.orgAdmin, params: OrgPath };
+const scimToken = {
+  tags: ['SCIM provisioning'],
+  access: access.orgAdmin,
+  params: OrgPath,
+  errors: { 404: 'No such organization' },
+};
 
 export const scimTokenRoutes = [
   defineRoute({
@@ -38,7 +43,7 @@ export const scimTokenRoutes = [
     path: '/v1/organization/:orgId/scim-token',
     operationId: 'revokeOrganizationScimToken',
     summary: 'Revoke the SCIM token: provisioning stops with the next request',
-    errors: { 404: 'The organization has no SCIM token' },
+    errors: { 404: 'No such organization, or it has no SCIM token' },
     responses: { 204: { description: 'Revoked' } },
     handler: async ({ app, req, caller, params }) => {
       await revokeScimToken(app, params.orgId, actorOf(caller, req.ip));

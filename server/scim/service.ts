@@ -5,6 +5,7 @@ import { digest } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
+import { findOrganization } from '../organizations/queries.js';
 import { findUserByEmail, membershipOrgIds } from '../users/queries.js';
 import { createUser, type PeopleDeps, removeMember, setUserDisabled } from '../users/service.js';
 import { peopleFilter } from './filter.js';
@@ -49,7 +50,13 @@ const toToken = (deps: ScimDeps, row: ScimTokenRow): ScimToken => ({
 /** What the audit log keeps of a token: never the token or its digest. */
 const auditedToken = (row: ScimTokenRow) => ({ id: row.id, createdByUserId: row.createdByUserId });
 
+/** Staff reach any organization id: one that does not exist is a 404, not an empty answer or a foreign key's 500. */
+async function assertOrganization(deps: ScimDeps, orgId: string): Promise<void> {
+  if (!(await findOrganization(deps.db, orgId))) throw ApiError.notFound('Organization');
+}
+
 export async function getScimToken(deps: ScimDeps, orgId: string): Promise<ScimToken | null> {
+  await assertOrganization(deps, orgId);
   const row = await findOrgScimToken(deps.db, orgId);
   return row ? toToken(deps, row) : null;
 }
@@ -62,6 +69,7 @@ export async function createScimToken(
   createdByUserId: string,
   actor: AuditActor,
 ): Promise<CreatedScimToken['data']> {
+  await assertOrganization(deps, orgId);
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {
