@@ -32,6 +32,7 @@ import { createOAuthServer } from './oauth/router.js';
 import { createConcurrencyGates } from './ratelimit/concurrency.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
 import { allRoutes } from './routes.js';
+import { createScimRouter } from './scim/router.js';
 import { RunbookCache } from './support-issues/runbook.js';
 import { createUsageRecorder } from './usage/recorder.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
@@ -128,6 +129,8 @@ export function createApp(options: AppOptions): App {
   const oauth = createOAuthServer(context);
   app.use(createMcpRouter(context, oauth));
   app.use(oauth.router);
+  // The identity provider's SCIM 2.0 provisioning, behind the organization's SCIM token.
+  app.use(createScimRouter(context));
   mountDocs(app, routes, config.publicUrl);
   // On the API port only behind its token; without one, only on METRICS_PORT's listener (server.ts).
   if (config.metricsToken) mountMetrics(app, metrics, config.metricsToken);

@@ -9,7 +9,12 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly options: { details?: ErrorBody['details']; headers?: Record<string, string> } = {},
+    readonly options: {
+      details?: ErrorBody['details'];
+      headers?: Record<string, string>;
+      /** SCIM's `scimType` (RFC 7644 §3.12) for an error answered on /scim/v2; other answers leave it out. */
+      scimType?: string;
+    } = {},
   ) {
     super(message);
   }

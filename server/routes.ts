@@ -16,6 +16,7 @@ import type { Route } from './http/route.js';
 import { meRoutes } from './me/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { reportRoutes } from './reports/routes.js';
+import { scimTokenRoutes } from './scim/routes.js';
 import { supportIssueRoutes } from './support-issues/routes.js';
 import { userRoutes } from './users/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -42,4 +43,5 @@ export const allRoutes = (): Route[] => [
   ...userRoutes,
   ...webhookRoutes,
   ...auditRoutes,
+  ...scimTokenRoutes,
 ];

@@ -18,8 +18,10 @@ export const AuditEvent = z
     organizationId: z.string().nullable(),
     actor: z.object({
       kind: z
-        .enum(['user', 'client', 'anonymous', 'cli'])
-        .meta({ description: 'client: an API key; cli: the command line' }),
+        .enum(['user', 'client', 'anonymous', 'cli', 'scim'])
+        .meta({
+          description: "client: an API key; cli: the command line; scim: the organization's SCIM provisioning token",
+        }),
       id: z.string().nullable().meta({ description: 'User id or key id; null for an unknown sign-in' }),
       name: z.string(),
       email: z.string(),

@@ -22,6 +22,7 @@ import { AuditLog } from './AuditLog.js';
 import { AdminCard } from './layout.js';
 import { People } from './People.js';
 import { RunbookCard } from './Runbook.js';
+import { ScimToken } from './ScimToken.js';
 import { Webhooks } from './Webhooks.js';
 
 const useStyles = makeStyles({
@@ -81,6 +82,7 @@ export function AdminConsole({ api, signOut }: { api: ApiClient; signOut: () => 
           <People key={`people-${org.id}`} api={api} org={org} staff={me.data.staff} />
           <ApiKeys key={`keys-${org.id}`} api={api} org={org} staff={me.data.staff} />
           <Webhooks key={`webhooks-${org.id}`} api={api} org={org} />
+          <ScimToken key={`scim-${org.id}`} api={api} org={org} />
           <AuditLog key={`audit-${org.id}`} api={api} org={org} />
         </>
       )}

@@ -24,6 +24,7 @@ import {
 import { Me } from '../../shared/me.js';
 import { MemberList, MemberResponse, PersonResponse } from '../../shared/members.js';
 import { ProjectList } from '../../shared/organizations.js';
+import { CreatedScimToken, ScimTokenResponse } from '../../shared/scim.js';
 import { type CreateSupportIssueBody, Runbook, SupportIssueResponse } from '../../shared/support-issues.js';
 import {
   CreatedWebhookResponse,
@@ -103,6 +104,12 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
     /** An organization's webhook endpoints and their delivery logs (its admins and staff). */
     webhooks: (orgId: string) => webhookCalls(call, orgId),
     ...supportCalls(call),
+    /** The organization's SCIM provisioning token: whether there is one, make (or replace) it, revoke it. */
+    scimToken: (orgId: string) => ({
+      get: () => call(ScimTokenResponse, `/v1/organization/${enc(orgId)}/scim-token`),
+      create: () => call(CreatedScimToken, `/v1/organization/${enc(orgId)}/scim-token`, { method: 'POST' }),
+      revoke: () => call(null, `/v1/organization/${enc(orgId)}/scim-token`, { method: 'DELETE' }),
+    }),
     /** A page of the organization's audit log, newest first (its admins and staff). */
     auditEvents: (orgId: string, filters: AuditFilters, cursor?: string) => {
       const query = new URLSearchParams({ limit: '25', ...filters, ...(cursor ? { cursor } : {}) });

@@ -177,6 +177,15 @@ const calls: Record<string, () => Promise<Call>> = {
     json: { description: 'Changed' },
     action: 'webhook.updated',
   }),
+  createOrganizationScimToken: async () => {
+    // None yet, so that the action is `created` (a second one is `rotated`).
+    await server.call(`${a()}/scim-token`, { method: 'DELETE', token: f.admin.token });
+    return { method: 'POST', path: `${a()}/scim-token`, token: f.admin.token, action: 'scim_token.created' };
+  },
+  revokeOrganizationScimToken: async () => {
+    await server.call(`${a()}/scim-token`, { method: 'POST', token: f.admin.token });
+    return { method: 'DELETE', path: `${a()}/scim-token`, token: f.admin.token, action: 'scim_token.revoked' };
+  },
   deleteWebhook: async () => ({
     method: 'DELETE',
     path: `${a()}/webhooks/${await newWebhook()}`,
@@ -213,7 +222,7 @@ describe('every administrative route writes exactly one audit event', () => {
       const [newest] = (await events(f.orgA.id, f.admin.token, `?action=${call.action}&limit=1`)).body.data;
       expect(newest).toMatchObject({ organizationId: f.orgA.id, action: call.action });
       expect(newest.ip).toMatch(/127\.0\.0\.1|::1/);
-      for (const secret of [res.body.client_secret, res.body.data?.secret].filter(Boolean)) {
+      for (const secret of [res.body.client_secret, res.body.data?.secret, res.body.data?.token].filter(Boolean)) {
         expect(JSON.stringify(newest)).not.toContain(secret);
       }
     });

@@ -11,8 +11,9 @@ import { emitEvent } from '../outbox/queries.js';
 
 /** Who made a change, and from which address: what every audit event records of its author. */
 export interface AuditActor {
-  /** `cli`: the operator at the command line (server/cli), known by their system account alone. */
-  kind: 'user' | 'client' | 'anonymous' | 'cli';
+  /** `cli`: the operator at the command line (server/cli), known by their system account alone. `scim`: the
+   *  organization's identity provider, through its SCIM token (id: the token's id). */
+  kind: 'user' | 'client' | 'anonymous' | 'cli' | 'scim';
   /** User id or key (client row) id; null for an anonymous attempt. */
   id: string | null;
   name: string;

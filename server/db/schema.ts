@@ -11,5 +11,6 @@ export * from './schema/filing.js';
 export * from './schema/organizations.js';
 export * from './schema/platform.js';
 export * from './schema/reports.js';
+export * from './schema/scim.js';
 export * from './schema/sign-in.js';
 export * from './schema/webhooks.js';

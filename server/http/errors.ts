@@ -6,7 +6,7 @@ import { databaseUnavailableError } from '../db/budget.js';
 import { ApiError, zodDetails } from '../errors.js';
 
 /** The wire status of each error code: the one place an `ApiError` becomes HTTP. */
-const statusOf: Record<ErrorCode, number> = {
+export const statusOf: Record<ErrorCode, number> = {
   bad_request: 400,
   validation_failed: 400,
   invalid_json: 400,
@@ -56,8 +56,9 @@ function apiErrorOf(err: unknown): ApiError | undefined {
   return fromHttpError(err as { type?: string; status?: number }) ?? databaseUnavailableError(err);
 }
 
-/** Answers a failure in the shape `toBody` gives (our ErrorBody, or OAuth's on the token endpoint). */
-const errorHandlerWith =
+/** Answers a failure in the shape `toBody` gives (our ErrorBody, OAuth's on the token endpoint, SCIM's on
+ *  /scim/v2). */
+export const errorHandlerWith =
   (toBody: (apiError: ApiError | undefined, requestId: string) => object): ErrorRequestHandler =>
   (err, req, res, _next) => {
     const apiError = apiErrorOf(err);

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Member, MembersQuery, Person } from '../../shared/members.js';
-import { type AuditActor, recordAudit } from '../audit/queries.js';
+import { type AuditActor, recordAudit, recordChanges } from '../audit/queries.js';
 import { CALLERS_CHANNEL } from '../auth/guard.js';
 import { hashSecret } from '../auth/secrets.js';
 import type { AppContext, ListContext } from '../context.js';
@@ -27,7 +27,13 @@ export interface NewUser {
   name: string;
   password?: string;
   staff?: boolean;
-  memberships?: { orgId: string; role: 'admin' | 'member' }[];
+  /** `externalId`, `scimUserName`: the identity provider's ids for the person in that organization (SCIM). */
+  memberships?: {
+    orgId: string;
+    role: 'admin' | 'member';
+    externalId?: string | null;
+    scimUserName?: string | null;
+  }[];
   company?: string;
   title?: string;
   phone?: string;
@@ -37,7 +43,9 @@ export interface NewUser {
  *  instance, and the clock. The server passes its context; the CLI its own session. */
 export type PeopleDeps = Pick<AppContext, 'db' | 'bus' | 'clock'>;
 
-export async function createUser(db: Db, input: NewUser) {
+/** Creates a person and their memberships. Audited (`person.created`, in each organization joined) when `actor`
+ *  is given: SCIM provisioning; the CLI and the seed are not administrative routes. */
+export async function createUser(db: Db, input: NewUser, actor?: AuditActor) {
   const email = input.email.trim();
   if (await findUserByEmail(db, email)) throw new ApiError('conflict', `A user with e-mail ${email} already exists`);
   for (const m of input.memberships ?? []) {
@@ -45,8 +53,8 @@ export async function createUser(db: Db, input: NewUser) {
   }
   const id = newId('usr');
   const passwordHash = input.password ? await hashSecret(input.password) : null;
-  await db.transaction((tx) =>
-    insertUser(
+  await db.transaction(async (tx) => {
+    await insertUser(
       tx,
       {
         id,
@@ -58,9 +66,30 @@ export async function createUser(db: Db, input: NewUser) {
         title: input.title,
         phone: input.phone,
       },
-      (input.memberships ?? []).map((m) => ({ id: newId('mem'), organizationId: m.orgId, userId: id, role: m.role })),
-    ),
-  );
+      (input.memberships ?? []).map((m) => ({
+        id: newId('mem'),
+        organizationId: m.orgId,
+        userId: id,
+        role: m.role,
+        externalId: m.externalId,
+        scimUserName: m.scimUserName,
+      })),
+    );
+    if (!actor) return;
+    for (const m of input.memberships ?? []) {
+      await recordAudit(tx, actor, {
+        organizationId: m.orgId,
+        action: 'person.created',
+        target: { type: 'person', id },
+        changes: recordChanges(
+          undefined,
+          { email, name: input.name, role: m.role, externalId: m.externalId },
+          (r) => r,
+        ),
+        at: new Date(),
+      });
+    }
+  });
   return { id, email, name: input.name, staff: input.staff ?? false };
 }
 

@@ -68,12 +68,19 @@ export const organizationMembers = pgTable(
     organizationId: orgId().references(() => organizations.id),
     userId: refersTo('user_id', () => users.id),
     role: text('role', { enum: ['admin', 'member'] }).notNull(),
+    /** The identity provider's id for the person (SCIM `externalId`), set by SCIM provisioning; unique in the
+     *  organization so the provider's `externalId eq` filter finds one person. */
+    externalId: text('external_id'),
+    /** The provider's SCIM `userName` when it is not the person's e-mail address (Entra's userPrincipalName may
+     *  differ from the mail address); null: the e-mail address is the userName. */
+    scimUserName: text('scim_user_name'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('organization_members_org_user_idx').on(t.organizationId, t.userId),
     index('organization_members_user_idx').on(t.userId),
+    uniqueIndex('organization_members_org_external_idx').on(t.organizationId, t.externalId),
   ],
 );
 
