@@ -177,6 +177,13 @@ const calls: Record<string, () => Promise<Call>> = {
     json: { description: 'Changed' },
     action: 'webhook.updated',
   }),
+  replayWebhook: async () => ({
+    method: 'POST',
+    path: `${a()}/webhooks/${await newWebhook()}/replay`,
+    token: f.admin.token,
+    json: { from: '2020-01-01T00:00:00.000Z' },
+    action: 'webhook.replayed',
+  }),
   deleteWebhook: async () => ({
     method: 'DELETE',
     path: `${a()}/webhooks/${await newWebhook()}`,

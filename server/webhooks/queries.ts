@@ -279,7 +279,7 @@ export async function replayEvents(
           and d.state in ('pending', 'queued', 'held'))
       order by e.created_at, e.id
       limit ${limit + 1}`,
-    z.object({ id: z.string(), created_at: z.coerce.date() }),
+    z.object({ id: z.string(), created_at: z.union([z.string(), z.date()]) }),
   );
   const events = rows.slice(0, limit);
   if (events.length > 0) {
@@ -290,7 +290,7 @@ export async function replayEvents(
         webhookId: webhook.id,
         eventId: event.id,
         // Due now, in the events' order: the relay claims the earliest next_attempt_at first.
-        nextAttemptAt: event.created_at,
+        nextAttemptAt: new Date(event.created_at),
         createdAt: at,
       })),
     );
