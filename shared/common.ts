@@ -20,6 +20,23 @@ export const strictQuery = <T extends z.core.$ZodLooseShape>(shape: T) =>
       issue.code === 'unrecognized_keys' ? `Unknown query parameter: ${issue.keys.join(', ')}` : undefined,
   });
 
+/** `filter.changedSince`: the `syncToken` an earlier walk's first page answered (a PostgreSQL xid8 as digits). */
+export const ChangedSince = z
+  .string()
+  .regex(/^\d{1,19}$/, { error: 'must be the syncToken of an earlier answer' })
+  .optional()
+  .meta({
+    description:
+      'Incremental sync: the `syncToken` of the first page of your previous walk. Only rows changed since then are listed — including changes whose transaction was still open during that walk, so no committed change is missed (a row may come again). Deletions are not listed.',
+    example: '18237',
+  });
+
+/** The token to pass as `filter.changedSince` next time (on the first page of a walk only). */
+export const SyncTokenField = z.string().optional().meta({
+  description:
+    'On the first page of a walk (no `cursor`): keep it and pass it as `filter.changedSince` in the next sync, after you have walked every page of this one',
+});
+
 export const Cursor = z.string().min(1).max(2000).optional().meta({ description: 'Opaque cursor from `nextCursor`' });
 
 interface FlagOptions {

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { Cursor, commaList, csvCapableLimit, DateOnly, Id, queryFlag, strictQuery, Timestamp } from './common.js';
+import {
+  ChangedSince,
+  Cursor,
+  commaList,
+  csvCapableLimit,
+  DateOnly,
+  Id,
+  queryFlag,
+  SyncTokenField,
+  strictQuery,
+  Timestamp,
+} from './common.js';
 
 /** Value sets of the spec (States and transitions, Document resource). */
 export const documentFormats = [
@@ -175,6 +186,7 @@ const submittalFilters = {
   'filter.dueDate': dateRange.optional(),
   'filter.closedAt': dateRange.optional(),
   'filter.updatedAt': instantRange.optional(),
+  'filter.changedSince': ChangedSince,
   include: oneOfList(['reviewHints']).optional(),
   includeMeta: givenFlag,
 };
@@ -231,6 +243,7 @@ const documentFilters = {
   'filter.dueDate': dateRange.optional(),
   'filter.createdAt': dateRange.optional(),
   'filter.updatedAt': instantRange.optional(),
+  'filter.changedSince': ChangedSince,
   include: documentIncludes,
   includeMeta: givenFlag,
 };
@@ -351,6 +364,7 @@ const countedList = <T extends z.ZodType>(item: T) =>
     nextCursor: z.string().nullable(),
     hasMore: z.boolean(),
     meta: ListMeta,
+    syncToken: SyncTokenField,
   });
 
 export const SubmittalList = countedList(Submittal);

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { Cursor, Id, listEnvelope, pageLimit, queryFlag, strictQuery, Timestamp } from './common.js';
+import {
+  ChangedSince,
+  Cursor,
+  Id,
+  listEnvelope,
+  pageLimit,
+  queryFlag,
+  SyncTokenField,
+  strictQuery,
+  Timestamp,
+} from './common.js';
 
 /** E-mail filing: request and response schemas of the filing, lookup, search, detail and suggestion routes. */
 
@@ -212,13 +222,14 @@ export const FiledEmailListQuery = strictQuery({
   documentId: Id.optional(),
   hasAttachments: queryFlag(),
   sentAt: DateRange.optional().meta({ description: 'Sent-date range `from,to` (YYYY-MM-DD, inclusive)' }),
+  'filter.changedSince': ChangedSince,
 });
 
-export const FiledEmailList = listEnvelope(FiledEmailSummary);
+export const FiledEmailList = listEnvelope(FiledEmailSummary).extend({ syncToken: SyncTokenField });
 
 /** A filed e-mail found by the search over every project in scope: it names its project. */
 export const FiledEmailFound = FiledEmailSummary.extend({ projectName: z.string() });
-export const FiledEmailFoundList = listEnvelope(FiledEmailFound);
+export const FiledEmailFoundList = listEnvelope(FiledEmailFound).extend({ syncToken: SyncTokenField });
 
 export const LookupQuery = strictQuery({
   internetMessageId: MessageIdInput,

@@ -186,6 +186,13 @@ const calls: Record<string, () => Promise<Call>> = {
     await server.call(`${a()}/scim-token`, { method: 'POST', token: f.admin.token });
     return { method: 'DELETE', path: `${a()}/scim-token`, token: f.admin.token, action: 'scim_token.revoked' };
   },
+  replayWebhook: async () => ({
+    method: 'POST',
+    path: `${a()}/webhooks/${await newWebhook()}/replay`,
+    token: f.admin.token,
+    json: { from: '2020-01-01T00:00:00.000Z' },
+    action: 'webhook.replayed',
+  }),
   deleteWebhook: async () => ({
     method: 'DELETE',
     path: `${a()}/webhooks/${await newWebhook()}`,

@@ -14,6 +14,7 @@ import type { Db } from '../db/connection.js';
 import { likeContains } from '../db/like.js';
 import { selectRows } from '../db/rows.js';
 import { isoUtc } from '../db/sql-text.js';
+import { changedSince } from '../db/sync-token.js';
 import { isIsoDate, isIsoTimestamp } from '../iso-dates.js';
 
 /**
@@ -43,6 +44,8 @@ export interface DocumentFilter {
   createdAt?: DateRange;
   receivedAt?: DateRange;
   closedAt?: DateRange;
+  /** filter.changedSince: a sync token (rows whose change_seq is at or above it). */
+  changedSince?: string;
   /** filter.updatedAt: bounds may be date-times (a sync's last run). */
   updatedAt?: DateRange;
 }
@@ -154,6 +157,7 @@ export function whereOf(filter: DocumentFilter): SQL {
     ...timestampRange('d.received_at', filter.receivedAt, 'filter.receivedAt'),
     ...timestampRange('d.closed_at', filter.closedAt, 'filter.closedAt'),
     ...timestampRange('d.updated_at', filter.updatedAt, 'filter.updatedAt'),
+    ...(filter.changedSince ? [changedSince(sql`d.change_seq`, filter.changedSince)] : []),
   ];
   return conditions.length > 0 ? sql.join(conditions, sql` and `) : sql`true`;
 }

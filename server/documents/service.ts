@@ -14,6 +14,7 @@ import { todayUtc } from '../clock.js';
 import type { AppContext } from '../context.js';
 import { type CursorKey, cutPage, decodeCursor, keysetCursor } from '../cursor.js';
 import { type CsvColumn, type CsvDownload, csvChunks } from '../db/csv-export.js';
+import { currentSyncToken } from '../db/sync-token.js';
 import { ApiError } from '../errors.js';
 import { csvRowCap, jsonPageSize, type Listing } from '../listing.js';
 import { documentCsvColumns, documentCsvFrom, submittalCsvColumns, submittalCsvFrom } from './csv-queries.js';
@@ -52,6 +53,7 @@ export interface Page<T> {
   nextCursor: string | null;
   hasMore: boolean;
   meta: ListMeta;
+  syncToken?: string;
 }
 
 const bindingOf = (request: ListRequest) => ({ list: request.list, filter: request.filter, sort: request.sort });
@@ -74,6 +76,8 @@ async function page<T extends { uid: string }>(
 ): Promise<Page<T>> {
   const limit = jsonPageSize(request.limit);
   const after = afterKeyOf(app.cursorKey, request);
+  // The first page of a walk hands on the token of the next sync, taken before the page reads anything.
+  const syncToken = after ? undefined : await currentSyncToken(app.db);
   // The page, the exact total and the meta counts are independent: on PostgreSQL they run side by side.
   const [rows, total, filters] = await Promise.all([
     fetchPage(app.db, queryOf(after), limit + 1, item),
@@ -86,7 +90,7 @@ async function page<T extends { uid: string }>(
     nextCursor,
     hasMore,
   } = cutPage(rows, limit, keysetCursor(app.cursorKey, bindingOf(request), position));
-  return { data, total, nextCursor, hasMore, meta: filters ? { filters } : {} };
+  return { data, total, nextCursor, hasMore, meta: filters ? { filters } : {}, ...(syncToken ? { syncToken } : {}) };
 }
 
 /** How each of the four endpoints' queries asks for its page: sort, cursor, limit and whether to count meta. */
@@ -134,6 +138,7 @@ const submittalFilter = (query: SubmittalListQuery, today: string): DocumentFilt
   dueDate: query['filter.dueDate'],
   closedAt: query['filter.closedAt'],
   updatedAt: query['filter.updatedAt'],
+  changedSince: query['filter.changedSince'],
 });
 
 const submittalMetaColumns: FilterColumn[] = ['status', 'reviewStatus', 'priority', 'type'];
@@ -233,6 +238,7 @@ const documentFilter = (query: ProjectDocumentListQuery): DocumentFilter => ({
   dueDate: query['filter.dueDate'],
   createdAt: query['filter.createdAt'],
   updatedAt: query['filter.updatedAt'],
+  changedSince: query['filter.changedSince'],
 });
 
 const documentMetaColumns: FilterColumn[] = ['format', 'type', 'status', 'priority'];

@@ -13,6 +13,7 @@ import {
   projects,
   users,
 } from '../db/schema.js';
+import { changedSince } from '../db/sync-token.js';
 import type { ProjectRef } from './score.js';
 
 /** A text[] parameter as node-postgres renders it. */
@@ -293,6 +294,8 @@ export interface ListFilters {
   hasAttachments?: boolean;
   sentFrom?: Date;
   sentBefore?: Date;
+  /** A sync token: only rows changed since it. */
+  changedSince?: string;
   /** Keyset position: rows filed before this (filedAt desc, id desc). */
   after?: KeysetPosition;
   limit: number;
@@ -333,6 +336,7 @@ export async function listFiledEmails(
   if (f.hasAttachments !== undefined) conditions.push(eq(filedEmails.hasAttachments, f.hasAttachments));
   if (f.sentFrom) conditions.push(gte(filedEmails.sentAt, f.sentFrom));
   if (f.sentBefore) conditions.push(lt(filedEmails.sentAt, f.sentBefore));
+  if (f.changedSince) conditions.push(changedSince(sql`${filedEmails.changeSeq}`, f.changedSince));
   conditions.push(newestFiledFirst.after(f.after));
   return db
     .select({ ...summaryColumns, projectName: projects.name })

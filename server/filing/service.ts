@@ -16,6 +16,7 @@ import type { AppContext } from '../context.js';
 import { cursorPosition, cutPage, type KeysetPosition, keysetCursor } from '../cursor.js';
 import { inclusiveWindow } from '../date-window.js';
 import type { Db, Tx } from '../db/connection.js';
+import { currentSyncToken } from '../db/sync-token.js';
 import { signDownload } from '../downloads/signing.js';
 import { ApiError } from '../errors.js';
 import { readEmailFilingSettings } from '../filing-settings/queries.js';
@@ -432,8 +433,8 @@ const filedAtPosition = ({ email }: FiledEmailWithFiler): KeysetPosition => ({
 });
 
 export async function listProjectEmails(app: AppContext, projectId: string, query: FiledEmailQuery) {
-  const { page, nextCursor, hasMore } = await filedEmailPage(app, { projectId }, { projectId }, query);
-  return { data: page.map(summaryOf), nextCursor, hasMore };
+  const { page, nextCursor, hasMore, syncToken } = await filedEmailPage(app, { projectId }, { projectId }, query);
+  return { data: page.map(summaryOf), nextCursor, hasMore, ...(syncToken ? { syncToken } : {}) };
 }
 
 /** Every filed e-mail the caller may read, in every project of their scope, newest filing first. */
@@ -442,8 +443,9 @@ export async function searchFiledEmails(app: AppContext, caller: Caller, query: 
   const within: FiledIn = scope.allOrgs
     ? { orgs: 'all', projects: [] }
     : { orgs: [...scope.orgs], projects: [...scope.projects.values()].flatMap((ids) => [...ids]) };
-  const { page, nextCursor, hasMore } = await filedEmailPage(app, within, { list: 'filed-emails' }, query);
-  return { data: page.map((row) => ({ ...summaryOf(row), projectName: row.projectName })), nextCursor, hasMore };
+  const { page, nextCursor, hasMore, syncToken } = await filedEmailPage(app, within, { list: 'filed-emails' }, query);
+  const data = page.map((row) => ({ ...summaryOf(row), projectName: row.projectName }));
+  return { data, nextCursor, hasMore, ...(syncToken ? { syncToken } : {}) };
 }
 
 type FiledEmailQuery = z.output<typeof FiledEmailListQuery>;
@@ -454,6 +456,8 @@ async function filedEmailPage(app: AppContext, within: FiledIn, list: object, qu
   const { cursor, limit, ...filters } = query;
   const binding = { ...list, ...filters };
   const after = cursorPosition(app.cursorKey, cursor, binding, 'timestamp');
+  // The first page of a walk hands on the token of the next sync, taken before the page reads anything.
+  const syncToken = after ? undefined : await currentSyncToken(app.db);
   const sent = inclusiveWindow(filters.sentAt?.from, filters.sentAt?.to, { from: 'sentAt', to: 'sentAt' });
   const rows = await listFiledEmails(app.db, {
     within,
@@ -462,12 +466,13 @@ async function filedEmailPage(app: AppContext, within: FiledIn, list: object, qu
     to: filters.to,
     documentId: filters.documentId,
     hasAttachments: filters.hasAttachments,
+    changedSince: filters['filter.changedSince'],
     sentFrom: sent.from,
     sentBefore: sent.before,
     after,
     limit: limit + 1,
   });
-  return cutPage(rows, limit, keysetCursor(app.cursorKey, binding, filedAtPosition));
+  return { ...cutPage(rows, limit, keysetCursor(app.cursorKey, binding, filedAtPosition)), syncToken };
 }
 
 /** Content types a browser could run (HTML, SVG, XML, scripts) are only ever handed out as opaque bytes. */

@@ -1,7 +1,9 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { createDocument, type oas31, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { OAuthErrorBody } from '../../shared/api-keys.js';
 import { ErrorBody } from '../../shared/errors.js';
+import { webhookDeliveryRules, webhookEventDocs } from '../../shared/webhook-events.js';
+import { webhookEventTypes } from '../../shared/webhooks.js';
 import { readable } from './openapi-reading.js';
 import { type Access, type HeaderSpec, openApiPath, type Route } from './route.js';
 
@@ -160,6 +162,42 @@ export function buildOpenApiDocument(routes: readonly Route[], serverUrl: string
         },
       },
       paths,
+      webhooks: webhookOperations(),
+    }),
+  );
+}
+
+/**
+ * The `webhooks` section (OpenAPI 3.1): one operation per event type, the request Sitefile POSTs to a subscribed
+ * endpoint — its Standard Webhooks headers and the `{type, timestamp, data}` body with that type's data.
+ */
+function webhookOperations(): ZodOpenApiPathsObject {
+  const headers = z.object({
+    'webhook-id': z.string().meta({ description: 'The event id (`msg_…`): the same on every retry and replay' }),
+    'webhook-timestamp': z.string().meta({ description: 'Unix seconds of this attempt' }),
+    'webhook-signature': z.string().meta({ description: '`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`' }),
+  });
+  return Object.fromEntries(
+    webhookEventTypes.map((type) => {
+      const doc = webhookEventDocs[type];
+      const body = z.object({
+        type: z.literal(type),
+        timestamp: z.iso.datetime().meta({ description: 'When the change the event describes was made' }),
+        data: doc.data,
+      });
+      const operation: ZodOpenApiOperationObject = {
+        operationId: `webhook_${type.replace('.', '_')}`,
+        summary: doc.summary,
+        description: webhookDeliveryRules,
+        tags: ['Webhooks'],
+        security: [],
+        requestParams: { header: headers },
+        requestBody: { required: true, content: { 'application/json': { schema: body } } },
+        responses: {
+          '200': { description: 'Any 2xx acknowledges the event; anything else, or no answer in time, is retried' },
+        },
+      };
+      return [type, { post: operation }];
     }),
   );
 }

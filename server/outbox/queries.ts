@@ -22,8 +22,8 @@ export interface NewEvent {
 }
 
 /**
- * Writes an event to the outbox with one pending delivery per enabled endpoint of the organization that
- * subscribed to its type and whose creator may read it now (an endpoint reaches no further than the key or person
+ * Writes an event to the outbox with one delivery per endpoint of the organization that
+ * subscribed to its type — pending, or held while the endpoint is disabled (sent when it is enabled again) — and whose creator may read it now (an endpoint reaches no further than the key or person
  * that made it, whose access may since have shrunk or ended), in one statement of the caller's transaction: the
  * event commits, or rolls back, with the change it describes. Nothing is written when no endpoint wants it. The
  * test event goes to its endpoint alone, whoever made it. Answers the deliveries' ids.
@@ -32,7 +32,7 @@ export async function emitEvent(tx: Db | Tx, event: NewEvent): Promise<string[]>
   const creatorMayRead = principalMayRead(sql`w.created_by_id`, event.organizationId, event.projectId ?? undefined);
   const wanted = event.webhookId
     ? sql`w.id = ${event.webhookId}`
-    : sql`w.enabled and ${event.type} = any(w.events) and ${creatorMayRead}`;
+    : sql`${event.type} = any(w.events) and ${creatorMayRead}`;
   const rows = await selectRows(
     tx,
     sql`with event as (
@@ -41,9 +41,9 @@ export async function emitEvent(tx: Db | Tx, event: NewEvent): Promise<string[]>
         where exists (select 1 from ${webhooks} w where w.organization_id = ${event.organizationId} and ${wanted})
         returning id, organization_id, created_at
       )
-      insert into ${webhookDeliveries} (id, organization_id, webhook_id, event_id, next_attempt_at, created_at)
+      insert into ${webhookDeliveries} (id, organization_id, webhook_id, event_id, state, next_attempt_at, created_at)
       select 'whd_' || replace(gen_random_uuid()::text, '-', ''), event.organization_id, w.id, event.id,
-        event.created_at, event.created_at
+        case when w.enabled then 'pending' else 'held' end, event.created_at, event.created_at
       from event join ${webhooks} w on w.organization_id = event.organization_id and ${wanted}
       returning id`,
     z.object({ id: z.string() }),

@@ -1,15 +1,17 @@
 import type { z } from 'zod';
 import type { Member, MembersQuery, Person } from '../../shared/members.js';
+import type { PersonEventData } from '../../shared/webhooks.js';
 import { type AuditActor, recordAudit, recordChanges } from '../audit/queries.js';
 import { CALLERS_CHANNEL } from '../auth/guard.js';
 import { hashSecret } from '../auth/secrets.js';
 import type { AppContext, ListContext } from '../context.js';
 import { cursorPosition, cutPage, keysetCursor } from '../cursor.js';
-import type { Db } from '../db/connection.js';
+import type { Db, Tx } from '../db/connection.js';
 import { type DirectoryRow, directoryPage } from '../directory/queries.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { findOrganization } from '../organizations/queries.js';
+import { emitEvent } from '../outbox/queries.js';
 import {
   deleteMembership,
   findMember,
@@ -146,12 +148,41 @@ export async function setUserDisabled(
         changes: { disabled: { before: !disabled, after: disabled } },
         at: now,
       });
+      if (organizationId) {
+        const type = disabled ? 'person.disabled' : 'person.enabled';
+        await emitPersonEvent(tx, type, { organizationId, person: changed, actor, at: now });
+      }
     }
     return changed;
   });
   if (!row) throw ApiError.notFound('User');
   await endCachedAccess(deps, userId);
   return toPerson(row);
+}
+
+/**
+ * The webhook event of a change to a person's access in an organization, in the change's transaction (the audit
+ * event records the same change; integrators who provision accounts subscribe to these alone).
+ */
+function emitPersonEvent(
+  tx: Tx,
+  type: 'person.disabled' | 'person.enabled' | 'person.removed' | 'person.role_changed',
+  change: {
+    organizationId: string;
+    person: { id: string; name: string; email: string };
+    actor: AuditActor;
+    at: Date;
+    role?: { before: string | null; after: string | null };
+  },
+) {
+  const data: PersonEventData = {
+    organizationId: change.organizationId,
+    person: { id: change.person.id, name: change.person.name, email: change.person.email },
+    ...(change.role ? { role: change.role } : {}),
+    actor: { kind: change.actor.kind, id: change.actor.id, name: change.actor.name },
+    at: change.at.toISOString(),
+  };
+  return emitEvent(tx, { organizationId: change.organizationId, type, data, at: change.at });
 }
 
 /** A page of an organization's members by name, with role and whether each is disabled. */
@@ -200,6 +231,14 @@ export async function changeMemberRole(
       changes: { role: { before: current.role, after: role } },
       at: now,
     });
+    const person = { id: userId, name: current.name, email: current.email };
+    await emitPersonEvent(tx, 'person.role_changed', {
+      organizationId: orgId,
+      person,
+      actor,
+      at: now,
+      role: { before: current.role, after: role },
+    });
   });
   await endCachedAccess(deps, userId);
   const changed = await findMember(deps.db, orgId, userId);
@@ -216,12 +255,21 @@ export async function removeMember(deps: PeopleDeps, orgId: string, userId: stri
     if (!member) throw ApiError.notFound('Member');
     if (admins.length === 1 && admins[0] === userId) throw lastAdmin();
     await deleteMembership(tx, orgId, userId);
+    const at = deps.clock.now();
     await recordAudit(tx, actor, {
       organizationId: orgId,
       action: 'member.removed',
       target: { type: 'person', id: userId },
       changes: { role: { before: member.role, after: null }, email: { before: member.email, after: null } },
-      at: deps.clock.now(),
+      at,
+    });
+    const person = { id: userId, name: member.name, email: member.email };
+    await emitPersonEvent(tx, 'person.removed', {
+      organizationId: orgId,
+      person,
+      actor,
+      at,
+      role: { before: member.role, after: null },
     });
   });
   await endCachedAccess(deps, userId);

@@ -6,9 +6,9 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/connection.js';
 import {
   type AttemptOutcome,
-  abandonDelivery,
   type DeliveryTarget,
   findDeliveryTarget,
+  holdDelivery,
   recordAttempt,
   updateWebhookRow,
 } from './queries.js';
@@ -43,13 +43,14 @@ export function signedRequest(target: DeliveryTarget, at: Date): { headers: Reco
 /**
  * One attempt of a claimed (`queued`) delivery: POST it, record the outcome, and schedule the next attempt by
  * the retry schedule — or, when the schedule is used up, fail it and disable the endpoint with a notice in the
- * organization's activity. Anything else (already done, endpoint gone or disabled) ends without a request.
+ * organization's activity. A delivery whose endpoint is disabled is held for its return; anything else (already
+ * done, endpoint gone) ends without a request.
  */
 export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): Promise<void> {
   const { db, clock, settings } = deps;
   const target = await findDeliveryTarget(db, deliveryId);
   if (target?.state !== 'queued') return;
-  if (!target.enabled) return abandonDelivery(db, deliveryId, clock.now());
+  if (!target.enabled) return holdDelivery(db, deliveryId);
   const attemptedAt = clock.now();
   const started = performance.now();
   const request = signedRequest(target, attemptedAt);

@@ -219,11 +219,83 @@ export async function recordAttempt(
 }
 
 /** A final state without an attempt (the endpoint was disabled or deleted meanwhile). */
-export async function abandonDelivery(db: Db, deliveryId: string, at: Date): Promise<void> {
+/** A claimed delivery whose endpoint was disabled meanwhile waits, held, for the endpoint to be enabled again. */
+export async function holdDelivery(db: Db, deliveryId: string): Promise<void> {
   await db
     .update(webhookDeliveries)
-    .set({ state: 'failed', claimedAt: null, completedAt: at })
+    .set({ state: 'held', claimedAt: null })
     .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.state, 'queued')));
+}
+
+/**
+ * An endpoint enabled again: its held deliveries are due at once, each at its event's time so the relay claims
+ * them oldest first; those older than `keptSince` expire instead. Answers how many are due.
+ */
+export async function releaseHeldDeliveries(tx: Tx, webhookId: string, keptSince: Date, at: Date): Promise<number> {
+  await tx.execute(sql`update ${webhookDeliveries} set state = 'expired', completed_at = ${at}
+    where webhook_id = ${webhookId} and state = 'held' and created_at < ${keptSince}`);
+  const rows = await selectRows(
+    tx,
+    sql`update ${webhookDeliveries} set state = 'pending', next_attempt_at = created_at
+      where webhook_id = ${webhookId} and state = 'held' returning id`,
+    z.object({ id: z.string() }),
+  );
+  return rows.length;
+}
+
+export interface ReplayRange {
+  /** Events at or after this instant… */
+  from?: Date;
+  /** …or after this event (its time, then its id). */
+  afterEventId?: string;
+  to: Date;
+  /** Nothing older than this (the retention). */
+  keptSince: Date;
+}
+
+/**
+ * Queues again, oldest first, up to `limit` events this endpoint was sent (or held for) in the range — each one
+ * new delivery with the event's id, so a receiver that already has it can drop it — except events it still has
+ * a delivery waiting for. Answers the events queued (up to `limit + 1` looked at, to tell whether more remain).
+ */
+export async function replayEvents(
+  tx: Tx,
+  webhook: { id: string; organizationId: string },
+  range: ReplayRange,
+  at: Date,
+  limit: number,
+): Promise<{ eventIds: string[]; more: boolean }> {
+  const start = range.afterEventId
+    ? sql`(e.created_at, e.id) > (select x.created_at, x.id from ${webhookEvents} x
+        where x.id = ${range.afterEventId} and x.organization_id = ${webhook.organizationId})`
+    : sql`e.created_at >= ${range.from}`;
+  const rows = await selectRows(
+    tx,
+    sql`select e.id, e.created_at from ${webhookEvents} e
+      where e.organization_id = ${webhook.organizationId} and ${start}
+        and e.created_at <= ${range.to} and e.created_at >= ${range.keptSince}
+        and exists (select 1 from ${webhookDeliveries} d where d.event_id = e.id and d.webhook_id = ${webhook.id})
+        and not exists (select 1 from ${webhookDeliveries} d where d.event_id = e.id and d.webhook_id = ${webhook.id}
+          and d.state in ('pending', 'queued', 'held'))
+      order by e.created_at, e.id
+      limit ${limit + 1}`,
+    z.object({ id: z.string(), created_at: z.union([z.string(), z.date()]) }),
+  );
+  const events = rows.slice(0, limit);
+  if (events.length > 0) {
+    await tx.insert(webhookDeliveries).values(
+      events.map((event) => ({
+        id: newId('whd'),
+        organizationId: webhook.organizationId,
+        webhookId: webhook.id,
+        eventId: event.id,
+        // Due now, in the events' order: the relay claims the earliest next_attempt_at first.
+        nextAttemptAt: new Date(event.created_at),
+        createdAt: at,
+      })),
+    );
+  }
+  return { eventIds: events.map((event) => event.id), more: rows.length > limit };
 }
 
 /**

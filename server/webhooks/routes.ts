@@ -2,12 +2,14 @@ import { OrgPath } from '../../shared/common.js';
 import {
   CreatedWebhookResponse,
   CreateWebhookBody,
+  ReplayWebhookBody,
   UpdateWebhookBody,
   WebhookDeliveriesQuery,
   WebhookDeliveryPage,
   WebhookDeliveryResponse,
   WebhookList,
   WebhookPath,
+  WebhookReplayResponse,
   WebhookResponse,
 } from '../../shared/webhooks.js';
 import { actorOf } from '../audit/service.js';
@@ -18,6 +20,7 @@ import {
   getWebhook,
   listDeliveries,
   listWebhooks,
+  replayWebhook,
   sendTestEvent,
   updateWebhook,
 } from './service.js';
@@ -100,6 +103,24 @@ export const webhookRoutes = [
     query: WebhookDeliveriesQuery,
     responses: { 200: { description: 'One page of deliveries', schema: WebhookDeliveryPage } },
     handler: ({ app, params, query }) => listDeliveries(app, params.orgId, params.webhookId, query),
+  }),
+  defineRoute({
+    ...oneWebhook,
+    method: 'post',
+    path: `${base}/:webhookId/replay`,
+    operationId: 'replayWebhook',
+    summary: 'Send again the events of a time or event range to this endpoint',
+    description:
+      'Queues again, oldest first, every event this endpoint was sent (or held for) from `from` (or after the event ' +
+      '`afterEventId`) to `to`: at most 1000 per call (`more` says when to call again from `lastEventId`), none ' +
+      'older than the 30 days events are kept, none the endpoint is still waiting for. Each keeps its event id as ' +
+      '`webhook-id`, so a receiver that already handled one can drop it. Audited as `webhook.replayed`.',
+    body: ReplayWebhookBody,
+    responses: { 202: { description: 'How many events were queued', schema: WebhookReplayResponse } },
+    errors: { ...notFound, 409: 'The webhook is disabled (enabling it sends what it missed)' },
+    handler: async ({ app, req, caller, params, body }) => ({
+      data: await replayWebhook(app, params.orgId, params.webhookId, body, actorOf(caller, req.ip)),
+    }),
   }),
   defineRoute({
     ...oneWebhook,

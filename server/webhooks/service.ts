@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import {
+  MAX_REPLAY_EVENTS,
   MAX_WEBHOOKS_PER_ORGANIZATION,
+  WEBHOOK_RETENTION_DAYS,
   type Webhook,
   type WebhookDelivery,
   type WebhookEventType,
+  type WebhookReplay,
 } from '../../shared/webhooks.js';
 import { type AuditActor, recordAudit, recordChanges } from '../audit/queries.js';
 import type { Caller } from '../auth/caller.js';
@@ -22,6 +25,8 @@ import {
   findWebhook,
   insertWebhookUnderLimit,
   listWebhookRows,
+  releaseHeldDeliveries,
+  replayEvents,
   updateWebhookRow,
   type WebhookRow,
 } from './queries.js';
@@ -145,9 +150,12 @@ export async function updateWebhook(
     });
     const change = { organizationId, id: webhookId, before: current, after: changed };
     if (changed) await auditWebhook(tx, actor, 'webhook.updated', change, now);
+    // Enabled again: what was held while it was disabled is sent now, oldest first.
+    if (changed && enabling) await releaseHeldDeliveries(tx, webhookId, retainedSince(now), now);
     return changed;
   });
   if (!row) throw ApiError.notFound('Webhook');
+  if (enabling) app.webhooks.nudge();
   return present(row);
 }
 
@@ -206,6 +214,50 @@ export async function listDeliveries(
     deliveryPage(app.db, webhookId, after, query.limit),
   );
   return { data: await presentDeliveries(app, page), nextCursor, hasMore };
+}
+
+/** The oldest instant whose events an endpoint still receives (held, or replayed). */
+const retainedSince = (now: Date) => new Date(now.getTime() - WEBHOOK_RETENTION_DAYS * 86_400_000);
+
+/**
+ * Queues again the events this endpoint was sent in a range (at most MAX_REPLAY_EVENTS, oldest first, none older
+ * than the retention), with their own ids as `webhook-id`. Audited; 409 while the endpoint is disabled.
+ */
+export async function replayWebhook(
+  app: AppContext,
+  organizationId: string,
+  webhookId: string,
+  range: { from?: string; afterEventId?: string; to?: string },
+  actor: AuditActor,
+): Promise<WebhookReplay> {
+  const webhook = await webhookOf(app, organizationId, webhookId);
+  if (!webhook.enabled) throw new ApiError('conflict', 'The webhook is disabled; enabling it sends what it missed');
+  const now = app.clock.now();
+  const to = range.to ? new Date(range.to) : now;
+  const from = range.from ? new Date(range.from) : undefined;
+  if (from && from > to)
+    throw ApiError.badRequest('The range starts after it ends', [{ path: 'from', message: 'after to' }]);
+  const replayed = await app.db.transaction(async (tx) => {
+    const queued = await replayEvents(
+      tx,
+      webhook,
+      { from, afterEventId: range.afterEventId, to, keptSince: retainedSince(now) },
+      now,
+      MAX_REPLAY_EVENTS,
+    );
+    await recordAudit(tx, actor, {
+      organizationId,
+      action: 'webhook.replayed',
+      target: { type: 'webhook', id: webhookId },
+      changes: {
+        replayed: { before: null, after: { ...range, to: to.toISOString(), events: queued.eventIds.length } },
+      },
+      at: now,
+    });
+    return queued;
+  });
+  app.webhooks.nudge();
+  return { queued: replayed.eventIds.length, more: replayed.more, lastEventId: replayed.eventIds.at(-1) ?? null };
 }
 
 /** Sends a `webhook.test` event to this endpoint alone, through the outbox like any event. */

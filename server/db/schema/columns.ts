@@ -3,6 +3,14 @@ import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, customType, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+/**
+ * The transaction that last wrote the row (`pg_current_xact_id()`, xid8: never wraps): the sync cursor's key. A
+ * transaction that committed late still carries the id it began with, which a sync token taken before it
+ * committed (`pg_snapshot_xmin`) is never above — so no committed change falls behind a token (issue 40).
+ * Set on insert by the default and on every update by the `change_seq_stamp` trigger (migration 0028).
+ */
+const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
+export const changeSeq = () => xid8('change_seq').notNull().default(sql`pg_current_xact_id()`);
 export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
   fromDriver: (value) => Buffer.from(value),

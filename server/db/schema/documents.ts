@@ -1,7 +1,7 @@
 // Documents (RFIs, submittals, change orders …), the people on them, and their automated reviews.
 import { sql } from 'drizzle-orm';
 import { boolean, date, index, jsonb, pgTable, primaryKey, real, text } from 'drizzle-orm/pg-core';
-import { createdAt, orgId, refersTo, tenantRow, ts, tsvector, updatedAt } from './columns.js';
+import { changeSeq, createdAt, orgId, refersTo, tenantRow, ts, tsvector, updatedAt } from './columns.js';
 import { organizations, projects } from './organizations.js';
 
 export const documents = pgTable(
@@ -32,6 +32,7 @@ export const documents = pgTable(
     ballInCourt: jsonb('ball_in_court').$type<{ userId?: string; name: string; company?: string } | null>(),
     /** Everything searchable beyond number and title (question, reasons, comments, responses,
      *  responder names and e-mails, division title), kept current by the services that change them. */
+    changeSeq: changeSeq(),
     searchText: text('search_text').notNull().default(''),
     searchVector: tsvector('search_vector').generatedAlwaysAs(
       sql`setweight(to_tsvector('simple', coalesce(number, '') || ' ' || coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(title, '') || ' ' || coalesce(search_text, '')), 'B')`,
@@ -40,6 +41,8 @@ export const documents = pgTable(
   (t) => [
     index('documents_project_created_idx').on(t.projectId, t.createdAt, t.id),
     index('documents_project_updated_idx').on(t.projectId, t.updatedAt, t.id),
+    // Sync walks: what changed in a project since a sync token.
+    index('documents_project_change_idx').on(t.projectId, t.changeSeq),
     index('documents_project_due_idx').on(t.projectId, t.dueDate, t.id),
     index('documents_project_format_created_idx').on(t.projectId, t.format, t.createdAt, t.id),
     index('documents_org_created_idx').on(t.organizationId, t.createdAt, t.id),

@@ -1,7 +1,7 @@
 // The mail people received and filed into projects from Outlook, and each organization's filing setting.
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { emptyTextArray, refersTo, tenantRow, ts, tsvector } from './columns.js';
+import { changeSeq, emptyTextArray, refersTo, tenantRow, ts, tsvector } from './columns.js';
 import { organizations } from './organizations.js';
 
 export const emailFilingSettings = pgTable('email_filing_settings', {
@@ -47,6 +47,7 @@ export const filedEmails = pgTable(
     note: text('note'),
     filedById: text('filed_by_id').notNull(),
     filedAt: ts('filed_at').notNull(),
+    changeSeq: changeSeq(),
     searchText: text('search_text').notNull().default(''),
     searchVector: tsvector('search_vector').generatedAlwaysAs(
       // Angle brackets become spaces: the parser takes `<Pier 9>` for a markup tag and would drop its words.
@@ -64,6 +65,8 @@ export const filedEmails = pgTable(
       .on(t.organizationId, sql`lower(from_address)`)
       .where(sql`message_id_generated and sent_message_id is null`),
     index('filed_emails_project_filed_idx').on(t.projectId, t.filedAt, t.id),
+    // Sync walks: what changed in a project since a sync token.
+    index('filed_emails_project_change_idx').on(t.projectId, t.changeSeq),
     // The search over every project in the caller's scope, newest filing first.
     index('filed_emails_org_filed_idx').on(t.organizationId, t.filedAt, t.id),
     // The subject as typed, anywhere in it, folded like the project search (search_fold, migration 0020).
