@@ -626,9 +626,10 @@ export async function learnedCounts(db: Db, orgIds: readonly string[], features:
 }
 
 /**
- * Counts the lines of one filed e-mail's new text (model/boilerplate.ts) under its sender's scopes (address, domain),
- * in the filing transaction: one statement, rows in key order. Whether a line is in several projects is a flag that
- * only ever turns on, so it does not depend on the order of filing.
+ * Counts the lines of one filed e-mail's new text (model/boilerplate.ts) under its sender's scopes (address, domain)
+ * and its project, in the filing transaction: one statement, rows in key order. The counts are per project, so
+ * unfiling or moving takes a line out of the project it was learned in (`unlearnLines`), and whether a line is in
+ * several projects does not depend on the order of filing.
  */
 export async function learnLines(
   tx: Tx,
@@ -638,29 +639,40 @@ export async function learnLines(
 ) {
   if (lines.keys.length === 0 || lines.scopes.length === 0) return;
   await tx.execute(sql`
-    insert into suggestion_lines as l (organization_id, scope, line, emails, first_project, many_projects)
-    select ${organizationId}, s, k, 1, ${projectId}, false
+    insert into suggestion_lines as l (organization_id, scope, line, emails, project_counts, projects)
+    select ${organizationId}, s, k, 1, jsonb_build_object(${projectId}::text, 1), 1
     from unnest(${textArray(lines.scopes)}) as s cross join unnest(${textArray(lines.keys)}) as k order by s, k
     on conflict (organization_id, scope, line) do update set
       emails = l.emails + 1,
-      many_projects = l.many_projects or l.first_project <> ${projectId}`);
+      projects = case when l.project_counts ? ${projectId} then l.projects else l.projects + 1 end,
+      project_counts = jsonb_set(l.project_counts, array[${projectId}::text],
+        to_jsonb(coalesce((l.project_counts ->> ${projectId})::int, 0) + 1))`);
 }
 
 /**
- * Takes one unfiled e-mail's lines back out of their counts, as `learnLines` put them in (rows locked in key order
- * first, as learning locks them). Whether a line was in several projects stays as it was: the flag keeps no
- * per-project counts to take one away from.
+ * Takes one unfiled (or moved-away) e-mail's lines back out of their counts in `projectId`, as `learnLines` put them
+ * in (rows locked in key order first, as learning locks them): a line left in one project only is no longer
+ * boilerplate on that evidence.
  */
 export async function unlearnLines(
   tx: Tx,
   organizationId: string,
+  projectId: string,
   lines: { scopes: readonly string[]; keys: readonly string[] },
 ) {
   if (lines.keys.length === 0 || lines.scopes.length === 0) return;
   const held = sql`organization_id = ${organizationId} and scope = any(${textArray(lines.scopes)})
     and line = any(${textArray(lines.keys)})`;
   await tx.execute(sql`select 1 from suggestion_lines where ${held} order by scope, line for update`);
-  await tx.execute(sql`update suggestion_lines set emails = emails - 1 where ${held}`);
+  await tx.execute(sql`
+    update suggestion_lines l set
+      emails = l.emails - 1,
+      projects = case when coalesce((l.project_counts ->> ${projectId})::int, 0) = 1 then l.projects - 1
+        else l.projects end,
+      project_counts = case when coalesce((l.project_counts ->> ${projectId})::int, 0) > 1
+        then jsonb_set(l.project_counts, array[${projectId}::text], to_jsonb((l.project_counts ->> ${projectId})::int - 1))
+        else l.project_counts - ${projectId}::text end
+    where ${held}`);
   await tx.execute(sql`delete from suggestion_lines where ${held} and emails <= 0`);
 }
 
@@ -676,7 +688,7 @@ export async function boilerplateLines(
     db,
     sql`select distinct line from suggestion_lines
     where organization_id = any(${textArray(orgIds)}) and scope = any(${textArray(lines.scopes)})
-      and line = any(${textArray(lines.keys)}) and many_projects and emails >= ${minEmails}`,
+      and line = any(${textArray(lines.keys)}) and projects > 1 and emails >= ${minEmails}`,
     z.object({ line: z.string() }),
   );
   return new Set(rows.map((r) => r.line));

@@ -209,6 +209,58 @@ describe('the suggestion model follows', () => {
   });
 });
 
+/** Per project, how many e-mails the boilerplate counts hold for these body lines (any sender scope). */
+const linesByProject = async (text: string) => {
+  const rows = await selectRows(
+    server.database.db,
+    sql`select c.key as "projectId", sum(c.value::int)::int as emails
+      from suggestion_lines l cross join lateral jsonb_each_text(l.project_counts) c
+      where l.organization_id = ${f.orgA.id} and l.line in ${lineKeys(text)} group by c.key order by 1`,
+    z.object({ projectId: z.string(), emails: z.number() }),
+  );
+  return Object.fromEntries(rows.map((r) => [r.projectId, r.emails]));
+};
+
+const suggest = async (json: Record<string, unknown>) => {
+  const res = await server.call('/v1/filing/suggestions', { method: 'POST', token: f.member.token, json });
+  expect(res.status).toBe(200);
+  return res.body.suggestions as { projectId: string; score: number; reasons: string[] }[];
+};
+
+describe('the suggestion model follows, as a user sees it', () => {
+  it('moves the body lines a moved e-mail taught into its new project', async () => {
+    const text = 'Tamarack joist hangers arrive on the north loading bay after the crane lift, please clear it.';
+    const res = await fileRaw(mime({ messageId: `<${randomUUID()}@acme-eng.test>`, subject: 'Hangers', text }));
+    expect(res.status).toBe(201);
+    expect(Object.keys(await linesByProject(text))).toEqual([f.projectA1.id]);
+    expect((await move(res.body.id, { projectId: f.projectA2.id })).status).toBe(200);
+    expect(Object.keys(await linesByProject(text))).toEqual([f.projectA2.id]);
+  });
+
+  it('after unfiling, a similar e-mail is no longer suggested for the old project on that evidence', async () => {
+    const from = 'Olwen Strand <olwen@vantablue-survey.test>';
+    const subject = 'Vantablue borehole logs BH-14 to BH-19';
+    const text = 'Vantablue borehole logs for the piling platform: groundwater at 3.4 m in BH-17.';
+    const res = await fileRaw(mime({ messageId: `<${randomUUID()}@vantablue-survey.test>`, from, subject, text }));
+    expect(res.status).toBe(201);
+    const similar = {
+      subject: 'Vantablue borehole logs BH-20',
+      from: 'olwen@vantablue-survey.test',
+      to: ['member@harbor.test'],
+      bodyPreview: 'Vantablue borehole logs for the piling platform, groundwater in BH-20.',
+    };
+    const before = await suggest(similar);
+    expect(before[0]?.projectId).toBe(f.projectA1.id);
+
+    expect((await unfile(res.body.id)).status).toBe(204);
+    const after = await suggest(similar);
+    const oldProject = after.find((s) => s.projectId === f.projectA1.id);
+    // Only what the fixture's other filings say of Project A1 may remain: nothing of the sender, her domain or words.
+    expect(oldProject?.reasons.join(' ') ?? '').not.toMatch(/olwen|vantablue|borehole/i);
+    expect(oldProject?.score ?? 0).toBeLessThan(before[0]!.score);
+  });
+});
+
 describe('moving', () => {
   it('moves the filing to another project: found there, not here; activity in both, webhook email.moved', async () => {
     const filed = await fileOne('Glazing mock-up moved');

@@ -16,6 +16,7 @@ import {
   findFiledEmailByMessage,
   findProjectNamed,
   learnFeatures,
+  learnLines,
   lockMessageInProject,
   moveFiledEmailRow,
   unlearnFeatures,
@@ -61,7 +62,7 @@ export async function unfileEmail(app: AppContext, caller: Caller, ref: FiledEma
   await app.db.transaction(async (tx) => {
     if (!(await deleteFiledEmail(tx, ref.projectId, ref.emailId))) throw ApiError.notFound('Filed e-mail');
     await unlearnFeatures(tx, ref.orgId, ref.projectId, learned.features);
-    await unlearnLines(tx, ref.orgId, learned.lines);
+    await unlearnLines(tx, ref.orgId, ref.projectId, learned.lines);
     await emitEvent(tx, {
       organizationId: ref.orgId,
       projectId: ref.projectId,
@@ -123,8 +124,8 @@ export async function moveFiledEmail(
   }
   const document = to.documentId ? await findDocumentInProject(app.db, to.projectId, to.documentId) : undefined;
   if (to.documentId && !document) throw ApiError.notFound('Document (in the project to move into)');
-  // Its lines stay counted: the e-mail is still filed once, and a line's "in several projects" flag only turns on.
-  const { features } = await learnedOf(app, ref.emailId);
+  // What it taught the model moves with it: features and boilerplate lines leave the old project's counts.
+  const { features, lines } = await learnedOf(app, ref.emailId);
   const at = app.clock.now();
   await app.db.transaction(async (tx) => {
     await refuseHeldAlready(tx, row, to.projectId, target.name);
@@ -136,6 +137,8 @@ export async function moveFiledEmail(
     if (!moved) throw ApiError.notFound('Filed e-mail');
     await unlearnFeatures(tx, ref.orgId, ref.projectId, features);
     await learnFeatures(tx, ref.orgId, to.projectId, features);
+    await unlearnLines(tx, ref.orgId, ref.projectId, lines);
+    await learnLines(tx, ref.orgId, to.projectId, lines);
     await emitEvent(tx, {
       organizationId: ref.orgId,
       projectId: to.projectId,

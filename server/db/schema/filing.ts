@@ -120,8 +120,8 @@ export const suggestionFeatureTotals = pgTable(
 
 /**
  * Boilerplate, learned as mail is filed (server/filing/model/boilerplate.ts): per sender address (`a:`) and sender
- * domain (`d:`), how many filed e-mails carried each line of new text (by a hash of it) and in how many projects
- * (counted to 2). A line a sender repeats across projects — signature, disclaimer, letterhead, phone — names none.
+ * domain (`d:`), how many filed e-mails carried each line of new text (by a hash of it) and in which projects
+ * (counted per project). A line a sender repeats across projects — signature, disclaimer, letterhead, phone — names none.
  */
 export const suggestionLines = pgTable(
   'suggestion_lines',
@@ -130,9 +130,13 @@ export const suggestionLines = pgTable(
     scope: text('scope').notNull(),
     line: text('line').notNull(),
     emails: integer('emails').notNull(),
-    /** The first project the line was filed in, and whether any other project holds it. */
-    firstProject: text('first_project').notNull(),
-    manyProjects: boolean('many_projects').notNull(),
+    /**
+     * Per project, how many of those e-mails are filed there (projectId → count), so that unfiling or moving one
+     * takes its line out of the right project and the "in several projects" test stays true to what is filed.
+     */
+    projectCounts: jsonb('project_counts').$type<Record<string, number>>().notNull(),
+    /** How many projects hold the line (keys of project_counts), kept beside them so the look-up reads no JSON. */
+    projects: integer('projects').notNull(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.scope, t.line] })],
 );
