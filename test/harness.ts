@@ -16,6 +16,7 @@ import { createUser } from '../server/users/service.js';
 import type { Permission } from '../shared/permissions.js';
 import { permissionKeys } from '../shared/permissions.js';
 import { onServer } from './global-setup.js';
+import { suiteResponseContract } from './response-contract.js';
 
 // What test/global-setup.ts provides to every test file (declared here, where it is read: harness.ts is in both
 // the server's and the add-in's TypeScript project).
@@ -125,7 +126,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     database,
     clock,
     config,
-    request(pathname, init = {}) {
+    async request(pathname, init = {}) {
       const headers = new Headers(init.headers);
       if (init.token) headers.set('authorization', `Bearer ${init.token}`);
       let body = init.body;
@@ -133,7 +134,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         headers.set('content-type', 'application/json');
         body = JSON.stringify(init.json);
       }
-      return fetch(server.url + pathname, { ...init, headers, body });
+      const res = await fetch(server.url + pathname, { ...init, headers, body });
+      await keepsContract(init.method ?? 'GET', res);
+      return res;
     },
     async call(pathname, init) {
       const res = await testServer.request(pathname, init);
@@ -147,6 +150,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
   };
   return testServer;
+}
+
+/**
+ * Fails the calling test when a JSON success answer breaks its OpenAPI schema (test/response-contract.ts). It reads
+ * a copy of the body, so the test still reads the answer as it arrived.
+ */
+async function keepsContract(method: string, res: Response): Promise<void> {
+  if (res.status < 200 || res.status >= 300 || !res.headers.get('content-type')?.includes('application/json')) return;
+  const text = await res.clone().text();
+  if (text.length === 0) return;
+  const problem = suiteResponseContract().check(method.toUpperCase(), res.url, res.status, JSON.parse(text));
+  if (problem) throw new Error(`Response breaks the OpenAPI contract: ${problem}`);
 }
 
 export interface ClientFixture {

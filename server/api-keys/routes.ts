@@ -196,6 +196,8 @@ export const apiKeyRoutes = [
     method: 'get',
     path: '/v1/client',
     operationId: 'listOwnClients',
+    description:
+      'The keys the calling key created (a key with `client:create`), each with its permissions, scopes and usage counts; secrets are never shown again.',
     summary: 'The keys this key created, with usage',
     tags: ['Clients'],
     access: access.needs('client:read'),
@@ -221,6 +223,8 @@ export const apiKeyRoutes = [
     method: 'get',
     path: '/v1/admin/clients',
     operationId: 'adminListClients',
+    description:
+      'Every API key of the installation, deleted ones excluded, each with its permissions, scopes and usage counts; secrets are never shown again.',
     summary: 'Every API key, with usage (staff)',
     tags: ['Admin'],
     access: access.staff,
@@ -233,6 +237,7 @@ export const apiKeyRoutes = [
     method: 'get',
     path: '/v1/admin/clients/:id',
     operationId: 'adminGetClient',
+    description: 'One API key with its permissions, scopes and usage counts; its secret is never shown again.',
     summary: 'One API key, with usage (staff)',
     responses: answers.key,
     handler: ({ app, params }) => getClient(app, params.id),
@@ -253,6 +258,8 @@ export const apiKeyRoutes = [
     method: 'delete',
     path: '/v1/admin/clients/:id',
     operationId: 'adminDeleteClient',
+    description:
+      'Marks the key deleted: its tokens are refused from the next request on and it cannot get new ones. The record stays for the audit log.',
     summary: 'Delete a key (soft delete; its tokens stop working at once) (staff)',
     responses: answers.deleted,
     handler: async ({ app, req, caller, params }) => {
@@ -265,6 +272,8 @@ export const apiKeyRoutes = [
     method: 'post',
     path: '/v1/admin/clients/:id/rotate-secret',
     operationId: 'adminRotateClientSecret',
+    description:
+      'Gives the key a new secret, answered once in this response; the old secret stops working at once, tokens already issued keep working until they expire.',
     summary: 'Replace a key’s secret; the new one is shown once (staff)',
     responses: answers.newSecret,
     handler: ({ app, req, caller, params }) => rotateClientSecret(app, params.id, actorOf(caller, req.ip)),

@@ -36,8 +36,18 @@ describe('signed downloads', () => {
       true,
     );
     const expiresAt = new Date(signed.expiresAt).getTime();
-    expect(expiresAt - now).toBeGreaterThan((server.config.signedUrlTtlSeconds - 1) * 1000);
+    expect(expiresAt - now).toBeGreaterThan(server.config.signedUrlTtlSeconds * 0.9 * 1000 - 1000);
     expect(expiresAt - now).toBeLessThanOrEqual(server.config.signedUrlTtlSeconds * 1000);
+  });
+
+  it('signs the same URL again seconds later, so an answer carrying links keeps its ETag while nothing changed', () => {
+    server.clock.set('2026-03-02T10:00:00.000Z');
+    const first = sign();
+    server.clock.advance(5_000);
+    expect(sign().url).toBe(first.url);
+    // A tenth of the TTL on, the link is signed anew: never valid for longer than the TTL.
+    server.clock.advance((server.config.signedUrlTtlSeconds / 10) * 1000);
+    expect(sign().url).not.toBe(first.url);
   });
 
   it('serves the whole file without a bearer token, as an attachment of the signed type', async () => {
@@ -105,6 +115,8 @@ describe('signed downloads', () => {
   });
 
   it('answers 403 once the link has expired (by the server clock)', async () => {
+    // At the start of a tenth of the TTL, where a link is valid for the whole TTL (see the test above).
+    server.clock.set('2026-03-02T11:00:00.000Z');
     const url = sign(undefined, undefined, 60).url;
     expect((await fetchBytes(url)).res.status).toBe(200);
     server.clock.advance(59_000);

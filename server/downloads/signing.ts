@@ -60,7 +60,12 @@ const signatureOf = (key: Buffer, target: DownloadTarget, expires: number) =>
 // A single media type with optional parameters; nothing that could smuggle a header.
 const contentTypePattern = /^[\w.+-]+\/[\w.+-]+(\s*;\s*[\w.+-]+=("[^"\r\n]*"|[\w.+-]+))*$/;
 
-/** A signed URL for the blob, valid for `ttlSeconds` from now (by the app's clock). */
+/**
+ * A signed URL for the blob, valid for at most `ttlSeconds` from now (by the app's clock) and at least nine tenths of
+ * it. The expiry counts from the start of the current tenth of the TTL, not from this second: the same blob signed
+ * again within that time gets the same URL, so an answer that carries links keeps its ETag while nothing changed
+ * (a filed e-mail's answer changed it every second).
+ */
 export function signDownload(
   app: Pick<AppContext, 'config' | 'clock' | 'downloadKey'>,
   target: DownloadTarget,
@@ -69,7 +74,8 @@ export function signDownload(
   if (!contentTypePattern.test(target.contentType)) throw new Error(`Invalid content type: ${target.contentType}`);
   if (!target.fileName || !target.blobKey) throw new Error('A signed download needs a blob key and a file name');
   if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1) throw new Error(`Invalid TTL: ${ttlSeconds}`);
-  const expires = Math.floor(app.clock.now().getTime() / 1000) + ttlSeconds;
+  const step = Math.ceil(ttlSeconds / 10);
+  const expires = Math.floor(app.clock.now().getTime() / 1000 / step) * step + ttlSeconds;
   const query = new URLSearchParams({
     type: target.contentType,
     expires: String(expires),

@@ -64,6 +64,8 @@ export const emailFilingSettingsRoutes = [
     method: 'get',
     path: '/v1/admin/organizations/:orgId/email-filing-settings',
     operationId: 'adminGetEmailFilingSettings',
+    description:
+      "The organization's e-mail filing settings (what filing suggests and keeps) as staff see and change them.",
     summary: "Read an organization's e-mail filing settings (staff)",
     tags: ['Admin'],
     access: access.staff,

@@ -129,6 +129,8 @@ export const filingRoutes = [
     method: 'get',
     path: '/v1/filed-emails/lookup',
     operationId: 'lookupFiledEmail',
+    description:
+      "Answers where a message (by its Message-ID, or by sender, subject and sent time together) is filed in the projects the caller may read: each filing's project, documents, who filed it and when. An empty list when it is filed nowhere the caller can see.",
     summary: 'Where an e-mail is already filed (projects, documents, by whom, when) within your scope',
     tags,
     access: access.needs('email:read'),
@@ -157,6 +159,8 @@ export const filingRoutes = [
     ...readProjectEmails,
     path: '/v1/organization/:orgId/project/:projectId/emails',
     operationId: 'listFiledEmails',
+    description:
+      'The e-mails filed in this project, newest filing first, a page at a time. Words match subject, sender and recipients, body and attachment names and text, accents ignored; filters narrow by document, sender and date.',
     summary: "Search a project's filed e-mails, newest filing first",
     params: ProjectPath,
     query: FiledEmailListQuery,
@@ -167,6 +171,8 @@ export const filingRoutes = [
     ...readProjectEmails,
     path: '/v1/organization/:orgId/project/:projectId/emails/:emailId',
     operationId: 'getFiledEmail',
+    description:
+      'The filed e-mail with its body, the other messages of its thread filed in this project, its attachments with signed download links (valid for a limited time) and the documents it is filed on.',
     summary: 'One filed e-mail with its thread, attachments and signed download URLs',
     params: FiledEmailPath,
     ...oneRecord('filed e-mail', FiledEmailDetail, ' in this project'),

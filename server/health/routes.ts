@@ -13,6 +13,8 @@ export const healthRoutes = [
     ...probe,
     path: '/healthz',
     operationId: 'health',
+    description:
+      'Answers 200 while the process runs, whatever the state of the database: for a liveness probe. Needs no token.',
     summary: 'The process is up',
     responses: { 200: { description: 'Up', schema: Health } },
     handler: async () => ({ status: 'ok' }),
@@ -21,6 +23,8 @@ export const healthRoutes = [
     ...probe,
     path: '/readyz',
     operationId: 'ready',
+    description:
+      "Answers 200 once start-up is over and the database answers, 503 otherwise: for a readiness probe or a load balancer's health check. Needs no token.",
     summary: 'The database is reachable',
     responses: { 200: { description: 'Ready', schema: Health } },
     errors: { 503: 'Database unreachable' },

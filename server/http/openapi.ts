@@ -147,6 +147,8 @@ export function buildOpenApiDocument(routes: readonly Route[], serverUrl: string
         description:
           'Construction-project documents, submittals, drawings, reports and e-mail history. Organization routes also answer under the plural aliases `/v1/organizations/{orgId}` and `/v1/organizations/{orgId}/projects/...`.',
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+        // Each installation is run by its own operators: the contact is this installation's reference page.
+        contact: { name: 'The operators of this Sitefile installation', url: `${serverUrl}/docs` },
       },
       servers: [{ url: serverUrl }],
       tags: [...new Set(routes.flatMap((r) => r.tags))].map((name) => ({ name, description: `${name} endpoints` })),

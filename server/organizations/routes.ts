@@ -44,6 +44,8 @@ export const organizationRoutes = [
     method: 'get',
     path: '/v1/organization/:orgId',
     operationId: 'getOrganization',
+    description:
+      'The organization with its name and settings, when the caller may see it: a person who is a member (or staff), a key scoped to it.',
     summary: 'One organization in the caller’s scope',
     tags,
     access: access.needs('organization:read', 'org'),

@@ -57,6 +57,8 @@ export const webhookRoutes = [
     method: 'get',
     path: base,
     operationId: 'listWebhooks',
+    description:
+      'Every webhook endpoint of the organization, oldest first (an organization has at most 20), each with its URL, events and state; signing secrets are never shown again.',
     summary: "List the organization's webhook endpoints (at most 20), oldest first",
     params: OrgPath,
     responses: { 200: { description: 'The endpoints (without their secrets)', schema: WebhookList } },
@@ -67,6 +69,8 @@ export const webhookRoutes = [
     method: 'get',
     path: `${base}/:webhookId`,
     operationId: 'getWebhook',
+    description:
+      'One webhook endpoint with its URL, events and state; its signing secret is never shown again.',
     summary: 'Read one webhook endpoint',
     responses: { 200: { description: 'The endpoint (without its secret)', schema: WebhookResponse } },
     handler: async ({ app, params }) => ({ data: await getWebhook(app, params.orgId, params.webhookId) }),
@@ -76,6 +80,8 @@ export const webhookRoutes = [
     method: 'patch',
     path: `${base}/:webhookId`,
     operationId: 'updateWebhook',
+    description:
+      "Changes the endpoint's URL, events or description, or enables it again after it was disabled for failing (which clears why it was disabled). Fields left out keep their values.",
     summary: 'Change a webhook endpoint, or re-enable one disabled after failing',
     body: UpdateWebhookBody,
     responses: { 200: { description: 'The endpoint as changed', schema: WebhookResponse } },
@@ -88,6 +94,7 @@ export const webhookRoutes = [
     method: 'delete',
     path: `${base}/:webhookId`,
     operationId: 'deleteWebhook',
+    description: 'Deletes the endpoint and its delivery log; events raised afterwards are not sent to it.',
     summary: 'Delete a webhook endpoint and its delivery log',
     responses: { 204: { description: 'Deleted; empty body' } },
     handler: async ({ app, req, caller, params }) => {
@@ -99,6 +106,8 @@ export const webhookRoutes = [
     method: 'get',
     path: `${base}/:webhookId/deliveries`,
     operationId: 'listWebhookDeliveries',
+    description:
+      "The endpoint's deliveries, newest first, a page at a time: each event sent, its state and every attempt with its time and the status the endpoint answered.",
     summary: "An endpoint's delivery log, newest first, each delivery with every attempt's status",
     query: WebhookDeliveriesQuery,
     responses: { 200: { description: 'One page of deliveries', schema: WebhookDeliveryPage } },

@@ -1,0 +1,77 @@
+// The contract's success side, checked on every answer the test suite receives through the harness
+// (`TestServer.request`/`call`): a 2xx JSON body must be valid against the schema the OpenAPI document declares for
+// its operation and status. The documented-errors prober checks the error side; this sees the real bodies every
+// test provokes, which no prober could invent.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { buildOpenApiDocument } from '../server/http/openapi.js';
+import { allRoutes } from '../server/routes.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked generically
+type Doc = any;
+
+interface Operation {
+  method: string;
+  template: string;
+  pattern: RegExp;
+  // biome-ignore lint/suspicious/noExplicitAny: see above
+  responses: Record<string, any>;
+}
+
+export interface ResponseContract {
+  /** Why `body` (the answer to `method url` with `status`) breaks the document, or undefined when it keeps it. */
+  check(method: string, url: string, status: number, body: unknown): string | undefined;
+}
+
+/** A checker for the given document (the suite's own by default, built in-process once per test file). */
+export function responseContract(doc: Doc): ResponseContract {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ $id: 'openapi.json', components: doc.components });
+  const operations: Operation[] = Object.entries<Record<string, Doc>>(doc.paths).flatMap(([template, item]) =>
+    Object.entries(item).map(([method, op]) => ({
+      method: method.toUpperCase(),
+      template,
+      // A parameter is one path segment; literal segments win over parameters (sorted below).
+      pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^/}]+\\?\}/g, '[^/]+')}$`),
+      responses: op.responses ?? {},
+    })),
+  );
+  // `/v1/x/mine` before `/v1/x/{id}`: fewer parameters first.
+  const parameters = (t: string) => (t.match(/\{/g) ?? []).length;
+  operations.sort((a, b) => parameters(a.template) - parameters(b.template));
+  const validators = new Map<string, ValidateFunction>();
+
+  return {
+    check(method, url, status, body) {
+      // The plural aliases (`/v1/organizations/...`, `/projects/...`) answer as the documented singular paths.
+      const pathname = new URL(url).pathname
+        .replace(/^\/v1\/organizations\//, '/v1/organization/')
+        .replace(/(\/v1\/organization\/[^/]+)\/projects\//, '$1/project/');
+      const op = operations.find((o) => o.method === method && o.pattern.test(pathname));
+      if (!op) return undefined; // not an API operation (the add-in's files, discovery documents)
+      const where = `${method} ${op.template} → ${status}`;
+      const declared = op.responses[String(status)];
+      if (!declared) return `${where}: status not documented`;
+      const schema = declared.content?.['application/json']?.schema;
+      if (!schema) return `${where}: a JSON body where the document declares none`;
+      const key = `${op.method} ${op.template} ${status}`;
+      let validate = validators.get(key);
+      if (!validate) {
+        validate = ajv.compile(refsToDocument(schema));
+        validators.set(key, validate);
+      }
+      if (validate(body)) return undefined;
+      return `${where}: body ${JSON.stringify(body).slice(0, 400)} does not match its schema: ${ajv.errorsText(validate.errors)}`;
+    },
+  };
+}
+
+/** Points the operation's local `#/components/...` references at the whole document registered in Ajv. */
+const refsToDocument = (schema: unknown): object =>
+  JSON.parse(JSON.stringify(schema).replaceAll('"$ref":"#/', '"$ref":"openapi.json#/'));
+
+let suiteContract: ResponseContract | undefined;
+/** The contract of the routes this code base declares (built on first use; a test file's servers share it). */
+export const suiteResponseContract = (): ResponseContract =>
+  (suiteContract ??= responseContract(buildOpenApiDocument(allRoutes(), 'http://sitefile.test')));
