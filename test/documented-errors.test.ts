@@ -40,6 +40,8 @@ const notProvokedHere: Record<string, string> = {
     'a message over 25 MB (a 40 MB upload races the close of the connection on a loaded machine): server/filing tests',
   'POST /v1/organization/{orgId}/webhooks 409': 'an organization with 20 webhooks: server/webhooks tests',
   'POST /v1/organization/{orgId}/webhooks/{webhookId}/test 409': 'a disabled webhook: server/webhooks tests',
+  'POST /v1/organization/{orgId}/webhooks/{webhookId}/replay 409':
+    'a disabled webhook: server/webhooks/webhook-held.test.ts',
   'POST /v1/organization/{orgId}/project/{projectId}/emails 503':
     'every filing slot of the process taken for longer than the wait (FILINGS_MAX): a load this probe does not make',
   'PATCH /v1/organization/{orgId}/members/{userId} 409': "demoting the organization's last admin: server/users tests",
@@ -73,6 +75,7 @@ const validBodies: Record<string, unknown> = {
   'PATCH /v1/organization/{orgId}/email-filing-settings': { aiSuggest: true },
   'PATCH /v1/admin/organizations/{orgId}/email-filing-settings': { aiSuggest: true },
   'PATCH /v1/organization/{orgId}/webhooks/{webhookId}': { description: 'renamed' },
+  'POST /v1/organization/{orgId}/webhooks/{webhookId}/replay': { from: '2025-01-01T00:00:00.000Z' },
   'PATCH /v1/organization/{orgId}/members/{userId}': { role: 'member' },
   'PATCH /v1/admin/users/{userId}': { disabled: true },
 };
