@@ -12,6 +12,7 @@ import { type ReactNode, useEffect, useRef } from 'react';
 import { filedCategoryName } from '../office/category.js';
 import { ErrorNotice, messageOf } from '../ui/notices.js';
 import type { FilingStep } from './filing.js';
+import { documentLabel } from './pickers.js';
 import type { CategoryOutcome, Filing, LeftBehind } from './use-filing-form.js';
 
 export const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
@@ -88,7 +89,7 @@ function OutcomeBody({
       const r = filing.result;
       const category = ` ${categoryText(filing.category, filedCategoryName(filing.project.name))}`;
       if (r.linkedToDocument) {
-        const onto = filing.document?.number ?? 'the document chosen';
+        const onto = filing.document ? documentLabel(filing.document) : 'the document chosen';
         return (
           <MessageBar intent="success" layout="multiline">
             <MessageBarBody>
@@ -113,6 +114,7 @@ function OutcomeBody({
           <MessageBarBody>
             <MessageBarTitle>Filed</MessageBarTitle>
             Filed in {filing.project.name}
+            {filing.document && <> on {documentLabel(filing.document)}</>}
             {withAttachments(filing.attachmentCount)}.{category} <Link onClick={onOpenFiled}>Open it in Sitefile</Link>
             {actions}
           </MessageBarBody>

@@ -7,6 +7,7 @@ import type { FilingForm } from './use-filing-form.js';
 const useStyles = makeStyles({
   // Room between suggestions: the keyboard focus ring around a radio button must not cover the reasons next to it.
   suggestion: { display: 'flex', flexDirection: 'column', minWidth: 0, marginBottom: tokens.spacingVerticalS },
+  document: { color: tokens.colorNeutralForeground2 },
   reasons: { color: tokens.colorNeutralForeground3, paddingLeft: '32px', overflowWrap: 'anywhere' },
 });
 
@@ -54,6 +55,12 @@ export function Suggestions({ form }: { form: FilingForm }) {
                 input={{ 'aria-describedby': `${reasonsId}-${i}` }}
               />
               <Caption1 id={`${reasonsId}-${i}`} className={styles.reasons}>
+                {s.documentNumber && (
+                  <span className={styles.document}>
+                    On {s.documentNumber}
+                    {s.documentTitle ? ` · ${s.documentTitle}` : ''}.{' '}
+                  </span>
+                )}
                 {s.reasons.join(' · ')}
               </Caption1>
             </div>

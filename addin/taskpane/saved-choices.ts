@@ -4,7 +4,8 @@ import type { DocumentChoice, ProjectOption } from './pickers.js';
 /** What the person chose for one e-mail, kept while the pane is open (across a sign-in that expired). */
 export interface SavedChoice {
   picked?: ProjectOption;
-  document?: DocumentChoice;
+  /** null: the person cleared the document Sitefile suggested. */
+  document?: DocumentChoice | null;
   note: string;
   /** Attachment ids ticked; undefined until the person changes the default (all). */
   chosen?: readonly string[];

@@ -103,15 +103,16 @@ export function useFilingForm(input: FilingFormInput) {
   const attachments = fileableAttachments(message);
 
   const [picked, setPicked] = useState<ProjectOption | undefined>(saved?.picked);
-  const [document, setDocument] = useState<DocumentChoice | undefined>(saved?.document);
+  // undefined: untouched (the suggested document of the project, if any, is preselected); null: cleared.
+  const [pickedDocument, setPickedDocument] = useState<DocumentChoice | null | undefined>(saved?.document);
   const [note, setNote] = useState(saved?.note ?? '');
   const [chosen, setChosen] = useState<ReadonlySet<string>>(
     () => new Set(saved?.chosen ?? attachments.map((a) => a.id)),
   );
   const [filing, setFiling] = useState<Filing>({ state: 'idle' });
   useEffect(() => {
-    savedChoices.set(key, { picked, document, note, chosen: [...chosen] });
-  }, [savedChoices, key, picked, document, note, chosen]);
+    savedChoices.set(key, { picked, document: pickedDocument, note, chosen: [...chosen] });
+  }, [savedChoices, key, picked, pickedDocument, note, chosen]);
 
   const { suggestions, mark } = facts;
   const suggested = suggestions.status === 'done' ? suggestions.data.suggestions : [];
@@ -123,6 +124,10 @@ export function useFilingForm(input: FilingFormInput) {
   const markedProject = mark.status === 'done' && mark.data ? markedOption(mark.data) : undefined;
   const likely = suggested[0] && suggested[0].score >= LIKELY_SCORE ? suggested[0] : undefined;
   const project = picked ?? markedProject ?? (likely ? fromSuggestion(likely) : undefined);
+  // The RFI or submittal the server suggests with the chosen project is preselected, until the person picks or clears.
+  const suggestedDocument = project && !pickedDocument ? documentSuggested(suggested, project) : undefined;
+  const document = pickedDocument === undefined ? suggestedDocument : (pickedDocument ?? undefined);
+  const setDocument = (next: DocumentChoice | undefined) => setPickedDocument(next ?? null);
 
   function markedOption(m: FileWhenSentMark): ProjectOption {
     const same = (p: { orgId: string; projectId: string }) =>
@@ -137,7 +142,7 @@ export function useFilingForm(input: FilingFormInput) {
 
   const choose = (next: ProjectOption | undefined) => {
     setPicked(next);
-    setDocument(undefined);
+    setPickedDocument(undefined);
     setFiling({ state: 'idle' });
   };
   const chooseSuggestion = (s: Suggestion) => choose(fromSuggestion(s));
@@ -185,7 +190,7 @@ export function useFilingForm(input: FilingFormInput) {
       ? { uid: filed.documentId, number: filed.documentNumber ?? '', title: '' }
       : undefined;
     setPicked(target);
-    setDocument(onto);
+    setPickedDocument(onto ?? null);
     return fileInto(target, onto);
   };
 
@@ -196,6 +201,8 @@ export function useFilingForm(input: FilingFormInput) {
     project,
     markedProject,
     document,
+    /** The document shown was suggested by Sitefile, not picked by the person. */
+    documentSuggested: pickedDocument === undefined && suggestedDocument !== undefined,
     setDocument,
     note,
     setNote,
@@ -211,6 +218,16 @@ export function useFilingForm(input: FilingFormInput) {
     /** The filing shown was undone or moved: the form is as before File. */
     clearFiling: () => setFiling({ state: 'idle' }),
   };
+}
+
+/** The document of the first suggestion for `project` that names one. */
+function documentSuggested(suggested: readonly Suggestion[], project: ProjectOption): DocumentChoice | undefined {
+  const s = suggested.find(
+    (x) => x.organizationId === project.orgId && x.projectId === project.projectId && x.documentId,
+  );
+  return s?.documentId
+    ? { uid: s.documentId, number: s.documentNumber ?? '', title: s.documentTitle ?? '' }
+    : undefined;
 }
 
 export type FilingForm = ReturnType<typeof useFilingForm>;

@@ -36,6 +36,7 @@ import { learnedFeatures } from './model/features.js';
 import {
   attachmentsOf,
   bodyTextOf,
+  documentsNamed,
   type FiledEmailToLearn,
   type FiledEmailWithFiler,
   type FiledIn,
@@ -416,7 +417,12 @@ export async function lookupFilings(app: AppContext, caller: Caller, query: z.ou
   const visible = (list: typeof filings) =>
     list
       .filter((f) => canAccessProject(caller.scope, f.organizationId, f.projectId))
-      .map((f) => ({ ...otherFilingOf(f), organizationId: f.organizationId, documentNumber: f.documentNumber }));
+      .map((f) => ({
+        ...otherFilingOf(f),
+        organizationId: f.organizationId,
+        documentNumber: f.documentNumber,
+        documentTitle: f.documentTitle,
+      }));
   const result: z.output<typeof LookupResult> = {
     internetMessageId: messageId,
     filings: visible(filings),
@@ -598,9 +604,18 @@ export async function suggestProjects(
       }
     }
   }
+  // A document suggested by the thread carries no number; numbers repeat across projects, titles tell them apart.
+  const named = new Map(
+    (await documentsNamed(app.db, [...new Set(suggestions.flatMap((s) => (s.documentId ? [s.documentId] : [])))])).map(
+      (d) => [d.id, d],
+    ),
+  );
   stopTimer({ source: aiUsed ? 'local+ai' : 'local' });
   return {
-    suggestions: suggestions.map(({ evidence: _evidence, projectCode: _code, ...s }) => s),
+    suggestions: suggestions.map(({ evidence: _evidence, projectCode: _code, ...s }) => {
+      const d = s.documentId ? named.get(s.documentId) : undefined;
+      return d ? { ...s, documentNumber: d.number, documentTitle: d.title } : s;
+    }),
     source: aiUsed ? 'local+ai' : 'local',
     aiUsed,
   };
