@@ -13,7 +13,7 @@ import { filedCategoryName } from '../office/category.js';
 import { ErrorNotice, messageOf } from '../ui/notices.js';
 import type { FilingStep } from './filing.js';
 import { documentLabel } from './pickers.js';
-import type { CategoryOutcome, Filing, LeftBehind } from './use-filing-form.js';
+import { type CategoryOutcome, type Filing, FilingUnconfirmedError, type LeftBehind } from './use-filing-form.js';
 
 export const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 
@@ -68,7 +68,15 @@ function OutcomeBody({
         </Field>
       );
     case 'failed':
-      return <ErrorNotice error={filing.error} onRetry={onRetry} title="Not filed" always />;
+      // "Not filed" only when it surely was not: an answer that was lost says so.
+      return (
+        <ErrorNotice
+          error={filing.error}
+          onRetry={onRetry}
+          title={filing.error instanceof FilingUnconfirmedError ? 'Filing not confirmed' : 'Not filed'}
+          always
+        />
+      );
     case 'marked':
       return (
         <MessageBar intent="success" layout="multiline">
@@ -115,7 +123,9 @@ function OutcomeBody({
             <MessageBarTitle>Filed</MessageBarTitle>
             Filed in {filing.project.name}
             {filing.document && <> on {documentLabel(filing.document)}</>}
-            {withAttachments(filing.attachmentCount)}.{category} <Link onClick={onOpenFiled}>Open it in Sitefile</Link>
+            {withAttachments(filing.attachmentCount)}.
+            {r.foundAfterLostAnswer && ' (Its answer was lost on the way; Sitefile has it stored.)'}
+            {category} <Link onClick={onOpenFiled}>Open it in Sitefile</Link>
             {actions}
           </MessageBarBody>
         </MessageBar>
