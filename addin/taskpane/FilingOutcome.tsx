@@ -38,7 +38,11 @@ export function FilingOutcome(props: {
   const settled = props.filing.state !== 'idle' && props.filing.state !== 'busy';
   // biome-ignore lint/correctness/useExhaustiveDependencies: each new result (not only the first) takes the focus
   useEffect(() => {
-    if (settled) result.current?.focus();
+    // In view too: at 720 px the result lands below File, under the fold.
+    if (settled) {
+      result.current?.focus({ preventScroll: true });
+      result.current?.scrollIntoView({ block: 'nearest' });
+    }
   }, [settled, props.filing]);
   return (
     <div ref={result} tabIndex={-1} aria-live="polite" data-testid="filing-outcome">

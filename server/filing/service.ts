@@ -614,11 +614,26 @@ export async function suggestProjects(
   return {
     suggestions: suggestions.map(({ evidence: _evidence, projectCode: _code, ...s }) => {
       const d = s.documentId ? named.get(s.documentId) : undefined;
-      return d ? { ...s, documentNumber: d.number, documentTitle: d.title } : s;
+      const reasons = s.reasons.filter((r) => !namesCaller(r, caller));
+      return d ? { ...s, reasons, documentNumber: d.number, documentTitle: d.title } : { ...s, reasons };
     }),
     source: aiUsed ? 'local+ai' : 'local',
     aiUsed,
   };
+}
+
+/**
+ * Whether a reason names the person asking (their address, or a word of their name such as "mia" learned from
+ * "Hello Mia"): true of every e-mail they receive, it tells them nothing about where this one belongs.
+ */
+function namesCaller(reason: string, caller: Caller): boolean {
+  const text = reason.toLowerCase();
+  if (text.includes(caller.email.toLowerCase())) return true;
+  return caller.name
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length >= 3)
+    .some((word) => new RegExp(`(^|[^\\p{L}\\p{N}])${word}($|[^\\p{L}\\p{N}])`, 'u').test(text));
 }
 
 /** What the suggestion model learned of a filed e-mail, as filing it learned it. */
