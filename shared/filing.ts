@@ -257,6 +257,9 @@ export const MoveFiledEmailBody = z
 const LookupFiling = OtherFiling.extend({
   organizationId: z.string(),
   documentNumber: z.string().nullable(),
+  documentTitle: z.string().nullable().meta({
+    description: 'The document’s title: RFI numbers repeat across projects, titles tell them apart',
+  }),
 });
 
 export const LookupResult = z.object({
@@ -302,6 +305,7 @@ export const Suggestion = z.object({
   projectName: z.string(),
   documentId: z.string().optional(),
   documentNumber: z.string().optional(),
+  documentTitle: z.string().optional().meta({ description: 'The suggested document’s title (numbers repeat)' }),
   score: z.number().min(0).max(1),
   decidedBy: z
     .enum([

@@ -194,10 +194,10 @@ function organizationCalls(call: Call) {
     },
 
     /** RFIs and submittals of a project matching `search`, for the optional target picker. */
-    targetDocuments: (orgId: string, projectId: string, search: string) =>
+    targetDocuments: (orgId: string, projectId: string, search: string, limit = 20) =>
       call(
         DocumentList,
-        `/v1/organization/${enc(orgId)}/project/${enc(projectId)}/documents?format=rfi,submittal&limit=20&sortBy=updatedAt${
+        `/v1/organization/${enc(orgId)}/project/${enc(projectId)}/documents?format=rfi,submittal&limit=${limit}&sortBy=updatedAt${
           search ? `&search=${encodeURIComponent(search)}` : ''
         }`,
         { forbidden: forbiddenText.documents },

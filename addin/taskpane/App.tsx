@@ -85,11 +85,10 @@ function SignedIn({ api, host, signOut, firstLook, savedChoices }: TaskPaneProps
     host.readSelectedMessages().then(setSelection, () => setSelection([]));
   }, [host]);
   const onItemChanged = useCallback(() => {
-    // Choices are kept for an e-mail only while it is open: the next e-mail starts from its own suggestions.
-    savedChoices.clear();
+    // The next e-mail starts from its own suggestions; what was chosen for this one is kept for it (savedChoices).
     setItemVersion((v) => v + 1);
     readSelection();
-  }, [savedChoices, readSelection]);
+  }, [readSelection]);
   useEffect(() => {
     // A pinned task pane follows the selected e-mail (or e-mails); hosts without the events keep the first one.
     readSelection();

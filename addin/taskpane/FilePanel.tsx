@@ -151,7 +151,15 @@ function MessageForm(props: FilePanelProps & { message: OpenMessage }) {
         onChange={form.choose}
         label="Or choose a project"
       />
-      {project && <DocumentPicker api={api} project={project} value={form.document} onChange={form.setDocument} />}
+      {project && (
+        <DocumentPicker
+          api={api}
+          project={project}
+          value={form.document}
+          onChange={form.setDocument}
+          suggested={form.documentSuggested}
+        />
+      )}
       {!compose && form.attachments.length > 0 && (
         <Attachments message={message} chosen={form.chosen} plan={form.plan} onChange={form.setChosen} />
       )}
@@ -222,7 +230,8 @@ function EarlierFilings({
                 {f.documentNumber && (
                   <>
                     {' '}
-                    (<span className={styles.nowrap}>{f.documentNumber}</span>)
+                    (<span className={styles.nowrap}>{f.documentNumber}</span>
+                    {f.documentTitle ? ` · ${f.documentTitle}` : ''})
                   </>
                 )}{' '}
                 by {f.filedBy.name} on {dateOf(f.filedAt)}.{' '}

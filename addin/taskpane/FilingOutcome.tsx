@@ -12,7 +12,8 @@ import { type ReactNode, useEffect, useRef } from 'react';
 import { filedCategoryName } from '../office/category.js';
 import { ErrorNotice, messageOf } from '../ui/notices.js';
 import type { FilingStep } from './filing.js';
-import type { CategoryOutcome, Filing, LeftBehind } from './use-filing-form.js';
+import { documentLabel } from './pickers.js';
+import { type CategoryOutcome, type Filing, FilingUnconfirmedError, type LeftBehind } from './use-filing-form.js';
 
 export const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 
@@ -37,7 +38,11 @@ export function FilingOutcome(props: {
   const settled = props.filing.state !== 'idle' && props.filing.state !== 'busy';
   // biome-ignore lint/correctness/useExhaustiveDependencies: each new result (not only the first) takes the focus
   useEffect(() => {
-    if (settled) result.current?.focus();
+    // In view too: at 720 px the result lands below File, under the fold.
+    if (settled) {
+      result.current?.focus({ preventScroll: true });
+      result.current?.scrollIntoView({ block: 'nearest' });
+    }
   }, [settled, props.filing]);
   return (
     <div ref={result} tabIndex={-1} aria-live="polite" data-testid="filing-outcome">
@@ -67,7 +72,15 @@ function OutcomeBody({
         </Field>
       );
     case 'failed':
-      return <ErrorNotice error={filing.error} onRetry={onRetry} title="Not filed" always />;
+      // "Not filed" only when it surely was not: an answer that was lost says so.
+      return (
+        <ErrorNotice
+          error={filing.error}
+          onRetry={onRetry}
+          title={filing.error instanceof FilingUnconfirmedError ? 'Filing not confirmed' : 'Not filed'}
+          always
+        />
+      );
     case 'marked':
       return (
         <MessageBar intent="success" layout="multiline">
@@ -88,7 +101,7 @@ function OutcomeBody({
       const r = filing.result;
       const category = ` ${categoryText(filing.category, filedCategoryName(filing.project.name))}`;
       if (r.linkedToDocument) {
-        const onto = filing.document?.number ?? 'the document chosen';
+        const onto = filing.document ? documentLabel(filing.document) : 'the document chosen';
         return (
           <MessageBar intent="success" layout="multiline">
             <MessageBarBody>
@@ -113,7 +126,10 @@ function OutcomeBody({
           <MessageBarBody>
             <MessageBarTitle>Filed</MessageBarTitle>
             Filed in {filing.project.name}
-            {withAttachments(filing.attachmentCount)}.{category} <Link onClick={onOpenFiled}>Open it in Sitefile</Link>
+            {filing.document && <> on {documentLabel(filing.document)}</>}
+            {withAttachments(filing.attachmentCount)}.
+            {r.foundAfterLostAnswer && ' (Its answer was lost on the way; Sitefile has it stored.)'}
+            {category} <Link onClick={onOpenFiled}>Open it in Sitefile</Link>
             {actions}
           </MessageBarBody>
         </MessageBar>

@@ -7,11 +7,23 @@ import type { FilingForm } from './use-filing-form.js';
 const useStyles = makeStyles({
   // Room between suggestions: the keyboard focus ring around a radio button must not cover the reasons next to it.
   suggestion: { display: 'flex', flexDirection: 'column', minWidth: 0, marginBottom: tokens.spacingVerticalS },
-  reasons: { color: tokens.colorNeutralForeground3, paddingLeft: '32px', overflowWrap: 'anywhere' },
+  document: { color: tokens.colorNeutralForeground2 },
+  // Two lines at most, so that File is in view in a 720 px pane; the full list is in the title and read out.
+  reasons: {
+    color: tokens.colorNeutralForeground3,
+    paddingLeft: '32px',
+    overflowWrap: 'anywhere',
+    display: '-webkit-box',
+    WebkitLineClamp: '2',
+    WebkitBoxOrient: 'vertical',
+    overflow: 'hidden',
+  },
 });
 
 /** Suggestions shown; the picker covers the rest. */
 const TOP_SUGGESTIONS = 3;
+/** The strongest reasons, shown; the rest in the title. */
+const SHOWN_REASONS = 2;
 
 /** The top suggestions as radio buttons, each with its reasons (read out with it by screen readers). */
 export function Suggestions({ form }: { form: FilingForm }) {
@@ -53,8 +65,18 @@ export function Suggestions({ form }: { form: FilingForm }) {
                 label={`${s.projectName} · ${Math.round(s.score * 100)}%`}
                 input={{ 'aria-describedby': `${reasonsId}-${i}` }}
               />
-              <Caption1 id={`${reasonsId}-${i}`} className={styles.reasons}>
-                {s.reasons.join(' · ')}
+              <Caption1
+                id={`${reasonsId}-${i}`}
+                className={styles.reasons}
+                title={[s.documentNumber ? `On ${s.documentNumber}` : '', ...s.reasons].filter(Boolean).join(' · ')}
+              >
+                {s.documentNumber && (
+                  <span className={styles.document}>
+                    On {s.documentNumber}
+                    {s.documentTitle ? ` · ${s.documentTitle}` : ''}.{' '}
+                  </span>
+                )}
+                {s.reasons.slice(0, SHOWN_REASONS).join(' · ')}
               </Caption1>
             </div>
           ))}

@@ -1,8 +1,9 @@
-import { Combobox, Field, Option, OptionGroup, Spinner } from '@fluentui/react-components';
+import { Combobox, Field, Link, Option, OptionGroup, Spinner } from '@fluentui/react-components';
 import { useId, useState } from 'react';
 import type { ApiClient } from '../api/client.js';
 import { messageOf } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
+import { numberQueryOf, rankForNumber, searchTextOf } from './document-numbers.js';
 import { optionKey, type ProjectDirectory, type ProjectMatches, type ProjectOption } from './project-directory.js';
 
 export type { ProjectOption } from './project-directory.js';
@@ -124,27 +125,53 @@ export interface DocumentChoice {
   title: string;
 }
 
+/** "RFI-014 · Curtain wall anchor spacing": numbers repeat across projects, the title tells them apart. */
+export const documentLabel = (d: DocumentChoice) => (d.title ? `${d.number} · ${d.title}` : d.number);
+
 /** Optional: one RFI or submittal of the chosen project to file the e-mail onto. */
 export function DocumentPicker(props: {
   api: ApiClient;
   project: ProjectOption;
   value: DocumentChoice | undefined;
   onChange: (document: DocumentChoice | undefined) => void;
+  /** Said under the picker when the value was chosen by Sitefile, not the person. */
+  suggested?: boolean;
 }) {
   const hintId = useId();
-  const text = (d: DocumentChoice) => `${d.number} · ${d.title}`;
+  const text = documentLabel;
   const ahead = useTypeAhead(props.value, text);
   const query = ahead.typed?.trim() ?? '';
+  // A typed number is asked as its digits (every spelling of it contains them) and ranked here: its own number first.
+  const numeric = numberQueryOf(query) !== undefined;
   const docs = useAsync(
-    () => props.api.targetDocuments(props.project.orgId, props.project.projectId, query),
+    () =>
+      props.api.targetDocuments(props.project.orgId, props.project.projectId, searchTextOf(query), numeric ? 50 : 20),
     [props.project.projectId, query],
   );
   const choices: DocumentChoice[] =
-    docs.status === 'done' ? docs.data.data.map((d) => ({ uid: d.uid, number: d.id, title: d.title })) : [];
+    docs.status === 'done'
+      ? rankForNumber(
+          query,
+          docs.data.data.map((d) => ({ uid: d.uid, number: d.id, title: d.title, format: d.format })),
+        ).slice(0, 20)
+      : [];
   return (
     <Field
       label="RFI or submittal (optional)"
-      hint={{ id: hintId, children: 'Leave empty to file into the project only.' }}
+      hint={{
+        id: hintId,
+        // The combobox's clear icon is for the mouse only (Fluent hides it from the keyboard): this link is for both.
+        children: props.value ? (
+          <>
+            {props.suggested ? 'Suggested by Sitefile. ' : ''}
+            <Link as="button" inline onClick={() => props.onChange(undefined)}>
+              File into the project only
+            </Link>
+          </>
+        ) : (
+          'Leave empty to file into the project only.'
+        ),
+      }}
       validationState={docs.status === 'failed' ? 'error' : 'none'}
       validationMessage={docs.status === 'failed' ? messageOf(docs.error) : undefined}
     >

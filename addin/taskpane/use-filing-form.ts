@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { type FileEmailResult, LIKELY_SCORE, type LookupResult, type Suggestion } from '../../shared/filing.js';
-import type { ApiClient } from '../api/client.js';
+import { ApiCallError, type ApiClient } from '../api/client.js';
 import { OfficeCallError } from '../office/async.js';
 import { ItemChangedError, type OpenMessage, type SharedMailbox } from '../office/mailbox.js';
 import type { FileWhenSentMark } from '../office/mark.js';
@@ -27,7 +27,7 @@ export type Filing =
   | { state: 'busy'; step: FilingStep | 'marking' }
   | {
       state: 'done';
-      result: z.output<typeof FileEmailResult>;
+      result: FiledResult;
       /** The files filed with it, as the person chose them (inline images, part of the body, are not counted). */
       attachmentCount: number;
       project: ProjectOption;
@@ -37,6 +37,29 @@ export type Filing =
   | { state: 'marked'; project: ProjectOption }
   | { state: 'unmarked' }
   | { state: 'failed'; error: unknown };
+
+/** What the pane tells of a filing: the server's answer, or the filing found stored after the answer was lost. */
+export type FiledResult = Pick<
+  z.output<typeof FileEmailResult>,
+  'id' | 'organizationId' | 'projectId' | 'filedBy' | 'filedAt' | 'duplicate' | 'linkedToDocument'
+> & {
+  /** The answer to File was lost; the filing was found stored by looking it up. */
+  foundAfterLostAnswer?: boolean;
+};
+
+/**
+ * File's answer was lost (no connection, a gateway's 5xx) and looking the filing up failed too: it may be stored.
+ * Retry looks it up first and files only if it is not there.
+ */
+export class FilingUnconfirmedError extends Error {
+  readonly retryable = true;
+  constructor() {
+    super(
+      'Sitefile’s answer did not arrive, so the add-in cannot tell whether the e-mail was stored. Retry checks first and files it only if it is not there.',
+    );
+    this.name = 'FilingUnconfirmedError';
+  }
+}
 
 /** Whether the "Filed: project" category landed on the message in Outlook, and if not, why. */
 export type CategoryOutcome =
@@ -103,15 +126,30 @@ export function useFilingForm(input: FilingFormInput) {
   const attachments = fileableAttachments(message);
 
   const [picked, setPicked] = useState<ProjectOption | undefined>(saved?.picked);
-  const [document, setDocument] = useState<DocumentChoice | undefined>(saved?.document);
+  // undefined: untouched (the suggested document of the project, if any, is preselected); null: cleared.
+  const [pickedDocument, setPickedDocument] = useState<DocumentChoice | null | undefined>(saved?.document);
   const [note, setNote] = useState(saved?.note ?? '');
   const [chosen, setChosen] = useState<ReadonlySet<string>>(
     () => new Set(saved?.chosen ?? attachments.map((a) => a.id)),
   );
   const [filing, setFiling] = useState<Filing>({ state: 'idle' });
+  // Kept only what the person changed: an e-mail merely looked at keeps nothing.
+  const touched = useRef(saved !== undefined);
   useEffect(() => {
-    savedChoices.set(key, { picked, document, note, chosen: [...chosen] });
-  }, [savedChoices, key, picked, document, note, chosen]);
+    const all = fileableAttachments(message);
+    const everyAttachment = all.every((a) => chosen.has(a.id)) && chosen.size === all.length;
+    if (picked === undefined && pickedDocument === undefined && note === '' && everyAttachment) {
+      if (touched.current) savedChoices.delete(key);
+      return;
+    }
+    touched.current = true;
+    savedChoices.set(key, {
+      picked,
+      document: pickedDocument,
+      note,
+      chosen: everyAttachment ? undefined : [...chosen],
+    });
+  }, [savedChoices, key, picked, pickedDocument, note, chosen, message]);
 
   const { suggestions, mark } = facts;
   const suggested = suggestions.status === 'done' ? suggestions.data.suggestions : [];
@@ -123,6 +161,10 @@ export function useFilingForm(input: FilingFormInput) {
   const markedProject = mark.status === 'done' && mark.data ? markedOption(mark.data) : undefined;
   const likely = suggested[0] && suggested[0].score >= LIKELY_SCORE ? suggested[0] : undefined;
   const project = picked ?? markedProject ?? (likely ? fromSuggestion(likely) : undefined);
+  // The RFI or submittal the server suggests with the chosen project is preselected, until the person picks or clears.
+  const suggestedDocument = project && !pickedDocument ? documentSuggested(suggested, project) : undefined;
+  const document = pickedDocument === undefined ? suggestedDocument : (pickedDocument ?? undefined);
+  const setDocument = (next: DocumentChoice | undefined) => setPickedDocument(next ?? null);
 
   function markedOption(m: FileWhenSentMark): ProjectOption {
     const same = (p: { orgId: string; projectId: string }) =>
@@ -137,7 +179,7 @@ export function useFilingForm(input: FilingFormInput) {
 
   const choose = (next: ProjectOption | undefined) => {
     setPicked(next);
-    setDocument(undefined);
+    setPickedDocument(undefined);
     setFiling({ state: 'idle' });
   };
   const chooseSuggestion = (s: Suggestion) => choose(fromSuggestion(s));
@@ -166,7 +208,18 @@ export function useFilingForm(input: FilingFormInput) {
     try {
       outcome = compose
         ? await markDraft(held, target, onto, setFiling)
-        : await fileNow({ api, held, message, project: target, document: onto, note, chosen, setFiling, shared });
+        : await fileNow({
+            api,
+            held,
+            message,
+            project: target,
+            document: onto,
+            note,
+            chosen,
+            setFiling,
+            shared,
+            checkFirst: filing.state === 'failed' && filing.error instanceof FilingUnconfirmedError,
+          });
       input.projects?.remember(target);
       if (compose) facts.mark.reload();
     } catch (error) {
@@ -175,6 +228,8 @@ export function useFilingForm(input: FilingFormInput) {
       busy.current = false;
     }
     setFiling(outcome);
+    // Filed: the form is done with; coming back, the e-mail shows where it is filed.
+    if (outcome.state === 'done') savedChoices.delete(key);
     if (!held.isOpen()) input.onLeftBehind({ subject: message.subject, filing: outcome });
   };
   const file = () => (project ? fileInto(project, document) : Promise.resolve());
@@ -185,7 +240,7 @@ export function useFilingForm(input: FilingFormInput) {
       ? { uid: filed.documentId, number: filed.documentNumber ?? '', title: '' }
       : undefined;
     setPicked(target);
-    setDocument(onto);
+    setPickedDocument(onto ?? null);
     return fileInto(target, onto);
   };
 
@@ -196,6 +251,8 @@ export function useFilingForm(input: FilingFormInput) {
     project,
     markedProject,
     document,
+    /** The document shown was suggested by Sitefile, not picked by the person. */
+    documentSuggested: pickedDocument === undefined && suggestedDocument !== undefined,
     setDocument,
     note,
     setNote,
@@ -211,6 +268,16 @@ export function useFilingForm(input: FilingFormInput) {
     /** The filing shown was undone or moved: the form is as before File. */
     clearFiling: () => setFiling({ state: 'idle' }),
   };
+}
+
+/** The document of the first suggestion for `project` that names one. */
+function documentSuggested(suggested: readonly Suggestion[], project: ProjectOption): DocumentChoice | undefined {
+  const s = suggested.find(
+    (x) => x.organizationId === project.orgId && x.projectId === project.projectId && x.documentId,
+  );
+  return s?.documentId
+    ? { uid: s.documentId, number: s.documentNumber ?? '', title: s.documentTitle ?? '' }
+    : undefined;
 }
 
 export type FilingForm = ReturnType<typeof useFilingForm>;
@@ -243,6 +310,8 @@ async function fileNow(args: {
   chosen: ReadonlySet<string>;
   shared: ReturnType<typeof useMessageFacts>['shared'];
   setFiling: (filing: Filing) => void;
+  /** The last attempt ended unconfirmed: look the filing up before filing again. */
+  checkFirst: boolean;
 }): Promise<Filing> {
   const { api, held, message, project, setFiling } = args;
   const target = {
@@ -252,9 +321,20 @@ async function fileNow(args: {
     note: args.note.trim() || undefined,
   };
   setFiling({ state: 'busy', step: 'reading' });
-  const result = await fileOpenMessage(api, held, message, target, args.chosen, (step) =>
-    setFiling({ state: 'busy', step }),
-  );
+  // A retry after an unconfirmed filing looks first: the filing may be stored though its answer was lost.
+  const earlier = args.checkFirst ? await storedFiling(api, message, project) : undefined;
+  const result =
+    earlier ??
+    (await fileOpenMessage(api, held, message, target, args.chosen, (step) => setFiling({ state: 'busy', step })).catch(
+      async (error: unknown) => {
+        if (!answerLost(error)) throw error;
+        const found = await storedFiling(api, message, project).catch(() => {
+          throw new FilingUnconfirmedError();
+        });
+        if (!found) throw error;
+        return found;
+      },
+    ));
   const shared = args.shared.status === 'done' ? args.shared.data : undefined;
   const category: CategoryOutcome =
     shared && !shared.canWrite
@@ -265,6 +345,32 @@ async function fileNow(args: {
         );
   const attachmentCount = fileableAttachments(message).filter((a) => args.chosen.has(a.id)).length;
   return { state: 'done', result, attachmentCount, project, document: args.document, category };
+}
+
+/** No answer, or a gateway's instead of Sitefile's: the request may have been stored all the same. */
+const answerLost = (error: unknown) =>
+  error instanceof ApiCallError && (error.status === 0 || error.status === 502 || error.status === 504);
+
+/** This e-mail's filing in `project`, as looked up: the one File made though its answer was lost. */
+async function storedFiling(
+  api: ApiClient,
+  message: OpenMessage,
+  project: ProjectOption,
+): Promise<FiledResult | undefined> {
+  const found = await lookupFilings(api, message);
+  const f = found?.filings.find((x) => x.organizationId === project.orgId && x.projectId === project.projectId);
+  return f
+    ? {
+        id: f.filedEmailId,
+        organizationId: f.organizationId,
+        projectId: f.projectId,
+        filedBy: f.filedBy,
+        filedAt: f.filedAt,
+        duplicate: false,
+        linkedToDocument: false,
+        foundAfterLostAnswer: true,
+      }
+    : undefined;
 }
 
 /** Outlook applies only categories of the mailbox's master list; a delegate may not be allowed to add to it. */

@@ -56,6 +56,15 @@ export async function findDocumentInProject(db: Db, projectId: string, documentI
   return row;
 }
 
+/** The number and title of each of these documents (those of the caller's suggestions). */
+export function documentsNamed(db: Db, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .select({ id: documents.id, number: documents.number, title: documents.title })
+    .from(documents)
+    .where(inArray(documents.id, [...ids]));
+}
+
 /** A filing named by this Message-ID: its own, or the one the transport gave it after it was filed on send. */
 const namedBy = (messageId: string) =>
   or(eq(filedEmails.messageId, messageId), eq(filedEmails.sentMessageId, messageId));
@@ -218,6 +227,7 @@ const filingColumns = {
   projectName: projects.name,
   documentId: filedEmails.documentId,
   documentNumber: documents.number,
+  documentTitle: documents.title,
   filedById: filedEmails.filedById,
   filedByName: users.name,
   filedByEmail: users.email,

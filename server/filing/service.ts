@@ -37,6 +37,7 @@ import { learnedFeatures } from './model/features.js';
 import {
   attachmentsOf,
   bodyTextOf,
+  documentsNamed,
   type FiledEmailToLearn,
   type FiledEmailWithFiler,
   type FiledIn,
@@ -417,7 +418,12 @@ export async function lookupFilings(app: AppContext, caller: Caller, query: z.ou
   const visible = (list: typeof filings) =>
     list
       .filter((f) => canAccessProject(caller.scope, f.organizationId, f.projectId))
-      .map((f) => ({ ...otherFilingOf(f), organizationId: f.organizationId, documentNumber: f.documentNumber }));
+      .map((f) => ({
+        ...otherFilingOf(f),
+        organizationId: f.organizationId,
+        documentNumber: f.documentNumber,
+        documentTitle: f.documentTitle,
+      }));
   const result: z.output<typeof LookupResult> = {
     internetMessageId: messageId,
     filings: visible(filings),
@@ -603,12 +609,36 @@ export async function suggestProjects(
       }
     }
   }
+  // A document suggested by the thread carries no number; numbers repeat across projects, titles tell them apart.
+  const named = new Map(
+    (await documentsNamed(app.db, [...new Set(suggestions.flatMap((s) => (s.documentId ? [s.documentId] : [])))])).map(
+      (d) => [d.id, d],
+    ),
+  );
   stopTimer({ source: aiUsed ? 'local+ai' : 'local' });
   return {
-    suggestions: suggestions.map(({ evidence: _evidence, projectCode: _code, ...s }) => s),
+    suggestions: suggestions.map(({ evidence: _evidence, projectCode: _code, ...s }) => {
+      const d = s.documentId ? named.get(s.documentId) : undefined;
+      const reasons = s.reasons.filter((r) => !namesCaller(r, caller));
+      return d ? { ...s, reasons, documentNumber: d.number, documentTitle: d.title } : { ...s, reasons };
+    }),
     source: aiUsed ? 'local+ai' : 'local',
     aiUsed,
   };
+}
+
+/**
+ * Whether a reason names the person asking (their address, or a word of their name such as "mia" learned from
+ * "Hello Mia"): true of every e-mail they receive, it tells them nothing about where this one belongs.
+ */
+function namesCaller(reason: string, caller: Caller): boolean {
+  const text = reason.toLowerCase();
+  if (text.includes(caller.email.toLowerCase())) return true;
+  return caller.name
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length >= 3)
+    .some((word) => new RegExp(`(^|[^\\p{L}\\p{N}])${word}($|[^\\p{L}\\p{N}])`, 'u').test(text));
 }
 
 /** What the suggestion model learned of a filed e-mail, as filing it learned it. */
