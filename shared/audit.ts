@@ -17,11 +17,9 @@ export const AuditEvent = z
     id: z.string(),
     organizationId: z.string().nullable(),
     actor: z.object({
-      kind: z
-        .enum(['user', 'client', 'anonymous', 'cli', 'scim'])
-        .meta({
-          description: "client: an API key; cli: the command line; scim: the organization's SCIM provisioning token",
-        }),
+      kind: z.enum(['user', 'client', 'anonymous', 'cli', 'scim']).meta({
+        description: "client: an API key; cli: the command line; scim: the organization's SCIM provisioning token",
+      }),
       id: z.string().nullable().meta({ description: 'User id or key id; null for an unknown sign-in' }),
       name: z.string(),
       email: z.string(),

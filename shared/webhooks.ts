@@ -37,12 +37,9 @@ export const PersonEventData = z
   .object({
     organizationId: z.string(),
     person: z.object({ id: z.string(), name: z.string(), email: z.string() }),
-    role: z
-      .object({ before: z.string().nullable(), after: z.string().nullable() })
-      .optional()
-      .meta({
-        description: 'person.role_changed and person.removed: the role before and after (null: no longer a member)',
-      }),
+    role: z.object({ before: z.string().nullable(), after: z.string().nullable() }).optional().meta({
+      description: 'person.role_changed and person.removed: the role before and after (null: no longer a member)',
+    }),
     actor: z
       .object({ kind: z.string(), id: z.string().nullable(), name: z.string() })
       .meta({ description: 'Who made the change' }),

@@ -69,8 +69,7 @@ export const webhookRoutes = [
     method: 'get',
     path: `${base}/:webhookId`,
     operationId: 'getWebhook',
-    description:
-      'One webhook endpoint with its URL, events and state; its signing secret is never shown again.',
+    description: 'One webhook endpoint with its URL, events and state; its signing secret is never shown again.',
     summary: 'Read one webhook endpoint',
     responses: { 200: { description: 'The endpoint (without its secret)', schema: WebhookResponse } },
     handler: async ({ app, params }) => ({ data: await getWebhook(app, params.orgId, params.webhookId) }),
