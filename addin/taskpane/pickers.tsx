@@ -163,7 +163,7 @@ export function DocumentPicker(props: {
         // The combobox's clear icon is for the mouse only (Fluent hides it from the keyboard): this link is for both.
         children: props.value ? (
           <>
-            {props.suggested ? 'Suggested by Sitefile. ' : ''}
+            {props.suggested ? 'Suggested. ' : ''}
             <Link as="button" inline onClick={() => props.onChange(undefined)}>
               File into the project only
             </Link>

@@ -79,7 +79,7 @@ describeInBrowser('filing onto an RFI or submittal', () => {
       });
       const picker = page.getByRole('combobox', { name: 'RFI or submittal (optional)' });
       await expect.poll(() => picker.inputValue()).toBe('RFI-014 · Curtain wall anchor spacing');
-      await page.getByText('Suggested by Sitefile.').waitFor();
+      await page.getByText('Suggested.').waitFor();
       // The suggestion says which RFI-014 it means: Pier 9's, by its title.
       await page
         .getByText(/On RFI-014 · Curtain wall anchor spacing\./)
