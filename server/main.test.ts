@@ -23,10 +23,6 @@ const newDataDir = () => {
   return dir;
 };
 
-/**
- * Starts the server as `npm start` does (from the bundle `tools/build.mjs` makes, without the add-in build) on
- * data directory `dir` with `env`, waits until it serves, asks `paths`, stops it with `signal`, and returns what it printed.
- */
 /** The pid of the PostgreSQL that holds `dir`'s cluster, if one still runs. */
 function runningPostmaster(dir: string): number | undefined {
   const lockFile = path.join(clusterDir(dir), 'cluster/postmaster.pid');
@@ -41,6 +37,27 @@ function runningPostmaster(dir: string): number | undefined {
   }
 }
 
+/** `npm start`'s server process (the bundle `tools/build.mjs` makes) on data directory `dir` and `port`, its
+ *  output piped. */
+const spawnStart = (dir: string, port: number, env: Record<string, string> = {}) =>
+  spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.mjs'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      DATA_DIR: dir,
+      DATABASE_URL: '',
+      SITEFILE_DEMO: '',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+
+/**
+ * Starts the server as `npm start` does (without the add-in build) on data directory `dir` with `env`, waits until
+ * it serves, asks `paths`, stops it with `signal`, and returns what it printed and how it exited.
+ */
 async function startAndStop(
   dir: string,
   env: Record<string, string> = {},
@@ -49,19 +66,7 @@ async function startAndStop(
 ): Promise<{ banner: string; statuses: number[]; exit: number | NodeJS.Signals | null }> {
   const port = await freePort(); // the banner shows the configured address, so port 0 will not do
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.mjs'], {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        DATA_DIR: dir,
-        DATABASE_URL: '',
-        SITEFILE_DEMO: '',
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnStart(dir, port, env);
     let output = '';
     let statuses: number[] = [];
     const started = () => output.includes('admin console');
@@ -225,18 +230,9 @@ describe('npm start on an empty embedded database (the README)', () => {
 
   it('stops its PostgreSQL when asked to stop while it is still starting', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ['dist/server/main.mjs'], {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        DATA_DIR: dir,
-        DATABASE_URL: '',
-        SITEFILE_DEMO: '',
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-      },
-      stdio: 'ignore',
-    });
+    const child = spawnStart(dir, port);
+    child.stdout.resume();
+    child.stderr.resume();
     const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
       child.on('exit', (code, signal) => resolve(code ?? signal)),
     );

@@ -33,6 +33,14 @@ const stub = `const officeEnums = ${JSON.stringify(officeEnums)};\n${readFileSyn
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 /** `describe` where Debian's Chromium is on PATH, else skipped with a line saying why (test/system-tools.ts). */
+/** The layouts every pane screen is tested in: mouse and keyboard, each at 320 and 450 px, in light and dark. */
+export const paneLayouts = [
+  { input: 'mouse', width: 320, theme: 'light' },
+  { input: 'keyboard', width: 320, theme: 'dark' },
+  { input: 'keyboard', width: 450, theme: 'light' },
+  { input: 'mouse', width: 450, theme: 'dark' },
+] as const;
+
 export const describeInBrowser = (name: string, body: () => void) => describeNeeds(['chromium'], name, body);
 
 /** The e-mail open in the stand-in Outlook. */

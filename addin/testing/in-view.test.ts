@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { describeInBrowser, expectAccessible, openEmail, pressBy, shot } from './chromium.js';
+import { describeInBrowser, expectAccessible, openEmail, paneLayouts, pressBy, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -21,12 +21,7 @@ const scrolled = (page: Page) => page.evaluate(() => document.scrollingElement?.
 describeInBrowser('in view at 720 px', () => {
   const suite = useBrowserSuite();
 
-  for (const { input, width, theme } of [
-    { input: 'mouse', width: 320, theme: 'light' },
-    { input: 'keyboard', width: 320, theme: 'dark' },
-    { input: 'keyboard', width: 450, theme: 'light' },
-    { input: 'mouse', width: 450, theme: 'dark' },
-  ] as const) {
+  for (const { input, width, theme } of paneLayouts) {
     const tag = `${input}-${width}-${theme}`;
     it(`File and its result are in view, reasons short and not about the reader (${tag})`, async () => {
       const { context, page } = await suite.openPane(

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { documents } from '../../server/db/schema.js';
-import { describeInBrowser, expectAccessible, openEmail, origin, pressBy, shot } from './chromium.js';
+import { describeInBrowser, expectAccessible, openEmail, origin, paneLayouts, pressBy, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -53,12 +53,7 @@ describeInBrowser('nothing prepared is lost', () => {
     });
   });
 
-  for (const { input, width, theme } of [
-    { input: 'mouse', width: 320, theme: 'light' },
-    { input: 'keyboard', width: 320, theme: 'dark' },
-    { input: 'keyboard', width: 450, theme: 'light' },
-    { input: 'mouse', width: 450, theme: 'dark' },
-  ] as const) {
+  for (const { input, width, theme } of paneLayouts) {
     const tag = `${input}-${width}-${theme}`;
     it(`keeps an unfiled e-mail's form across another e-mail, offline, and a reload (${tag})`, async () => {
       const email = {

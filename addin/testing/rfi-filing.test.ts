@@ -1,7 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { documents } from '../../server/db/schema.js';
-import { describeInBrowser, expectAccessible, openEmail, pressBy, shot } from './chromium.js';
+import { describeInBrowser, expectAccessible, openEmail, paneLayouts, pressBy, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -59,12 +59,7 @@ describeInBrowser('filing onto an RFI or submittal', () => {
       ]);
   });
 
-  for (const { input, width, theme } of [
-    { input: 'mouse', width: 320, theme: 'light' },
-    { input: 'keyboard', width: 320, theme: 'dark' },
-    { input: 'keyboard', width: 450, theme: 'light' },
-    { input: 'mouse', width: 450, theme: 'dark' },
-  ] as const) {
+  for (const { input, width, theme } of paneLayouts) {
     const tag = `${input}-${width}-${theme}`;
     const open = (item: object) =>
       suite.openPane({ item, dark: theme === 'dark' }, { width, height: 720, colorScheme: theme });
