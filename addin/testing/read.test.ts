@@ -142,7 +142,9 @@ describeInBrowser('opening what was filed', () => {
     await page.getByRole('button', { name: 'File', exact: true }).click();
     await page.getByText('Linked to RFI-014').waitFor();
     await page
-      .getByText(/Ada Admin had filed this e-mail in Pier 9 Terminal on .*; it is now on RFI-014 too\./)
+      .getByText(
+        /Ada Admin had filed this e-mail in Pier 9 Terminal on .*; it is now on RFI-014 · Curtain wall anchor spacing too\./,
+      )
       .waitFor();
     expect(await page.getByText('Nothing was changed').count()).toBe(0);
     await shot(page, 'read-linked-to-rfi');
