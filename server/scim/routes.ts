@@ -19,6 +19,9 @@ export const scimTokenRoutes = [
     path: '/v1/organization/:orgId/scim-token',
     operationId: 'getOrganizationScimToken',
     summary: 'Whether the organization has a SCIM token, when it was made and last used (never the token)',
+    description:
+      'Organization admins and staff. Answers null when the organization has no SCIM token; otherwise when it was ' +
+      'made, by whom, when it was last used (to the minute) and the `baseUrl` to give the identity provider.',
     responses: { 200: { description: 'The token, or null', schema: ScimTokenResponse } },
     handler: async ({ app, params }) => ({ data: await getScimToken(app, params.orgId) }),
   }),
@@ -43,6 +46,9 @@ export const scimTokenRoutes = [
     path: '/v1/organization/:orgId/scim-token',
     operationId: 'revokeOrganizationScimToken',
     summary: 'Revoke the SCIM token: provisioning stops with the next request',
+    description:
+      'Organization admins and staff. The token is refused from the next SCIM request on every instance; 404 when ' +
+      'the organization has none. Recorded in the audit log as `scim_token.revoked`.',
     errors: { 404: 'No such organization, or it has no SCIM token' },
     responses: { 204: { description: 'Revoked' } },
     handler: async ({ app, req, caller, params }) => {

@@ -120,6 +120,14 @@ describe('webhook events are not lost', () => {
     await changePerson((await newMember()).id);
     await receiver.waitForRequests(before + 4);
     const first = payloadsSince(hook.secret, before);
+    // A replay skips events whose delivery is still under way: wait until the sender has recorded all four as sent
+    // (the receiver has them a moment before that).
+    await expect
+      .poll(async () => {
+        const log = await server.call(`${hooksPath()}/${hook.id}/deliveries`, { token: f.admin.token });
+        return log.body.data.filter((d: { state: string }) => d.state === 'succeeded').length;
+      })
+      .toBe(4);
     const replay = (json: Record<string, unknown>) =>
       server.call(`${hooksPath()}/${hook.id}/replay`, { method: 'POST', token: f.admin.token, json });
     const res = await replay({ from: start });
