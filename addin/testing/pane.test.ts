@@ -74,7 +74,9 @@ describeInBrowser('the task pane in Chromium', () => {
     await page.getByRole('checkbox', { name: /site-photo\.jpg/ }).uncheck();
     await shot(page, '04-attachment-choice');
     await page.getByRole('button', { name: 'File', exact: true }).click();
-    await page.getByText('Filed in Pier 9 Terminal with 1 attachment.').waitFor();
+    await page
+      .getByText('Filed in Pier 9 Terminal on RFI-014 · Curtain wall anchor spacing with 1 attachment.')
+      .waitFor();
     await shot(page, '05-filed');
     await expectAccessible(page);
 
@@ -88,7 +90,9 @@ describeInBrowser('the task pane in Chromium', () => {
 
   it('says where the e-mail is already filed, and filing it again changes nothing', async () => {
     await page.reload();
-    await page.getByText(/Already filed in Pier 9 Terminal \(RFI-014\) by Mia Member on/).waitFor();
+    await page
+      .getByText(/Already filed in Pier 9 Terminal \(RFI-014 · Curtain wall anchor spacing\) by Mia Member on/)
+      .waitFor();
     await shot(page, '06-already-filed');
     await expectAccessible(page);
     await page.getByRole('radio', { name: /Pier 9 Terminal/ }).waitFor();
