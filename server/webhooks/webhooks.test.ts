@@ -608,6 +608,13 @@ describeAuthMatrix('webhook deliveries', () => ({ server, fixtures: f }), {
   path: '/v1/organization/{orgId}/webhooks/{webhookId}/deliveries',
   vars: matrixHook,
 });
+describeAuthMatrix('replay a webhook', () => ({ server, fixtures: f }), {
+  method: 'POST',
+  path: '/v1/organization/{orgId}/webhooks/{webhookId}/replay',
+  vars: matrixHook,
+  json: { from: '2020-01-01T00:00:00.000Z' },
+  expectOk: (res) => expect(res.status).toBe(202),
+});
 describeAuthMatrix('test a webhook', () => ({ server, fixtures: f }), {
   method: 'POST',
   path: '/v1/organization/{orgId}/webhooks/{webhookId}/test',
