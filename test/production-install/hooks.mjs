@@ -7,20 +7,23 @@ export function initialize(data) {
   packages = data.packages;
 }
 
-/** The package a resolved file belongs to: the name after its last `node_modules/`. */
+/** The package folder a resolved file belongs to, as the lockfile names it (`node_modules/a/node_modules/@s/b`). */
 function packageOf(url) {
   if (!url.startsWith(packages)) return undefined;
   const at = url.lastIndexOf('/node_modules/');
   if (at < 0) return undefined;
   const [scope, name] = url.slice(at + '/node_modules/'.length).split('/');
-  return scope?.startsWith('@') ? `${scope}/${name}` : scope;
+  const folder = url.slice(packages.length - 'node_modules/'.length, at + '/node_modules/'.length);
+  return `${folder}${scope?.startsWith('@') ? `${scope}/${name}` : scope}`;
 }
 
 export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context);
   const name = packageOf(resolved.url);
   if (name && devOnly.has(name)) {
-    const error = new Error(`Cannot find package '${name}' (a development package, absent in production)`);
+    const error = new Error(
+      `Cannot find package '${name.slice(name.lastIndexOf('node_modules/') + 13)}' (a development package, absent in production)`,
+    );
     error.code = 'ERR_MODULE_NOT_FOUND';
     throw error;
   }

@@ -7,7 +7,9 @@ import { register } from 'node:module';
 const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8'));
 const devOnly = Object.entries(lock.packages)
   .filter(([key, entry]) => key.startsWith('node_modules/') && entry.dev)
-  .map(([key]) => key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length));
+  // The folder, not the bare name: a development package's nested copy (spectral's ajv-formats 2) must not block
+  // the top-level package of that name that a production package uses (the MCP SDK's ajv-formats 3).
+  .map(([key]) => key);
 // Only this repository's packages: npm's own (under its installation) are not the install's.
 const packages = new URL('../../node_modules/', import.meta.url).href;
 register('./hooks.mjs', import.meta.url, { data: { devOnly, packages } });
