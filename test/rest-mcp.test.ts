@@ -178,6 +178,10 @@ describe('each MCP tool answers as its REST twin, for every principal of the aut
       for (const twin of twins) {
         const tokens = await tokensOf(twin);
         const [rest, mcp] = [await restAnswer(twin, tokens.rest), await mcpAnswer(twin, tokens.mcp)];
+        // A sync token is the database's oldest running transaction at the moment of each call: other tests'
+        // transactions move it between the two.
+        for (const answer of [rest, mcp] as { value?: { syncToken?: unknown } }[])
+          if (answer.value?.syncToken !== undefined) answer.value.syncToken = 'any';
         expect(mcp, `${twin.tool} beside ${twin.method ?? 'GET'} ${twin.rest()}`).toEqual(restAsTool(rest, mcp));
       }
     });
