@@ -22,7 +22,7 @@ export async function resolve(specifier, context, next) {
   const name = packageOf(resolved.url);
   if (name && devOnly.has(name)) {
     const error = new Error(
-      `Cannot find package '${name.slice(name.lastIndexOf('node_modules/') + 13)}' (a development package, absent in production)`,
+      `Cannot find package '${name.slice(name.lastIndexOf('node_modules/') + 'node_modules/'.length)}' (a development package, absent in production)`,
     );
     error.code = 'ERR_MODULE_NOT_FOUND';
     throw error;
