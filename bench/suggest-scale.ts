@@ -8,16 +8,20 @@
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/suggest-scale.ts …   (a fresh database)
 //
 // The e-mails are synthetic (per project: its own topic words and identifiers; firms shared by several projects;
-// common words from a Zipf-like pool). Their counts are computed here and bulk-loaded as relearnOrganization would
+// common words from a Zipf-like pool; a greeting, three lines of text, a sign-off, the sender's signature and the
+// firm's disclaimer, one per line). Their counts are computed here and bulk-loaded as relearnOrganization would
 // leave them (filing a million e-mails one by one through the API takes hours): features per distinct token
 // (textFeatures, as learnedFeatures reads them), checked against learnedFeatures on the first e-mails; rows written
-// with COPY (through pg-copy-streams) with the model's indexes dropped and rebuilt
+// with COPY (through pg-copy-streams) with the model's indexes dropped and rebuilt; the learned boilerplate too
+// (suggestion_lines: each counted line per sender address and domain, with its per-project counts, checked against
+// lineKeys on the first e-mails), so the boilerplate look-up of a suggestion and the line counting of a filing run
+// against a table of a million e-mails' lines
 // once after the load. The same e-mails are loaded as filed e-mails too (COPY, their indexes rebuilt after), in
 // threads of four, and a third of the suggestions asked are replies in one of those threads, so the thread look-up
 // runs against 1,000,000 rows. The timed filings learn one e-mail each,
 // as filing does.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
@@ -52,7 +56,7 @@ const requestCount = Number(values.requests);
 const filingCount = Number(values.filings);
 const rng = new Rng(26);
 const own = 'ridgelinegc.test';
-const modelTables = ['suggestion_feature_totals'];
+const modelTables = ['suggestion_feature_totals', 'suggestion_lines'];
 const loadedTables = [...modelTables, 'filed_emails'];
 
 const syllables = 'ka lo mi ne ru sa to vi ze ba de fo gu hi ja ko lu ma no pe qui ra si tu ve wo xa yo zu'.split(' ');
@@ -76,16 +80,47 @@ const pick = <T>(list: readonly T[]) => list[Math.floor(rng.float() * list.lengt
 /** Zipf-like: low indexes far more often. */
 const commonWord = () => common[Math.floor(common.length * rng.float() ** 3)]!;
 
+const capitalised = (w: string) => w[0]!.toUpperCase() + w.slice(1);
+/** What a sender writes in every e-mail: a signature per person, a disclaimer per firm (the learned boilerplate). */
+function signatureOf(firm: string, person: number) {
+  const n = Number(firm.match(/\d+/)![0]);
+  const name = `${capitalised(pseudoWord(200_000 + n * 3 + person))} ${capitalised(pseudoWord(300_000 + n))}`;
+  return [
+    name,
+    `${pick(['Project Manager', 'Estimator', 'Site Engineer', 'Director'])} ${capitalised(pseudoWord(400_000 + n))} Ltd`,
+    `Direct ${String(5_550_000 + n * 3 + person)}`,
+    `This message from ${firm} and its attachments are confidential and meant for the named recipients only`,
+  ];
+}
+const signatures = new Map<string, string[]>();
+const GREETINGS = ['Hello all,', 'Hi team,', 'Good morning,'];
+const SIGN_OFFS = ['Best regards,', 'Kind regards,', 'Regards,'];
+
 function mailOf(p: SyntheticProject) {
   const firm = pick(p.firms);
+  const person = Math.floor(rng.float() * 3);
+  const from = `person${person}@${firm}`;
+  let signature = signatures.get(from);
+  if (!signature) {
+    signature = signatureOf(firm, person);
+    signatures.set(from, signature);
+  }
   const words = (n: number) => Array.from({ length: n }, commonWord);
   const subject = [pick(p.topics), ...words(3), rng.float() < 0.4 ? pick(p.ids) : ''];
-  const body = [...words(20), pick(p.topics), ...words(10), rng.float() < 0.3 ? pick(p.ids) : ''];
+  const text = [[...words(10), pick(p.topics)], words(10), [...words(10), rng.float() < 0.3 ? pick(p.ids) : '']].map(
+    (line) => line.join(' '),
+  );
+  /** Lines said in many e-mails (counted together) and the e-mail's own text (once, counted apart). */
+  const repeated = [pick(GREETINGS), pick(SIGN_OFFS), ...signature];
+  const lines = [repeated[0]!, ...text, ...repeated.slice(1)];
   return {
     subject: subject.join(' '),
-    body: body.join(' '),
-    tokens: [...subject, ...body],
-    from: `person${Math.floor(rng.float() * 3)}@${firm}`,
+    body: lines.join('\n'),
+    // What the model learns: the signature below the sign-off is not read (clues/mail-body.ts).
+    tokens: [...subject, ...lines.slice(0, 1 + text.length).flatMap((l) => l.split(' '))],
+    text,
+    repeated,
+    from,
     recipients: [`pm@${own}`],
     attachmentNames: [],
     ownDomain: own,
@@ -212,6 +247,7 @@ async function loadFiledMail(db: Db, organizationId: string, filedById: string, 
   let filed: (string | number | null)[][] = [];
   const totals = new Map<string, { emails: number; projects: number; counts: Map<string, number> | null }>();
   let pairs = 0;
+  const lines = new LineCounts(db, organizationId);
   for (const [i, p] of synthetic.entries()) {
     const mails = Math.floor(emailCount / synthetic.length) + (i < emailCount % synthetic.length ? 1 : 0);
     const counts = new Map<string, number>();
@@ -221,6 +257,7 @@ async function loadFiledMail(db: Db, organizationId: string, filedById: string, 
       if (i === 0 && n < 50 && features.join() !== learnedFeatures(mail).join())
         throw new Error(`features differ from learnedFeatures: ${features.join()} / ${learnedFeatures(mail).join()}`);
       for (const f of features) counts.set(f, (counts.get(f) ?? 0) + 1);
+      await lines.add(p.id, mail, i === 0 && n < 50);
       filed.push(filedRow(organizationId, filedById, p, n, mail));
       if (filed.length === 50_000) {
         await copyRows(db, 'filed_emails', filedColumns, filed);
@@ -251,10 +288,83 @@ async function loadFiledMail(db: Db, organizationId: string, filedById: string, 
       rows.slice(i, i + 100_000),
     );
   await copyRows(db, 'filed_emails', filedColumns, filed);
+  const lineRows = await lines.finish();
   await rebuild();
   // Autovacuum's work after a load, done now: visibility map and statistics.
   for (const table of loadedTables) await db.execute(sql.raw(`vacuum analyze ${table}`));
-  return { pairs, features: totals.size };
+  return { pairs, features: totals.size, lineRows };
+}
+
+const lineColumns = ['organization_id', 'scope', 'line', 'emails', 'project_counts', 'projects'];
+const keyOfLine = new Map<string, string>();
+/** A repeated line's key, as lineKeys gives it. */
+const repeatedKey = (line: string) => {
+  let key = keyOfLine.get(line);
+  if (key === undefined) {
+    key = lineKeys(line)[0]!;
+    keyOfLine.set(line, key);
+  }
+  return key;
+};
+
+/**
+ * suggestion_lines as filing leaves it (learnLines): the lines said in many e-mails counted per scope and project
+ * here; each e-mail's own text lines, said once, written out as they come (a million e-mails' lines do not fit a map).
+ */
+class LineCounts {
+  private readonly repeated = new Map<string, { scope: string; key: string; counts: Map<string, number> }>();
+  private readonly ownKeys = new Set<string>();
+  private pending: (string | number)[][] = [];
+  private rows = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly organizationId: string,
+  ) {}
+
+  async add(projectId: string, mail: ReturnType<typeof mailOf>, check: boolean) {
+    const own = mail.text.map((line) => lineKeys(line)[0]!);
+    const repeated = mail.repeated.map(repeatedKey);
+    if (check && [...new Set([...own, ...repeated])].sort().join() !== lineKeys(mail.body).join())
+      throw new Error(`line keys differ from lineKeys: ${mail.body}`);
+    for (const scope of lineScopes(mail.from)) {
+      for (const key of repeated) {
+        const entry = this.repeated.get(`${scope} ${key}`) ?? { scope, key, counts: new Map() };
+        entry.counts.set(projectId, (entry.counts.get(projectId) ?? 0) + 1);
+        this.repeated.set(`${scope} ${key}`, entry);
+      }
+      for (const key of own) this.pending.push([this.organizationId, scope, key, 1, `{"${projectId}":1}`, 1]);
+    }
+    for (const key of own) {
+      if (this.ownKeys.has(key)) throw new Error(`a line of own text repeats: ${mail.body}`);
+      this.ownKeys.add(key);
+    }
+    if (this.pending.length >= 100_000) await this.flush();
+  }
+
+  private async flush() {
+    await copyRows(this.db, 'suggestion_lines', lineColumns, this.pending);
+    this.rows += this.pending.length;
+    this.pending = [];
+  }
+
+  /** Writes what is left and the repeated lines; returns the rows written. */
+  async finish() {
+    for (const { scope, key, counts } of this.repeated.values()) {
+      const emails = [...counts.values()].reduce((a, b) => a + b, 0);
+      this.pending.push([
+        this.organizationId,
+        scope,
+        key,
+        emails,
+        JSON.stringify(Object.fromEntries(counts)),
+        counts.size,
+      ]);
+      if (this.pending.length >= 100_000) await this.flush();
+    }
+    await this.flush();
+    return this.rows;
+  }
 }
 
 const counters = z.object({
@@ -335,7 +445,7 @@ async function main() {
   t = performance.now();
   const model = await loadFiledMail(db, org.id, user.id, synthetic);
   console.log(
-    `${emailCount} filed e-mails and their model: ${model.features} features (rows), ${model.pairs} (feature, project) pairs, loaded in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    `${emailCount} filed e-mails and their model: ${model.features} features (rows), ${model.pairs} (feature, project) pairs, ${model.lineRows} learned lines (rows), loaded in ${((performance.now() - t) / 1000).toFixed(1)} s`,
   );
 
   const token = server.app.context.tokens.sign(user.id, 'user').token;
@@ -420,6 +530,11 @@ async function main() {
     `learning one filed e-mail (its own transaction, ${filingCount}): p50 ${ms(q(learning, 0.5))}, p99 ${ms(q(learning, 0.99))}; ` +
       `one feature alone p50 ${ms(q(oneFeature, 0.5))}, p99 ${ms(q(oneFeature, 0.99))}; ` +
       `added p50 ${ms(q(learning, 0.5) - q(oneFeature, 0.5))}; both together ${learnIo}`,
+  );
+  console.log(
+    `load average (1, 5, 15 min) at the end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')}`,
   );
   await server.close();
   if (database) await database.close();
