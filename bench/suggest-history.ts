@@ -340,6 +340,9 @@ export function printReport(label: string, outcomes: Outcome[], misses = false) 
     console.log(
       `  ${b.from.toFixed(1)}–${(b.from + 0.1).toFixed(1)}  n ${String(b.n).padStart(3)}  ${pct(b.right, b.n)}`,
     );
+  const sure = outcomes.filter((o) => (o.ranked[0]?.score ?? 0) >= 0.8);
+  const sureRight = sure.filter((o) => o.ranked[0]!.key === o.mail.expect).length;
+  console.log(`first suggestions ≥ 0.8: ${sure.length}, right ${pct(sureRight, sure.length).trim()}`);
   const asked = outcomes.filter((o) => o.aiAsked).length;
   if (asked > 0) console.log(`sent to the AI: ${asked} of ${outcomes.length} (${pct(asked, outcomes.length).trim()})`);
   if (misses)

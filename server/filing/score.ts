@@ -239,8 +239,12 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
         a.projectId.localeCompare(b.projectId),
     );
   const strength = (evidence: number) => Math.expm1(evidence / W.temperature);
-  const mass = W.none + ranked.reduce((sum, r) => sum + strength(r.evidence), 0);
-  return ranked.slice(0, limit).map(({ contentWeight: _c, ...r }) => ({
+  const candidates = ranked.reduce((sum, r) => sum + strength(r.evidence), 0);
+  // A never-seen sender whose words name no project clearly (a recruiter's "data centre projects", a supplier's
+  // "price list") writes about none of them at least as likely as about all of them together: no project reaches 0.5.
+  const unnamed = e.stranger && !ranked.some((r) => r.strongestContent >= W.namesClearly);
+  const mass = W.none + candidates + (unnamed ? candidates : 0);
+  return ranked.slice(0, limit).map(({ contentWeight: _c, strongestContent: _s, ...r }) => ({
     ...r,
     score: Math.round((1000 * strength(r.evidence)) / mass) / 1000,
   }));
@@ -447,7 +451,7 @@ function scoreDocuments(e: Evidence, known: Set<string>, add: AddContent, byId: 
   }
 }
 
-function rankedOf(entry: Entry, scale: number): RankedProject & { contentWeight: number } {
+function rankedOf(entry: Entry, scale: number): RankedProject & { contentWeight: number; strongestContent: number } {
   const contentClues = [...entry.content]
     .map(([kind, c]) => ({ kind, ...c }))
     .sort((a, b) => b.weight - a.weight || a.kind.localeCompare(b.kind));
@@ -468,6 +472,7 @@ function rankedOf(entry: Entry, scale: number): RankedProject & { contentWeight:
     decidedBy: decisive?.kind ?? 'history',
     evidence,
     contentWeight,
+    strongestContent: scale * (contentClues[0]?.weight ?? 0),
     reasons: clues.map((c) => c.text).slice(0, 6),
   };
 }
