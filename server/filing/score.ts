@@ -71,6 +71,12 @@ export const W = {
   /** Temperature and "none" weight of the probability (see above). */
   temperature: 2,
   none: 6,
+  /**
+   * Calibration (bench/suggest-calibrate.run.ts fits it on the corpora's tuning mail, never their reported part):
+   * each project's odds against "none" are raised to 1/sharpness and "none" is weighed e^noneBias. Temperature
+   * scaling with "none" as an outcome of its own: it keeps the order, and mail for no project pulls it down.
+   */
+  calibration: { sharpness: 0.95, noneBias: 0 },
 };
 
 export type Role = 'from' | 'other' | 'body';
@@ -243,10 +249,12 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   // A never-seen sender whose words name no project clearly (a recruiter's "data centre projects", a supplier's
   // "price list") writes about none of them at least as likely as about all of them together: no project reaches 0.5.
   const unnamed = e.stranger && !ranked.some((r) => r.strongestContent >= W.namesClearly);
-  const mass = W.none + candidates + (unnamed ? candidates : 0);
-  return ranked.slice(0, limit).map(({ contentWeight: _c, strongestContent: _s, ...r }) => ({
+  const none = W.none + (unnamed ? candidates : 0);
+  const odds = ranked.map((r) => (strength(r.evidence) / none) ** (1 / W.calibration.sharpness));
+  const mass = Math.exp(W.calibration.noneBias) + odds.reduce((sum, o) => sum + o, 0);
+  return ranked.slice(0, limit).map(({ contentWeight: _c, strongestContent: _s, ...r }, i) => ({
     ...r,
-    score: Math.round((1000 * strength(r.evidence)) / mass) / 1000,
+    score: Math.round((1000 * odds[i]!) / mass) / 1000,
   }));
 }
 
