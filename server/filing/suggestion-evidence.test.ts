@@ -71,6 +71,38 @@ describe('what counts in a suggestion', () => {
     expect(first?.reasons.join(' ')).not.toMatch(/0412|220|traditional/i);
   });
 
+  it('a never-seen sender whose words only touch a project (a recruiter) gets nothing at 0.5 or more; naming it does', async () => {
+    for (const [i, text] of [
+      'Jet fans in the basement carpark are commissioned.',
+      'Carpark jet fan controls need the fire panel interface.',
+      'Basement carpark ventilation test on Thursday.',
+    ].entries())
+      expect(
+        (
+          await file(f.projectA2.id, {
+            subject: `Carpark ventilation ${i}`,
+            from: 'ops@ventco.test',
+            internetMessageId: `<vent-${i}@ventco.test>`,
+            bodyText: `Mia,\n${text}`,
+          })
+        ).status,
+      ).toBe(201);
+    const recruiter = await suggest({
+      subject: 'Site managers available now',
+      from: { address: 'anna@hirehub.test' },
+      bodyPreview:
+        'Hi Mia,\nWe have placed site managers on basement carpark ventilation jobs like the Dockside work.\nCan we talk this week?',
+    });
+    expect(recruiter.every((s) => s.score < 0.5)).toBe(true);
+    const [named] = await suggest({
+      subject: 'Quote',
+      from: { address: 'sales@fanworks.test' },
+      bodyPreview: 'Hi Mia,\nOur quote for the Dockside Offices carpark jet fans is attached.',
+    });
+    expect(named?.projectName).toBe('Dockside Offices');
+    expect(named?.score).toBeGreaterThanOrEqual(0.5);
+  });
+
   it('a reply in a thread filed to one project whose new text names another project goes to the other one', async () => {
     expect(
       (
