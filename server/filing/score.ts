@@ -17,7 +17,8 @@ import { type AskedFeature, partWeight } from './model/features.js';
  * names, document numbers), what the organization's filed mail taught (model/: words and identifiers of filed
  * e-mails, their participants) and the project directory add up to each project's evidence E. The score is a
  * probability: P(p) = (e^(E_p/T) − 1) / (K + Σ_q (e^(E_q/T) − 1)), where K is the weight of "none of them", so
- * a project with no evidence gets 0 and weak evidence everywhere stays well below 0.5. Equal evidence is
+ * a project with no evidence gets 0 and weak evidence everywhere stays well below 0.5; then calibrated
+ * (W.calibration, fitted on held-out mail by bench/suggest-calibrate.run.ts). Equal evidence is
  * ordered by the strongest clue of the e-mail itself, then by project name: never by the order of filing.
  */
 export const W = {
