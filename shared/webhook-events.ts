@@ -60,10 +60,6 @@ export const webhookEventDocs: Record<WebhookEventType, { summary: string; data:
       })
       .meta({ id: 'ActivityCreatedEventData' }),
   },
-  'dispatch.created': {
-    summary: 'Reserved: accepted in a subscription, not raised by this version',
-    data: z.record(z.string(), z.unknown()).meta({ id: 'DispatchCreatedEventData' }),
-  },
   'comment.deleted': {
     summary: 'A comment was deleted',
     data: z
