@@ -6,7 +6,7 @@ import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { configureFixtureServer } from '../../test/fixture-server.js';
 import { selectRows } from '../db/rows.js';
 import { activity } from '../db/schema.js';
-import { useReceiver, verified } from '../webhooks/webhooks.fixtures.js';
+import { receiverForFile, verified } from '../webhooks/webhooks.fixtures.js';
 import { ctx, detailOf, download, emailsPath, f, fileRaw, outsider, pdf, rfiId, server } from './filing.fixtures.js';
 import { mime } from './messages.fixtures.js';
 import { lineKeys } from './model/boilerplate.js';
@@ -16,7 +16,7 @@ import { lineKeys } from './model/boilerplate.js';
 
 configureFixtureServer({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1' } });
 
-const receiver = useReceiver();
+const receiver = receiverForFile();
 let hookSecret: string;
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configureFixtureServer, f, server } from '../../test/fixture-server.js';
 import { createUser } from '../users/service.js';
-import { useReceiver, verified } from './webhooks.fixtures.js';
+import { receiverForFile, verified } from './webhooks.fixtures.js';
 
 /**
  * Issue 40 item 2, with a real receiver and the `standardwebhooks` verifier: events raised while an endpoint is
@@ -9,7 +9,7 @@ import { useReceiver, verified } from './webhooks.fixtures.js';
  */
 configureFixtureServer({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEBHOOK_RETRY_SCHEDULE_SECONDS: '5,60' } });
 
-const receiver = useReceiver();
+const receiver = receiverForFile();
 
 const hooksPath = () => `/v1/organization/${f.orgA.id}/webhooks`;
 const peopleEvents = ['person.disabled', 'person.enabled', 'person.removed', 'person.role_changed'];

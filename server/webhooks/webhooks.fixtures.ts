@@ -65,7 +65,7 @@ export async function startReceiver(): Promise<Receiver> {
 }
 
 /** One receiver for a test file: listening before its first test, closed after its last. */
-export function useReceiver(): Receiver {
+export function receiverForFile(): Receiver {
   const receiver = receiverServer();
   beforeAll(receiver.listen);
   afterAll(receiver.close);

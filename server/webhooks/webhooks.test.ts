@@ -12,12 +12,12 @@ import { allRoutes } from '../routes.js';
 import { createUser } from '../users/service.js';
 import { insertWebhook } from './queries.js';
 import { postJson } from './sender.js';
-import { useReceiver, verified } from './webhooks.fixtures.js';
+import { receiverForFile, verified } from './webhooks.fixtures.js';
 
 // Receivers listen on 127.0.0.1; three attempts: now, 5 s and 60 s after a failure (on the server's ManualClock).
 configureFixtureServer({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEBHOOK_RETRY_SCHEDULE_SECONDS: '5,60' } });
 
-const receiver = useReceiver();
+const receiver = receiverForFile();
 
 const hooksPath = (orgId = f.orgA.id) => `/v1/organization/${orgId}/webhooks`;
 
