@@ -92,12 +92,15 @@ async function main() {
     server = await startServer({ config, db: database.db, log, isReady: () => ready });
     await migrated;
     // The first start on a DATA_DIR of an earlier version (its database in DATA_DIR/pg): the database comes along.
+    let imported: string | undefined;
     if (!config.databaseUrl) {
       const { importEarlierDatabase } = await import('./db/import-earlier.js');
-      const kept = await importEarlierDatabase(config.dataDir, database, new Date());
-      if (kept) process.stdout.write(`Imported the database of an earlier version; its directory is kept as ${kept}\n`);
+      imported = await importEarlierDatabase(config.dataDir, database, new Date());
+      if (imported) {
+        process.stdout.write(`Imported the database of an earlier version; its directory is kept as ${imported}\n`);
+      }
     }
-    const { demo, warnings } = await prepareDemo(database.db, config);
+    const { demo, warnings } = await prepareDemo(database.db, config, new Date(), imported);
     for (const warning of warnings) log.warn(warning);
     ready = true;
     process.stdout.write(`${startBanner(config, demo).join('\n')}\n`);

@@ -107,7 +107,16 @@ export const RawMessage = z
   .custom<Uint8Array>((bytes) => bytes instanceof Uint8Array && bytes.length > 0, { error: 'The message is empty' })
   .meta({ description: 'The message as RFC 822 / MIME bytes', type: 'string', format: 'binary' });
 
-const Person = z.object({ id: z.string(), name: z.string(), email: z.string() });
+/** Who filed an e-mail: a person, or an API key holding `email:file`. */
+export const Filer = z
+  .object({
+    kind: z.enum(['person', 'apiKey']),
+    id: z.string().meta({ description: 'The user id, or the API key id' }),
+    name: z.string().meta({ description: "The person's name, or the key's" }),
+    email: z.string().meta({ description: "The person's e-mail address, or that of the key's creator" }),
+  })
+  .meta({ id: 'Filer' });
+export type Filer = z.output<typeof Filer>;
 
 export const FiledEmailSummary = z.object({
   id: z.string(),
@@ -134,7 +143,7 @@ export const FiledEmailSummary = z.object({
   sentAt: Timestamp.nullable(),
   hasAttachments: z.boolean(),
   note: z.string().nullable(),
-  filedBy: Person,
+  filedBy: Filer,
   filedAt: Timestamp,
 });
 export type FiledEmailSummary = z.output<typeof FiledEmailSummary>;
@@ -151,7 +160,7 @@ const OtherFiling = z.object({
   projectId: z.string(),
   projectName: z.string(),
   documentId: z.string().nullable(),
-  filedBy: Person,
+  filedBy: Filer,
   filedAt: Timestamp,
 });
 

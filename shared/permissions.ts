@@ -5,6 +5,8 @@ export const permissionKeys = [
   'project:read',
   'document:read',
   'email:read',
+  /** File e-mail into the projects in scope, recorded as filed by the key (server-side ingestion). */
+  'email:file',
   'client:read',
   'client:create',
   'explorer:query',
@@ -23,5 +25,6 @@ export const memberPermissions: readonly Permission[] = [
   'project:read',
   'document:read',
   'email:read',
+  'email:file',
   'explorer:query',
 ];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AuditEvent } from './audit.js';
 import { Timestamp } from './common.js';
+import { Filer } from './filing.js';
 import { PersonEventData, WEBHOOK_RETENTION_DAYS, type WebhookEventType } from './webhooks.js';
 
 // What each webhook event's `data` holds: the OpenAPI document's `webhooks` section is made from these.
@@ -24,7 +25,7 @@ export const webhookEventDocs: Record<WebhookEventType, { summary: string; data:
         from: z.unknown().meta({ description: 'The sender as the message names them' }),
         sentAt: Timestamp.nullable(),
         attachmentCount: z.number().int(),
-        filedBy: Person,
+        filedBy: Filer,
         filedAt: Timestamp,
       })
       .meta({ id: 'EmailFiledEventData' }),
@@ -59,10 +60,6 @@ export const webhookEventDocs: Record<WebhookEventType, { summary: string; data:
         createdAt: Timestamp,
       })
       .meta({ id: 'ActivityCreatedEventData' }),
-  },
-  'dispatch.created': {
-    summary: 'Reserved: accepted in a subscription, not raised by this version',
-    data: z.record(z.string(), z.unknown()).meta({ id: 'DispatchCreatedEventData' }),
   },
   'comment.deleted': {
     summary: 'A comment was deleted',

@@ -7,7 +7,6 @@ export const webhookEventTypes = [
   'email.unfiled',
   'email.moved',
   'activity.created',
-  'dispatch.created',
   'comment.deleted',
   'settings.updated',
   'command.applied',

@@ -154,9 +154,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 
 /**
  * Fails the calling test when a JSON success answer breaks its OpenAPI schema (test/response-contract.ts). It reads
- * a copy of the body, so the test still reads the answer as it arrived.
+ * a copy of the body, so the test still reads the answer as it arrived. The harness checks every answer it fetches;
+ * a test that fetches by itself (another process, its own server) passes its answers here.
  */
-async function keepsContract(method: string, res: Response): Promise<void> {
+export async function keepsContract(method: string, res: Response): Promise<void> {
   if (res.status < 200 || res.status >= 300 || !res.headers.get('content-type')?.includes('application/json')) return;
   const text = await res.clone().text();
   if (text.length === 0) return;

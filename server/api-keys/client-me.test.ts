@@ -64,6 +64,7 @@ describe('GET /v1/client/me', () => {
       'project:read': true,
       'document:read': true,
       'email:read': false,
+      'email:file': false,
       'client:read': false,
       'client:create': false,
       'explorer:query': false,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase } from '../../test/harness.js';
+import { keepsContract, openTestDatabase } from '../../test/harness.js';
 import { type KeyRing, loadKeyRing } from '../auth/keys.js';
 import { loadConfig } from '../config.js';
 import type { Database } from '../db/connection.js';
@@ -37,6 +37,7 @@ const call = async (
     headers,
     body: init.json !== undefined ? JSON.stringify(init.json) : init.form,
   });
+  await keepsContract(init.method ?? 'GET', res);
   const text = await res.text();
   return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
 };

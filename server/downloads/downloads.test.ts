@@ -61,6 +61,21 @@ describe('signed downloads', () => {
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="Site report 12.pdf"');
   });
 
+  it('streams a file without a MaxListenersExceededWarning (a plain-text line in the JSON log stream)', async () => {
+    const warnings: string[] = [];
+    const collect = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', collect);
+    try {
+      const { res } = await fetchBytes(sign().url);
+      expect(res.status).toBe(200);
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', collect);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('keeps non-ASCII file names in the RFC 5987 form', async () => {
     const { res } = await fetchBytes(sign('Bericht Größe.pdf').url);
     expect(res.status).toBe(200);

@@ -87,6 +87,10 @@ export const downloadRoutes = [
       }
       const stream = (await app.blobs.read(params.blobKey, bytes)) as Readable | undefined;
       if (!stream) throw ApiError.notFound('File');
+      // Not a leak: to Node's stream helpers a response is a legacy stream, so pipeline() adds seven 'close'
+      // listeners of its own to the four every response has (metrics, compression, connection limits, the
+      // stall cut), one over the default warning limit. All are removed when the response closes.
+      res.setMaxListeners(res.getMaxListeners() + 8);
       await pipeline(stream, res).catch(forgetClientAbort);
       return undefined;
     },

@@ -326,14 +326,6 @@ describe('filing access', () => {
     expect((await fileRaw(raw, { token: 'garbage' })).status).toBe(401);
   });
 
-  it('refuses client keys, even with every permission (403): filing is for signed-in people', async () => {
-    const key = await f.client('all', { orgs: [f.orgA.id] });
-    const res = await fileRaw(raw, { token: key.token });
-    expect(res.status).toBe(403);
-    const superKey = await f.client('all', { superadmin: true });
-    expect((await fileRaw(raw, { token: superKey.token })).status).toBe(403);
-  });
-
   it('refuses a member of another organization (403) and staff without membership (403)', async () => {
     expect((await fileRaw(raw, { token: outsider.token })).status).toBe(403);
     expect((await fileRaw(raw, { token: f.staff.token })).status).toBe(403);

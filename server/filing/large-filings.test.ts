@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { configureFixtureServer, f, server } from '../../test/fixture-server.js';
+import { keepsContract } from '../../test/harness.js';
 import { type ServerProcess, startServerProcess } from '../../test/server-process.js';
 import { poolOf } from '../db/connection.js';
 import { selectRows } from '../db/rows.js';
@@ -81,6 +82,7 @@ async function expectServing() {
     headers: { authorization: `Bearer ${f.member.token}` },
   });
   expect(list.status).toBe(200);
+  await keepsContract('GET', list);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Db, Tx } from '../db/connection.js';
 import { keysetOrder } from '../db/keyset.js';
 import { selectRows } from '../db/rows.js';
 import {
+  apiKeys,
   documents,
   filedEmailAttachments,
   filedEmails,
@@ -39,11 +40,16 @@ const inOrgs = (orgs: OrgFilter) =>
 
 const { bodyText, searchText, searchVector, ...withoutTexts } = getTableColumns(filedEmails);
 
+/** Who filed it (joined): a person's name and e-mail, or an API key's name and its creator's e-mail. */
+const filerColumns = {
+  filedByName: sql<string | null>`coalesce(${users.name}, ${apiKeys.name})`,
+  filedByEmail: sql<string | null>`coalesce(${users.email}, ${apiKeys.createdBy})`,
+};
+
 /** A filed e-mail as summaries show it, with who filed it: never its texts, which a 24 MB e-mail makes as large. */
 const summaryColumns = {
   email: withoutTexts,
-  filedByName: users.name,
-  filedByEmail: users.email,
+  ...filerColumns,
 };
 
 export type FiledEmailWithFiler = { email: FiledEmailRow; filedByName: string | null; filedByEmail: string | null };
@@ -78,6 +84,7 @@ export async function findFiledEmailByMessage(
     .select(summaryColumns)
     .from(filedEmails)
     .leftJoin(users, eq(users.id, filedEmails.filedById))
+    .leftJoin(apiKeys, eq(apiKeys.id, filedEmails.filedByKeyId))
     .where(and(eq(filedEmails.projectId, projectId), namedBy(messageId)))
     .limit(1);
   return row;
@@ -229,8 +236,8 @@ const filingColumns = {
   documentNumber: documents.number,
   documentTitle: documents.title,
   filedById: filedEmails.filedById,
-  filedByName: users.name,
-  filedByEmail: users.email,
+  filedByKeyId: filedEmails.filedByKeyId,
+  ...filerColumns,
   filedAt: filedEmails.filedAt,
 };
 
@@ -241,7 +248,8 @@ const filingRows = (db: Db) =>
     .from(filedEmails)
     .innerJoin(projects, eq(projects.id, filedEmails.projectId))
     .leftJoin(documents, eq(documents.id, filedEmails.documentId))
-    .leftJoin(users, eq(users.id, filedEmails.filedById));
+    .leftJoin(users, eq(users.id, filedEmails.filedById))
+    .leftJoin(apiKeys, eq(apiKeys.id, filedEmails.filedByKeyId));
 
 /**
  * Every filing of one Message-ID in these organizations (by its own or its transport Message-ID, and with `copy`,
@@ -353,6 +361,7 @@ export async function listFiledEmails(
     .from(filedEmails)
     .innerJoin(projects, eq(projects.id, filedEmails.projectId))
     .leftJoin(users, eq(users.id, filedEmails.filedById))
+    .leftJoin(apiKeys, eq(apiKeys.id, filedEmails.filedByKeyId))
     .where(and(...conditions))
     .orderBy(...newestFiledFirst.orderBy)
     .limit(f.limit);
@@ -369,6 +378,7 @@ export async function findFiledEmail(db: Db, projectId: string, id: string): Pro
     .select(summaryColumns)
     .from(filedEmails)
     .leftJoin(users, eq(users.id, filedEmails.filedById))
+    .leftJoin(apiKeys, eq(apiKeys.id, filedEmails.filedByKeyId))
     .where(and(eq(filedEmails.id, id), eq(filedEmails.projectId, projectId)));
   return row;
 }

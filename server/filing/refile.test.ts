@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { configureFixtureServer } from '../../test/fixture-server.js';
 import { selectRows } from '../db/rows.js';
 import { activity } from '../db/schema.js';
-import { type Receiver, startReceiver, verified } from '../webhooks/webhooks.fixtures.js';
+import { receiverForFile, verified } from '../webhooks/webhooks.fixtures.js';
 import { ctx, detailOf, download, emailsPath, f, fileRaw, outsider, pdf, rfiId, server } from './filing.fixtures.js';
 import { mime } from './messages.fixtures.js';
 import { lineKeys } from './model/boilerplate.js';
@@ -16,11 +16,10 @@ import { lineKeys } from './model/boilerplate.js';
 
 configureFixtureServer({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1' } });
 
-let receiver: Receiver;
+const receiver = receiverForFile();
 let hookSecret: string;
 
 beforeAll(async () => {
-  receiver = await startReceiver();
   const hook = await server.call(`/v1/organization/${f.orgA.id}/webhooks`, {
     method: 'POST',
     token: f.admin.token,
@@ -28,9 +27,6 @@ beforeAll(async () => {
   });
   expect(hook.status).toBe(201);
   hookSecret = hook.body.data.secret;
-});
-afterAll(async () => {
-  await receiver?.close();
 });
 
 /** Files a fresh e-mail (a Message-ID of its own) into project A1 as Mia Member; answers its record. */

@@ -86,7 +86,11 @@ export async function unfileEmail(app: AppContext, caller: Caller, ref: FiledEma
       actor: caller,
       action: 'email_unfiled',
       title: `E-mail unfiled: ${subjectOf(row)}`.slice(0, 500),
-      details: { filedEmailId: ref.emailId, internetMessageId: row.email.messageId, filedBy: row.email.filedById },
+      details: {
+        filedEmailId: ref.emailId,
+        internetMessageId: row.email.messageId,
+        filedBy: row.email.filedById ?? row.email.filedByKeyId,
+      },
       at,
     });
   });

@@ -60,13 +60,13 @@ export const filingRoutes = [
     operationId: 'fileEmail',
     summary: 'File an e-mail (with its attachments) into a project, optionally onto one of its documents',
     description:
-      'Signed-in organization members only (client keys get 403). Send the raw message as `message/rfc822` ' +
+      'Needs `email:file` on the project: organization members hold it; an API key holding it files as ' +
+      'itself (`filedBy.kind: apiKey`, its name and its creator’s e-mail). Send the raw message as `message/rfc822` ' +
       '(up to 25 MB; options in the query) or the JSON form (options in the body). The same Message-ID is ' +
       'stored once per project: filing it again answers 200 with the existing record and `duplicate: true`. ' +
       'A message without Message-ID gets a stable generated one (`messageIdGenerated: true`).',
     tags,
-    // Filing records who filed what: people only (`document:read` on the project, which members hold).
-    access: access.needsPerson('document:read', 'project'),
+    access: access.needs('email:file', 'project'),
     params: ProjectPath,
     query: FileEmailQuery,
     body: FileEmailJson,

@@ -5,6 +5,7 @@ import {
   type FiledEmailListQuery,
   type FiledEmailSummary,
   type FileEmailResult,
+  type Filer,
   type LookupQuery,
   type LookupResult,
   type SuggestionRequest,
@@ -227,7 +228,9 @@ async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
     htmlBlobKey: blobs.html?.key ?? null,
     hasAttachments: blobs.attachments.length > 0,
     note: target.note ?? null,
-    filedById: caller.id,
+    // A person, or an API key holding email:file.
+    filedById: caller.kind === 'user' ? caller.id : null,
+    filedByKeyId: caller.kind === 'client' ? caller.id : null,
     filedAt,
     searchText,
   });
@@ -261,7 +264,12 @@ async function insertFiling(tx: Tx, filing: NewFiling): Promise<boolean> {
       from: email.from,
       sentAt: email.sentAt?.toISOString() ?? null,
       attachmentCount: blobs.attachments.length,
-      filedBy: { id: caller.id, name: caller.name, email: caller.email },
+      filedBy: {
+        kind: caller.kind === 'client' ? 'apiKey' : 'person',
+        id: caller.id,
+        name: caller.name,
+        email: caller.email,
+      },
       filedAt: filedAt.toISOString(),
     },
     at: filedAt,
@@ -365,9 +373,22 @@ const otherFilingOf = (f: Awaited<ReturnType<typeof filingsOfMessage>>[number]) 
   projectId: f.projectId,
   projectName: f.projectName,
   documentId: f.documentId,
-  filedBy: { id: f.filedById, name: f.filedByName ?? '', email: f.filedByEmail ?? '' },
+  filedBy: filerOf(f),
   filedAt: f.filedAt.toISOString(),
 });
+
+/** Who filed it, from the stored ids and the joined name and e-mail (the person's, or the key's and its creator's). */
+function filerOf(row: {
+  filedById: string | null;
+  filedByKeyId: string | null;
+  filedByName: string | null;
+  filedByEmail: string | null;
+}): Filer {
+  const who = { name: row.filedByName ?? '', email: row.filedByEmail ?? '' };
+  return row.filedByKeyId
+    ? { kind: 'apiKey', id: row.filedByKeyId, ...who }
+    : { kind: 'person', id: row.filedById ?? '', ...who };
+}
 
 export function summaryOf({ email, filedByName, filedByEmail }: FiledEmailWithFiler): FiledEmailSummary {
   return {
@@ -386,7 +407,7 @@ export function summaryOf({ email, filedByName, filedByEmail }: FiledEmailWithFi
     sentAt: email.sentAt?.toISOString() ?? null,
     hasAttachments: email.hasAttachments,
     note: email.note,
-    filedBy: { id: email.filedById, name: filedByName ?? '', email: filedByEmail ?? '' },
+    filedBy: filerOf({ ...email, filedByName, filedByEmail }),
     filedAt: email.filedAt.toISOString(),
   };
 }

@@ -38,11 +38,12 @@ import { parseSpooledBody, type SpooledBodyParsers, spoolBody, spooledLength } f
  * - `public`: no bearer token (token exchange, signed downloads).
  * - `authenticated`: any valid token.
  * - `clientKey`: client keys only; a person's token gets 403 `A client token is required` (a key about itself).
- * - `permission` (+ `scope`): a key or user holding the permission; `org` checks `:orgId` against the
- *   caller's scope (403), `project` also checks that `:projectId` belongs to `:orgId` (404) and is in scope (403).
+ * - `permission` (+ `scope`): a key or user holding the permission (without it, a 403 whose details name it);
+ *   `org` checks `:orgId` against the caller's scope (403), `project` also checks that `:projectId` belongs to
+ *   `:orgId` (404) and is in scope (403).
  * - `permission` with `staffToo` (`needsOrStaff`): as `permission`, and staff users pass too (key management).
  * - `permission` with `peopleOnly` (`needsPerson`): as `permission`, and only a signed-in person passes: client
- *   keys (which act for no one) get 403, after the scope checks (filing e-mail records who filed it).
+ *   keys (which act for no one) get 403, after the scope checks (a filed e-mail's sent Message-ID, unfiling, moving).
  * - `permission` with `orgAdminsToo` (`needsOrOrgAdmin`, scope `wholeOrg`): a key holding the permission for the
  *   whole of `:orgId` (one scoped to some of its projects gets 403), or an admin of `:orgId`, or staff (webhooks:
  *   integrators' keys and the organization's admins manage them; an endpoint sees every project's events).
@@ -278,7 +279,12 @@ async function checkPermission(
   projectId?: string,
 ): Promise<void> {
   if (rule.orgAdminsToo && orgId && isOrgAdmin(caller, orgId)) return;
-  if (!caller.permissions.has(rule.permission) && !(rule.staffToo && caller.staff)) throw ApiError.forbidden();
+  if (!caller.permissions.has(rule.permission) && !(rule.staffToo && caller.staff)) {
+    // Which permission is missing: a key's owner can grant it (e.g. email:file to file e-mail).
+    throw new ApiError('forbidden', 'Insufficient permissions', {
+      details: [{ path: 'permissions', message: `Needs ${rule.permission}, which this token does not hold` }],
+    });
+  }
   if (rule.scope) {
     if (!orgId || !canAccessOrg(caller.scope, orgId)) throw ApiError.forbidden();
     if (rule.scope === 'wholeOrg' && !canAccessWholeOrg(caller.scope, orgId)) {

@@ -123,6 +123,7 @@ describe('Microsoft Entra ID provisioning one person', () => {
     expect(await auditOf('person.created', id)).toMatchObject({
       actor: { kind: 'scim', name: 'SCIM provisioning' },
       target: { id },
+      createdAt: server.clock.now().toISOString(),
     });
 
     const again = await scim(filtered(requests.filterByUserName), tokenA);

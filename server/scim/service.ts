@@ -190,7 +190,7 @@ export async function createScimUser(deps: ScimDeps, caller: ScimCaller, body: u
       name: state.name,
       memberships: [{ orgId: caller.orgId, role: 'member', ...scimIdsOf(state) }],
     },
-    actor,
+    { actor, at: deps.clock.now() },
   );
   if (!state.active) await setUserDisabled(deps, created.id, true, actor);
   return getScimUser(deps, caller, created.id);

@@ -140,6 +140,17 @@ describe('a start outside demo mode', () => {
     expect(await tableCounts()).toEqual(counts);
   });
 
+  it("after importing an earlier version's demo data directory, says in one line that its sign-ins do not work and what to do", async () => {
+    const outcome = await prepareDemo(database.db, config(), now, '/data/pg.imported-2026-11-28');
+    expect(outcome.demo).toBeUndefined();
+    expect(outcome.warnings).toHaveLength(1);
+    const [line] = outcome.warnings;
+    expect(line).not.toContain('\n');
+    expect(line).toContain("The imported data directory (/data/pg.imported-2026-11-28) held an earlier version's demo");
+    expect(line).toContain('start with an empty DATA_DIR');
+    expect(line).toContain('npm run cli -- user create');
+  });
+
   it('with SITEFILE_DEMO=1 on a database holding other organizations adds no demo, and says so', async () => {
     const counts = await tableCounts();
     const outcome = await prepareDemo(database.db, config({ ...OPERATOR, SITEFILE_DEMO: '1' }), now);

@@ -74,9 +74,15 @@ async function demoInDatabase(db: Db): Promise<{ stored: DemoCredentials | undef
 /**
  * `npm start`: the demo's data and credentials in demo mode; otherwise nothing is added or printed, and demo
  * access that an earlier start left in the database (published passwords, the demo key, the demo staff) is
- * disabled, with one warning naming it.
+ * disabled, with one warning naming it — or, when this start imported an earlier version's data directory
+ * (`importedFrom`, where its database was moved) that held its demo, one warning saying what to do instead.
  */
-export async function prepareDemo(db: Db, config: Config, now: Date = new Date()): Promise<DemoOutcome> {
+export async function prepareDemo(
+  db: Db,
+  config: Config,
+  now: Date = new Date(),
+  importedFrom?: string,
+): Promise<DemoOutcome> {
   const warnings: string[] = [];
   if (await inDemoMode(db, config)) {
     const demo = await ensureDemoData(db, config, now);
@@ -86,7 +92,14 @@ export async function prepareDemo(db: Db, config: Config, now: Date = new Date()
     );
   }
   const retired = await retireDemoAccess(db, now);
-  if (retired.length) {
+  if (importedFrom && (retired.length > 0 || (await demoKey(db, undefined)))) {
+    warnings.push(
+      `The imported data directory (${importedFrom}) held an earlier version's demo, whose sign-ins do not work ` +
+        `here${retired.length ? ` (${retired.length} disabled: their passwords were published)` : ''}. ` +
+        'For a demo, start with an empty DATA_DIR; to use the imported data, add a sign-in: ' +
+        'npm run cli -- user create --email <e-mail> --name <name> --password <password> --staff',
+    );
+  } else if (retired.length) {
     warnings.push(
       `Not in demo mode: disabled demo access found in this database (${retired.join(', ')}); ` +
         'their sign-ins and tokens are refused from now on',

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Member, MembersQuery, Person } from '../../shared/members.js';
 import type { PersonEventData } from '../../shared/webhooks.js';
-import { type AuditActor, recordAudit, recordChanges } from '../audit/queries.js';
+import { type AuditActor, type AuditChanges, recordAudit, recordChanges } from '../audit/queries.js';
 import { CALLERS_CHANNEL } from '../auth/guard.js';
 import { hashSecret } from '../auth/secrets.js';
 import type { AppContext, ListContext } from '../context.js';
@@ -45,9 +45,9 @@ export interface NewUser {
  *  instance, and the clock. The server passes its context; the CLI its own session. */
 export type PeopleDeps = Pick<AppContext, 'db' | 'bus' | 'clock'>;
 
-/** Creates a person and their memberships. Audited (`person.created`, in each organization joined) when `actor`
- *  is given: SCIM provisioning; the CLI and the seed are not administrative routes. */
-export async function createUser(db: Db, input: NewUser, actor?: AuditActor) {
+/** Creates a person and their memberships. Audited (`person.created`, in each organization joined, at `audit.at`)
+ *  when `audit` is given: SCIM provisioning; the CLI and the seed are not administrative routes. */
+export async function createUser(db: Db, input: NewUser, audit?: { actor: AuditActor; at: Date }) {
   const email = input.email.trim();
   if (await findUserByEmail(db, email)) throw new ApiError('conflict', `A user with e-mail ${email} already exists`);
   for (const m of input.memberships ?? []) {
@@ -77,9 +77,9 @@ export async function createUser(db: Db, input: NewUser, actor?: AuditActor) {
         scimUserName: m.scimUserName,
       })),
     );
-    if (!actor) return;
+    if (!audit) return;
     for (const m of input.memberships ?? []) {
-      await recordAudit(tx, actor, {
+      await recordAudit(tx, audit.actor, {
         organizationId: m.orgId,
         action: 'person.created',
         target: { type: 'person', id },
@@ -88,7 +88,7 @@ export async function createUser(db: Db, input: NewUser, actor?: AuditActor) {
           { email, name: input.name, role: m.role, externalId: m.externalId },
           (r) => r,
         ),
-        at: new Date(),
+        at: audit.at,
       });
     }
   });
@@ -140,18 +140,16 @@ export async function setUserDisabled(
     const changed = await setUserDisabledAt(tx, userId, disabled ? now : null, now);
     if (!changed) return undefined;
     const orgIds = await membershipOrgIds(tx, userId);
+    const type = disabled ? 'person.disabled' : 'person.enabled';
     for (const organizationId of orgIds.length > 0 ? orgIds : [null]) {
-      await recordAudit(tx, actor, {
+      await recordPersonChange(tx, type, {
         organizationId,
-        action: disabled ? 'person.disabled' : 'person.enabled',
-        target: { type: 'person', id: userId },
-        changes: { disabled: { before: !disabled, after: disabled } },
+        person: changed,
+        actor,
         at: now,
+        auditAction: type,
+        changes: { disabled: { before: !disabled, after: disabled } },
       });
-      if (organizationId) {
-        const type = disabled ? 'person.disabled' : 'person.enabled';
-        await emitPersonEvent(tx, type, { organizationId, person: changed, actor, at: now });
-      }
     }
     return changed;
   });
@@ -161,28 +159,40 @@ export async function setUserDisabled(
 }
 
 /**
- * The webhook event of a change to a person's access in an organization, in the change's transaction (the audit
- * event records the same change; integrators who provision accounts subscribe to these alone).
+ * A change to a person's access in an organization, in the change's transaction: its audit event and its webhook
+ * event (integrators who provision accounts subscribe to these alone). A person in no organization (null) is
+ * audited only.
  */
-function emitPersonEvent(
+async function recordPersonChange(
   tx: Tx,
   type: 'person.disabled' | 'person.enabled' | 'person.removed' | 'person.role_changed',
   change: {
-    organizationId: string;
+    organizationId: string | null;
     person: { id: string; name: string; email: string };
     actor: AuditActor;
     at: Date;
+    auditAction: string;
+    changes: AuditChanges;
     role?: { before: string | null; after: string | null };
   },
 ) {
+  const { organizationId, person, actor, at } = change;
+  await recordAudit(tx, actor, {
+    organizationId,
+    action: change.auditAction,
+    target: { type: 'person', id: person.id },
+    changes: change.changes,
+    at,
+  });
+  if (!organizationId) return;
   const data: PersonEventData = {
-    organizationId: change.organizationId,
-    person: { id: change.person.id, name: change.person.name, email: change.person.email },
+    organizationId,
+    person: { id: person.id, name: person.name, email: person.email },
     ...(change.role ? { role: change.role } : {}),
-    actor: { kind: change.actor.kind, id: change.actor.id, name: change.actor.name },
-    at: change.at.toISOString(),
+    actor: { kind: actor.kind, id: actor.id, name: actor.name },
+    at: at.toISOString(),
   };
-  return emitEvent(tx, { organizationId: change.organizationId, type, data, at: change.at });
+  await emitEvent(tx, { organizationId, type, data, at });
 }
 
 /** A page of an organization's members by name, with role and whether each is disabled. */
@@ -224,20 +234,15 @@ export async function changeMemberRole(
     if (current.role === role) return;
     if (role === 'member' && admins.length === 1 && admins[0] === userId) throw lastAdmin();
     await updateMembershipRole(tx, orgId, userId, role, now);
-    await recordAudit(tx, actor, {
+    const roles = { before: current.role, after: role };
+    await recordPersonChange(tx, 'person.role_changed', {
       organizationId: orgId,
-      action: 'member.role_changed',
-      target: { type: 'person', id: userId },
-      changes: { role: { before: current.role, after: role } },
-      at: now,
-    });
-    const person = { id: userId, name: current.name, email: current.email };
-    await emitPersonEvent(tx, 'person.role_changed', {
-      organizationId: orgId,
-      person,
+      person: { id: userId, name: current.name, email: current.email },
       actor,
       at: now,
-      role: { before: current.role, after: role },
+      auditAction: 'member.role_changed',
+      changes: { role: roles },
+      role: roles,
     });
   });
   await endCachedAccess(deps, userId);
@@ -256,20 +261,15 @@ export async function removeMember(deps: PeopleDeps, orgId: string, userId: stri
     if (admins.length === 1 && admins[0] === userId) throw lastAdmin();
     await deleteMembership(tx, orgId, userId);
     const at = deps.clock.now();
-    await recordAudit(tx, actor, {
+    const roles = { before: member.role, after: null };
+    await recordPersonChange(tx, 'person.removed', {
       organizationId: orgId,
-      action: 'member.removed',
-      target: { type: 'person', id: userId },
-      changes: { role: { before: member.role, after: null }, email: { before: member.email, after: null } },
-      at,
-    });
-    const person = { id: userId, name: member.name, email: member.email };
-    await emitPersonEvent(tx, 'person.removed', {
-      organizationId: orgId,
-      person,
+      person: { id: userId, name: member.name, email: member.email },
       actor,
       at,
-      role: { before: member.role, after: null },
+      auditAction: 'member.removed',
+      changes: { role: roles, email: { before: member.email, after: null } },
+      role: roles,
     });
   });
   await endCachedAccess(deps, userId);

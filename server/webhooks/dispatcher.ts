@@ -4,7 +4,8 @@ import type { WebhookDispatcher } from '../context.js';
 import { poolOf, type Tx } from '../db/connection.js';
 import { outageLog } from '../outage-log.js';
 import { attemptDelivery, type DeliveryDeps } from './delivery.js';
-import { anyDeliveryDue, claimDueDeliveries, enqueueDeliveryJobs } from './queries.js';
+import { anyDeliveryDue, claimDueDeliveries, deleteEventsBefore, enqueueDeliveryJobs } from './queries.js';
+import { retainedSince } from './service.js';
 
 /** Who performs the attempts: graphile-worker. */
 interface Executor {
@@ -17,6 +18,9 @@ interface Executor {
 
 const TICK_MS = 1000;
 const BATCH = 20;
+/** How often (by the app's clock) an instance deletes the events older than the retention, and how many at once. */
+const PURGE_INTERVAL_MS = 3_600_000;
+const PURGE_BATCH = 1000;
 
 /**
  * The outbox relay. Every second (and when nudged) it claims the deliveries that are due by the app's clock —
@@ -36,8 +40,17 @@ export function createWebhookDispatcher(deps: DeliveryDeps): WebhookDispatcher {
     working: 'webhook relay working again',
   });
 
+  let lastPurgeAt: number | undefined;
+  /** Events past the retention: nothing sends or replays them any more. A full batch leaves the rest to the next tick. */
+  const purge = async (now: Date) => {
+    if (lastPurgeAt !== undefined && now.getTime() - lastPurgeAt < PURGE_INTERVAL_MS) return;
+    const deleted = await deleteEventsBefore(deps.db, retainedSince(now), PURGE_BATCH);
+    if (deleted < PURGE_BATCH) lastPurgeAt = now.getTime();
+  };
+
   const relay = async () => {
     const now = deps.clock.now();
+    await purge(now);
     const staleClaim = new Date(now.getTime() - leaseMs);
     if (!(await anyDeliveryDue(deps.db, now, staleClaim))) return;
     await executor.start();

@@ -299,6 +299,21 @@ export async function replayEvents(
 }
 
 /**
+ * Deletes up to `limit` events raised before `before`, with their deliveries and attempts (cascaded); answers how
+ * many went.
+ */
+export async function deleteEventsBefore(db: Db, before: Date, limit: number): Promise<number> {
+  const rows = await selectRows(
+    db,
+    sql`delete from ${webhookEvents} where id in (
+        select id from ${webhookEvents} where created_at < ${before} limit ${limit})
+      returning id`,
+    z.object({ id: z.string() }),
+  );
+  return rows.length;
+}
+
+/**
  * Hands deliveries to graphile-worker (PostgreSQL) in the caller's transaction: the claim and the jobs commit
  * together. `job_key` keeps one job per delivery (a reclaimed delivery replaces its lost job).
  */

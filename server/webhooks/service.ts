@@ -217,7 +217,8 @@ export async function listDeliveries(
 }
 
 /** The oldest instant whose events an endpoint still receives (held, or replayed). */
-const retainedSince = (now: Date) => new Date(now.getTime() - WEBHOOK_RETENTION_DAYS * 86_400_000);
+/** The oldest time an event is kept at `now`. */
+export const retainedSince = (now: Date) => new Date(now.getTime() - WEBHOOK_RETENTION_DAYS * 86_400_000);
 
 /**
  * Queues again the events this endpoint was sent in a range (at most MAX_REPLAY_EVENTS, oldest first, none older

@@ -9,7 +9,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPostgresDatabase, freePort } from '../../test/harness.js';
+import { createPostgresDatabase, freePort, keepsContract } from '../../test/harness.js';
 import { loadKeyRing } from '../auth/keys.js';
 import { createTokenService } from '../auth/tokens.js';
 import { systemClock } from '../clock.js';
@@ -116,6 +116,7 @@ it('delivers an e-mail filed just before a kill -9, after the restart', async ()
     body: mime({ messageId: '<crash-1@acme-eng.test>', subject: 'Filed before the crash' }),
   });
   expect(filed.status).toBe(201);
+  await keepsContract('POST', filed);
   const filedId = ((await filed.json()) as { id: string }).id;
   // The first attempt is under way (the receiver holds it) when the process dies: its claim must be taken over.
   await receiver.waitForRequests(1);
@@ -135,6 +136,7 @@ it('delivers an e-mail filed just before a kill -9, after the restart', async ()
       const res = await fetch(`${base}/webhooks/${ids.webhookId}/deliveries`, {
         headers: { authorization: `Bearer ${token}` },
       });
+      await keepsContract('GET', res);
       const [delivery] = ((await res.json()) as { data: { state: string; eventId: string }[] }).data;
       if (delivery?.state === 'succeeded') {
         expect(delivery.eventId).toBe(delivered!.headers['webhook-id']);

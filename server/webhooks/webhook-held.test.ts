@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configureFixtureServer, f, server } from '../../test/fixture-server.js';
 import { createUser } from '../users/service.js';
-import { type Receiver, startReceiver, verified } from './webhooks.fixtures.js';
+import { receiverForFile, verified } from './webhooks.fixtures.js';
 
 /**
  * Issue 40 item 2, with a real receiver and the `standardwebhooks` verifier: events raised while an endpoint is
@@ -9,13 +9,7 @@ import { type Receiver, startReceiver, verified } from './webhooks.fixtures.js';
  */
 configureFixtureServer({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEBHOOK_RETRY_SCHEDULE_SECONDS: '5,60' } });
 
-let receiver: Receiver;
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver?.close();
-});
+const receiver = receiverForFile();
 
 const hooksPath = () => `/v1/organization/${f.orgA.id}/webhooks`;
 const peopleEvents = ['person.disabled', 'person.enabled', 'person.removed', 'person.role_changed'];
@@ -167,5 +161,39 @@ describe('webhook events are not lost', () => {
     const body = JSON.stringify(webhooks['person.role_changed']);
     expect(body).toContain('webhook-signature');
     expect(body).toContain('held up to 30 days');
+    // Nothing raises it, so it is no event to subscribe to.
+    expect(webhooks['dispatch.created']).toBeUndefined();
+  });
+
+  it('events older than the 30-day hold are deleted with their deliveries; newer ones stay', async () => {
+    const start = server.clock.now();
+    const hook = await createHook(['webhook.test']);
+    // Tokens signed on the moved clock (the fixtures' own expire within hours).
+    const adminToken = () => server.app.context.tokens.sign(f.admin.id, 'user').token;
+    const deliveries = async () => {
+      const log = await server.call(`${hooksPath()}/${hook.id}/deliveries`, { token: adminToken() });
+      expect(log.status).toBe(200);
+      return (log.body.data as { eventId: string; state: string }[]).map((d) => d.eventId);
+    };
+    const sendTest = async () => {
+      const before = receiver.received.length;
+      const res = await server.call(`${hooksPath()}/${hook.id}/test`, { method: 'POST', token: adminToken() });
+      expect(res.status).toBe(202);
+      await receiver.waitForRequests(before + 1);
+    };
+    try {
+      await sendTest();
+      server.clock.advance(20 * 86_400_000);
+      await sendTest();
+      const [newer, older] = await deliveries();
+      expect(older).toBeDefined();
+      // 31 days after the first event, 11 after the second.
+      server.clock.advance(11 * 86_400_000);
+      server.app.context.webhooks.nudge();
+      await expect.poll(deliveries).toEqual([newer]);
+    } finally {
+      server.clock.set(start);
+      await server.call(`${hooksPath()}/${hook.id}`, { method: 'DELETE', token: f.admin.token });
+    }
   });
 });

@@ -3,14 +3,15 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
 }
 
-export async function startReceiver() {
+/** A receiver not yet listening (its `url` is known once `listen` resolved). */
+function receiverServer() {
   const received: Received[] = [];
   const statuses: number[] = [];
   const waiters: Array<() => void> = [];
@@ -27,10 +28,15 @@ export async function startReceiver() {
       res.end('ok');
     });
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
+  let url = '';
   return {
-    url: `http://127.0.0.1:${port}/hooks`,
+    listen: async () => {
+      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/hooks`;
+    },
+    get url() {
+      return url;
+    },
     received,
     /** The next answers, in order. */
     answer: (...codes: number[]) => statuses.push(...codes),
@@ -50,7 +56,21 @@ export async function startReceiver() {
   };
 }
 
-export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+export type Receiver = Omit<ReturnType<typeof receiverServer>, 'listen'>;
+
+export async function startReceiver(): Promise<Receiver> {
+  const receiver = receiverServer();
+  await receiver.listen();
+  return receiver;
+}
+
+/** One receiver for a test file: listening before its first test, closed after its last. */
+export function receiverForFile(): Receiver {
+  const receiver = receiverServer();
+  beforeAll(receiver.listen);
+  afterAll(receiver.close);
+  return receiver;
+}
 
 /** The payload of a request, after the `standardwebhooks` verifier accepted its signature with `secret`. */
 export function verified(secret: string, request: Received): { type: string; timestamp: string; data: unknown } {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { configureFixtureServer, f, server, startInstance } from '../../test/fixture-server.js';
@@ -12,19 +12,12 @@ import { allRoutes } from '../routes.js';
 import { createUser } from '../users/service.js';
 import { insertWebhook } from './queries.js';
 import { postJson } from './sender.js';
-import { type Receiver, startReceiver, verified } from './webhooks.fixtures.js';
+import { receiverForFile, verified } from './webhooks.fixtures.js';
 
 // Receivers listen on 127.0.0.1; three attempts: now, 5 s and 60 s after a failure (on the server's ManualClock).
 configureFixtureServer({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEBHOOK_RETRY_SCHEDULE_SECONDS: '5,60' } });
 
-let receiver: Receiver;
-
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver?.close();
-});
+const receiver = receiverForFile();
 
 const hooksPath = (orgId = f.orgA.id) => `/v1/organization/${orgId}/webhooks`;
 
@@ -106,6 +99,8 @@ describe('webhook endpoints', () => {
       { url: 'ftp://example.com/x', events: ['email.filed'] },
       { url: receiver.url, events: [] },
       { url: receiver.url, events: ['email.sent'] },
+      // Nothing in the API creates dispatches, so no endpoint may wait for their event.
+      { url: receiver.url, events: ['dispatch.created'] },
       { url: receiver.url, events: ['email.filed'], secret: 'mine' },
       { url: receiver.url, events: ['email.filed'], description: 'x'.repeat(501) },
     ]) {

@@ -1,10 +1,11 @@
 // Compiled by test/generated-client.test.ts beside `api.d.ts`, which openapi-typescript generates from the live
 // /v1/openapi.json: an integrator's code with openapi-fetch. It compiles only while every list answer is typed as
-// its page (a `Page | string` answer has no `total`, `data` or `nextCursor`).
+// its page (a `Page | string` answer has no `total`, `data` or `nextCursor`). The test also runs it against the
+// test server (through `client`'s middleware) and checks what it received against the document.
 import createClient from 'openapi-fetch';
 import type { paths } from './api';
 
-const client = createClient<paths>({ baseUrl: 'http://sitefile.test' });
+export const client = createClient<paths>({ baseUrl: 'http://sitefile.test' });
 
 /** The documents changed since the last sync, one page. */
 export async function changedDocuments(orgId: string, projectId: string, since: string, cursor?: string) {

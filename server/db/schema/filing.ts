@@ -1,6 +1,17 @@
 // The mail people received and filed into projects from Outlook, and each organization's filing setting.
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { changeSeq, emptyTextArray, refersTo, tenantRow, ts, tsvector } from './columns.js';
 import { organizations } from './organizations.js';
 
@@ -45,7 +56,9 @@ export const filedEmails = pgTable(
     htmlBlobKey: text('html_blob_key'),
     hasAttachments: boolean('has_attachments').notNull().default(false),
     note: text('note'),
-    filedById: text('filed_by_id').notNull(),
+    /** Who filed it: a person (`filed_by_id`, a user id) or an API key holding `email:file` (`filed_by_key_id`). */
+    filedById: text('filed_by_id'),
+    filedByKeyId: text('filed_by_key_id'),
     filedAt: ts('filed_at').notNull(),
     changeSeq: changeSeq(),
     searchText: text('search_text').notNull().default(''),
@@ -56,6 +69,7 @@ export const filedEmails = pgTable(
     ),
   },
   (t) => [
+    check('filed_emails_one_filer', sql`num_nonnulls(filed_by_id, filed_by_key_id) = 1`),
     uniqueIndex('filed_emails_project_message_idx').on(t.projectId, t.messageId),
     index('filed_emails_org_message_idx').on(t.organizationId, t.messageId),
     // One sent e-mail is one record: its transport Message-ID names at most one filing per organization.
