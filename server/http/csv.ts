@@ -55,6 +55,12 @@ export async function sendCsv(res: Response, download: CsvDownload, stallMs: num
   res.setHeader('Cache-Control', 'no-store');
   const drained = drainWaiter(res, stallMs);
   try {
+    if (!next.done) {
+      // The header row out at once: brotli would otherwise hold it until megabytes of rows have come.
+      res.write(next.value);
+      res.flush?.();
+      next = await chunks.next();
+    }
     while (!next.done) {
       // write's answer, not the socket's state: with compression (http/compression.ts) it is the compressor's
       // buffer that fills, and 'drain' is the compressor's.
