@@ -8,13 +8,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { poolOf } from '../server/db/connection.js';
 import { CSV_MAX_ROWS } from '../server/listing.js';
-import type { Fixtures, TestServer } from './harness.js';
+import { type Fixtures, httpClientOf, type TestServer } from './harness.js';
+import { type ServerProcess, startServerProcess } from './server-process.js';
 import { describeNeeds } from './system-tools.js';
 import { startTwoInstances, type TwoInstances } from './two-instances.js';
 
-// Issue 28: one caller must not stop the service for the others. Two instances share the database and a Redis.
+// Issue 28: one caller must not stop the service for the others. Two instances share the database and a Redis;
+// each runs in a process of its own, as in production, so the quiet tenant's client measures what a caller sees,
+// not the servers' work on its own event loop (issue 37: with both instances in the test's process, the p99 was
+// the loop's, 132 ms where the p90 was 36 ms).
 // A noisy tenant (organization A) runs ten CSV exports of ~5 MB whose clients never read, five on each
 // instance, and twelve loops of the heaviest explorer query the language allows, against both instances,
 // while a quiet tenant (organization B) reads its activity page from both and a probe asks each /readyz.
@@ -29,9 +32,18 @@ const NOISY_ROWS = 10_000;
 /** Reads of the quiet tenant per measurement: its p99 is the third slowest. */
 const QUIET_READS = 200;
 const TITLE = 'x'.repeat(480);
+/** The processes' /metrics token: the test reads their pools' waiting count there. */
+const METRICS_TOKEN = 'fairness-metrics-token-0123456789';
+
+/** An instance the test calls over HTTP: a server process, or the fixture server in the test's own process. */
+type Instance = Pick<TestServer, 'url' | 'request' | 'call'>;
 
 let pair: TwoInstances;
 let f: Fixtures;
+/** Instances A and B in processes of their own, on the pair's database and Redis. */
+let processes: ServerProcess[];
+let a: Instance;
+let b: Instance;
 
 describeNeeds(['redis-server'], 'fairness between callers on two instances (issue 28)', () => {
   beforeAll(async () => {
@@ -49,11 +61,24 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
     from generate_series(1, 200) g`);
     // Statistics of the new rows now, not when autovacuum comes round to them.
     await pair.database.db.execute(sql`analyze activity`);
+    processes = await Promise.all(
+      [1, 2].map(() => startServerProcess(pair.databaseUrl, { ...pair.env, METRICS_TOKEN })),
+    );
+    [a, b] = processes.map((server) => ({ url: server.url, ...httpClientOf(server.url) })) as [Instance, Instance];
   }, 120_000);
-  afterAll(() => pair?.close());
+  afterAll(async () => {
+    await Promise.all((processes ?? []).map((server) => server.close()));
+    await pair?.close();
+  });
+
+  /** Queries waiting for a pooled connection in `server` now (its pool's gauge on /metrics). */
+  async function waitingForPool(server: Instance): Promise<number> {
+    const res = await server.call('/metrics', { token: METRICS_TOKEN });
+    return Number(String(res.body).match(/^sitefile_db_pool_waiting (\d+)/m)?.[1] ?? Number.NaN);
+  }
 
   /** An export request whose client then reads nothing: its socket stays open, its receive window fills. */
-  function nonReadingExport(server: TestServer, token: string): Promise<Socket> {
+  function nonReadingExport(server: Instance, token: string): Promise<Socket> {
     const { port } = new URL(server.url);
     return new Promise((resolve, reject) => {
       const socket = connect({ host: '127.0.0.1', port: Number(port) }, () => {
@@ -108,13 +133,13 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
     });
     const latencies: number[] = [];
     for (let i = 0; i < count || !settled; i += 1) {
-      const server = i % 2 === 0 ? pair.a : pair.b;
+      const server = i % 2 === 0 ? a : b;
       const started = performance.now();
       const res = await server.call(`/v1/organization/${f.orgB.id}/activity?limit=20`, { token: quiet.token });
       latencies.push(performance.now() - started);
       expect(res.status).toBe(200);
       expect(res.body.data).toHaveLength(20);
-      if (i % 10 === 0) readiness.push((await pair.a.call('/readyz')).status, (await pair.b.call('/readyz')).status);
+      if (i % 10 === 0) readiness.push((await a.call('/readyz')).status, (await b.call('/readyz')).status);
     }
     return {
       p99: percentile(latencies, 99),
@@ -127,22 +152,13 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
 
   type Latencies = Awaited<ReturnType<typeof quietLatencies>>;
 
-  /**
-   * The goal (issue 37) is a p99 under 100 ms beside the noisy tenant. On CI's two cores, with twelve heavy
-   * explorer queries beside it, the p99 of 200 reads (their second worst) was 132 ms while the p90 was 36 ms: the
-   * tail is the processor, not a wait for the database (`mostWaitingForPool` is 0). The test holds the p95 to
-   * the 100 ms bar and the p99 to 250 ms until the tail is brought down (docs/performance.md).
-   */
-  const expectQuietLatencies = (beside: Latencies) => {
-    expect(beside.p95).toBeLessThan(100);
-    expect(beside.p99).toBeLessThan(250);
-  };
+  /** The bar of issue 37: the quiet tenant's p99 under 100 ms beside the noisy one. */
+  const expectQuietLatencies = (beside: Latencies) => expect(beside.p99).toBeLessThan(100);
 
   const describeLatency = (label: string, l: Latencies) =>
     `${label}: p99 ${l.p99.toFixed(0)} ms, p90 ${l.p90.toFixed(0)} ms, p50 ${l.p50.toFixed(0)} ms over ${l.count}`;
 
   it("ten non-reading exports and a heavy explorer loop: /readyz stays 200; another tenant's p99 stays under 100 ms, waiting for no pooled connection", async () => {
-    const { a, b } = pair;
     const readiness: number[] = [];
     const idle = await quietLatencies(QUIET_READS, readiness);
 
@@ -154,7 +170,7 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
     const explorerKey = await f.client(['explorer:query'], { orgs: [f.orgA.id] });
     let exploring = true;
     const explorerStatuses: number[] = [];
-    const explorerLoop = async (server: TestServer) => {
+    const explorerLoop = async (server: Instance) => {
       while (exploring) {
         const res = await server.request(`/v1/organization/${f.orgA.id}/explorer/query`, {
           method: 'POST',
@@ -170,14 +186,20 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
     const workers = Array.from({ length: 12 }, (_, i) => explorerLoop(i % 2 ? b : a));
     await sleep(200); // the loop is running
     // What a statement of the quiet tenant could wait behind: other requests queued for a pooled connection
-    // (sampled on both instances' pools).
+    // (both instances' pools, sampled on their /metrics every 100 ms while the quiet tenant reads: a scrape
+    // costs the servers a few milliseconds, and sampled tighter it would be part of the load measured).
     let mostWaitingForPool = 0;
-    const pools = [a, b].map((server) => poolOf(server.database.db));
-    const sampler = setInterval(() => {
-      for (const pool of pools) mostWaitingForPool = Math.max(mostWaitingForPool, pool.waitingCount);
-    }, 5);
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const waiting = await Promise.all([a, b].map(waitingForPool));
+        mostWaitingForPool = Math.max(mostWaitingForPool, ...waiting);
+        await sleep(100);
+      }
+    })();
     const loaded = await quietLatencies(QUIET_READS, readiness);
-    clearInterval(sampler);
+    sampling = false;
+    await sampler;
     exploring = false;
     await Promise.all(workers);
     for (const socket of sockets) socket.destroy();
@@ -216,7 +238,7 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
     const started = performance.now();
     const download = run(process.execPath, [
       ...['--input-type=module', '-e', `import { writeFile } from 'node:fs/promises'; ${client}`],
-      `${pair.a.url}/v1/organization/${f.orgA.id}/activity?projectId=${f.projectA2.id}`,
+      `${a.url}/v1/organization/${f.orgA.id}/activity?projectId=${f.projectA2.id}`,
       `Bearer ${exporter.token}`,
       saved,
     ]).then(({ stdout }) => ({

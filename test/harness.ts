@@ -126,30 +126,38 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     database,
     clock,
     config,
-    async request(pathname, init = {}) {
-      const headers = new Headers(init.headers);
-      if (init.token) headers.set('authorization', `Bearer ${init.token}`);
-      let body = init.body;
-      if (init.json !== undefined) {
-        headers.set('content-type', 'application/json');
-        body = JSON.stringify(init.json);
-      }
-      const res = await fetch(server.url + pathname, { ...init, headers, body });
-      await keepsContract(init.method ?? 'GET', res);
-      return res;
-    },
-    async call(pathname, init) {
-      const res = await testServer.request(pathname, init);
-      const text = await res.text();
-      const isJson = res.headers.get('content-type')?.includes('json') && text.length > 0;
-      return { status: res.status, headers: res.headers, body: isJson ? JSON.parse(text) : text };
-    },
+    ...httpClientOf(server.url),
     async close() {
       await server.close();
       if (ownsDatabase) await database.close();
     },
   };
   return testServer;
+}
+
+/** `request` and `call` against the server at `url` (in this process or another). */
+export function httpClientOf(url: string): Pick<TestServer, 'request' | 'call'> {
+  const request: TestServer['request'] = async (pathname, init = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.token) headers.set('authorization', `Bearer ${init.token}`);
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set('content-type', 'application/json');
+      body = JSON.stringify(init.json);
+    }
+    const res = await fetch(url + pathname, { ...init, headers, body });
+    await keepsContract(init.method ?? 'GET', res);
+    return res;
+  };
+  return {
+    request,
+    async call(pathname, init) {
+      const res = await request(pathname, init);
+      const text = await res.text();
+      const isJson = res.headers.get('content-type')?.includes('json') && text.length > 0;
+      return { status: res.status, headers: res.headers, body: isJson ? JSON.parse(text) : text };
+    },
+  };
 }
 
 /**

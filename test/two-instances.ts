@@ -19,6 +19,10 @@ export interface TwoInstances {
   f: Fixtures;
   /** Instance A's database. */
   database: Database;
+  /** The database both share, for a server in a process of its own beside them (test/server-process.ts). */
+  databaseUrl: string;
+  /** What both instances have in their environment beyond the tests' defaults (the shared Redis). */
+  env: Record<string, string>;
   redisPort: number;
   /** The Redis of this pair: a test that kills it and starts another puts the new one here, for `close()`. */
   redis: ChildProcess;
@@ -39,7 +43,7 @@ export async function startTwoInstances(
     RATE_LIMIT_KEY_PREFIX: `two-instances-${redisPort}:`,
     ...options.env,
   };
-  const [databaseA, databaseB, dropDatabase] = await openSharedDatabase(testConfig(env).pool);
+  const [databaseA, databaseB, shared] = await openSharedDatabase(testConfig(env).pool);
   const a = await startTestServer({ database: databaseA, clock: options.clock, env });
   const b = await startTestServer({ database: databaseB, clock: options.clock, env });
   const pair: TwoInstances = {
@@ -47,6 +51,8 @@ export async function startTwoInstances(
     b,
     f: await createFixtures(a),
     database: databaseA,
+    databaseUrl: shared.url,
+    env,
     redisPort,
     redis,
     async close() {
@@ -54,7 +60,7 @@ export async function startTwoInstances(
       await b.close();
       await databaseA.close();
       if (databaseB !== databaseA) await databaseB.close();
-      await dropDatabase();
+      await shared.drop();
       await killHard(pair.redis);
     },
   };
@@ -62,7 +68,9 @@ export async function startTwoInstances(
 }
 
 /** The two instances' databases: two pools on one new PostgreSQL database. */
-async function openSharedDatabase(pool: PoolLimits): Promise<[Database, Database, () => Promise<void>]> {
+async function openSharedDatabase(
+  pool: PoolLimits,
+): Promise<[Database, Database, Awaited<ReturnType<typeof createPostgresDatabase>>]> {
   const created = await createPostgresDatabase();
   const [first, second] = await Promise.all(
     [1, 2].map(async () => {
@@ -71,5 +79,5 @@ async function openSharedDatabase(pool: PoolLimits): Promise<[Database, Database
       return database;
     }),
   );
-  return [first!, second!, created.drop];
+  return [first!, second!, created];
 }

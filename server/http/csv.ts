@@ -1,5 +1,4 @@
 // Sending a service's CSV export over HTTP (the export itself: db/csv-export.ts).
-import { once } from 'node:events';
 import { setTimeout } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import type { AppContext } from '../context.js';
@@ -14,26 +13,32 @@ const wantsCsv = (req: Pick<Request, 'accepts'>): boolean =>
 const safeFileName = (name: string): string => name.replace(/[^\w.-]+/g, '_').slice(0, 150) || 'export.csv';
 
 /**
- * Wait until the response can take more (its 'drain': the compressor's when the answer is compressed), or the
- * client has gone, or it has read nothing for `stallMs` (then the response is cut); true when it is still there.
+ * Waits for the response to take more: the response's 'drain' (the compressor's when the answer is compressed),
+ * or its close, or `stallMs` with nothing read (then the response is cut). One 'drain' listener for the whole
+ * export: the compressor hands `res.on('drain')` to its stream but `removeListener` not, so a listener per wait
+ * would pile up there (thousands over a large export, each called at every drain).
  */
-async function drained(res: Response, stallMs: number): Promise<boolean> {
-  if (res.destroyed || res.writableEnded) return false;
-  const settled = new AbortController();
-  const drained = await Promise.race([
-    once(res, 'drain', { signal: settled.signal }).then(
-      () => true,
-      () => false,
-    ),
-    once(res, 'close', { signal: settled.signal }).then(
-      () => false,
-      () => false,
-    ),
-    setTimeout(stallMs, false, { signal: settled.signal }).catch(() => false),
-  ]);
-  settled.abort();
-  if (!drained) res.destroy();
-  return drained && !res.destroyed;
+function drainWaiter(res: Response, stallMs: number): () => Promise<boolean> {
+  let wake: ((drained: boolean) => void) | undefined;
+  const settle = (drained: boolean) => {
+    const woken = wake;
+    wake = undefined;
+    woken?.(drained);
+  };
+  res.on('drain', () => settle(true));
+  res.once('close', () => settle(false));
+  return async () => {
+    if (res.destroyed || res.writableEnded) return false;
+    const timer = new AbortController();
+    const drained = await Promise.race([
+      new Promise<boolean>((resolve) => (wake = resolve)),
+      setTimeout(stallMs, false, { signal: timer.signal }).catch(() => false),
+    ]);
+    timer.abort();
+    wake = undefined;
+    if (!drained) res.destroy();
+    return drained && !res.destroyed;
+  };
 }
 
 /**
@@ -48,11 +53,18 @@ export async function sendCsv(res: Response, download: CsvDownload, stallMs: num
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', `attachment; filename="${safeFileName(download.fileName)}"`);
   res.setHeader('Cache-Control', 'no-store');
+  const drained = drainWaiter(res, stallMs);
   try {
+    if (!next.done) {
+      // The header row out at once: brotli would otherwise hold it until megabytes of rows have come.
+      res.write(next.value);
+      res.flush?.();
+      next = await chunks.next();
+    }
     while (!next.done) {
       // write's answer, not the socket's state: with compression (http/compression.ts) it is the compressor's
       // buffer that fills, and 'drain' is the compressor's.
-      if (!res.write(next.value) && !(await drained(res, stallMs))) return;
+      if (!res.write(next.value) && !(await drained())) return;
       if (res.destroyed) return;
       next = await chunks.next();
     }
