@@ -112,6 +112,12 @@ describe('connecting an identity provider', () => {
       json: { ...base, domains: ['harbor.test'] },
     });
     expect(taken.status).toBe(409);
+    const unknownOrg = await server.call('/v1/organization/org_nonexistent/sso', {
+      method: 'PUT',
+      token: staff,
+      json: { ...base, domains: ['nowhere.test'] },
+    });
+    expect(unknownOrg.status).toBe(404);
     expect(taken.body.error).toBe('The domain harbor.test is verified by another organization');
   });
 });
