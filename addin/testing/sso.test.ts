@@ -104,4 +104,43 @@ describeInBrowser('single sign-on in Chromium', () => {
     await agent.close();
     await context.close();
   });
+
+  it("the console's single sign-on card shows the connection and turns passwords off for the organization's people", async () => {
+    const { server, f } = suite;
+    const { context, page } = await suite.openAdmin({ signInAs: ['admin@harbor.test', 'admin-pass-1'] });
+    const card = page.getByRole('form', { name: 'Single sign-on' });
+    await card.getByText('http://sitefile.test/oauth/sso/callback').waitFor();
+    expect(await card.getByLabel('Issuer URL').inputValue()).toBe(idp.issuer);
+    expect(await card.getByLabel('Client secret').inputValue()).toBe('');
+    await card.getByRole('checkbox', { name: /Require single sign-on/ }).check();
+    await card.getByRole('button', { name: 'Save single sign-on' }).click();
+    await expect
+      .poll(
+        async () =>
+          (await server.call(`/v1/organization/${f.orgA.id}/sso`, { token: f.admin.token })).body.data.requireSso,
+      )
+      .toBe(true);
+    await card.scrollIntoViewIfNeeded();
+    await shot(page, '64-sso-console-card');
+    await expectAccessible(page);
+    // The stored secret was kept: single sign-on still works, passwords of harbor.test no longer do.
+    const signIn = await suite.browser.newContext();
+    const signInPage = await signIn.newPage();
+    suite.page = signInPage;
+    await signInPage.goto(`${origin}/admin`);
+    await signInPage.getByRole('button', { name: 'Sign in to Sitefile' }).click();
+    await signInPage.getByLabel('Email', { exact: true }).fill('member@harbor.test');
+    await signInPage.getByLabel('Password').fill('member-pass-1');
+    await signInPage.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await signInPage
+      .getByText(
+        'Your organization signs you in through its identity provider: use “Sign in with your organization” below.',
+      )
+      .waitFor();
+    await shot(signInPage, '65-sso-password-refused');
+    await signInWithOrganization(signInPage, 'member@harbor.test', 'mia');
+    await signInPage.waitForURL(`${origin}/admin`);
+    await signIn.close();
+    await context.close();
+  });
 });

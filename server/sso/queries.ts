@@ -1,4 +1,4 @@
-import { and, arrayContains, eq, gt } from 'drizzle-orm';
+import { and, arrayContains, eq, gt, lt } from 'drizzle-orm';
 import type { Db, Tx } from '../db/connection.js';
 import { ssoConnections, ssoLogins } from '../db/schema.js';
 
@@ -43,8 +43,12 @@ export async function deleteSsoConnection(tx: Tx, orgId: string): Promise<SsoCon
   return row;
 }
 
-export async function insertSsoLogin(db: Db, row: SsoLoginRow): Promise<void> {
-  await db.insert(ssoLogins).values(row);
+/** Records a sign-in sent to the provider; the expired ones (people who never came back) go at the same time. */
+export async function insertSsoLogin(db: Db, row: SsoLoginRow, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(ssoLogins).where(lt(ssoLogins.expiresAt, now));
+    await tx.insert(ssoLogins).values(row);
+  });
 }
 
 /** The sign-in under way with this state, taken (deleted) so that it completes once; undefined when expired. */

@@ -172,14 +172,18 @@ export async function startSsoSignIn(
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const nonce = oidc.randomNonce();
   const state = oidc.randomState();
-  await insertSsoLogin(deps.db, {
-    stateDigest: stateDigest(state),
-    organizationId: row.organizationId,
-    codeVerifier,
-    nonce,
-    authorization: resume,
-    expiresAt: new Date(deps.clock.now().getTime() + LOGIN_LIFETIME_MS),
-  });
+  await insertSsoLogin(
+    deps.db,
+    {
+      stateDigest: stateDigest(state),
+      organizationId: row.organizationId,
+      codeVerifier,
+      nonce,
+      authorization: resume,
+      expiresAt: new Date(deps.clock.now().getTime() + LOGIN_LIFETIME_MS),
+    },
+    deps.clock.now(),
+  );
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: ssoRedirectUri(deps),
     scope: 'openid email profile',
