@@ -10,7 +10,9 @@ import { SSO_CALLBACK_PATH } from './service.js';
 
 export interface Account {
   email: string;
-  email_verified: boolean;
+  email_verified?: boolean;
+  /** Entra ID's "e-mail domain owner verified" optional claim. */
+  xms_edov?: boolean;
   name: string;
 }
 
@@ -71,7 +73,7 @@ export async function startIdentityProvider(sitefile: TestServer): Promise<Ident
       ],
       jwks: { keys: [key] },
       cookies: { keys: ['identity-provider-test-cookies'] },
-      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+      claims: { openid: ['sub'], email: ['email', 'email_verified', 'xms_edov'], profile: ['name'] },
       conformIdTokenClaims: false,
       findAccount: (_ctx, sub) => {
         const account = accounts.get(sub);

@@ -196,6 +196,14 @@ export async function startSsoSignIn(
   return { url: url.href, state };
 }
 
+/**
+ * The provider vouches for the e-mail: `email_verified` (OpenID Connect), or Entra ID's `xms_edov` ("e-mail domain
+ * owner verified", an optional claim the admin adds; Entra sends no `email_verified`, and an unverified `email` is
+ * what another tenant's admin can set to anything).
+ */
+const emailVerified = (claims: oidc.IDToken | undefined) =>
+  claims?.email_verified === true || [true, 1, '1', 'true'].includes(claims?.xms_edov as string);
+
 /** A sign-in refused at the callback, with the sentence the person is shown. */
 const refused = (message: string) => new ApiError('unauthorized', message);
 
@@ -237,7 +245,7 @@ export async function finishSsoSignIn(
     );
   }
   const email = typeof claims?.email === 'string' ? claims.email.trim() : '';
-  if (!email || claims?.email_verified !== true) {
+  if (!email || !emailVerified(claims)) {
     throw refused('Your identity provider did not confirm your e-mail address.');
   }
   if (!row.domains.includes(domainOf(email))) {

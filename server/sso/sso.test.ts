@@ -192,6 +192,14 @@ describe('refused ID tokens and people', () => {
     expect(refusal(signIn.html)).toBe('Your identity provider did not confirm your e-mail address.');
   });
 
+  it("accepts Entra ID's xms_edov (e-mail domain owner verified) in place of email_verified", async () => {
+    idp.accounts.set('entra', { email: 'entra@harbor.test', xms_edov: true, name: 'Ezra Entra' });
+    idp.accounts.set('entra-unverified', { email: 'entra2@harbor.test', xms_edov: false, name: 'Ezra Unverified' });
+    expect((await addinSso('entra@harbor.test', 'entra')).tokens?.status).toBe(200);
+    const refused = await addinSso('entra2@harbor.test', 'entra-unverified');
+    expect(refusal(refused.html)).toBe('Your identity provider did not confirm your e-mail address.');
+  });
+
   it('refuses an e-mail of a domain the organization has not verified', async () => {
     const signIn = await addinSso('member@harbor.test', 'outsider');
     expect(signIn.status).toBe(401);
