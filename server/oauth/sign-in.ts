@@ -339,10 +339,8 @@ export function ssoCallback(app: AppContext) {
       res.redirect(302, target.href);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      res
-        .status(err.code === 'unauthorized' ? 401 : 400)
-        .type('html')
-        .send(ssoRefusedPage(err.message));
+      const status = err.code === 'unauthorized' ? 401 : err.code === 'service_unavailable' ? 503 : 400;
+      res.status(status).type('html').send(ssoRefusedPage(err.message));
     }
   };
 }

@@ -138,13 +138,20 @@ export async function passwordsOffFor(deps: Pick<AppContext, 'db'>, email: strin
  *  key id). */
 async function providerConfiguration(deps: SsoDeps, row: SsoConnectionRow): Promise<oidc.Configuration> {
   const issuer = row.issuer === ENTRA_TEMPLATE ? ENTRA_MULTI_TENANT : row.issuer;
-  const config = await oidc.discovery(
-    new URL(issuer),
-    row.clientId,
-    undefined,
-    oidc.ClientSecretPost(unseal(deps.cursorKey, row.clientSecretSealed)),
-    { execute: deps.config.sso.allowHttpIssuers ? [oidc.allowInsecureRequests] : [] },
-  );
+  const config = await oidc
+    .discovery(
+      new URL(issuer),
+      row.clientId,
+      undefined,
+      oidc.ClientSecretPost(unseal(deps.cursorKey, row.clientSecretSealed)),
+      { execute: deps.config.sso.allowHttpIssuers ? [oidc.allowInsecureRequests] : [] },
+    )
+    .catch((err: unknown) => {
+      throw new ApiError(
+        'service_unavailable',
+        `Your organization's identity provider cannot be reached (${(err as Error).message}). Try again later.`,
+      );
+    });
   // Token endpoint answers are trusted over TLS by default; we check the ID token's signature against the
   // provider's published keys as well, as the issue asks (a re-signed token is refused).
   oidc.enableNonRepudiationChecks(config);
@@ -163,12 +170,7 @@ export async function startSsoSignIn(
 ): Promise<{ url: string; state: string }> {
   const row = email.includes('@') ? await findSsoConnectionByDomain(deps.db, domainOf(email)) : undefined;
   if (!row) throw ApiError.badRequest('No organization signs in people of this e-mail domain through single sign-on.');
-  const config = await providerConfiguration(deps, row).catch((err: unknown) => {
-    throw new ApiError(
-      'service_unavailable',
-      `The organization's identity provider cannot be reached: ${(err as Error).message}`,
-    );
-  });
+  const config = await providerConfiguration(deps, row);
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const nonce = oidc.randomNonce();
   const state = oidc.randomState();
@@ -223,9 +225,41 @@ export async function finishSsoSignIn(
     throw refused('This sign-in was not started in this browser. Please sign in again.');
   const login = await takeSsoLogin(deps.db, stateDigest(given), deps.clock.now());
   if (!login) throw refused('This sign-in has expired or was already used. Please sign in again.');
+  try {
+    return {
+      userId: await signedInPerson(deps, login.organizationId, callback, given, login),
+      resume: login.authorization as Record<string, unknown>,
+    };
+  } catch (err) {
+    // Each refused sign-in is in the organization's audit log, with the reason the person was shown.
+    if (err instanceof ApiError) {
+      await recordAudit(
+        deps.db,
+        { kind: 'anonymous', id: null, name: '', email: '', ip: callback.ip },
+        {
+          organizationId: login.organizationId,
+          action: 'signin.failed',
+          target: { type: 'person', id: null },
+          changes: { reason: { before: null, after: err.message } },
+          at: deps.clock.now(),
+        },
+      );
+    }
+    throw err;
+  }
+}
+
+/** The provider's answer checked (the ID token, then the e-mail) and the person it names, signed in. */
+async function signedInPerson(
+  deps: SsoDeps,
+  orgId: string,
+  callback: { url: URL; ip: string },
+  state: string,
+  login: { codeVerifier: string; nonce: string },
+): Promise<string> {
   const providerError = callback.url.searchParams.get('error');
   if (providerError) throw refused(`Your identity provider refused the sign-in (${providerError.slice(0, 100)}).`);
-  const row = await findSsoConnection(deps.db, login.organizationId);
+  const row = await findSsoConnection(deps.db, orgId);
   if (!row) throw refused('Your organization no longer signs in through single sign-on.');
   const config = await providerConfiguration(deps, row);
   let claims: oidc.IDToken | undefined;
@@ -233,7 +267,7 @@ export async function finishSsoSignIn(
     const tokens = await oidc.authorizationCodeGrant(config, callback.url, {
       pkceCodeVerifier: login.codeVerifier,
       expectedNonce: login.nonce,
-      expectedState: given,
+      expectedState: state,
       idTokenExpected: true,
     });
     claims = tokens.claims();
@@ -253,7 +287,7 @@ export async function finishSsoSignIn(
   }
   const user = await personFor(deps, row.organizationId, email, typeof claims?.name === 'string' ? claims.name : email);
   await recordSignIn(deps.db, { email, user, ip: callback.ip, succeeded: true, at: deps.clock.now() });
-  return { userId: user.id, resume: login.authorization as Record<string, unknown> };
+  return user.id;
 }
 
 /** The member signing in, created at their first sign-in (role member); disabled or removed people are refused. */
@@ -265,7 +299,6 @@ async function personFor(deps: SsoDeps, orgId: string, email: string, name: stri
     return { id: created.id, name: created.name };
   }
   if (existing.disabledAt || !(await findMember(deps.db, orgId, existing.id))) {
-    await recordSignIn(deps.db, { email, user: existing, ip: '', succeeded: false, at: deps.clock.now() });
     throw refused('Your account is disabled or not a member of this organization. Ask your organization admin.');
   }
   return existing;

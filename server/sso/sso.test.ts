@@ -190,6 +190,15 @@ describe('refused ID tokens and people', () => {
     const signIn = await addinSso('unverified@harbor.test', 'unverified');
     expect(signIn.status).toBe(401);
     expect(refusal(signIn.html)).toBe('Your identity provider did not confirm your e-mail address.');
+    // The test clock stands still: the events share one time, so the one sought is found among them.
+    const audit = await server.call(`${orgPath()}/audit-events?action=signin.failed&limit=50`, {
+      token: f.admin.token,
+    });
+    expect(audit.body.data).toContainEqual(
+      expect.objectContaining({
+        changes: { reason: { before: null, after: 'Your identity provider did not confirm your e-mail address.' } },
+      }),
+    );
   });
 
   it("accepts Entra ID's xms_edov (e-mail domain owner verified) in place of email_verified", async () => {
