@@ -207,7 +207,14 @@ async function signInStep(
     pages.showSignIn(429, `Too many sign-in attempts. ${tryAgainIn(wait)}`, email);
     return;
   }
-  if (await passwordsOffFor(app, email)) {
+  const user = email ? await findUserByEmail(app.db, email) : undefined;
+  const dummyHash = deps.dummyHash();
+  const passwordOk = await verifySecret(user?.passwordHash ?? (await dummyHash), password);
+  const valid = Boolean(user?.passwordHash && passwordOk && !user.disabledAt);
+  // Said only after the right password, so the answer tells no one who is a member of which organization.
+  const ssoOnly = valid && user !== undefined && (await passwordsOffFor(app, user));
+  await recordSignIn(app.db, { email, user, ip, succeeded: valid && !ssoOnly, at: app.clock.now() });
+  if (ssoOnly) {
     pages.showSignIn(
       403,
       'Your organization signs you in through its identity provider: use “Sign in with your organization” below.',
@@ -215,12 +222,7 @@ async function signInStep(
     );
     return;
   }
-  const user = email ? await findUserByEmail(app.db, email) : undefined;
-  const dummyHash = deps.dummyHash();
-  const passwordOk = await verifySecret(user?.passwordHash ?? (await dummyHash), password);
-  const succeeded = Boolean(user?.passwordHash && passwordOk && !user.disabledAt);
-  await recordSignIn(app.db, { email, user, ip, succeeded, at: app.clock.now() });
-  if (!succeeded || !user) {
+  if (!valid || !user) {
     await throttle.recordFailure(ip, email);
     pages.showSignIn(401, 'The email or password is incorrect.', email);
     return;

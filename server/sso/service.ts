@@ -127,10 +127,13 @@ export async function removeSsoConnection(deps: SsoDeps, orgId: string, actor: A
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 const stateDigest = (state: string) => createHash('sha256').update(state).digest('base64url');
 
-/** Whether passwords are off for this e-mail address: its domain's organization requires single sign-on. */
-export async function passwordsOffFor(deps: Pick<AppContext, 'db'>, email: string): Promise<boolean> {
-  if (!email.includes('@')) return false;
-  return Boolean((await findSsoConnectionByDomain(deps.db, domainOf(email)))?.requireSso);
+/**
+ * Whether passwords are off for this person: the organization that verified their e-mail's domain requires single
+ * sign-on and they are its member. Members only, so that claiming a domain turns off no one else's password.
+ */
+export async function passwordsOffFor(deps: Pick<AppContext, 'db'>, user: { id: string; email: string }) {
+  const row = await findSsoConnectionByDomain(deps.db, domainOf(user.email));
+  return Boolean(row?.requireSso && (await findMember(deps.db, row.organizationId, user.id)));
 }
 
 /** The provider's configuration, discovered afresh for each sign-in: its current keys are fetched with it, so a key

@@ -259,7 +259,7 @@ describe('requiring single sign-on', () => {
     expect((await connect(false)).status).toBe(200);
   });
 
-  it('refuses passwords of the domain with a message pointing to single sign-on; others keep theirs', async () => {
+  it("refuses the organization's members' passwords with a message pointing to single sign-on; others keep theirs", async () => {
     expect(
       (await saveSso({ issuer: idp.issuer, clientId: idp.clientId, domains: ['harbor.test'], requireSso: true }))
         .status,
@@ -280,6 +280,21 @@ describe('requiring single sign-on', () => {
     );
     const staff = await browser.post(staffPage, { email: 'staff@sitefile.test', password: 'staff-pass-1' });
     expect(staff.status).toBe(302);
+    // A person of the domain who is not the organization's member (another organization's) keeps their password.
+    await createUser(server.database.db, {
+      email: 'contractor@harbor.test',
+      name: 'Cody Contractor',
+      password: 'contractor-pass-1',
+      memberships: [{ orgId: f.orgB.id, role: 'member' }],
+    });
+    const contractorPage = await browser.get(
+      `${server.config.publicUrl}/oauth/authorize?response_type=code&code_challenge_method=S256&client_id=${ADDIN_CLIENT_ID}&redirect_uri=${encodeURIComponent(redirectUri())}&code_challenge=${pkce().challenge}`,
+    );
+    const contractor = await browser.post(contractorPage, {
+      email: 'contractor@harbor.test',
+      password: 'contractor-pass-1',
+    });
+    expect(contractor.status).toBe(302);
   });
 });
 
