@@ -111,6 +111,7 @@ const envSchema = z.object({
   METRICS_HOST: optionalHost,
   DATABASE_WAIT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(3600).default(60)),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.preprocess(emptyAsUndefined, z.enum(['0', '1']).default('0')),
+  SSO_ALLOW_HTTP_ISSUERS: z.preprocess(emptyAsUndefined, z.enum(['0', '1']).default('0')),
   WEBHOOK_TIMEOUT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().min(1).max(60).default(15)),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: z.preprocess(
     emptyAsUndefined,
@@ -201,6 +202,10 @@ export type Config = {
     timeoutMs: number;
     /** The wait before each retry after a failed attempt; the delivery fails when they are used up. */
     retryDelaysMs: number[];
+  };
+  sso: {
+    /** Accept identity providers at http:// addresses (development and tests only: real ones are https). */
+    allowHttpIssuers: boolean;
   };
 };
 
@@ -319,5 +324,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
       retryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE_SECONDS.map((seconds) => seconds * 1000),
     },
+    sso: { allowHttpIssuers: e.SSO_ALLOW_HTTP_ISSUERS === '1' },
   };
 }

@@ -17,6 +17,7 @@ import { meRoutes } from './me/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { scimTokenRoutes } from './scim/routes.js';
+import { ssoRoutes } from './sso/routes.js';
 import { supportIssueRoutes } from './support-issues/routes.js';
 import { userRoutes } from './users/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -44,4 +45,5 @@ export const allRoutes = (): Route[] => [
   ...webhookRoutes,
   ...auditRoutes,
   ...scimTokenRoutes,
+  ...ssoRoutes,
 ];

@@ -47,6 +47,9 @@ const notProvokedHere: Record<string, string> = {
   'PATCH /v1/organization/{orgId}/members/{userId} 409': "demoting the organization's last admin: server/users tests",
   'DELETE /v1/organization/{orgId}/members/{userId} 409': "removing the organization's last admin: server/users tests",
   'PATCH /v1/admin/users/{userId} 409': 'staff disabling themselves: server/users tests',
+  'PUT /v1/organization/{orgId}/sso 404':
+    'staff naming an unknown organization with a valid connection: server/sso tests',
+  'PUT /v1/organization/{orgId}/sso 409': 'a domain another organization verified: server/sso tests',
   'POST /v1/organization/{orgId}/project/{projectId}/emails 409':
     'filing again with another RFI an e-mail already on a document: server/filing tests (filing-upload)',
   'POST /v1/organization/{orgId}/project/{projectId}/emails/{emailId}/move 409':

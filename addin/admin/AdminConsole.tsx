@@ -23,6 +23,7 @@ import { AdminCard } from './layout.js';
 import { People } from './People.js';
 import { RunbookCard } from './Runbook.js';
 import { ScimToken } from './ScimToken.js';
+import { SingleSignOn } from './SingleSignOn.js';
 import { Webhooks } from './Webhooks.js';
 
 const useStyles = makeStyles({
@@ -82,6 +83,7 @@ export function AdminConsole({ api, signOut }: { api: ApiClient; signOut: () => 
           <People key={`people-${org.id}`} api={api} org={org} staff={me.data.staff} />
           <ApiKeys key={`keys-${org.id}`} api={api} org={org} staff={me.data.staff} />
           <Webhooks key={`webhooks-${org.id}`} api={api} org={org} />
+          <SingleSignOn key={`sso-${org.id}`} api={api} org={org} />
           <ScimToken key={`scim-${org.id}`} api={api} org={org} />
           <AuditLog key={`audit-${org.id}`} api={api} org={org} />
         </>

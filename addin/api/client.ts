@@ -25,6 +25,7 @@ import { Me } from '../../shared/me.js';
 import { MemberList, MemberResponse, PersonResponse } from '../../shared/members.js';
 import { ProjectList } from '../../shared/organizations.js';
 import { CreatedScimToken, ScimTokenResponse } from '../../shared/scim.js';
+import { type SsoConnectionInput, SsoConnectionResponse } from '../../shared/sso.js';
 import { type CreateSupportIssueBody, Runbook, SupportIssueResponse } from '../../shared/support-issues.js';
 import {
   CreatedWebhookResponse,
@@ -109,6 +110,13 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
       get: () => call(ScimTokenResponse, `/v1/organization/${enc(orgId)}/scim-token`),
       create: () => call(CreatedScimToken, `/v1/organization/${enc(orgId)}/scim-token`, { method: 'POST' }),
       revoke: () => call(null, `/v1/organization/${enc(orgId)}/scim-token`, { method: 'DELETE' }),
+    }),
+    /** The organization's OpenID Connect identity provider: see, connect or change, disconnect (never the secret). */
+    sso: (orgId: string) => ({
+      get: () => call(SsoConnectionResponse, `/v1/organization/${enc(orgId)}/sso`),
+      save: (json: Partial<SsoConnectionInput>) =>
+        call(SsoConnectionResponse, `/v1/organization/${enc(orgId)}/sso`, { method: 'PUT', json }),
+      remove: () => call(null, `/v1/organization/${enc(orgId)}/sso`, { method: 'DELETE' }),
     }),
     /** A page of the organization's audit log, newest first (its admins and staff). */
     auditEvents: (orgId: string, filters: AuditFilters, cursor?: string) => {

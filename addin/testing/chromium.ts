@@ -164,7 +164,7 @@ export async function signInThroughDialog(page: Page, email: string, password: s
   }
   // The add-in is first-party: no consent page, the dialog closes with the code.
   const closed = dialog.waitForEvent('close');
-  await dialog.getByRole('button', { name: 'Sign in' }).click();
+  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
   await closed;
 }
 
@@ -174,7 +174,7 @@ export async function signInToAdmin(page: Page, email: string, password: string)
   await page.getByRole('button', { name: 'Sign in to Sitefile' }).click();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL(`${origin}/admin`);
 }
 

@@ -31,6 +31,13 @@ const notAudited: Record<string, string> = {
   adminCreateSupportIssue: "files a support ticket with staff; changes nothing of the organization's administration",
 };
 
+const ssoConnection = {
+  issuer: 'https://login.example.test',
+  clientId: 'sitefile',
+  clientSecret: 'identity-provider-secret',
+  domains: ['harbor.test'],
+};
+
 const personInA = async (role: 'admin' | 'member' = 'member') => {
   const email = `p-${randomUUID()}@harbor.test`;
   return createUser(server.database.db, {
@@ -185,6 +192,15 @@ const calls: Record<string, () => Promise<Call>> = {
   revokeOrganizationScimToken: async () => {
     await server.call(`${a()}/scim-token`, { method: 'POST', token: f.admin.token });
     return { method: 'DELETE', path: `${a()}/scim-token`, token: f.admin.token, action: 'scim_token.revoked' };
+  },
+  saveOrganizationSso: async () => {
+    // None yet, so that the action is `configured` (a change is `updated`).
+    await server.call(`${a()}/sso`, { method: 'DELETE', token: f.admin.token });
+    return { method: 'PUT', path: `${a()}/sso`, token: f.admin.token, json: ssoConnection, action: 'sso.configured' };
+  },
+  removeOrganizationSso: async () => {
+    await server.call(`${a()}/sso`, { method: 'PUT', token: f.admin.token, json: ssoConnection });
+    return { method: 'DELETE', path: `${a()}/sso`, token: f.admin.token, action: 'sso.removed' };
   },
   replayWebhook: async () => ({
     method: 'POST',

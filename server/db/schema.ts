@@ -13,4 +13,5 @@ export * from './schema/platform.js';
 export * from './schema/reports.js';
 export * from './schema/scim.js';
 export * from './schema/sign-in.js';
+export * from './schema/sso.js';
 export * from './schema/webhooks.js';

@@ -80,6 +80,13 @@ export const signInPage = (page: SignInPage) =>
     <p>${capitalized(clientLabel(page.client))} wants to connect to your Sitefile account.</p>
     ${page.error ? `<p class="error" role="alert" id="signin-error">${escapeHtml(page.error)}</p>` : ''}
     <form method="post" action="${escapeHtml(page.action)}" novalidate>
+      ${hidden({ ...page.oauthParams, step: 'sso', csrf: page.csrf })}
+      <label for="sso-email">Work e-mail</label>
+      <input id="sso-email" name="email" type="email" autocomplete="username" value="${escapeHtml(page.email ?? '')}">
+      <button type="submit">Sign in with your organization</button>
+    </form>
+    <h2>Or sign in with your Sitefile password</h2>
+    <form method="post" action="${escapeHtml(page.action)}" novalidate>
       ${hidden({ ...page.oauthParams, step: 'signin', csrf: page.csrf })}
       <label for="email">Email</label>
       <input id="email" name="email" type="email" autocomplete="username" required autofocus value="${escapeHtml(page.email ?? '')}"${page.error ? ' aria-describedby="signin-error" aria-invalid="true"' : ''}>
@@ -141,4 +148,13 @@ export const authorizationErrorPage = (page: AuthorizationErrorPage) =>
     <p class="error" role="alert">${escapeHtml(page.description)} (${escapeHtml(page.error)})</p>
     <p>${capitalized(clientLabel(page.client))} asked to be sent back to <strong>${escapeHtml(page.client.redirectHost)}</strong>.
     Sitefile has not verified this application, so you were not sent there. You can close this window.</p>`,
+  );
+
+/** A single sign-on the callback refused: why, in a sentence, and what to do. */
+export const ssoRefusedPage = (reason: string) =>
+  layout(
+    'Sign-in refused',
+    `<h1>Single sign-on did not complete</h1>
+    <p class="error" role="alert" id="sso-error">${escapeHtml(reason)}</p>
+    <p>Close this window and sign in again, or ask your organization admin.</p>`,
   );

@@ -13,6 +13,7 @@ import { basicCredentials } from '../api-keys/token-request.js';
 import { digest } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
 import { formBody } from '../http/route.js';
+import { SSO_CALLBACK_PATH } from '../sso/service.js';
 import { checkAuthorizationRequest } from './authorize-checks.js';
 import { oneSentenceErrors } from './error-description.js';
 import { registerFirstPartyApps } from './first-party.js';
@@ -25,7 +26,7 @@ import {
   TOKEN_ENDPOINT_AUTH_METHODS,
 } from './provider.js';
 import { findApp } from './queries.js';
-import { AUTHORIZE_PATH, createSignInFlow } from './sign-in.js';
+import { AUTHORIZE_PATH, createSignInFlow, ssoCallback } from './sign-in.js';
 
 const TOKEN_PATH = '/oauth/token';
 const REGISTER_PATH = '/oauth/register';
@@ -53,6 +54,7 @@ export function createOAuthServer(app: AppContext): OAuthServer {
   router.use('/oauth', formBody);
   router.use(['/oauth', '/.well-known'], firstPartyAppsRegistered(app));
   router.use('/oauth', oneSentenceErrors);
+  router.get(SSO_CALLBACK_PATH, ssoCallback(app));
   router.use(AUTHORIZE_PATH, checkAuthorizationRequest(provider.clientsStore), authorizationHandler({ provider }));
   const verifyClient = verifyClientSecret(app);
   router.use(TOKEN_PATH, verifyClient, tokenHandler({ provider }));

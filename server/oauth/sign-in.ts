@@ -4,14 +4,18 @@ import type { Request, Response } from 'express';
 import { recordSignIn } from '../audit/queries.js';
 import { digest, hashSecret, verifySecret } from '../auth/secrets.js';
 import type { AppContext } from '../context.js';
-import { findUserByEmail } from '../users/queries.js';
+import { ApiError } from '../errors.js';
+import { finishSsoSignIn, passwordsOffFor, startSsoSignIn } from '../sso/service.js';
+import { findUserByEmail, findUserById } from '../users/queries.js';
 import { clientShown, markPersonAnswered } from './authorize-checks.js';
-import { type ClientShown, consentPage, signInPage } from './pages.js';
+import { type ClientShown, consentPage, signInPage, ssoRefusedPage } from './pages.js';
 import { markTicketUsed, userOrganizationNames } from './queries.js';
 import { createSignInThrottle, type SignInThrottle, tryAgainIn } from './throttle.js';
 
 export const AUTHORIZE_PATH = '/oauth/authorize';
 const CSRF_COOKIE = 'sitefile_oauth_csrf';
+/** The state of the single sign-on under way in this browser: only its own callback completes it. */
+const SSO_STATE_COOKIE = 'sitefile_sso_state';
 const TICKET_LIFETIME_SECONDS = 10 * 60;
 /** How long a sign-in form may stay open: its CSRF token is a token the server signed, valid this long. */
 const CSRF_LIFETIME_SECONDS = 2 * 60 * 60;
@@ -111,6 +115,11 @@ async function handleAuthorization(
   const cookie = readCookie(req, CSRF_COOKIE);
   const issued = cookie !== undefined && deps.app.tokens.verify(cookie, deps.csrfAudience) ? cookie : undefined;
   const posted = req.method === 'POST' ? field(req.body, 'step', 20) : '';
+  const ssoTicket = req.method === 'GET' ? req.query.sso_ticket : undefined;
+  if (typeof ssoTicket === 'string') {
+    await ssoReturnStep(deps, pagesFor(client, request, res, issued ?? issueCsrf(deps, res)), ssoTicket, issueCode);
+    return;
+  }
   if (!posted || cookie === undefined) {
     pagesFor(client, request, res, issued ?? issueCsrf(deps, res)).showSignIn(200);
     return;
@@ -126,6 +135,7 @@ async function handleAuthorization(
   }
   const pages = pagesFor(client, request, res, issued);
   if (posted === 'signin') await signInStep(deps, pages, issueCode);
+  else if (posted === 'sso') await ssoStartStep(deps, pages);
   else await consentStep(deps, pages, posted, issueCode);
 }
 
@@ -187,7 +197,7 @@ async function signInStep(
   issueCode: (userId: string) => Promise<string>,
 ): Promise<void> {
   const { app, throttle } = deps;
-  const { req, res, request } = pages;
+  const { req, res } = pages;
   const email = field(req.body, 'email', 320).trim();
   const password = field(req.body, 'password', 1024);
   const ip = req.ip ?? 'unknown';
@@ -200,21 +210,42 @@ async function signInStep(
   const user = email ? await findUserByEmail(app.db, email) : undefined;
   const dummyHash = deps.dummyHash();
   const passwordOk = await verifySecret(user?.passwordHash ?? (await dummyHash), password);
-  const succeeded = Boolean(user?.passwordHash && passwordOk && !user.disabledAt);
-  await recordSignIn(app.db, { email, user, ip, succeeded, at: app.clock.now() });
-  if (!succeeded || !user) {
+  const valid = Boolean(user?.passwordHash && passwordOk && !user.disabledAt);
+  // Said only after the right password, so the answer tells no one who is a member of which organization.
+  const ssoOnly = valid && user !== undefined && (await passwordsOffFor(app, user));
+  await recordSignIn(app.db, { email, user, ip, succeeded: valid && !ssoOnly, at: app.clock.now() });
+  if (ssoOnly) {
+    pages.showSignIn(
+      403,
+      'Your organization signs you in through its identity provider: use “Sign in with your organization” below.',
+      email,
+    );
+    return;
+  }
+  if (!valid || !user) {
     await throttle.recordFailure(ip, email);
     pages.showSignIn(401, 'The email or password is incorrect.', email);
     return;
   }
   await throttle.recordSuccess(ip, email);
+  await signedIn(deps, pages, user, issueCode);
+}
+
+/** A person known (by password or their identity provider): our own apps get their code, others the consent page. */
+async function signedIn(
+  { app, mcpResource }: SignInDeps,
+  pages: AuthorizationPages,
+  user: { id: string; name: string; email: string },
+  issueCode: (userId: string) => Promise<string>,
+): Promise<void> {
+  const { request } = pages;
   if (pages.shown.verified) {
     await sendBack(pages, await issueCode(user.id));
     return;
   }
   const ticket = app.tokens.sign(user.id, 'user', {
     lifetimeSeconds: TICKET_LIFETIME_SECONDS,
-    audience: ticketAudience(app, pages.client, request),
+    audience: ticketAudience(app, pages.client.client_id, request),
   }).token;
   pages.render(
     200,
@@ -223,13 +254,97 @@ async function signInStep(
       client: pages.shown,
       userName: user.name,
       userEmail: user.email,
-      access: accessLines(request.resource, deps.mcpResource),
+      access: accessLines(request.resource, mcpResource),
       organizations: await userOrganizationNames(app.db, user.id),
       csrf: pages.csrf,
       ticket,
       oauthParams: pages.oauthParams,
     }),
   );
+}
+
+/** "Sign in with your organization": off to the identity provider of the e-mail's domain, this request kept to resume. */
+async function ssoStartStep(deps: SignInDeps, pages: AuthorizationPages): Promise<void> {
+  const email = field(pages.req.body, 'email', 320).trim();
+  try {
+    const { url, state } = await startSsoSignIn(deps.app, email, {
+      clientId: pages.client.client_id,
+      ...pages.oauthParams,
+    });
+    pages.res.cookie(SSO_STATE_COOKIE, state, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: deps.secureCookie,
+      path: '/oauth',
+      maxAge: 10 * 60 * 1000,
+    });
+    pages.res.redirect(303, url);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    pages.showSignIn(err.code === 'service_unavailable' ? 503 : 400, err.message, email);
+  }
+}
+
+/** Back from the identity provider (through the callback) with a ticket for the person it signed in. */
+async function ssoReturnStep(
+  deps: SignInDeps,
+  pages: AuthorizationPages,
+  ticket: string,
+  issueCode: (userId: string) => Promise<string>,
+): Promise<void> {
+  const { app } = deps;
+  const claims = app.tokens.verify(ticket, ssoTicketAudience(app, pages.client.client_id, pages.request));
+  if (!claims || !(await markTicketUsed(app.db, claims.jti, app.clock.now(), new Date(claims.exp * 1000)))) {
+    pages.showSignIn(400, 'Your sign-in has expired. Please sign in again.');
+    return;
+  }
+  const user = await findUserById(app.db, claims.sub);
+  if (!user || user.disabledAt) {
+    pages.showSignIn(403, 'Your account is disabled. Ask your organization admin.');
+    return;
+  }
+  await signedIn(deps, pages, user, issueCode);
+}
+
+/**
+ * The identity provider's redirect back (`/oauth/sso/callback`): the sign-in is checked (service), and the browser
+ * goes back to the authorization request it started from with a one-time ticket for the person, bound to that
+ * request. A refusal is a page saying why.
+ */
+export function ssoCallback(app: AppContext) {
+  return async (req: Request, res: Response): Promise<void> => {
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.clearCookie(SSO_STATE_COOKIE, { path: '/oauth' });
+    try {
+      const { userId, resume } = await finishSsoSignIn(app, {
+        url: new URL(req.originalUrl, app.config.publicUrl),
+        state: readCookie(req, SSO_STATE_COOKIE),
+        ip: req.ip ?? 'unknown',
+      });
+      const { clientId, ...oauthParams } = resume as Record<string, string>;
+      const target = new URL(`${app.config.publicUrl}${AUTHORIZE_PATH}`);
+      for (const [key, value] of Object.entries({ client_id: clientId, ...oauthParams })) {
+        if (typeof value === 'string') target.searchParams.set(key, value);
+      }
+      const request = {
+        state: oauthParams.state,
+        scopes: [],
+        codeChallenge: oauthParams.code_challenge!,
+        redirectUri: oauthParams.redirect_uri!,
+        resource: oauthParams.resource!,
+      };
+      const ticket = app.tokens.sign(userId, 'user', {
+        lifetimeSeconds: TICKET_LIFETIME_SECONDS,
+        audience: ssoTicketAudience(app, clientId!, request),
+      }).token;
+      target.searchParams.set('sso_ticket', ticket);
+      res.redirect(302, target.href);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      const status = err.code === 'unauthorized' ? 401 : err.code === 'service_unavailable' ? 503 : 400;
+      res.status(status).type('html').send(ssoRefusedPage(err.message));
+    }
+  };
 }
 
 /** The consent form's answer, once per ticket: back to the client with a code or with access_denied. */
@@ -240,7 +355,10 @@ async function consentStep(
   issueCode: (userId: string) => Promise<string>,
 ): Promise<void> {
   const { req, request } = pages;
-  const claims = app.tokens.verify(field(req.body, 'ticket', 4000), ticketAudience(app, pages.client, request));
+  const claims = app.tokens.verify(
+    field(req.body, 'ticket', 4000),
+    ticketAudience(app, pages.client.client_id, request),
+  );
   if (posted !== 'consent' || !claims) {
     pages.showSignIn(400, 'Your sign-in has expired. Please sign in again.');
     return;
@@ -269,16 +387,14 @@ async function sendBack({ res, request }: AuthorizationPages, code: string | und
 
 // The consent ticket proves a successful sign-in for exactly this authorization request: a short
 // JWT whose audience carries a digest of the request, so it cannot be replayed for another client.
-const ticketAudience = (app: AppContext, client: OAuthClientInformationFull, request: AuthorizationRequest) =>
+const ticketAudience = (app: AppContext, clientId: string, request: AuthorizationRequest) =>
   `${app.config.publicUrl}/oauth/consent/${digest(
-    JSON.stringify([
-      client.client_id,
-      request.redirectUri,
-      request.codeChallenge,
-      request.resource,
-      request.state ?? '',
-    ]),
+    JSON.stringify([clientId, request.redirectUri, request.codeChallenge, request.resource, request.state ?? '']),
   )}`;
+
+// The single sign-on ticket is bound to the request the same way, under an audience of its own.
+const ssoTicketAudience = (app: AppContext, clientId: string, request: AuthorizationRequest) =>
+  ticketAudience(app, clientId, request).replace('/oauth/consent/', '/oauth/sso/');
 
 const accessLines = (resource: string, mcpResource: string) =>
   resource === mcpResource

@@ -8,6 +8,11 @@ export async function findUserByEmail(db: Db | Tx, email: string) {
   return user;
 }
 
+export async function findUserById(db: Db | Tx, id: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, id));
+  return user;
+}
+
 /** Inserts a person and their memberships; call it inside the creating transaction. */
 export async function insertUser(
   tx: Db | Tx,
