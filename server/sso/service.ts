@@ -298,7 +298,14 @@ async function personFor(deps: SsoDeps, orgId: string, email: string, name: stri
   const existing = await findUserByEmail(deps.db, email);
   if (!existing) {
     const actor: AuditActor = { kind: 'anonymous', id: null, name: 'Single sign-on', email, ip: null };
-    const created = await createUser(deps.db, { email, name, memberships: [{ orgId, role: 'member' }] }, actor);
+    const created = await createUser(
+      deps.db,
+      { email, name, memberships: [{ orgId, role: 'member' }] },
+      {
+        actor,
+        at: deps.clock.now(),
+      },
+    );
     return { id: created.id, name: created.name };
   }
   if (existing.disabledAt || !(await findMember(deps.db, orgId, existing.id))) {
