@@ -1,4 +1,14 @@
-import { Button, Caption1, Field, Input, TableCell, TableRow, Text } from '@fluentui/react-components';
+import {
+  Button,
+  Caption1,
+  Field,
+  Input,
+  makeStyles,
+  TableCell,
+  TableRow,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
 import { useMemo, useRef, useState } from 'react';
 import type { z } from 'zod';
 import type { FiledEmailFound as FoundSchema } from '../../shared/filing.js';
@@ -10,6 +20,11 @@ import { Loaded } from '../ui/loaded.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
 import { AdminCard, StackedTable, useAdminStyles } from './layout.js';
+
+const useStyles = makeStyles({
+  // The button sits beside the box, not stretched to the height of the label above it.
+  search: { display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: tokens.spacingHorizontalS },
+});
 
 type FiledEmailFound = z.output<typeof FoundSchema>;
 type Page = { emails: FiledEmailFound[]; nextCursor: string | null };
@@ -23,6 +38,7 @@ const subjectOf = (e: FiledEmailFound) => e.subject || '(no subject)';
  */
 export function FiledMail({ api, org }: { api: ApiClient; org: MyOrganization }) {
   const styles = useAdminStyles();
+  const own = useStyles();
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
   const [pages, setPages] = useState(1);
@@ -54,7 +70,7 @@ export function FiledMail({ api, org }: { api: ApiClient; org: MyOrganization })
         from here.
       </Text>
       <form
-        className={styles.actions}
+        className={own.search}
         onSubmit={(event) => {
           event.preventDefault();
           setPages(1);

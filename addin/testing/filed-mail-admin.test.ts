@@ -42,6 +42,13 @@ describeInBrowser('filed e-mail in the admin console', () => {
     await picker.page().getByRole('option', { name: option }).click();
   }
 
+  /** The filed e-mail card alone, beside the whole page's shot: the page is long. */
+  const cardShot = (page: Page, name: string) =>
+    page
+      .locator('.fui-Card')
+      .filter({ hasText: 'E-mail filed in the projects you may read' })
+      .screenshot({ path: `test/artifacts/addin/${name}-card.png` });
+
   /** Answers the next confirmation with OK and returns its question. */
   const confirmNext = (page: Page) => {
     const asked: string[] = [];
@@ -80,6 +87,7 @@ describeInBrowser('filed e-mail in the admin console', () => {
       expect(await rows.count()).toBe(2);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
       await shot(page, `60-admin-filed-${tag}-found`);
+      await cardShot(page, `60-admin-filed-${tag}-found`);
       await expectAccessible(page);
 
       // Unfile, after saying what it does.
@@ -103,6 +111,7 @@ describeInBrowser('filed e-mail in the admin console', () => {
         'Dockside Offices',
       );
       await shot(page, `61-admin-filed-${tag}-move`);
+      await cardShot(page, `61-admin-filed-${tag}-move`);
       await expectAccessible(page);
       const askedMove = confirmNext(page);
       await pressBy(page.getByRole('button', { name: 'Move to Dockside Offices' }), input);
@@ -114,6 +123,7 @@ describeInBrowser('filed e-mail in the admin console', () => {
       expect((await suite.filedIn(f.projectA2.id, `"${moved}"`)).map((e) => e.subject)).toEqual([moved]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
       await shot(page, `62-admin-filed-${tag}-moved`);
+      await cardShot(page, `62-admin-filed-${tag}-moved`);
       await expectAccessible(page);
       await context.close();
     }, 90_000);
