@@ -23,13 +23,20 @@ export interface BlobSweepDeps {
   settings: Config['blobSweep'];
 }
 
-/** One pass: answers how many blobs it deleted. More than a batch due waits for the next pass. */
-export async function sweepReleasedBlobs(deps: BlobSweepDeps): Promise<number> {
+/** What one pass did: blobs deleted, and releases settled (deleted, or dropped as referenced again). */
+export interface SweepPass {
+  deleted: number;
+  settled: number;
+}
+
+/** One pass over at most a batch of due releases. */
+export async function sweepReleasedBlobs(deps: BlobSweepDeps): Promise<SweepPass> {
   const before = new Date(deps.clock.now().getTime() - deps.settings.graceMs);
   return deps.db.transaction(async (tx) => {
     const due = (await claimDueReleases(tx, before, BATCH)).map((row) => row.blobKey);
     const referenced = await referencedBlobKeys(tx, due);
     let deleted = 0;
+    let settled = 0;
     for (const key of due) {
       if (!referenced.has(key)) {
         const writtenAt = await deps.blobs.writtenAt(key);
@@ -40,10 +47,21 @@ export async function sweepReleasedBlobs(deps: BlobSweepDeps): Promise<number> {
         }
       }
       await dropRelease(tx, key);
+      settled++;
     }
     if (deleted > 0) deps.log.info({ deleted }, 'blob sweep: unreferenced blobs deleted');
-    return deleted;
+    return { deleted, settled };
   });
+}
+
+/** Passes until no full batch is left to settle (the CLI's `sweep-blobs`): answers how many blobs it deleted. */
+export async function sweepAllReleasedBlobs(deps: BlobSweepDeps): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const pass = await sweepReleasedBlobs(deps);
+    deleted += pass.deleted;
+    if (pass.settled < BATCH) return deleted;
+  }
 }
 
 /** Runs the sweep every `intervalMs` on this instance (instances share the work: each claims its own releases). */
@@ -55,7 +73,7 @@ export function startBlobSweeper(deps: BlobSweepDeps): { close(): Promise<void> 
   let running: Promise<void> | undefined;
   const tick = () => {
     running ??= sweepReleasedBlobs(deps)
-      .then(outage.recovered, outage.failed)
+      .then(() => outage.recovered(), outage.failed)
       .finally(() => {
         running = undefined;
       });
