@@ -8,6 +8,7 @@ import { ProjectOwners } from './auth/project-owner.js';
 import { createTokenService } from './auth/tokens.js';
 import { createBlobStore } from './blobs/configured.js';
 import type { BlobStore } from './blobs/store.js';
+import { startBlobSweeper } from './blobs/sweep.js';
 import { createLocalBus, createRedisBus, type InvalidationBus } from './cache/bus.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -100,7 +101,9 @@ export function createApp(options: AppOptions): App {
   };
   // Webhook attempts under way finish first; usage counts are written before the limiter's connection closes;
   // all before the bus.
+  const blobSweeper = startBlobSweeper({ db, blobs: context.blobs, clock, log, settings: config.blobSweep });
   const shutdownHooks: Array<() => Promise<void>> = [
+    () => blobSweeper.close(),
     () => context.webhooks.close(),
     () => context.usage.close(),
     () => context.rateLimiter.close(),

@@ -131,4 +131,14 @@ describe('config', () => {
       }).s3,
     ).toEqual({ bucket: 'files', endpoint: 'http://minio:9000', region: 'eu-central-1', forcePathStyle: true });
   });
+
+  it('deletes unreferenced blobs 72 hours after their release by default, looking every 15 minutes', () => {
+    expect(loadConfig({}).blobSweep).toEqual({ graceMs: 72 * 3_600_000, intervalMs: 900_000 });
+    expect(loadConfig({ BLOB_SWEEP_GRACE_HOURS: '0.5', BLOB_SWEEP_INTERVAL_SECONDS: '60' }).blobSweep).toEqual({
+      graceMs: 1_800_000,
+      intervalMs: 60_000,
+    });
+    expect(() => loadConfig({ BLOB_SWEEP_GRACE_HOURS: '-1' })).toThrow(/BLOB_SWEEP_GRACE_HOURS/);
+    expect(() => loadConfig({ BLOB_SWEEP_INTERVAL_SECONDS: '0' })).toThrow(/BLOB_SWEEP_INTERVAL_SECONDS/);
+  });
 });

@@ -110,6 +110,8 @@ const envSchema = z.object({
   METRICS_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).optional()),
   METRICS_HOST: optionalHost,
   DATABASE_WAIT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(3600).default(60)),
+  BLOB_SWEEP_GRACE_HOURS: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(8760).default(72)),
+  BLOB_SWEEP_INTERVAL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(86400).default(900)),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.preprocess(emptyAsUndefined, z.enum(['0', '1']).default('0')),
   SSO_ALLOW_HTTP_ISSUERS: z.preprocess(emptyAsUndefined, z.enum(['0', '1']).default('0')),
   WEBHOOK_TIMEOUT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().min(1).max(60).default(15)),
@@ -195,6 +197,13 @@ export type Config = {
   metricsHost: string;
   /** How long start-up keeps retrying a database it cannot reach before it gives up (`/readyz` is 503 meanwhile). */
   databaseWaitSeconds: number;
+  /** Deleting blobs nothing refers to any more (blobs/sweep.ts). */
+  blobSweep: {
+    /** How long after its last reference went a blob is kept (an undo, a download under way, a filing storing it). */
+    graceMs: number;
+    /** How often an instance looks for blobs whose grace period has passed. */
+    intervalMs: number;
+  };
   webhooks: {
     /** Deliver to loopback, private and link-local addresses too (development and tests only). */
     allowPrivateNetworks: boolean;
@@ -319,6 +328,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST ?? e.HOST,
     databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
+    blobSweep: { graceMs: e.BLOB_SWEEP_GRACE_HOURS * 3_600_000, intervalMs: e.BLOB_SWEEP_INTERVAL_SECONDS * 1000 },
     webhooks: {
       allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === '1',
       timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,

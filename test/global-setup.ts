@@ -11,7 +11,7 @@ import { openDatabase } from '../server/db/connection.js';
 import { startEmbeddedPostgres } from '../server/db/embedded-postgres.js';
 
 /** An embedded server that only tests use: losing it in a crash loses nothing, so it skips the disk syncs. */
-const THROWAWAY = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '300' };
+export const THROWAWAY = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '300' };
 
 /** Runs one statement on the server at `url`, on a connection of its own. */
 export async function onServer(url: string, statement: string): Promise<void> {

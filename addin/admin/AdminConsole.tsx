@@ -19,6 +19,7 @@ import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
 import { ApiKeys } from './ApiKeys.js';
 import { AuditLog } from './AuditLog.js';
+import { FiledMail } from './FiledMail.js';
 import { AdminCard } from './layout.js';
 import { People } from './People.js';
 import { RunbookCard } from './Runbook.js';
@@ -85,6 +86,7 @@ export function AdminConsole({ api, signOut }: { api: ApiClient; signOut: () => 
           <Webhooks key={`webhooks-${org.id}`} api={api} org={org} />
           <SingleSignOn key={`sso-${org.id}`} api={api} org={org} />
           <ScimToken key={`scim-${org.id}`} api={api} org={org} />
+          <FiledMail key={`filed-${org.id}`} api={api} org={org} />
           <AuditLog key={`audit-${org.id}`} api={api} org={org} />
         </>
       )}

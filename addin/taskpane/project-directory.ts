@@ -74,6 +74,18 @@ export function useProjectDirectory(
   }, [orgs, find, recent, remember]);
 }
 
+/** The projects of these organizations without recent ones (the admin console, which has no Outlook settings). */
+export function searchOnlyDirectory(api: ApiClient, orgs: readonly { id: string; name: string }[]): ProjectDirectory {
+  const names = new Map(orgs.map((o) => [o.id, o.name]));
+  return {
+    find: findIn(api, orgs),
+    manyOrgs: orgs.length > 1,
+    recent: [],
+    remember: () => undefined,
+    option: (orgId, projectId, name) => ({ orgId, orgName: names.get(orgId) ?? '', projectId, name, code: null }),
+  };
+}
+
 /**
  * One page per organization, asked together. Without a search, merged by name; with one, each page comes best
  * match first and they are merged rank by rank (each organization's best, then each one's second…), so no

@@ -66,6 +66,17 @@ export function createS3BlobStore(config: S3Config): BlobStore {
     }
   }
 
+  async function head(key: string) {
+    if (!isBlobKey(key)) return undefined;
+    const { client, sdk } = await connect();
+    try {
+      return await client.send(new sdk.HeadObjectCommand({ Bucket, Key: objectOf(key) }));
+    } catch (err) {
+      if (isMissing(err)) return undefined;
+      throw err;
+    }
+  }
+
   async function get(key: string, range?: { start: number; end: number }) {
     if (!isBlobKey(key)) return undefined;
     const { client, sdk } = await connect();
@@ -87,14 +98,15 @@ export function createS3BlobStore(config: S3Config): BlobStore {
       return { key, size: data.length };
     },
     async stat(key) {
-      if (!isBlobKey(key)) return undefined;
+      return (await head(key))?.ContentLength;
+    },
+    async writtenAt(key) {
+      return (await head(key))?.LastModified;
+    },
+    async remove(key) {
+      if (!isBlobKey(key)) return;
       const { client, sdk } = await connect();
-      try {
-        return (await client.send(new sdk.HeadObjectCommand({ Bucket, Key: objectOf(key) }))).ContentLength;
-      } catch (err) {
-        if (isMissing(err)) return undefined;
-        throw err;
-      }
+      await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: objectOf(key) }));
     },
     async read(key, range) {
       // On Node.js the SDK's body is the response stream itself.

@@ -99,6 +99,22 @@ describe.each(Object.keys(stores))('%s', (name) => {
     expect(await subject.store.readWhole(first.key)).toEqual(bytes);
   });
 
+  it('tells when a blob was written, and deletes it (the blob sweep), a missing one quietly', async () => {
+    const bytes = Buffer.from(`an unfiled e-mail's attachment ${randomBytes(8).toString('hex')}`);
+    const before = Date.now();
+    const { key } = await subject.store.put(bytes);
+    const writtenAt = (await subject.store.writtenAt(key))!.getTime();
+    // Within the clock resolution of the store (S3 keeps whole seconds).
+    expect(writtenAt).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 - 1000);
+    expect(writtenAt).toBeLessThanOrEqual(Date.now() + 1000);
+    await subject.store.remove(key);
+    expect(await subject.store.stat(key)).toBeUndefined();
+    expect(await subject.store.writtenAt(key)).toBeUndefined();
+    expect(await subject.store.readWhole(key)).toBeUndefined();
+    await subject.store.remove(key);
+    await subject.store.remove('../../etc/passwd');
+  });
+
   it('answers nothing for a key it does not hold or that is not a key', async () => {
     for (const key of [sha256(Buffer.from('never stored')), '../../etc/passwd', 'A'.repeat(64)]) {
       expect(await subject.store.stat(key)).toBeUndefined();

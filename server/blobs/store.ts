@@ -20,12 +20,24 @@ export interface BlobStore {
   read(key: string, range?: { start: number; end: number }): Promise<Readable | undefined>;
   /** The whole blob in one buffer (one allocation, for files read whole anyway), or undefined when there is none. */
   readWhole(key: string): Promise<Buffer | undefined>;
+  /** When the blob was last written (a put of the same bytes writes it again), or undefined when there is none. */
+  writtenAt(key: string): Promise<Date | undefined>;
+  /** Deletes the blob; nothing happens when there is none. Only the sweep (sweep.ts) calls it. */
+  remove(key: string): Promise<void>;
 }
 
 export const isBlobKey = (key: string) => /^[0-9a-f]{64}$/.test(key);
 
 export function createFsBlobStore(root: string): BlobStore {
   const fileOf = (key: string) => path.join(root, key.slice(0, 2), key.slice(2, 4), key);
+  const statOf = async (key: string) => {
+    if (!isBlobKey(key)) return undefined;
+    try {
+      return await stat(fileOf(key));
+    } catch {
+      return undefined;
+    }
+  };
   return {
     async put(data) {
       const tmpDir = path.join(root, 'tmp');
@@ -55,12 +67,13 @@ export function createFsBlobStore(root: string): BlobStore {
       }
     },
     async stat(key) {
-      if (!isBlobKey(key)) return undefined;
-      try {
-        return (await stat(fileOf(key))).size;
-      } catch {
-        return undefined;
-      }
+      return (await statOf(key))?.size;
+    },
+    async writtenAt(key) {
+      return (await statOf(key))?.mtime;
+    },
+    async remove(key) {
+      if (isBlobKey(key)) await rm(fileOf(key), { force: true });
     },
     async read(key, range) {
       if (!isBlobKey(key) || (await this.stat(key)) === undefined) return undefined;

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import { getTableName, isTable, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createPostgresDatabase, startTestServer } from '../../test/harness.js';
+import { createFsBlobStore } from '../blobs/store.js';
 import { type Database, openDatabase } from '../db/connection.js';
 import { selectRows } from '../db/rows.js';
 import * as schema from '../db/schema.js';
@@ -386,4 +387,31 @@ describe('cli', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderrLines).toEqual([expect.stringMatching(/^error: .*org_missing/)]);
   }, 600_000);
+});
+
+describe('cli sweep-blobs', () => {
+  it('deletes a released blob nothing refers to once its grace period has passed, and keeps one written lately', async () => {
+    const blobs = createFsBlobStore(path.join(main.dataDir, 'blobs'));
+    const old = await blobs.put(Buffer.from('an unfiled e-mail, released two days ago'));
+    const lately = await blobs.put(Buffer.from('the same bytes stored again by a filing under way'));
+    const twoDaysAgo = new Date(Date.now() - 48 * 3_600_000);
+    const fileOf = (key: string) => path.join(main.dataDir, 'blobs', key.slice(0, 2), key.slice(2, 4), key);
+    await utimes(fileOf(old.key), twoDaysAgo, twoDaysAgo);
+    const database = await main.open();
+    try {
+      await database.db.insert(schema.blobReleases).values([
+        { blobKey: old.key, releasedAt: twoDaysAgo },
+        { blobKey: lately.key, releasedAt: twoDaysAgo },
+      ]);
+      const run = await cli(['sweep-blobs', '--json'], { ...main.env, BLOB_SWEEP_GRACE_HOURS: '24' });
+      expect(json(run)).toEqual({ deleted: 1 });
+      expect(await blobs.stat(old.key)).toBeUndefined();
+      expect(await blobs.stat(lately.key)).toBeGreaterThan(0);
+      // The one written lately stays released: a later sweep decides.
+      const left = await database.db.select({ key: schema.blobReleases.blobKey }).from(schema.blobReleases);
+      expect(left.map((row) => row.key)).toEqual([lately.key]);
+    } finally {
+      await database.close();
+    }
+  });
 });

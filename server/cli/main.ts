@@ -2,6 +2,7 @@
 // on a failure; progress and logs go to stderr; any failure is one line on stderr and exit code 1.
 import { Command, CommanderError } from 'commander';
 import { addBackupCommands } from './backup-commands.js';
+import { addBlobCommands } from './blob-commands.js';
 import { addClientCommands } from './client-commands.js';
 import { addDatabaseCommands, addDemoCommand } from './database-commands.js';
 import { addOrganizationCommands } from './organization-commands.js';
@@ -23,6 +24,7 @@ function buildProgram(): Command {
   addUserCommands(program);
   addDemoCommand(program);
   addBackupCommands(program);
+  addBlobCommands(program);
   return program;
 }
 

@@ -3,6 +3,7 @@
 export * from './schema/activity.js';
 export * from './schema/api-keys.js';
 export * from './schema/audit.js';
+export * from './schema/blobs.js';
 export * from './schema/comments.js';
 export * from './schema/comms.js';
 export * from './schema/documents.js';

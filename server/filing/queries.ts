@@ -183,12 +183,18 @@ export async function linkFiledEmailToDocument(tx: Tx, id: string, documentId: s
 }
 
 /** Removes a filed e-mail of a project (its attachment rows go with it); false when there was none. */
-export async function deleteFiledEmail(tx: Tx, projectId: string, id: string): Promise<boolean> {
-  const deleted = await tx
+/** Deletes a filed e-mail (its attachments cascade); answers the blob keys it referred to, undefined when gone. */
+export async function deleteFiledEmail(tx: Tx, projectId: string, id: string): Promise<string[] | undefined> {
+  const attachments = await tx
+    .select({ blobKey: filedEmailAttachments.blobKey })
+    .from(filedEmailAttachments)
+    .where(eq(filedEmailAttachments.filedEmailId, id));
+  const [deleted] = await tx
     .delete(filedEmails)
     .where(and(eq(filedEmails.id, id), eq(filedEmails.projectId, projectId)))
-    .returning({ id: filedEmails.id });
-  return deleted.length > 0;
+    .returning({ raw: filedEmails.rawBlobKey, html: filedEmails.htmlBlobKey });
+  if (!deleted) return undefined;
+  return [deleted.raw, deleted.html, ...attachments.map((a) => a.blobKey)].filter((key) => key !== null);
 }
 
 /** Moves a filed e-mail to another project of its organization, onto `documentId` or none; false when it is gone. */

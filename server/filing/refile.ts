@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { FileEmailResult } from '../../shared/filing.js';
 import { recordActivity } from '../activity/queries.js';
 import { type Caller, canAccessProject } from '../auth/caller.js';
+import { releaseBlobs } from '../blobs/queries.js';
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/connection.js';
 import { ApiError } from '../errors.js';
@@ -26,8 +27,8 @@ import { featuresOf, filingResult } from './service.js';
 
 // Putting a filing right: unfiling it (the record goes, with its attachments, from the project, its search and its
 // suggestion counts) or moving it to another project of the organization. Both tell the webhooks and the activity
-// feed. The blobs stay: they are content-addressed, so the same bytes may be another filing's (the same e-mail in a
-// second project, the same attachment on another e-mail), or a filing under way that stored them a moment ago.
+// feed. An unfiled e-mail's blobs are released, not deleted: they are content-addressed, so the same bytes may be
+// another filing's, and the blob sweep (blobs/sweep.ts) deletes them later only when nothing refers to them.
 
 /** Where a filed e-mail is now. */
 export interface FiledEmailRef {
@@ -60,7 +61,9 @@ export async function unfileEmail(app: AppContext, caller: Caller, ref: FiledEma
   const learned = await learnedOf(app, ref.emailId);
   const at = app.clock.now();
   await app.db.transaction(async (tx) => {
-    if (!(await deleteFiledEmail(tx, ref.projectId, ref.emailId))) throw ApiError.notFound('Filed e-mail');
+    const blobKeys = await deleteFiledEmail(tx, ref.projectId, ref.emailId);
+    if (!blobKeys) throw ApiError.notFound('Filed e-mail');
+    await releaseBlobs(tx, blobKeys, at);
     await unlearnFeatures(tx, ref.orgId, ref.projectId, learned.features);
     await unlearnLines(tx, ref.orgId, ref.projectId, learned.lines);
     await emitEvent(tx, {

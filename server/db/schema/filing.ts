@@ -94,6 +94,9 @@ export const filedEmails = pgTable(
     index('filed_emails_from_domain_idx').on(t.organizationId, sql`split_part(lower(from_address), '@', 2)`),
     index('filed_emails_to_idx').using('gin', t.to.op('jsonb_path_ops')),
     index('filed_emails_cc_idx').using('gin', t.cc.op('jsonb_path_ops')),
+    // The blob sweep asks whether anything still refers to a blob it may delete.
+    index('filed_emails_raw_blob_idx').on(t.rawBlobKey),
+    index('filed_emails_html_blob_idx').on(t.htmlBlobKey),
   ],
 );
 
@@ -108,7 +111,10 @@ export const filedEmailAttachments = pgTable(
     blobKey: text('blob_key').notNull(),
     textContent: text('text_content'),
   },
-  (t) => [index('filed_email_attachments_email_idx').on(t.filedEmailId)],
+  (t) => [
+    index('filed_email_attachments_email_idx').on(t.filedEmailId),
+    index('filed_email_attachments_blob_idx').on(t.blobKey),
+  ],
 );
 
 /**
