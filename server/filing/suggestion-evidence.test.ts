@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { f, server } from '../../test/fixture-server.js';
+import { createProject } from '../organizations/service.js';
 
 const file = (projectId: string, json: Record<string, unknown>) =>
   server.call(`/v1/organization/${f.orgA.id}/project/${projectId}/emails`, {
@@ -124,5 +125,19 @@ describe('what counts in a suggestion', () => {
     expect(first?.projectName).toBe('Dockside Offices');
     // The thread still counts: its project is offered second.
     expect(second?.projectName).toBe('Pier 9 Terminal');
+  });
+});
+
+describe('words of any kind', () => {
+  it('words that are also names of Object.prototype members ("Constructors") are only words', async () => {
+    // Look-alike projects, so the text is split into the units that tell them apart.
+    for (const name of ['Oakwood Station Glazing', 'Oakwood Station Canopy'])
+      await createProject(server.database.db, { organizationId: f.orgA.id, name });
+    const [first] = await suggest({
+      subject: 'Night work next week',
+      from: { address: 'site@crosstown-constructors.test' },
+      bodyPreview: 'Hi Mia,\nNight work for the Oakwood Station glazing is extended.\n\nCrosstown West Constructors',
+    });
+    expect(first?.projectName).toBe('Oakwood Station Glazing');
   });
 });

@@ -44,31 +44,36 @@ export interface NameIndex {
 }
 
 const stopwords = new Set('the of at and for no a an in on to nr num el la los las de del y en'.split(' '));
-/** Abbreviations, and the Spanish for kinds of building and work (a subcontractor writing in Spanish). */
-const synonyms: Record<string, string> = {
-  ctr: 'center',
-  cntr: 'center',
-  bldg: 'building',
-  elem: 'elementary',
-  edificio: 'building',
-  fase: 'phase',
-  escuela: 'school',
-  primaria: 'elementary',
-  secundaria: 'middle',
-  preparatoria: 'high',
-  biblioteca: 'library',
-  estacionamiento: 'parking',
-  bomberos: 'fire',
-  estacion: 'station',
-  apartamento: 'apartment',
-  departamento: 'apartment',
-  bodega: 'warehouse',
-  almacen: 'warehouse',
-  torre: 'tower',
-  clinica: 'clinic',
-  remodelacion: 'renovation',
-  ampliacion: 'addition',
-};
+/**
+ * Abbreviations, and the Spanish for kinds of building and work (a subcontractor writing in Spanish). A Map, not an
+ * object: a written word such as "constructors" must not find Object.prototype's members.
+ */
+const synonyms = new Map<string, string>(
+  Object.entries({
+    ctr: 'center',
+    cntr: 'center',
+    bldg: 'building',
+    elem: 'elementary',
+    edificio: 'building',
+    fase: 'phase',
+    escuela: 'school',
+    primaria: 'elementary',
+    secundaria: 'middle',
+    preparatoria: 'high',
+    biblioteca: 'library',
+    estacionamiento: 'parking',
+    bomberos: 'fire',
+    estacion: 'station',
+    apartamento: 'apartment',
+    departamento: 'apartment',
+    bodega: 'warehouse',
+    almacen: 'warehouse',
+    torre: 'tower',
+    clinica: 'clinic',
+    remodelacion: 'renovation',
+    ampliacion: 'addition',
+  }),
+);
 /** What kind of building or work a project is: common to project names in any organization. */
 const genericWords = new Set(
   (
@@ -101,7 +106,7 @@ function tokensOf(text: string): string[] {
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w)
     .map((w) => (w.length > 4 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w))
-    .map((w) => synonyms[w] ?? w);
+    .map((w) => synonyms.get(w) ?? w);
 }
 
 /** The words of `tokensOf` without stop words. */
