@@ -194,6 +194,16 @@ export async function shotOnFailure(page: Page | undefined, task: { name: string
  * that Tab lands on the real control at once) are left out: axe reads them as hidden focusable content.
  */
 export async function expectAccessible(page: Page) {
+  // A colour caught mid-transition (a button fading in on a slow machine) is not what the reader sees: let finite
+  // animations end first (the spinner's infinite one never does).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   // Evaluated, not added as a <script>: the server's sign-in and consent pages forbid inline scripts (CSP).
   await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {

@@ -25,7 +25,7 @@ describeInBrowser('webhooks in the admin console', () => {
   it('adds a webhook and shows its signing secret once', async () => {
     const { server, f } = suite;
     await page.getByText('No webhooks yet.').waitFor();
-    await page.getByLabel('URL').fill(receiver.url);
+    await page.getByRole('textbox', { name: 'URL', exact: true }).fill(receiver.url);
     await page.getByLabel('Description').fill('ERP sync');
     await page.getByRole('checkbox', { name: 'activity.created' }).check();
     await page.getByRole('button', { name: 'Add webhook' }).click();
