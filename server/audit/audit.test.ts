@@ -325,7 +325,7 @@ describe('audit events of an organization', () => {
     const json = (await events(f.orgA.id, f.admin.token, '?action=project.updated&limit=50')).body.data;
     expect(rows.map((row) => row[0])).toEqual(json.map((e: { id: string }) => e.id));
     // The changes (JSON with commas and quotes) survive the quoting intact.
-    expect(rows.map((row) => JSON.parse(row[10]))).toEqual(json.map((e: { changes: unknown }) => e.changes));
+    expect(rows.map((row) => JSON.parse(row[10] ?? ''))).toEqual(json.map((e: { changes: unknown }) => e.changes));
     expect(new Set(rows.map((row) => row[2]))).toEqual(new Set(['project.updated']));
   });
 

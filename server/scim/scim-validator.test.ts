@@ -40,8 +40,8 @@ async function patchedBySCIMMY(resource: Record<string, unknown>, patch: unknown
  */
 function asError(body: { schemas: string[]; status: string; scimType?: string; detail?: string }) {
   expect(body.schemas).toEqual([SCIMMY.Messages.ErrorResponse.id]);
-  const { schemas: _schemas, ...cause } = body;
-  return new SCIMMY.Messages.ErrorResponse(cause as ConstructorParameters<typeof SCIMMY.Messages.ErrorResponse>[0]);
+  const cause = { status: Number(body.status), scimType: body.scimType, detail: body.detail };
+  return new SCIMMY.Messages.ErrorResponse(cause as SCIMMY.Messages.ErrorResponse.CauseDetails);
 }
 
 const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>;

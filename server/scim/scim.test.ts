@@ -268,7 +268,7 @@ describe('discovery', () => {
       ['GET', '/Groups'],
       ['POST', '/Groups'],
       ['PATCH', '/Groups/some-group'],
-    ]) {
+    ] as const) {
       const groups = await scim(path, tokenA, { method, json: method === 'GET' ? undefined : {} });
       expect(groups).toMatchObject({ status: 404, type: expect.stringContaining(SCIM_JSON) });
       expect(groups.body).toMatchObject({ schemas: [ERROR], status: '404', detail: expect.stringContaining('Groups') });
