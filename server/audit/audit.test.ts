@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
 import { count, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
@@ -327,10 +328,21 @@ describe('audit events of an organization', () => {
       headers: { accept: 'text/csv' },
     });
     expect(csv.headers.get('content-type')).toContain('text/csv');
-    expect(csv.body.split('\r\n')[0]).toBe(
-      'id,createdAt,action,actorKind,actorId,actorName,actorEmail,ip,targetType,targetId,changes',
+    // Read by a strict RFC 4180 parser: CRLF records, no stray quotes, every row as wide as the header.
+    const [header, ...rows] = parse(csv.body, {
+      record_delimiter: '\r\n',
+      relax_quotes: false,
+      relax_column_count: false,
+      skip_empty_lines: false,
+    }) as string[][];
+    expect(header).toEqual(
+      'id,createdAt,action,actorKind,actorId,actorName,actorEmail,ip,targetType,targetId,changes'.split(','),
     );
-    expect(csv.body).toContain('project.updated');
+    const json = (await events(f.orgA.id, f.admin.token, '?action=project.updated&limit=50')).body.data;
+    expect(rows.map((row) => row[0])).toEqual(json.map((e: { id: string }) => e.id));
+    // The changes (JSON with commas and quotes) survive the quoting intact.
+    expect(rows.map((row) => JSON.parse(row[10] ?? ''))).toEqual(json.map((e: { changes: unknown }) => e.changes));
+    expect(new Set(rows.map((row) => row[2]))).toEqual(new Set(['project.updated']));
   });
 
   it('pushes each event to the endpoints subscribed to audit.event', async () => {

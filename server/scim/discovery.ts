@@ -53,6 +53,9 @@ export const discovery = (baseUrl: string): Record<string, unknown> => {
     id: 'User',
     name: 'User',
     endpoint: '/Users',
+    description:
+      'People of the organization. There is no Group resource type: an identity provider group never grants a ' +
+      'Sitefile role, so /Groups answers 404.',
     schema: SCHEMA.user,
     meta: { resourceType: 'ResourceType', location: `${baseUrl}/ResourceTypes/User` },
   };

@@ -96,6 +96,16 @@ export function createScimRouter(app: AppContext): Router {
     await deleteScimUser(app, callerOf(res), userId(req));
     res.status(204).end();
   });
+  // Omitted by decision: a group at the identity provider must never grant a Sitefile role (org-admin above all).
+  scim.all(/^\/Groups(\/.*)?$/i, (_req, _res, next) => {
+    next(
+      new ApiError(
+        'not_found',
+        'Groups are not provisioned: Sitefile has no groups, and an identity provider group never grants a role. ' +
+          'Provision Users only (see ResourceTypes).',
+      ),
+    );
+  });
   scim.use((req, _res, next) => {
     next(new ApiError('not_found', `No SCIM resource at ${req.method} ${req.path}`));
   });

@@ -264,6 +264,15 @@ describe('discovery', () => {
     expect(config.body).toMatchObject({ patch: { supported: true }, filter: { supported: true, maxResults: 200 } });
     expect((await scim('/ResourceTypes', tokenA)).body.Resources[0]).toMatchObject({ id: 'User', endpoint: '/Users' });
     expect((await scim('/Schemas', tokenA)).body.Resources[0].id).toBe('urn:ietf:params:scim:schemas:core:2.0:User');
-    expect((await scim('/Groups', tokenA)).status).toBe(404);
+    expect((await scim('/ResourceTypes', tokenA)).body.totalResults).toBe(1);
+    for (const [method, path] of [
+      ['GET', '/Groups'],
+      ['POST', '/Groups'],
+      ['PATCH', '/Groups/some-group'],
+    ] as const) {
+      const groups = await scim(path, tokenA, { method, json: method === 'GET' ? undefined : {} });
+      expect(groups).toMatchObject({ status: 404, type: expect.stringContaining(SCIM_JSON) });
+      expect(groups.body).toMatchObject({ schemas: [ERROR], status: '404', detail: expect.stringContaining('Groups') });
+    }
   });
 });
