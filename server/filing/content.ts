@@ -1,11 +1,11 @@
 import type { SuggestionRequest } from '../../shared/filing.js';
 import { documentNumbersIn } from './clues/document-numbers.js';
 import { type JobNumber, jobNumbersIn } from './clues/job-numbers.js';
-import { parseMailBody } from './clues/mail-body.js';
+import { isBanner, parseMailBody } from './clues/mail-body.js';
 import { splitPassing } from './clues/passing.js';
 
 /** Where in the e-mail a clue stands: it says how much the clue counts (W.where in score.ts). */
-export type Where = 'subject' | 'attachment' | 'body' | 'passing' | 'quotedSubject' | 'quoted' | 'signature';
+export type Where = 'subject' | 'attachment' | 'body' | 'passing' | 'quotedSubject' | 'quoted' | 'signature' | 'banner';
 
 export interface Section {
   where: Where;
@@ -22,7 +22,7 @@ export interface EmailContent {
 }
 
 export function contentOf(request: SuggestionRequest): EmailContent {
-  const body = parseMailBody(request.bodyPreview);
+  const body = parseMailBody(request.bodyPreview, request.from);
   const own = splitPassing(body.text);
   const texts: [Where, string][] = [
     ['subject', request.subject],
@@ -33,7 +33,15 @@ export function contentOf(request: SuggestionRequest): EmailContent {
       ...(q.subject ? [['quotedSubject', q.subject] as [Where, string]] : []),
       ['quoted', q.text],
     ]),
-    ...body.signatures.map((s): [Where, string] => ['signature', s]),
+    // A signature's own lines (a site engineer's "Site Engineer | St Brigid's Primary School") say more than the
+    // banners and disclaimers under it (a supplier's "proud supplier of Harlow County emergency services").
+    ...body.signatures.flatMap((s): [Where, string][] => {
+      const lines = s.split('\n');
+      return [
+        ['signature', lines.filter((l) => !isBanner(l)).join('\n')],
+        ['banner', lines.filter(isBanner).join('\n')],
+      ];
+    }),
   ];
   const sections = texts
     .filter(([, text]) => text.trim() !== '')
@@ -42,7 +50,7 @@ export function contentOf(request: SuggestionRequest): EmailContent {
     sections,
     documentNumbers: documentNumbersIn(
       sections
-        .filter((s) => s.where !== 'signature')
+        .filter((s) => s.where !== 'signature' && s.where !== 'banner')
         .map((s) => s.text)
         .join('\n'),
     ),

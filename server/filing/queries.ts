@@ -737,6 +737,7 @@ const toLearnRow = z.object({
   subject: z.string(),
   bodyText: z.string(),
   fromAddress: z.string(),
+  fromName: z.string().nullable(),
   to: z.array(z.object({ address: z.string() })),
   cc: z.array(z.object({ address: z.string() })),
   filerEmail: z.string(),
@@ -747,7 +748,7 @@ export type FiledEmailToLearn = z.output<typeof toLearnRow>;
 const toLearn = (where: SQL, limit: number) =>
   sql`
     select fe.id, fe.project_id as "projectId", fe.subject, fe.body_text as "bodyText", fe.from_address as "fromAddress",
-      fe."to", fe.cc, coalesce(u.email, '') as "filerEmail",
+      fe.from_name as "fromName", fe."to", fe.cc, coalesce(u.email, '') as "filerEmail",
       coalesce((select array_agg(a.name order by a.name) from filed_email_attachments a where a.filed_email_id = fe.id), '{}') as "attachmentNames"
     from filed_emails fe left join users u on u.id = fe.filed_by_id
     where ${where}

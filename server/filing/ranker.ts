@@ -1,7 +1,7 @@
 import type { SuggestionRequest } from '../../shared/filing.js';
 import type { Db } from '../db/connection.js';
 import { isAutomatedMail } from './clues/mail-kind.js';
-import { contentOf } from './content.js';
+import { contentOf, type EmailContent } from './content.js';
 import { domainOf, normaliseMessageId } from './message.js';
 import { BOILERPLATE_EMAILS, lineKeys, lineScopes, withoutLines } from './model/boilerplate.js';
 import { freemailDomains, weightedFeatures } from './model/features.js';
@@ -44,6 +44,7 @@ export async function rankProjects(
     body: request.bodyPreview,
     attachmentNames: request.attachmentNames,
     from: request.from.address,
+    fromName: request.from.name,
     recipients: [...request.to, ...request.cc].map((a) => a.address),
     ownDomain: selfDomain,
   });
@@ -78,12 +79,30 @@ export async function rankProjects(
       history,
       learned: learned.filter((r) => !participant(r.feature)),
       asked,
-      automated: isAutomatedMail({ subject: request.subject, from: request.from.address, body: request.bodyPreview }),
+      automated:
+        isAutomatedMail({ subject: request.subject, from: request.from.address, body: request.bodyPreview }) ||
+        isInternalBroadcast(request, content, self),
       stranger: isStranger(request.from.address.toLowerCase(), selfDomain, history),
       documents,
       members,
     },
     input.limit,
+  );
+}
+
+/**
+ * A colleague's own text to an address of the organization that is not the caller's (a list such as all-staff, or
+ * the caller in Bcc), quoting nothing: mail to the firm, not about one of its projects, whatever it mentions.
+ */
+function isInternalBroadcast(request: SuggestionRequest, content: EmailContent, self: string) {
+  const own = domainOf(self);
+  const recipients = [...request.to, ...request.cc].map((a) => a.address.toLowerCase());
+  return (
+    domainOf(request.from.address.toLowerCase()) === own &&
+    recipients.length > 0 &&
+    recipients.every((a) => a !== self && domainOf(a) === own) &&
+    content.quotedSenders.length === 0 &&
+    !content.sections.some((s) => s.where === 'quoted')
   );
 }
 

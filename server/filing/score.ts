@@ -8,6 +8,7 @@ import {
   type NameMatch,
   type NameStrength,
   nameMatchesIn,
+  wordsOf,
 } from './clues/project-names.js';
 import type { EmailContent, Where } from './content.js';
 import { type AskedFeature, partWeight } from './model/features.js';
@@ -44,7 +45,9 @@ export const W = {
     passing: 0.3,
     quotedSubject: 0.9,
     quoted: 0.8,
-    signature: 0.2,
+    /** The sender's signature block, recognised by the sender's name (clues/mail-body.ts): who writes, from where. */
+    signature: 0.6,
+    banner: 0.2,
   } satisfies Record<Where, number>,
   /** A bare number in running text may be anything (a quantity, an address): only in subjects and file names. */
   bareNumberPlaces: new Set<Where>(['subject', 'attachment', 'quotedSubject']),
@@ -155,7 +158,8 @@ export interface Evidence {
 
 interface Entry {
   project: ProjectRef;
-  content: Map<ClueKind, { weight: number; text: string }>;
+  /** Per kind, the clue's weight and, when it adds up several features (filed-content), its single strongest one. */
+  content: Map<ClueKind, { weight: number; text: string; single: number }>;
   other: { kind: ClueKind; weight: number; text: string }[];
   documents: { id: string; number: string }[];
 }
@@ -193,9 +197,9 @@ class Entries {
 export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   const byId = new Entries(e.orgs);
   /** Per project and kind, the strongest content clue counts (the name twice is not twice the evidence). */
-  const content = (projectId: string, kind: ClueKind, weight: number, text: string) => {
+  const content = (projectId: string, kind: ClueKind, weight: number, text: string, single = weight) => {
     const entry = byId.get(projectId);
-    if (entry && weight > (entry.content.get(kind)?.weight ?? 0)) entry.content.set(kind, { weight, text });
+    if (entry && weight > (entry.content.get(kind)?.weight ?? 0)) entry.content.set(kind, { weight, text, single });
   };
   const other = (projectId: string, kind: ClueKind, weight: number, text: string) => {
     if (weight > 0) byId.get(projectId)?.other.push({ kind, weight, text });
@@ -249,6 +253,8 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   const candidates = ranked.reduce((sum, r) => sum + strength(r.evidence), 0);
   // A never-seen sender whose words name no project clearly (a recruiter's "data centre projects", a supplier's
   // "price list") writes about none of them at least as likely as about all of them together: no project reaches 0.5.
+  // Clearly is one clue (a name, a job number, an identifier, one strong learned word): many weak words learned from
+  // filed mail add up to evidence, not to a name.
   const unnamed = e.stranger && !ranked.some((r) => r.strongestContent >= W.namesClearly);
   const none = W.none + (unnamed ? candidates : 0);
   const odds = ranked.map((r) => (strength(r.evidence) / none) ** (1 / W.calibration.sharpness));
@@ -275,10 +281,14 @@ function scoreLearned(
   for (const row of e.learned) byFeature.set(row.feature, [...(byFeature.get(row.feature) ?? []), row]);
   const projectCount = Math.max(2, byId.projectCount);
   const perProject = new Map<string, { weight: number; best: number; text: string }>();
+  // A word of several projects' names ("Westgate", "Queensway" of two phases) is theirs to tell apart by the names'
+  // other words (scoreNames): how often each was filed with it says only which is filed more.
+  const sharedNameWord = (text: string) => wordsOf(text).some((w) => e.orgs.some((o) => o.names.lookalikes.has(w)));
   for (const [feature, rows] of byFeature) {
     const asked = e.asked.get(feature);
     const known = rows.filter((r) => byId.has(r.projectId));
     if (!asked || known.length === 0) continue;
+    if (feature.startsWith('w:') && sharedNameWord(asked.text)) continue;
     const total = Math.max(rows[0]!.total, 1);
     const shares = known.map((r) => r.emails / total);
     const entropy = -shares.reduce((sum, s) => sum + (s > 0 ? s * Math.log(s) : 0), 0);
@@ -302,7 +312,7 @@ function scoreLearned(
       perProject.set(r.projectId, current);
     });
   }
-  for (const [projectId, p] of perProject) add(projectId, 'filed-content', p.weight, p.text);
+  for (const [projectId, p] of perProject) add(projectId, 'filed-content', p.weight, p.text, p.best);
 }
 
 const partText: Record<AskedFeature['part'], string> = {
@@ -315,7 +325,7 @@ const partText: Record<AskedFeature['part'], string> = {
   recipient: 'It is sent to',
 };
 
-type AddContent = (projectId: string, kind: ClueKind, weight: number, text: string) => void;
+type AddContent = (projectId: string, kind: ClueKind, weight: number, text: string, single?: number) => void;
 /** A content clue of the e-mail itself, with where it stands. */
 type AddClue = (projectId: string, kind: ClueKind, weight: number, text: string, where: Where) => void;
 
@@ -327,6 +337,7 @@ const whereText: Record<Where, string> = {
   quotedSubject: 'Quoted subject',
   quoted: 'Quoted message',
   signature: 'Signature',
+  banner: 'A banner or disclaimer',
 };
 
 /** The clues of the e-mail's own words: job numbers, project names, fields set on the projects. */
@@ -372,7 +383,7 @@ function scoreNames(e: Evidence, add: AddClue) {
   for (const section of sections)
     for (const m of e.orgs.flatMap((o) => nameMatchesIn(section.text, o.names))) named(section.where, m);
   // Signatures and banners neither name a group of look-alikes nor tell them apart.
-  const told = sections.filter((s) => s.where !== 'signature');
+  const told = sections.filter((s) => s.where !== 'signature' && s.where !== 'banner');
   for (const org of e.orgs)
     for (const { text, match } of lookalikeMatchesIn(
       told.map((s) => s.text),
@@ -481,7 +492,7 @@ function rankedOf(entry: Entry, scale: number): RankedProject & { contentWeight:
     decidedBy: decisive?.kind ?? 'history',
     evidence,
     contentWeight,
-    strongestContent: scale * (contentClues[0]?.weight ?? 0),
+    strongestContent: scale * Math.max(0, ...contentClues.map((c) => c.single)),
     reasons: clues.map((c) => c.text).slice(0, 6),
   };
 }

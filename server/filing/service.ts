@@ -114,6 +114,7 @@ export async function fileEmail(
       body: email.bodyText,
       attachmentNames: email.attachments.map((a) => a.name),
       from: email.from.address,
+      fromName: email.from.name,
       recipients: [...email.to, ...email.cc].map((a) => a.address),
       ownDomain: domainOf(caller.email.toLowerCase()),
     }),
@@ -670,6 +671,7 @@ export const featuresOf = (row: FiledEmailToLearn) =>
     body: row.bodyText,
     attachmentNames: row.attachmentNames,
     from: row.fromAddress,
+    fromName: row.fromName ?? undefined,
     recipients: [...row.to, ...row.cc].map((a) => a.address),
     ownDomain: domainOf(row.filerEmail.toLowerCase()),
   });

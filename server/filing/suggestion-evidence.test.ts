@@ -128,6 +128,22 @@ describe('what counts in a suggestion', () => {
   });
 });
 
+describe('mail to the whole firm', () => {
+  it('a colleague writing to an all-staff list is about no project, whatever project it names; to the person, it is', async () => {
+    const text = 'Hi all,\nPlease back up your site photos from Dockside Offices before you hand in your old phone.';
+    const toStaff = await suggest({
+      subject: 'New phones',
+      from: { address: 'it@harbor.test' },
+      to: [{ address: 'staff@harbor.test' }],
+      bodyPreview: text,
+    });
+    expect(toStaff.every((s) => s.score < 0.5)).toBe(true);
+    const [toMember] = await suggest({ subject: 'New phones', from: { address: 'it@harbor.test' }, bodyPreview: text });
+    expect(toMember?.projectName).toBe('Dockside Offices');
+    expect(toMember?.score).toBeGreaterThanOrEqual(0.5);
+  });
+});
+
 describe('words of any kind', () => {
   it('words that are also names of Object.prototype members ("Constructors") are only words', async () => {
     // Look-alike projects, so the text is split into the units that tell them apart.

@@ -21,10 +21,11 @@ describe('parseMailBody', () => {
         {
           fromAddress: 'vpatel@kesslerse.com',
           subject: 'Lakeshore Library - skylight curb submittal',
-          text: 'Jin, the curb submittal is attached.\nVikram',
+          text: 'Jin, the curb submittal is attached.',
         },
       ],
-      signatures: [],
+      // The quoted sender signs with his first name: his signature, not his message.
+      signatures: ['Vikram'],
     });
   });
 
@@ -112,6 +113,24 @@ describe('splitSignature', () => {
       text: 'Pour is Monday.',
       signature: 'This e-mail is confidential and intended solely for the addressee.',
     });
+  });
+
+  it('cuts where the sender signs with their name, with no "-- " and no sign-off, and not at a sentence naming them', () => {
+    const sender = { name: 'Gerry Blouin', address: 'gblouin@northshore.test' };
+    expect(
+      splitSignature(
+        'Dana, frames for levels 13-16 are done.\n\nGerry Blouin\nPlant Manager\nT 905-555-0100 x120',
+        sender,
+      ),
+    ).toEqual({
+      text: 'Dana, frames for levels 13-16 are done.',
+      signature: 'Gerry Blouin\nPlant Manager\nT 905-555-0100 x120',
+    });
+    // Without a display name, a word the address holds ("blouin" of gblouin@); with credentials after a comma.
+    expect(
+      splitSignature('Retest passed.\nG. Blouin, P.Eng.\n416-555-0150', { address: 'gblouin@northshore.test' }).text,
+    ).toBe('Retest passed.');
+    expect(splitSignature('Dana,\nGerry will send the letter.\nThe sill passed.', sender).signature).toBe('');
   });
 
   it('keeps a sentence that merely starts with "Thanks"', () => {

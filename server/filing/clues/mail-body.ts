@@ -40,8 +40,9 @@ function quoteStart(lines: string[], from: number): number {
 }
 
 /** The quoted message from `start`: its header (if any) and text up to the next quote. */
-function readQuoted(lines: string[], start: number): { message: QuotedMessage; next: number } {
+function readQuoted(lines: string[], start: number): { message: QuotedMessage; sender: Sender; next: number } {
   const message: QuotedMessage = { text: '' };
+  const sender: Sender = {};
   let i = start;
   const first = lines[i]!;
   if (separatorLine.test(first)) i++;
@@ -55,7 +56,10 @@ function readQuoted(lines: string[], start: number): { message: QuotedMessage; n
     const header = lines[i]!.match(headerLine);
     if (!header) break;
     const [, name, value] = header;
-    if (name!.toLowerCase() === 'from') message.fromAddress = value!.match(addressIn)?.[0]?.toLowerCase();
+    if (name!.toLowerCase() === 'from') {
+      message.fromAddress = value!.match(addressIn)?.[0]?.toLowerCase();
+      sender.name = value!.replace(/<[^>]*>|\S+@\S+|["']/g, '').trim();
+    }
     if (name!.toLowerCase() === 'subject') message.subject = value!.trim();
   }
   // A `>`-quoted block runs over its `>` lines; any other quoted message up to the next quote.
@@ -68,7 +72,7 @@ function readQuoted(lines: string[], start: number): { message: QuotedMessage; n
     .slice(i, end)
     .map((l) => l.replace(/^\s*(>\s?)+/, ''))
     .join('\n');
-  return { message, next };
+  return { message, sender: { ...sender, address: message.fromAddress }, next };
 }
 
 const signOff =
@@ -87,13 +91,62 @@ const disclaimer = new RegExp(
   'i',
 );
 
-/** Text and signature: from a "-- " line, or from a short sign-off ("Thanks,", "Best regards") near the end. */
-export function splitSignature(text: string): { text: string; signature: string } {
+/** Who wrote a text: its display name and address, when known. */
+export interface Sender {
+  name?: string;
+  address?: string;
+}
+
+/** Signatures run longer than a sign-off: a name, a title, a firm, an address, phones, a disclaimer. */
+const SIGNATURE_LINES = 12;
+
+/**
+ * Whether a line is the sender signing: before any comma ("Owen Achterberg, P.Eng."), one to four capitalised words
+ * of which one is the sender's (a word of the display name, or a word of three letters or more that the address's
+ * local part holds: "blouin" of gblouin@). Most signatures have no "-- " line and no sign-off, but begin so; a
+ * sentence ("Peter will send it") has lower-case words.
+ */
+function signsAs(line: string, sender: Sender): boolean {
+  const words = line
+    .split(',')[0]!
+    .trim()
+    .replace(/^[-–—~]\s*/, '')
+    .split(/\s+/)
+    .filter(Boolean);
+  if (words.length === 0 || words.length > 4 || !words.every((w) => /^\p{Lu}/u.test(w))) return false;
+  const own = new Set(
+    (sender.name ?? '')
+      .toLowerCase()
+      .split(/[^\p{L}]+/u)
+      .filter((w) => w.length >= 2),
+  );
+  const local = (sender.address ?? '')
+    .toLowerCase()
+    .split('@')[0]!
+    .replace(/[^a-z]/g, '');
+  return words.some((w) => {
+    const word = w.toLowerCase().replace(/[^\p{L}]/gu, '');
+    return own.has(word) || (word.length >= 3 && local.length > 0 && local.includes(word));
+  });
+}
+
+/** Whether a line is a disclaimer, banner or tagline (about the sender's firm, never this message). */
+export const isBanner = (line: string) => disclaimer.test(line);
+
+/**
+ * Text and signature: from a "-- " line, a short sign-off ("Thanks,", "Best regards") near the end, or the line where
+ * the sender signs with their name near the end (never the first line: that greets someone).
+ */
+export function splitSignature(text: string, sender: Sender = {}): { text: string; signature: string } {
   const lines = text.split('\n');
   let cut = lines.findIndex((l) => /^\s*--\s*$/.test(l));
   if (cut < 0) {
     const lastLines = Math.max(0, lines.length - 6);
     cut = lines.findIndex((l, i) => i >= lastLines && signOff.test(l) && l.trim().split(/\s+/).length <= 3);
+  }
+  if (cut < 0 && (sender.name || sender.address)) {
+    const from = Math.max(1, lines.length - SIGNATURE_LINES);
+    cut = lines.findIndex((l, i) => i >= from && signsAs(l, sender));
   }
   const body = cut < 0 ? lines : lines.slice(0, cut);
   const signature = cut < 0 ? [] : lines.slice(cut);
@@ -111,15 +164,15 @@ export function ownLineCount(lines: string[]): number {
   return first < 0 ? lines.length : first;
 }
 
-export function parseMailBody(body: string): MailBody {
+export function parseMailBody(body: string, sender: Sender = {}): MailBody {
   const lines = bodyLines(body);
   const first = quoteStart(lines, 0);
-  const own = splitSignature(lines.slice(0, first < 0 ? lines.length : first).join('\n'));
+  const own = splitSignature(lines.slice(0, first < 0 ? lines.length : first).join('\n'), sender);
   const quoted: QuotedMessage[] = [];
   const signatures = own.signature ? [own.signature] : [];
   for (let start = first; start >= 0 && quoted.length < 20; ) {
-    const { message, next } = readQuoted(lines, start);
-    const parts = splitSignature(message.text);
+    const { message, sender: quotedSender, next } = readQuoted(lines, start);
+    const parts = splitSignature(message.text, quotedSender);
     quoted.push({ ...message, text: parts.text });
     if (parts.signature) signatures.push(parts.signature);
     start = next;

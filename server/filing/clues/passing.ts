@@ -4,7 +4,7 @@
  * count, weakly (W.where.passing, partWeight.passing).
  */
 const passingCue =
-  /\b(unlike|similar to|instead of|other (jobs?|projects?|sites?)|a diferencia de|igual que)\b|\bsame\b[^.!?\n]{0,60}\b(as|used|did|had)\b|\b(as|like) (we did |it was )?(at|on|for) the\b|\b(used|did|had) (it )?(at|on|in|for) the\b|\b(like|as) the ones? (at|on|in|for|you|we|your)\b/i;
+  /\b(unlike|similar to|instead of|(an)?other (jobs?|projects?|sites?)|a diferencia de|igual que)\b|\bsame\b[^.!?\n]{0,60}\b(as|used|did|had)\b|\b(as|like) (we did |it was )?(at|on|for) the\b|\b(used|did|had) (it )?(at|on|in|for) the\b|\b(like|as) the ones? (at|on|in|for|you|we|your)\b/i;
 
 /** The text without its passing sentences, and those sentences. */
 export function splitPassing(text: string): { main: string; passing: string } {

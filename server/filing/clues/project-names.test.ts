@@ -42,6 +42,17 @@ describe('nameMatchesIn', () => {
     expect(matches('Webinar: Phase 2 of the stormwater rules')).toEqual({});
   });
 
+  it('names the one project whose name holds a run of shared and generic words, when a word of it is no kind of building', () => {
+    const oaks = buildNameIndex([
+      { id: 'es', name: 'Oak Valley Elementary School Modernization', aliases: [] },
+      { id: 'ms', name: 'Oak Valley Middle School Gym Addition', aliases: [] },
+    ]);
+    const strengths = (text: string) =>
+      Object.fromEntries(nameMatchesIn(text, oaks).map((m) => [m.projectId, m.strength]));
+    expect(strengths('Oak Valley Middle School - team room lockers')).toEqual({ es: 'generic-phrase', ms: 'phrase' });
+    expect(strengths('lockers at Oak Valley')).toEqual({ es: 'generic-phrase', ms: 'generic-phrase' });
+  });
+
   it('ignores e-mail addresses and links', () => {
     expect(matches('write to info@lakeshorelibrary.org or see www.lakeview.example/news')).toEqual({});
   });

@@ -331,7 +331,7 @@ export function nameMatchesIn(written: string, index: NameIndex): NameMatch[] {
       if (run === variant.tokens.length && run > 0)
         keep({ projectId: variant.projectId, strength: variant.kind, words: phrase });
       else if (run >= 2) {
-        if (matched.some((w) => !index.weak.has(w)))
+        if (matched.some((w) => !index.weak.has(w)) || ownsPhrase(index, matched, variant.projectId))
           keep({ projectId: variant.projectId, strength: 'phrase', words: phrase });
         // "Phase 2", "Building 3": a generic word with a number says nothing.
         else if (matched.filter((w) => !/^\d+$/.test(w)).length >= 2)
@@ -341,6 +341,18 @@ export function nameMatchesIn(written: string, index: NameIndex): NameMatch[] {
     }
   }
   return [...best.values()];
+}
+
+/**
+ * Whether words that are each shared or generic make, in this order, a phrase of one project's names only, with a word
+ * that is not a kind of building: "Oak Valley Middle School" names the middle school when "Oak Valley" names two
+ * schools and "middle school" any. "Phase 2" does not (a kind and a number).
+ */
+function ownsPhrase(index: NameIndex, matched: string[], projectId: string): boolean {
+  if (!matched.some((w) => !genericWords.has(w) && !/^\d+$/.test(w))) return false;
+  return (index.byWord.get(matched[0]!) ?? []).every(
+    (v) => v.projectId === projectId || longestRun(matched, 0, v.tokens) < matched.length,
+  );
 }
 
 /** How many words from `start` appear in `tokens` in the same order (gaps in `tokens` allowed). */

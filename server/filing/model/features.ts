@@ -68,8 +68,9 @@ const stopwords = new Set(
     .map((w) => normalise(w)),
 );
 
-/** Word and identifier features of a piece of text, each with the text it came from (for reasons). */
-export function textFeatures(text: string): Map<string, string> {
+/** Word and identifier features of a piece of text, each with the text it came from (for reasons); words for which
+ *  `who` is true (the sender's own name and firm) are left out. */
+export function textFeatures(text: string, who: (word: string) => boolean = () => false): Map<string, string> {
   const out = new Map<string, string>();
   const cleaned = normalise(text.replace(/\S+@\S+|https?:\/\/\S+|www\.\S+/gi, ' '));
   // Identifiers keep their inner separators (`bp26-0113`, `p.o.#4471`) until joined.
@@ -91,7 +92,7 @@ export function textFeatures(text: string): Map<string, string> {
       continue;
     }
     for (const word of token.split(/[^a-z]+/)) {
-      if (word.length < 3 || stopwords.has(word)) continue;
+      if (word.length < 3 || stopwords.has(word) || who(word)) continue;
       const feature = `w:${stemmer.stem(word)}`;
       if (!out.has(feature)) out.set(feature, word);
     }
@@ -104,6 +105,8 @@ export interface MailParts {
   body: string;
   attachmentNames: readonly string[];
   from: string;
+  /** The sender's display name: a signature begins with it (clues/mail-body.ts). */
+  fromName?: string;
   recipients: readonly string[];
   /** The organization's own domain (the filer's or asker's): colleagues are on every project's mail. */
   ownDomain: string;
@@ -134,18 +137,29 @@ export interface AskedFeature {
   text: string;
 }
 
+/** Whether a word is of the sender's own name (who writes, not what about: "Rogelio" signing in the body). */
+function senderWords(mail: MailParts): (word: string) => boolean {
+  const names = new Set(
+    normalise(mail.fromName ?? '')
+      .split(/[^a-z]+/)
+      .filter((w) => w.length >= 3),
+  );
+  return (word) => names.has(word);
+}
+
 export function weightedFeatures(mail: MailParts): Map<string, AskedFeature> {
-  const body = parseMailBody(mail.body.slice(0, MAX_BODY_READ));
+  const who = senderWords(mail);
+  const body = parseMailBody(mail.body.slice(0, MAX_BODY_READ), { name: mail.fromName, address: mail.from });
   const found = new Map<string, AskedFeature>();
   const add = (part: Part, features: Map<string, string>) => {
     for (const [f, text] of features)
       if ((found.get(f)?.weight ?? 0) < partWeight[part]) found.set(f, { weight: partWeight[part], part, text });
   };
-  add('subject', textFeatures(mail.subject.replace(/^\s*((re|fw|fwd|rv|aw)\s*:\s*)+/i, '')));
-  for (const name of mail.attachmentNames) add('attachment', textFeatures(attachmentText(name)));
+  add('subject', textFeatures(mail.subject.replace(/^\s*((re|fw|fwd|rv|aw)\s*:\s*)+/i, ''), who));
+  for (const name of mail.attachmentNames) add('attachment', textFeatures(attachmentText(name), who));
   const own = splitPassing(body.text);
-  add('body', textFeatures(own.main));
-  add('passing', textFeatures(own.passing));
+  add('body', textFeatures(own.main, who));
+  add('passing', textFeatures(own.passing, who));
   for (const q of body.quoted) add('quoted', textFeatures(`${q.subject ?? ''}\n${q.text}`));
   add('from', participantFeatures(mail.from, mail.ownDomain));
   for (const q of body.quoted)
