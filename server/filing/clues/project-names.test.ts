@@ -49,8 +49,17 @@ describe('nameMatchesIn', () => {
     ]);
     const strengths = (text: string) =>
       Object.fromEntries(nameMatchesIn(text, oaks).map((m) => [m.projectId, m.strength]));
-    expect(strengths('Oak Valley Middle School - team room lockers')).toEqual({ es: 'generic-phrase', ms: 'phrase' });
+    // "Oak Valley", all the elementary school's name has of it, is only the start of what names the middle school.
+    expect(strengths('Oak Valley Middle School - team room lockers')).toEqual({ ms: 'phrase' });
     expect(strengths('lockers at Oak Valley')).toEqual({ es: 'generic-phrase', ms: 'generic-phrase' });
+    // The other one's name holds only the start of what names this one.
+    const phases = buildNameIndex([
+      { id: 'wp1', name: 'Westgate Park Apartments Phase 1', aliases: [] },
+      { id: 'wp2', name: 'Westgate Park Phase 2', aliases: [] },
+    ]);
+    expect(
+      nameMatchesIn('Separate issue on Westgate Park Phase 2: the jet fans', phases).map((m) => m.projectId),
+    ).toEqual(['wp2']);
   });
 
   it('ignores e-mail addresses and links', () => {
@@ -124,10 +133,10 @@ describe('short forms of the organization’s project names', () => {
   it('reads initials of name words with their numbers, and a name word cut before its number', () => {
     expect(named('FS9 progress claim 6')).toEqual(['fs9']);
     expect(named('GLRD variation 9')).toEqual(['glr']);
-    // The whole name of phase 2; phase 1 shares only generic words of it.
+    // The whole name of phase 2; phase 1 shares only the start of it, and is not named.
     expect(
       Object.fromEntries(nameMatchesIn('WPA Ph2 tender addendum 3', shortIndex).map((m) => [m.projectId, m.strength])),
-    ).toEqual({ wp2: 'name', wp1: 'generic-phrase' });
+    ).toEqual({ wp2: 'name' });
     expect(lookalikeMatchesIn(['WPA Ph1 defects'], shortIndex).map((m) => m.match.projectId)).toEqual(['wp1']);
   });
 

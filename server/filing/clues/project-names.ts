@@ -340,7 +340,14 @@ export function nameMatchesIn(written: string, index: NameIndex): NameMatch[] {
         keep({ projectId: variant.projectId, strength: 'word', words: phrase });
     }
   }
-  return [...best.values()];
+  // A look-alike whose name holds only the start of what another's names more strongly ("Westgate Park Phase" of
+  // "Westgate Park Phase 2") is not named by it.
+  const found = [...best.values()];
+  return found.filter(
+    (m) =>
+      m.strength !== 'generic-phrase' ||
+      !found.some((o) => rankOf(o.strength) < rankOf(m.strength) && o.words.startsWith(m.words)),
+  );
 }
 
 /**
