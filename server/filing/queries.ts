@@ -655,7 +655,10 @@ export async function learnedCounts(db: Db, orgIds: readonly string[], features:
  * Counts the lines of one filed e-mail's new text (model/boilerplate.ts) under its sender's scopes (address, domain)
  * and its project, in the filing transaction: one statement, rows in key order. The counts are per project, so
  * unfiling or moving takes a line out of the project it was learned in (`unlearnLines`), and whether a line is in
- * several projects does not depend on the order of filing.
+ * several projects does not depend on the order of filing. Like a feature's, a line's per-project counts are kept while
+ * at most MODEL_MAX_PROJECTS projects hold it, then dropped ('{}', `projects` left above the bound): a colleague's
+ * signature filed in thousands of projects would otherwise rewrite a map of thousands of keys at each filing, and a
+ * line in that many projects is boilerplate for good.
  */
 export async function learnLines(
   tx: Tx,
@@ -670,9 +673,13 @@ export async function learnLines(
     from unnest(${textArray(lines.scopes)}) as s cross join unnest(${textArray(lines.keys)}) as k order by s, k
     on conflict (organization_id, scope, line) do update set
       emails = l.emails + 1,
-      projects = case when l.project_counts ? ${projectId} then l.projects else l.projects + 1 end,
-      project_counts = jsonb_set(l.project_counts, array[${projectId}::text],
-        to_jsonb(coalesce((l.project_counts ->> ${projectId})::int, 0) + 1))`);
+      projects = case when l.project_counts ? ${projectId} or l.projects > ${MODEL_MAX_PROJECTS} then l.projects
+        else l.projects + 1 end,
+      project_counts = case
+        when l.project_counts ? ${projectId}
+          then jsonb_set(l.project_counts, array[${projectId}::text], to_jsonb((l.project_counts ->> ${projectId})::int + 1))
+        when l.projects >= ${MODEL_MAX_PROJECTS} then '{}'::jsonb
+        else l.project_counts || jsonb_build_object(${projectId}::text, 1) end`);
 }
 
 /**

@@ -1,7 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { f, server } from '../../test/fixture-server.js';
-import { learnedCounts, learnFeatures, MODEL_MAX_PROJECTS } from './queries.js';
+import {
+  boilerplateLines,
+  learnedCounts,
+  learnFeatures,
+  learnLines,
+  MODEL_MAX_PROJECTS,
+  unlearnLines,
+} from './queries.js';
 import { relearnOrganization } from './service.js';
 
 const learned = async () =>
@@ -75,5 +82,29 @@ describe('the suggestion model', () => {
       )) as { rows: { emails: number; projects: number }[] }
     ).rows;
     expect(totals).toEqual({ emails: MODEL_MAX_PROJECTS + 3, projects: MODEL_MAX_PROJECTS + 1 });
+  });
+
+  it('keeps the per-project counts of a boilerplate line up to MODEL_MAX_PROJECTS projects, then only that it is in many', async () => {
+    const db = server.database.db;
+    const lines = { scopes: ['d:bigfirm.test'], keys: ['capline'] };
+    const projectIds = Array.from(
+      { length: MODEL_MAX_PROJECTS + 2 },
+      (_, i) => `prj_line${String(i).padStart(2, '0')}`,
+    );
+    for (const id of projectIds) await db.transaction((tx) => learnLines(tx, f.orgA.id, id, lines));
+    const row = async () =>
+      (
+        (await db.execute(
+          sql`select emails, projects, project_counts from suggestion_lines where organization_id = ${f.orgA.id} and line = 'capline'`,
+        )) as { rows: { emails: number; projects: number; project_counts: object }[] }
+      ).rows[0];
+    expect(await row()).toEqual({
+      emails: MODEL_MAX_PROJECTS + 2,
+      projects: MODEL_MAX_PROJECTS + 1,
+      project_counts: {},
+    });
+    await db.transaction((tx) => unlearnLines(tx, f.orgA.id, projectIds[0]!, lines));
+    expect(await row()).toMatchObject({ emails: MODEL_MAX_PROJECTS + 1, projects: MODEL_MAX_PROJECTS + 1 });
+    expect(await boilerplateLines(db, [f.orgA.id], lines, 2)).toEqual(new Set(['capline']));
   });
 });
