@@ -1,19 +1,27 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
-import type { SsoConnection, SsoConnectionInput } from '../../shared/sso.js';
+import type { SsoConnection, SsoConnectionInput, SsoDomain } from '../../shared/sso.js';
 import { type AuditActor, recordAudit, recordChanges, recordSignIn } from '../audit/queries.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { findOrganization } from '../organizations/queries.js';
 import { findMember, findUserByEmail } from '../users/queries.js';
 import { createUser } from '../users/service.js';
+import type { Db, Tx } from '../db/connection.js';
+import { challengeName, challengeRecords, challengeValue } from './domain-challenge.js';
 import {
   deleteSsoConnection,
-  domainClaimedElsewhere,
+  domainVerifiedElsewhere,
   findSsoConnection,
-  findSsoConnectionByDomain,
+  findSsoConnectionByVerifiedDomain,
+  findSsoDomain,
+  findSsoDomains,
   insertSsoLogin,
+  markSsoDomainVerified,
+  replaceSsoDomains,
+  ssoDomainPending,
   type SsoConnectionRow,
+  type SsoDomainRow,
   takeSsoLogin,
   upsertSsoConnection,
 } from './queries.js';
@@ -31,23 +39,41 @@ const ENTRA_MULTI_TENANT = 'https://login.microsoftonline.com/organizations/v2.0
 
 export const ssoRedirectUri = (deps: Pick<AppContext, 'config'>) => `${deps.config.publicUrl}${SSO_CALLBACK_PATH}`;
 
-const toConnection = (deps: SsoDeps, row: SsoConnectionRow): SsoConnection => ({
+const toDomain = (row: SsoDomainRow): SsoDomain => ({
+  domain: row.domain,
+  status: row.verifiedAt ? 'verified' : 'pending',
+  verifiedAt: row.verifiedAt?.toISOString() ?? null,
+  verifiedBy: row.verifiedBy ?? null,
+  txtName: challengeName(row.domain),
+  txtValue: challengeValue(row.token),
+});
+
+const toConnection = (deps: SsoDeps, row: SsoConnectionRow, domains: SsoDomainRow[]): SsoConnection => ({
   issuer: row.issuer,
   clientId: row.clientId,
-  domains: row.domains,
+  domains: domains.map((d) => d.domain),
+  domainStatus: domains.map(toDomain),
   requireSso: row.requireSso,
   redirectUri: ssoRedirectUri(deps),
   updatedAt: row.updatedAt.toISOString(),
 });
 
+/** A connection with its domains, as the audit log and the answers see it. */
+type ConnectionState = SsoConnectionRow & { domains: string[] };
+const withDomains = async (db: Db | Tx, row: SsoConnectionRow | undefined) =>
+  row && { ...row, domains: (await findSsoDomains(db, row.organizationId)).map((d) => d.domain) };
+
 /** What the audit log keeps of a connection: never the secret (a change to it shows as "rotated"). */
-const audited = (row: SsoConnectionRow) => ({
+const audited = (row: ConnectionState) => ({
   issuer: row.issuer,
   clientId: row.clientId,
   clientSecret: row.clientSecretSealed === '' ? null : 'set',
   domains: row.domains,
   requireSso: row.requireSso,
 });
+
+/** The random value the admin publishes in DNS to prove the domain is theirs. */
+const newToken = () => randomBytes(16).toString('hex');
 
 async function assertOrganization(deps: SsoDeps, orgId: string): Promise<void> {
   if (!(await findOrganization(deps.db, orgId))) throw ApiError.notFound('Organization');
@@ -56,7 +82,7 @@ async function assertOrganization(deps: SsoDeps, orgId: string): Promise<void> {
 export async function getSsoConnection(deps: SsoDeps, orgId: string): Promise<SsoConnection | null> {
   await assertOrganization(deps, orgId);
   const row = await findSsoConnection(deps.db, orgId);
-  return row ? toConnection(deps, row) : null;
+  return row ? toConnection(deps, row, await findSsoDomains(deps.db, orgId)) : null;
 }
 
 /** Connects (or reconnects) the organization's identity provider. Audited as `sso.configured` or `sso.updated`. */
@@ -72,11 +98,11 @@ export async function saveSsoConnection(
     throw ApiError.badRequest('The issuer must be an https:// URL');
   }
   const domains = [...new Set(input.domains)];
-  const claimed = await domainClaimedElsewhere(deps.db, orgId, domains);
+  const claimed = await domainVerifiedElsewhere(deps.db, orgId, domains);
   if (claimed) throw new ApiError('conflict', `The domain ${claimed} is verified by another organization`);
   const now = deps.clock.now();
   const saved = await deps.db.transaction(async (tx) => {
-    const before = await findSsoConnection(tx, orgId);
+    const before = await withDomains(tx, await findSsoConnection(tx, orgId));
     if (!before && input.clientSecret === undefined) {
       throw ApiError.badRequest('clientSecret is required when connecting an identity provider');
     }
@@ -89,12 +115,17 @@ export async function saveSsoConnection(
         issuer,
         clientId: input.clientId,
         clientSecretSealed,
-        domains,
         requireSso: input.requireSso,
       },
       now,
     );
-    const changes = recordChanges(before, after, audited);
+    await replaceSsoDomains(
+      tx,
+      orgId,
+      domains.map((domain) => ({ domain, token: newToken() })),
+      now,
+    );
+    const changes = recordChanges(before, { ...after, domains }, audited);
     if (before && input.clientSecret !== undefined) changes.clientSecret = { before: 'set', after: 'rotated' };
     await recordAudit(tx, actor, {
       organizationId: orgId,
@@ -103,17 +134,19 @@ export async function saveSsoConnection(
       changes,
       at: now,
     });
-    return after;
+    return toConnection(deps, after, await findSsoDomains(tx, orgId));
   });
-  return toConnection(deps, saved);
+  return saved;
 }
 
 /** Disconnects the provider: its people sign in with passwords again (those who have one). Audited `sso.removed`. */
 export async function removeSsoConnection(deps: SsoDeps, orgId: string, actor: AuditActor): Promise<void> {
   await assertOrganization(deps, orgId);
   await deps.db.transaction(async (tx) => {
-    const before = await deleteSsoConnection(tx, orgId);
+    const before = await withDomains(tx, await findSsoConnection(tx, orgId));
     if (!before) throw ApiError.notFound('Identity provider');
+    // Its domains go with it (the foreign key cascades).
+    await deleteSsoConnection(tx, orgId);
     await recordAudit(tx, actor, {
       organizationId: orgId,
       action: 'sso.removed',
@@ -124,6 +157,81 @@ export async function removeSsoConnection(deps: SsoDeps, orgId: string, actor: A
   });
 }
 
+/**
+ * Proves the organization owns `domain` by the TXT record `_sitefile-challenge.<domain>` =
+ * `sitefile-verification=<token>` (asked of `SSO_DNS_SERVERS`). From then on the domain signs its people in.
+ * Audited as `sso.domain_verified`.
+ */
+export async function verifySsoDomainByDns(
+  deps: SsoDeps,
+  orgId: string,
+  domain: string,
+  actor: AuditActor,
+): Promise<SsoDomain> {
+  const pending = await pendingDomain(deps.db, orgId, domain);
+  if (pending.verifiedAt) return toDomain(pending);
+  const records = await challengeRecords(deps.config.sso.dnsServers, domain);
+  const expected = challengeValue(pending.token);
+  if (!records.includes(expected)) {
+    const found = records.filter((r) => r.startsWith('sitefile-verification='));
+    throw ApiError.badRequest(
+      found.length
+        ? `The TXT record at ${challengeName(domain)} is ${found.map((r) => `"${r}"`).join(', ')}, not "${expected}".`
+        : `No TXT record "${expected}" was found at ${challengeName(domain)}. Publish it and try again (DNS changes can take a while to be seen).`,
+    );
+  }
+  return markVerified(deps, orgId, domain, 'dns', actor);
+}
+
+/** Staff approve a domain without DNS (`npm run cli -- verify-domain`): recorded as the operator's change. */
+export async function verifySsoDomainByOperator(
+  deps: Pick<AppContext, 'db' | 'clock'>,
+  orgId: string,
+  domain: string,
+  actor: AuditActor,
+): Promise<SsoDomain> {
+  const pending = await pendingDomain(deps.db, orgId, domain);
+  if (pending.verifiedAt) return toDomain(pending);
+  return markVerified(deps, orgId, domain, 'operator', actor);
+}
+
+async function pendingDomain(db: Db, orgId: string, domain: string): Promise<SsoDomainRow> {
+  const row = await findSsoDomain(db, orgId, domain.toLowerCase());
+  if (!row) throw ApiError.notFound(`The domain ${domain} of this organization's identity provider`);
+  return row;
+}
+
+async function markVerified(
+  deps: Pick<AppContext, 'db' | 'clock'>,
+  orgId: string,
+  domain: string,
+  how: 'dns' | 'operator',
+  actor: AuditActor,
+): Promise<SsoDomain> {
+  const name = domain.toLowerCase();
+  const now = deps.clock.now();
+  const taken = () => new ApiError('conflict', `The domain ${name} is verified by another organization`);
+  if (await domainVerifiedElsewhere(deps.db, orgId, [name])) throw taken();
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const row = await markSsoDomainVerified(tx, orgId, name, how, now);
+      if (!row) throw ApiError.notFound(`The domain ${name} of this organization's identity provider`);
+      await recordAudit(tx, actor, {
+        organizationId: orgId,
+        action: 'sso.domain_verified',
+        target: { type: 'sso_domain', id: name },
+        changes: { status: { before: 'pending', after: 'verified' }, verifiedBy: { before: null, after: how } },
+        at: now,
+      });
+      return toDomain(row);
+    });
+  } catch (err) {
+    // Another organization verified it between the check and the update: the unique index on verified domains.
+    if ((err as { cause?: { code?: string } }).cause?.code === '23505') throw taken();
+    throw err;
+  }
+}
+
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 const stateDigest = (state: string) => createHash('sha256').update(state).digest('base64url');
 
@@ -132,7 +240,7 @@ const stateDigest = (state: string) => createHash('sha256').update(state).digest
  * sign-on and they are its member. Members only, so that claiming a domain turns off no one else's password.
  */
 export async function passwordsOffFor(deps: Pick<AppContext, 'db'>, user: { id: string; email: string }) {
-  const row = await findSsoConnectionByDomain(deps.db, domainOf(user.email));
+  const row = await findSsoConnectionByVerifiedDomain(deps.db, domainOf(user.email));
   return Boolean(row?.requireSso && (await findMember(deps.db, row.organizationId, user.id)));
 }
 
@@ -171,8 +279,15 @@ export async function startSsoSignIn(
   email: string,
   resume: Record<string, unknown>,
 ): Promise<{ url: string; state: string }> {
-  const row = email.includes('@') ? await findSsoConnectionByDomain(deps.db, domainOf(email)) : undefined;
-  if (!row) throw ApiError.badRequest('No organization signs in people of this e-mail domain through single sign-on.');
+  const domain = email.includes('@') ? domainOf(email) : '';
+  const row = domain ? await findSsoConnectionByVerifiedDomain(deps.db, domain) : undefined;
+  if (!row) {
+    throw ApiError.badRequest(
+      (await ssoDomainPending(deps.db, domain))
+        ? `Single sign-on for ${domain} is not ready yet: your organization has not verified the domain. Ask your organization admin.`
+        : 'No organization signs in people of this e-mail domain through single sign-on.',
+    );
+  }
   const config = await providerConfiguration(deps, row);
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const nonce = oidc.randomNonce();
@@ -285,7 +400,8 @@ async function signedInPerson(
   if (!email || !emailVerified(claims)) {
     throw refused('Your identity provider did not confirm your e-mail address.');
   }
-  if (!row.domains.includes(domainOf(email))) {
+  const verified = await findSsoDomain(deps.db, row.organizationId, domainOf(email));
+  if (!verified?.verifiedAt) {
     throw refused(`The e-mail domain ${domainOf(email)} is not one your organization has verified.`);
   }
   const user = await personFor(deps, row.organizationId, email, typeof claims?.name === 'string' ? claims.name : email);
