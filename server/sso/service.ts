@@ -195,9 +195,12 @@ export async function verifySsoDomainByOperator(
   return markVerified(deps, orgId, domain, 'operator', actor);
 }
 
+const noSuchDomain = (domain: string) =>
+  new ApiError('not_found', `The organization's identity provider has no domain ${domain.toLowerCase()}`);
+
 async function pendingDomain(db: Db, orgId: string, domain: string): Promise<SsoDomainRow> {
   const row = await findSsoDomain(db, orgId, domain.toLowerCase());
-  if (!row) throw ApiError.notFound(`The domain ${domain} of this organization's identity provider`);
+  if (!row) throw noSuchDomain(domain);
   return row;
 }
 
@@ -215,7 +218,7 @@ async function markVerified(
   try {
     return await deps.db.transaction(async (tx) => {
       const row = await markSsoDomainVerified(tx, orgId, name, how, now);
-      if (!row) throw ApiError.notFound(`The domain ${name} of this organization's identity provider`);
+      if (!row) throw noSuchDomain(name);
       await recordAudit(tx, actor, {
         organizationId: orgId,
         action: 'sso.domain_verified',
