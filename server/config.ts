@@ -69,7 +69,11 @@ const dnsServers = z.preprocess(
           .filter(Boolean)
       : undefined,
   z
-    .array(z.string().refine(dnsServerAddress, { error: 'must be comma-separated IP addresses, each with an optional :port' }))
+    .array(
+      z
+        .string()
+        .refine(dnsServerAddress, { error: 'must be comma-separated IP addresses, each with an optional :port' }),
+    )
     .optional(),
 );
 

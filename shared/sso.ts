@@ -67,7 +67,10 @@ export const SsoConnectionInput = z
 
 export const SsoDomainResponse = z.object({ data: SsoDomain });
 
-export const SsoDomainPath = z.object({ orgId: Id, domain: Domain });
+export const SsoDomainPath = z.object({
+  orgId: Id,
+  domain: Domain.meta({ description: 'One of the e-mail domains of the connection' }),
+});
 
 export type SsoDomain = z.infer<typeof SsoDomain>;
 export type SsoConnection = z.infer<typeof SsoConnection>;

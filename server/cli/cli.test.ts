@@ -437,14 +437,14 @@ describe('cli verify-domain', () => {
       const [event] = await database.db
         .select()
         .from(schema.auditEvents)
-        .where(sql`${schema.auditEvents.action} = 'sso.domain_verified' and ${schema.auditEvents.organizationId} = ${org.id}`);
+        .where(
+          sql`${schema.auditEvents.action} = 'sso.domain_verified' and ${schema.auditEvents.organizationId} = ${org.id}`,
+        );
       expect(event).toMatchObject({ actorKind: 'cli', targetId: 'holder.test' });
       expect(event!.actorName).toMatch(/^Command line \(/);
       const unknown = await cli(['verify-domain', '--org', org.id, '--domain', 'other.test'], main.env);
       expect(unknown.code).toBe(1);
-      expect(unknown.stderrLines).toEqual([
-        "error: The organization's identity provider has no domain other.test",
-      ]);
+      expect(unknown.stderrLines).toEqual(["error: The organization's identity provider has no domain other.test"]);
     } finally {
       await database.close();
     }

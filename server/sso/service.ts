@@ -3,11 +3,11 @@ import * as oidc from 'openid-client';
 import type { SsoConnection, SsoConnectionInput, SsoDomain } from '../../shared/sso.js';
 import { type AuditActor, recordAudit, recordChanges, recordSignIn } from '../audit/queries.js';
 import type { AppContext } from '../context.js';
+import type { Db, Tx } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { findOrganization } from '../organizations/queries.js';
 import { findMember, findUserByEmail } from '../users/queries.js';
 import { createUser } from '../users/service.js';
-import type { Db, Tx } from '../db/connection.js';
 import { challengeName, challengeRecords, challengeValue } from './domain-challenge.js';
 import {
   deleteSsoConnection,
@@ -19,9 +19,9 @@ import {
   insertSsoLogin,
   markSsoDomainVerified,
   replaceSsoDomains,
-  ssoDomainPending,
   type SsoConnectionRow,
   type SsoDomainRow,
+  ssoDomainPending,
   takeSsoLogin,
   upsertSsoConnection,
 } from './queries.js';

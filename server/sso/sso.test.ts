@@ -181,7 +181,9 @@ describe('proving domain ownership', () => {
     dns.txt.set(txtName, ['v=spf1 -all', 'sitefile-verification=not-the-token']);
     const wrong = await verify(f.orgA.id, 'harbor.test');
     expect(wrong.status).toBe(400);
-    expect(wrong.body.error).toBe(`The TXT record at ${txtName} is "sitefile-verification=not-the-token", not "${txtValue}".`);
+    expect(wrong.body.error).toBe(
+      `The TXT record at ${txtName} is "sitefile-verification=not-the-token", not "${txtValue}".`,
+    );
     dns.failing.add(txtName);
     const failing = await verify(f.orgA.id, 'harbor.test');
     expect(failing.status).toBe(503);
@@ -225,7 +227,9 @@ describe('proving domain ownership', () => {
     });
     expect(save.status).toBe(409);
     expect(save.body.error).toBe('The domain harbor.test is verified by another organization');
-    expect((await server.call(`/v1/organization/${f.orgB.id}/sso`, { method: 'DELETE', token: f.staff.token })).status).toBe(204);
+    expect(
+      (await server.call(`/v1/organization/${f.orgB.id}/sso`, { method: 'DELETE', token: f.staff.token })).status,
+    ).toBe(204);
   });
 });
 

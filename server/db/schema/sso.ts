@@ -38,9 +38,7 @@ export const ssoDomains = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.domain] }),
-    uniqueIndex('sso_domains_verified_domain_idx')
-      .on(t.domain)
-      .where(sql`verified_at IS NOT NULL`),
+    uniqueIndex('sso_domains_verified_domain_idx').on(t.domain).where(sql`verified_at IS NOT NULL`),
   ],
 );
 
