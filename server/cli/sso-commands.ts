@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { commandLineActor } from '../audit/service.js';
 import { systemClock } from '../clock.js';
-import { verifySsoDomainByOperator } from '../sso/service.js';
+import { verifySsoDomain } from '../sso/service.js';
 import { output, withDatabase } from './session.js';
 
 /** `verify-domain`: staff approve an organization's single sign-on domain without its DNS record. */
@@ -16,8 +16,8 @@ export function addSsoCommands(program: Command): void {
     .requiredOption('--domain <domain>', 'the e-mail domain, as on its single sign-on connection')
     .option('--json', 'print the result as JSON')
     .action(async (opts: { org: string; domain: string; json?: boolean }) => {
-      const verified = await withDatabase(({ db }) =>
-        verifySsoDomainByOperator({ db, clock: systemClock }, opts.org, opts.domain, commandLineActor()),
+      const verified = await withDatabase(({ db, config }) =>
+        verifySsoDomain({ db, clock: systemClock, config }, opts.org, opts.domain, 'operator', commandLineActor()),
       );
       output(
         opts.json,

@@ -2,7 +2,7 @@ import { OrgPath } from '../../shared/common.js';
 import { SsoConnectionInput, SsoConnectionResponse, SsoDomainPath, SsoDomainResponse } from '../../shared/sso.js';
 import { actorOf } from '../audit/service.js';
 import { access, defineRoute } from '../http/route.js';
-import { getSsoConnection, removeSsoConnection, saveSsoConnection, verifySsoDomainByDns } from './service.js';
+import { getSsoConnection, removeSsoConnection, saveSsoConnection, verifySsoDomain } from './service.js';
 
 /** The organization's identity provider is its admins' (and staff's) to connect, see and remove. */
 const ssoConnection = {
@@ -65,7 +65,7 @@ export const ssoRoutes = [
     },
     responses: { 200: { description: 'The domain, verified', schema: SsoDomainResponse } },
     handler: async ({ app, req, caller, params }) => ({
-      data: await verifySsoDomainByDns(app, params.orgId, params.domain, actorOf(caller, req.ip)),
+      data: await verifySsoDomain(app, params.orgId, params.domain, 'dns', actorOf(caller, req.ip)),
     }),
   }),
   defineRoute({

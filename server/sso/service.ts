@@ -158,67 +158,31 @@ export async function removeSsoConnection(deps: SsoDeps, orgId: string, actor: A
 }
 
 /**
- * Proves the organization owns `domain` by the TXT record `_sitefile-challenge.<domain>` =
- * `sitefile-verification=<token>` (asked of `SSO_DNS_SERVERS`). From then on the domain signs its people in.
- * Audited as `sso.domain_verified`.
+ * Marks one of the organization's domains verified, from then on signing its people in. `dns`: proven by the TXT
+ * record `_sitefile-challenge.<domain>` = `sitefile-verification=<token>` (asked of `SSO_DNS_SERVERS`); `operator`:
+ * staff approve it (`npm run cli -- verify-domain`). A verified domain is answered as it is. Audited as
+ * `sso.domain_verified`, by the admin or the operator.
  */
-export async function verifySsoDomainByDns(
-  deps: SsoDeps,
-  orgId: string,
-  domain: string,
-  actor: AuditActor,
-): Promise<SsoDomain> {
-  const pending = await pendingDomain(deps.db, orgId, domain);
-  if (pending.verifiedAt) return toDomain(pending);
-  const records = await challengeRecords(deps.config.sso.dnsServers, domain);
-  const expected = challengeValue(pending.token);
-  if (!records.includes(expected)) {
-    const found = records.filter((r) => r.startsWith('sitefile-verification='));
-    throw ApiError.badRequest(
-      found.length
-        ? `The TXT record at ${challengeName(domain)} is ${found.map((r) => `"${r}"`).join(', ')}, not "${expected}".`
-        : `No TXT record "${expected}" was found at ${challengeName(domain)}. Publish it and try again (DNS changes can take a while to be seen).`,
-    );
-  }
-  return markVerified(deps, orgId, domain, 'dns', actor);
-}
-
-/** Staff approve a domain without DNS (`npm run cli -- verify-domain`): recorded as the operator's change. */
-export async function verifySsoDomainByOperator(
-  deps: Pick<AppContext, 'db' | 'clock'>,
-  orgId: string,
-  domain: string,
-  actor: AuditActor,
-): Promise<SsoDomain> {
-  const pending = await pendingDomain(deps.db, orgId, domain);
-  if (pending.verifiedAt) return toDomain(pending);
-  return markVerified(deps, orgId, domain, 'operator', actor);
-}
-
-const noSuchDomain = (domain: string) =>
-  new ApiError('not_found', `The organization's identity provider has no domain ${domain.toLowerCase()}`);
-
-async function pendingDomain(db: Db, orgId: string, domain: string): Promise<SsoDomainRow> {
-  const row = await findSsoDomain(db, orgId, domain.toLowerCase());
-  if (!row) throw noSuchDomain(domain);
-  return row;
-}
-
-async function markVerified(
-  deps: Pick<AppContext, 'db' | 'clock'>,
+export async function verifySsoDomain(
+  deps: Pick<AppContext, 'db' | 'clock' | 'config'>,
   orgId: string,
   domain: string,
   how: 'dns' | 'operator',
   actor: AuditActor,
 ): Promise<SsoDomain> {
   const name = domain.toLowerCase();
-  const now = deps.clock.now();
+  const noSuchDomain = () => new ApiError('not_found', `The organization's identity provider has no domain ${name}`);
   const taken = () => new ApiError('conflict', `The domain ${name} is verified by another organization`);
+  const pending = await findSsoDomain(deps.db, orgId, name);
+  if (!pending) throw noSuchDomain();
+  if (pending.verifiedAt) return toDomain(pending);
   if (await domainVerifiedElsewhere(deps.db, orgId, [name])) throw taken();
+  if (how === 'dns') await expectChallenge(deps.config.sso.dnsServers, pending);
+  const now = deps.clock.now();
   try {
     return await deps.db.transaction(async (tx) => {
       const row = await markSsoDomainVerified(tx, orgId, name, how, now);
-      if (!row) throw noSuchDomain(name);
+      if (!row) throw noSuchDomain();
       await recordAudit(tx, actor, {
         organizationId: orgId,
         action: 'sso.domain_verified',
@@ -233,6 +197,20 @@ async function markVerified(
     if ((err as { cause?: { code?: string } }).cause?.code === '23505') throw taken();
     throw err;
   }
+}
+
+/** The domain's TXT record holds its token, or a 400 saying what was found instead. */
+async function expectChallenge(servers: string[] | undefined, row: SsoDomainRow): Promise<void> {
+  const records = await challengeRecords(servers, row.domain);
+  const expected = challengeValue(row.token);
+  if (records.includes(expected)) return;
+  const name = challengeName(row.domain);
+  const ours = records.filter((r) => r.startsWith(challengeValue('')));
+  throw ApiError.badRequest(
+    ours.length
+      ? `The TXT record at ${name} is ${ours.map((r) => `"${r}"`).join(', ')}, not "${expected}".`
+      : `No TXT record "${expected}" was found at ${name}. Publish it and try again (DNS changes can take a while to be seen).`,
+  );
 }
 
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
