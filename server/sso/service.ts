@@ -27,7 +27,7 @@ import {
 } from './queries.js';
 import { seal, unseal } from './sealed-secret.js';
 
-export type SsoDeps = Pick<AppContext, 'db' | 'clock' | 'config' | 'cursorKey'>;
+export type SsoDeps = Pick<AppContext, 'db' | 'clock' | 'config' | 'cursorKey' | 'caches'>;
 
 /** How long a person may take at the identity provider before the sign-in must start again. */
 const LOGIN_LIFETIME_MS = 10 * 60 * 1000;
@@ -225,18 +225,24 @@ export async function passwordsOffFor(deps: Pick<AppContext, 'db'>, user: { id: 
   return Boolean(row?.requireSso && (await findMember(deps.db, row.organizationId, user.id)));
 }
 
-/** The provider's configuration, discovered afresh for each sign-in: its current keys are fetched with it, so a key
- *  the provider rotated in is known on the next sign-in (and openid-client fetches the key set again for an unknown
- *  key id). */
+/** The provider's configuration for one sign-in step: a new one each time, so that a key the provider rotated in is
+ *  looked up on the sign-in that meets it; its discovery document and key set come from the instance's copy
+ *  (ProviderDocuments) when an earlier sign-in fetched them. */
 async function providerConfiguration(deps: SsoDeps, row: SsoConnectionRow): Promise<oidc.Configuration> {
   const issuer = row.issuer === ENTRA_TEMPLATE ? ENTRA_MULTI_TENANT : row.issuer;
+  // Any change to the connection (even the secret alone: sealed anew each time) is a provider fetched anew.
+  const sealedDigest = createHash('sha256').update(row.clientSecretSealed).digest('base64url');
+  const documents = [row.organizationId, issuer, row.clientId, sealedDigest].join(' ');
   const config = await oidc
     .discovery(
       new URL(issuer),
       row.clientId,
       undefined,
       oidc.ClientSecretPost(unseal(deps.cursorKey, row.clientSecretSealed)),
-      { execute: deps.config.sso.allowHttpIssuers ? [oidc.allowInsecureRequests] : [] },
+      {
+        execute: deps.config.sso.allowHttpIssuers ? [oidc.allowInsecureRequests] : [],
+        [oidc.customFetch]: deps.caches.ssoProviders.fetchFor(documents),
+      },
     )
     .catch((err: unknown) => {
       throw new ApiError(

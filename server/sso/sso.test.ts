@@ -257,6 +257,27 @@ describe('signing in through the identity provider', () => {
     expect(audit.body.data.length).toBeGreaterThan(0);
   });
 
+  it("keeps the provider's discovery document and keys between sign-ins, fetching the keys again for a new key", async () => {
+    // Saved again, the secret is sealed anew: a provider this instance has not fetched yet.
+    expect((await connect()).status).toBe(200);
+    const discovery = () => idp.requests('/.well-known/openid-configuration');
+    const keys = () => idp.requests('/jwks');
+    const before = { discovery: discovery(), keys: keys() };
+    expect((await addinSso('member@harbor.test', 'member')).tokens?.status).toBe(200);
+    expect((await addinSso('member@harbor.test', 'member')).tokens?.status).toBe(200);
+    expect({ discovery: discovery() - before.discovery, keys: keys() - before.keys }).toEqual({
+      discovery: 1,
+      keys: 1,
+    });
+    await idp.rotateKey();
+    const signIn = await addinSso('member@harbor.test', 'member');
+    expect(signIn.tokens?.status, signIn.html).toBe(200);
+    expect({ discovery: discovery() - before.discovery, keys: keys() - before.keys }).toEqual({
+      discovery: 1,
+      keys: 2,
+    });
+  });
+
   it('follows the provider rotating its signing key', async () => {
     expect((await addinSso('member@harbor.test', 'member')).tokens?.status).toBe(200);
     const before = idp.kid();
