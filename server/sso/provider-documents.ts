@@ -59,7 +59,8 @@ export class ProviderDocuments {
           this.entries.set(key, { ...(this.entries.get(key) ?? kept), jwks: { body, kids } });
         });
       }
-      const response = await fetch(url, options);
+      // openid-client types its body wider (Uint8Array<ArrayBufferLike>) than BodyInit; fetch sends it as it is.
+      const response = await fetch(url, options as RequestInit);
       if (url === kept.discovery?.tokenEndpoint && response.ok) {
         idTokenKid = kidOf(((await response.clone().json()) as { id_token?: unknown }).id_token);
       }
@@ -69,7 +70,7 @@ export class ProviderDocuments {
 
   /** Fetches a document and keeps it (`store`) when the provider answered it. */
   private async keep(url: string, options: oidc.CustomFetchOptions, store: (body: string) => void) {
-    const response = await fetch(url, options);
+    const response = await fetch(url, options as RequestInit);
     if (!response.ok) return response;
     const body = await response.text();
     try {
