@@ -448,5 +448,6 @@ describe('cli verify-domain', () => {
     } finally {
       await database.close();
     }
-  });
+    // Three runs of the CLI, each a process that starts TypeScript and migrates: slow on a loaded machine.
+  }, 180_000);
 });
