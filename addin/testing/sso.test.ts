@@ -83,7 +83,7 @@ describeInBrowser('single sign-on in Chromium', () => {
       await context.close();
     }
     await admin.close();
-  }, 90_000);
+  }, 180_000);
 
   it('signs an admin in to the console through the identity provider', async () => {
     const { context, page } = await suite.openAdmin();
