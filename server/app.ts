@@ -34,6 +34,7 @@ import { createConcurrencyGates } from './ratelimit/concurrency.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
 import { allRoutes } from './routes.js';
 import { createScimRouter } from './scim/router.js';
+import { ProviderDocuments } from './sso/provider-documents.js';
 import { RunbookCache } from './support-issues/runbook.js';
 import { createUsageRecorder } from './usage/recorder.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
@@ -94,6 +95,7 @@ export function createApp(options: AppOptions): App {
       projectOwners: new ProjectOwners(db),
       projectIndex: new ProjectIndexCache(db),
       runbook: new RunbookCache({ db, bus, clock }),
+      ssoProviders: new ProviderDocuments(),
       bundleBuilds: new Map(),
       idempotencyPurge: {},
     },

@@ -100,6 +100,20 @@ describe('config', () => {
     });
   });
 
+  it("asks the system's DNS resolvers for SSO domain records unless SSO_DNS_SERVERS names others", () => {
+    expect(loadConfig({}).sso.dnsServers).toBeUndefined();
+    expect(loadConfig({ SSO_DNS_SERVERS: '1.1.1.1, 127.0.0.1:5353,[2606:4700::1111]:53' }).sso.dnsServers).toEqual([
+      '1.1.1.1',
+      '127.0.0.1:5353',
+      '[2606:4700::1111]:53',
+    ]);
+    for (const bad of ['dns.example.com', '127.0.0.1:0', '1.1.1.1:99999']) {
+      expect(() => loadConfig({ SSO_DNS_SERVERS: bad })).toThrow(
+        `Invalid configuration: SSO_DNS_SERVERS=${JSON.stringify(bad)} must be comma-separated IP addresses, each with an optional :port`,
+      );
+    }
+  });
+
   it('rejects a signing key shorter than 32 characters', () => {
     expect(() => loadConfig({ JWT_SIGNING_KEY: 'short' })).toThrow(/JWT_SIGNING_KEY/);
   });

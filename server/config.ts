@@ -54,6 +54,29 @@ const isHost = (value: string) => ipaddr.isValid(value) || value === 'localhost'
 const hostError = { error: 'must be an IP address (0.0.0.0: every IPv4 interface, :: every interface)' };
 const optionalHost = z.preprocess(emptyAsUndefined, z.string().refine(isHost, hostError).optional());
 
+/** `SSO_DNS_SERVERS`: comma-separated resolvers (`1.1.1.1`, `10.0.0.2:5353`, `[2606:4700::1111]:53`). */
+const dnsServerAddress = (item: string) => {
+  const withPort = /^\[(.+)\]:(\d+)$/.exec(item) ?? /^([^:]+):(\d+)$/.exec(item);
+  const port = withPort ? Number(withPort[2]) : 53;
+  return ipaddr.isValid(withPort ? withPort[1]! : item) && port >= 1 && port <= 65535;
+};
+const dnsServers = z.preprocess(
+  (value) =>
+    typeof value === 'string' && value.trim() !== ''
+      ? value
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean)
+      : undefined,
+  z
+    .array(
+      z
+        .string()
+        .refine(dnsServerAddress, { error: 'must be comma-separated IP addresses, each with an optional :port' }),
+    )
+    .optional(),
+);
+
 const count = (fallback: number, max: number) =>
   z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(max).default(fallback));
 const millis = (fallback: number, min: number, max: number) =>
@@ -114,6 +137,7 @@ const envSchema = z.object({
   BLOB_SWEEP_INTERVAL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(86400).default(900)),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.preprocess(emptyAsUndefined, z.enum(['0', '1']).default('0')),
   SSO_ALLOW_HTTP_ISSUERS: z.preprocess(emptyAsUndefined, z.enum(['0', '1']).default('0')),
+  SSO_DNS_SERVERS: dnsServers,
   WEBHOOK_TIMEOUT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().min(1).max(60).default(15)),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: z.preprocess(
     emptyAsUndefined,
@@ -215,6 +239,9 @@ export type Config = {
   sso: {
     /** Accept identity providers at http:// addresses (development and tests only: real ones are https). */
     allowHttpIssuers: boolean;
+    /** The resolvers asked for a domain's `_sitefile-challenge` TXT record (`SSO_DNS_SERVERS`); unset: the
+     *  system's (/etc/resolv.conf). */
+    dnsServers: string[] | undefined;
   };
 };
 
@@ -334,6 +361,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
       retryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE_SECONDS.map((seconds) => seconds * 1000),
     },
-    sso: { allowHttpIssuers: e.SSO_ALLOW_HTTP_ISSUERS === '1' },
+    sso: { allowHttpIssuers: e.SSO_ALLOW_HTTP_ISSUERS === '1', dnsServers: e.SSO_DNS_SERVERS },
   };
 }

@@ -50,6 +50,11 @@ const notProvokedHere: Record<string, string> = {
   'PUT /v1/organization/{orgId}/sso 404':
     'staff naming an unknown organization with a valid connection: server/sso tests',
   'PUT /v1/organization/{orgId}/sso 409': 'a domain another organization verified: server/sso tests',
+  'POST /v1/organization/{orgId}/sso/domains/{domain}/verify 404': 'a domain not on the connection: server/sso tests',
+  'POST /v1/organization/{orgId}/sso/domains/{domain}/verify 409':
+    'a domain another organization verified: server/sso tests',
+  'POST /v1/organization/{orgId}/sso/domains/{domain}/verify 503':
+    'a DNS server that fails (the test DNS server of server/sso tests answers SERVFAIL)',
   'POST /v1/organization/{orgId}/project/{projectId}/emails 409':
     'filing again with another RFI an e-mail already on a document: server/filing tests (filing-upload)',
   'POST /v1/organization/{orgId}/project/{projectId}/emails/{emailId}/move 409':

@@ -1,13 +1,24 @@
-import { Button, Checkbox, Field, Input, Text } from '@fluentui/react-components';
+import { Badge, Button, Checkbox, Field, Input, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { useState } from 'react';
 import type { MyOrganization } from '../../shared/me.js';
-import type { SsoConnection } from '../../shared/sso.js';
+import type { SsoConnection, SsoDomain } from '../../shared/sso.js';
 import type { ApiClient } from '../api/client.js';
 import { Loaded } from '../ui/loaded.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useAction } from '../ui/use-action.js';
 import { useAsync } from '../ui/use-async.js';
 import { AdminCard, useAdminStyles } from './layout.js';
+
+const useStyles = makeStyles({
+  domains: {
+    listStyleType: 'none',
+    padding: 0,
+    margin: `${tokens.spacingVerticalM} 0`,
+    display: 'grid',
+    gap: tokens.spacingVerticalM,
+  },
+  record: { fontFamily: tokens.fontFamilyMonospace },
+});
 
 /**
  * The organization's OpenID Connect identity provider (Entra ID, Okta, Google): people of its verified e-mail domains
@@ -28,12 +39,17 @@ export function SingleSignOn({ api, org }: { api: ApiClient; org: MyOrganization
       {actionError !== undefined && <ErrorNotice error={actionError} />}
       <Loaded state={current} loading="Loading single sign-on…">
         {({ data }) => (
-          <SsoForm
-            key={data?.updatedAt ?? 'none'}
-            current={data}
-            onSave={(input) => act(() => calls.save(input))}
-            onRemove={() => act(() => calls.remove())}
-          />
+          <>
+            <SsoForm
+              key={data?.updatedAt ?? 'none'}
+              current={data}
+              onSave={(input) => act(() => calls.save(input))}
+              onRemove={() => act(() => calls.remove())}
+            />
+            {data && data.domainStatus.length > 0 && (
+              <DomainList domains={data.domainStatus} onVerify={(domain) => act(() => calls.verifyDomain(domain))} />
+            )}
+          </>
         )}
       </Loaded>
     </AdminCard>
@@ -99,7 +115,11 @@ function SsoForm({
       >
         <Input type="password" value={clientSecret} onChange={(_e, d) => setClientSecret(d.value)} maxLength={2000} />
       </Field>
-      <Field label="Verified e-mail domains" required hint="Separated by commas, e.g. harbor-build.com">
+      <Field
+        label="E-mail domains"
+        required
+        hint="Separated by commas, e.g. harbor-build.com. Each one signs people in once you have verified it."
+      >
         <Input value={domains} onChange={(_e, d) => setDomains(d.value)} maxLength={2000} />
       </Field>
       <Checkbox
@@ -114,5 +134,59 @@ function SsoForm({
         {current && <Button onClick={onRemove}>Disconnect</Button>}
       </div>
     </form>
+  );
+}
+
+/**
+ * Each domain's state. A pending one signs no one in until its ownership is proven: the TXT record to publish at
+ * the domain's DNS (selectable, to copy into the DNS provider's form) and "Verify", which looks it up.
+ */
+function DomainList({ domains, onVerify }: { domains: SsoDomain[]; onVerify: (domain: string) => void }) {
+  const styles = useStyles();
+  const shared = useAdminStyles();
+  return (
+    <section aria-label="Domain verification">
+      <Text as="h3" weight="semibold">
+        Domain verification
+      </Text>
+      <ul className={styles.domains}>
+        {domains.map((d) => (
+          <li key={d.domain} aria-label={d.domain}>
+            <Text weight="semibold">{d.domain}</Text>{' '}
+            {d.status === 'verified' ? (
+              <>
+                <Badge appearance="tint" color="success">
+                  Verified
+                </Badge>
+                <Text className={shared.detail}>
+                  {d.verifiedBy === 'dns' ? 'By its DNS record' : 'By Sitefile staff'}
+                  {d.verifiedAt && `, ${new Date(d.verifiedAt).toLocaleDateString()}`}. Its people sign in through your
+                  identity provider.
+                </Text>
+              </>
+            ) : (
+              <>
+                <Badge appearance="tint" color="warning">
+                  Pending
+                </Badge>
+                <Text className={shared.detail}>
+                  No one of this domain signs in through your identity provider yet. Publish this TXT record at the
+                  domain’s DNS provider, then verify.
+                </Text>
+                <Field label={`TXT record name for ${d.domain}`}>
+                  <Input readOnly value={d.txtName} className={styles.record} onFocus={(e) => e.target.select()} />
+                </Field>
+                <Field label={`TXT record value for ${d.domain}`}>
+                  <Input readOnly value={d.txtValue} className={styles.record} onFocus={(e) => e.target.select()} />
+                </Field>
+                <Button onClick={() => onVerify(d.domain)} aria-label={`Verify ${d.domain}`}>
+                  Verify
+                </Button>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

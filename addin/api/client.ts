@@ -25,7 +25,7 @@ import { Me } from '../../shared/me.js';
 import { MemberList, MemberResponse, PersonResponse } from '../../shared/members.js';
 import { ProjectList } from '../../shared/organizations.js';
 import { CreatedScimToken, ScimTokenResponse } from '../../shared/scim.js';
-import { type SsoConnectionInput, SsoConnectionResponse } from '../../shared/sso.js';
+import { type SsoConnectionInput, SsoConnectionResponse, SsoDomainResponse } from '../../shared/sso.js';
 import { type CreateSupportIssueBody, Runbook, SupportIssueResponse } from '../../shared/support-issues.js';
 import {
   CreatedWebhookResponse,
@@ -117,6 +117,11 @@ export function createApiClient(tokens: TokenSource, baseUrl = '') {
       save: (json: Partial<SsoConnectionInput>) =>
         call(SsoConnectionResponse, `/v1/organization/${enc(orgId)}/sso`, { method: 'PUT', json }),
       remove: () => call(null, `/v1/organization/${enc(orgId)}/sso`, { method: 'DELETE' }),
+      /** Looks up the domain's TXT record: verified when it holds the domain's value. */
+      verifyDomain: (domain: string) =>
+        call(SsoDomainResponse, `/v1/organization/${enc(orgId)}/sso/domains/${enc(domain)}/verify`, {
+          method: 'POST',
+        }),
     }),
     /** A page of the organization's audit log, newest first (its admins and staff). */
     auditEvents: (orgId: string, filters: AuditFilters, cursor?: string) => {

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AgentOAuth } from '../../server/oauth/agent.fixtures.js';
 import { viaServer } from '../../server/oauth/browser.fixtures.js';
+import { type DnsServer, startDnsServer } from '../../server/sso/dns-server.fixtures.js';
 import { type IdentityProvider, startIdentityProvider } from '../../server/sso/identity-provider.fixtures.js';
 import { describeInBrowser, expectAccessible, openEmail, origin, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
@@ -25,8 +26,11 @@ async function signInWithOrganization(page: Page, email: string, accountId: stri
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
+/** The DNS server that answers the domain's TXT record when the admin publishes it (SSO_DNS_SERVERS). */
+const dns: DnsServer = await startDnsServer();
+
 describeInBrowser('single sign-on in Chromium', () => {
-  const suite = useBrowserSuite({ signIn: false, env: { SSO_ALLOW_HTTP_ISSUERS: '1' } });
+  const suite = useBrowserSuite({ signIn: false, env: { SSO_ALLOW_HTTP_ISSUERS: '1', SSO_DNS_SERVERS: dns.address } });
   let idp: IdentityProvider;
 
   beforeAll(async () => {
@@ -40,7 +44,46 @@ describeInBrowser('single sign-on in Chromium', () => {
     });
     expect(res.status).toBe(200);
   });
-  afterAll(() => idp?.close());
+  afterAll(async () => {
+    await idp?.close();
+    await dns.close();
+  });
+
+  it("shows the pending domain's TXT record at 320 px, light and dark, and verifies it with the mouse", async () => {
+    const { context: admin } = await suite.openAdmin({ signInAs: ['admin@harbor.test', 'admin-pass-1'] });
+    for (const theme of ['light', 'dark'] as const) {
+      const { context, page } = await suite.openAdmin({ width: 320, colorScheme: theme, signedIn: admin });
+      const domain = page.getByRole('region', { name: 'Domain verification' }).getByRole('listitem', {
+        name: 'harbor.test',
+      });
+      await domain.getByText('Pending').waitFor();
+      const txtName = await domain.getByLabel('TXT record name for harbor.test').inputValue();
+      const txtValue = await domain.getByLabel('TXT record value for harbor.test').inputValue();
+      expect(txtName).toBe('_sitefile-challenge.harbor.test');
+      expect(txtValue).toMatch(/^sitefile-verification=[0-9a-f]{32}$/);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(320);
+      await domain.scrollIntoViewIfNeeded();
+      await shot(page, `66-sso-domain-pending-${theme}`);
+      await expectAccessible(page);
+      // Not published yet: the card says what is missing, and the domain stays pending.
+      await domain.getByRole('button', { name: 'Verify harbor.test' }).click();
+      await page.getByText(`No TXT record "${txtValue}" was found at ${txtName}.`, { exact: false }).waitFor();
+      await shot(page, `67-sso-domain-not-found-${theme}`);
+      await expectAccessible(page);
+      if (theme === 'dark') {
+        dns.txt.set(txtName, [txtValue]);
+        await domain.getByRole('button', { name: 'Verify harbor.test' }).click();
+        await domain.getByText('Verified').waitFor();
+        await domain.getByText(/By its DNS record/).waitFor();
+        expect(await domain.getByRole('button', { name: 'Verify harbor.test' }).count()).toBe(0);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(320);
+        await shot(page, '68-sso-domain-verified-dark');
+        await expectAccessible(page);
+      }
+      await context.close();
+    }
+    await admin.close();
+  }, 180_000);
 
   it('signs an admin in to the console through the identity provider', async () => {
     const { context, page } = await suite.openAdmin();

@@ -1,16 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { count, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAuthMatrix } from '../../test/auth-matrix.js';
 import { configureFixtureServer, ctx, f, server } from '../../test/fixture-server.js';
 import { auditEvents } from '../db/schema.js';
 import type { Route } from '../http/route.js';
 import { addinSignIn } from '../oauth/browser.fixtures.js';
 import { allRoutes } from '../routes.js';
+import { type DnsServer, startDnsServer } from '../sso/dns-server.fixtures.js';
 import { createUser } from '../users/service.js';
 
-configureFixtureServer({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1' } });
+/** Answers the TXT record that proves an SSO domain (`verifyOrganizationSsoDomain`). */
+let dns: DnsServer;
+configureFixtureServer(async () => {
+  dns = await startDnsServer();
+  return { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', SSO_DNS_SERVERS: dns.address } };
+});
+afterAll(() => dns?.close());
 
 describeAuthMatrix('audit events', ctx, { method: 'GET', path: '/v1/organization/{orgId}/audit-events' });
 
@@ -198,6 +205,20 @@ const calls: Record<string, () => Promise<Call>> = {
     // None yet, so that the action is `configured` (a change is `updated`).
     await server.call(`${a()}/sso`, { method: 'DELETE', token: f.admin.token });
     return { method: 'PUT', path: `${a()}/sso`, token: f.admin.token, json: ssoConnection, action: 'sso.configured' };
+  },
+  verifyOrganizationSsoDomain: async () => {
+    // A new connection, so that the domain is pending (verifying a verified one changes nothing).
+    await server.call(`${a()}/sso`, { method: 'DELETE', token: f.admin.token });
+    await server.call(`${a()}/sso`, { method: 'PUT', token: f.admin.token, json: ssoConnection });
+    const connection = (await server.call(`${a()}/sso`, { token: f.admin.token })).body.data;
+    const [{ txtName, txtValue }] = connection.domainStatus;
+    dns.txt.set(txtName, [txtValue]);
+    return {
+      method: 'POST',
+      path: `${a()}/sso/domains/harbor.test/verify`,
+      token: f.admin.token,
+      action: 'sso.domain_verified',
+    };
   },
   removeOrganizationSso: async () => {
     await server.call(`${a()}/sso`, { method: 'PUT', token: f.admin.token, json: ssoConnection });

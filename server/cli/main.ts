@@ -6,6 +6,7 @@ import { addBlobCommands } from './blob-commands.js';
 import { addClientCommands } from './client-commands.js';
 import { addDatabaseCommands, addDemoCommand } from './database-commands.js';
 import { addOrganizationCommands } from './organization-commands.js';
+import { addSsoCommands } from './sso-commands.js';
 import { addUserCommands } from './user-commands.js';
 
 // Libraries (drizzle) may write to the console; keep stdout for the one JSON result.
@@ -20,6 +21,7 @@ function buildProgram(): Command {
   // Registered in the order --help lists them.
   addDatabaseCommands(program);
   addOrganizationCommands(program);
+  addSsoCommands(program);
   addClientCommands(program);
   addUserCommands(program);
   addDemoCommand(program);

@@ -30,6 +30,8 @@ export interface IdentityProvider {
   rotateKey(): Promise<void>;
   /** The key id the provider signs with now. */
   kid(): string;
+  /** How many requests the provider has had for a path (`/.well-known/openid-configuration`, `/jwks`). */
+  requests(path: string): number;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function startIdentityProvider(sitefile: TestServer): Promise<Ident
   const rogue = await signingKey('rogue');
   let key = await signingKey('key-1');
   let keys = 1;
+  const requested = new Map<string, number>();
   const idp: IdentityProvider = {
     issuer,
     clientId: 'sitefile-client',
@@ -58,6 +61,7 @@ export async function startIdentityProvider(sitefile: TestServer): Promise<Ident
       mount();
     },
     kid: () => key.kid,
+    requests: (path) => requested.get(path) ?? 0,
     close: () => new Promise<void>((resolve) => http.close(() => resolve())),
   };
   // A provider is made with its keys: rotating makes a new one on the same issuer and port.
@@ -95,6 +99,10 @@ export async function startIdentityProvider(sitefile: TestServer): Promise<Ident
       }
     });
     http.removeAllListeners('request');
+    http.on('request', (req) => {
+      const path = new URL(req.url ?? '/', issuer).pathname;
+      requested.set(path, (requested.get(path) ?? 0) + 1);
+    });
     http.on('request', provider.callback());
   };
   mount();

@@ -1,8 +1,9 @@
-import { and, arrayContains, eq, gt, lt } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, inArray, isNotNull, isNull, lt, ne, notInArray } from 'drizzle-orm';
 import type { Db, Tx } from '../db/connection.js';
-import { ssoConnections, ssoLogins } from '../db/schema.js';
+import { ssoConnections, ssoDomains, ssoLogins } from '../db/schema.js';
 
 export type SsoConnectionRow = typeof ssoConnections.$inferSelect;
+export type SsoDomainRow = typeof ssoDomains.$inferSelect;
 export type SsoLoginRow = typeof ssoLogins.$inferSelect;
 
 export async function findSsoConnection(db: Db | Tx, orgId: string): Promise<SsoConnectionRow | undefined> {
@@ -10,23 +11,83 @@ export async function findSsoConnection(db: Db | Tx, orgId: string): Promise<Sso
   return row;
 }
 
-/** The connection that claims an e-mail domain (a domain belongs to one organization at most). */
-export async function findSsoConnectionByDomain(db: Db | Tx, domain: string): Promise<SsoConnectionRow | undefined> {
+/** The organization's domains, verified or pending, in the order they were added. */
+export async function findSsoDomains(db: Db | Tx, orgId: string): Promise<SsoDomainRow[]> {
+  return db
+    .select()
+    .from(ssoDomains)
+    .where(eq(ssoDomains.organizationId, orgId))
+    .orderBy(asc(ssoDomains.createdAt), asc(ssoDomains.domain));
+}
+
+export async function findSsoDomain(db: Db | Tx, orgId: string, domain: string): Promise<SsoDomainRow | undefined> {
   const [row] = await db
     .select()
-    .from(ssoConnections)
-    .where(arrayContains(ssoConnections.domains, [domain]))
-    .limit(1);
+    .from(ssoDomains)
+    .where(and(eq(ssoDomains.organizationId, orgId), eq(ssoDomains.domain, domain)));
   return row;
 }
 
-/** Another organization's connection claiming one of `domains`, if any. */
-export async function domainClaimedElsewhere(db: Db | Tx, orgId: string, domains: string[]) {
-  for (const domain of domains) {
-    const row = await findSsoConnectionByDomain(db, domain);
-    if (row && row.organizationId !== orgId) return domain;
-  }
-  return undefined;
+/** The connection of the organization that VERIFIED an e-mail domain (one at most; a pending claim counts for
+ *  nothing). */
+export async function findSsoConnectionByVerifiedDomain(
+  db: Db | Tx,
+  domain: string,
+): Promise<SsoConnectionRow | undefined> {
+  const [row] = await db
+    .select(getTableColumns(ssoConnections))
+    .from(ssoConnections)
+    .innerJoin(ssoDomains, eq(ssoDomains.organizationId, ssoConnections.organizationId))
+    .where(and(eq(ssoDomains.domain, domain), isNotNull(ssoDomains.verifiedAt)));
+  return row;
+}
+
+/** One of `domains` that another organization has verified, if any. */
+export async function domainVerifiedElsewhere(db: Db | Tx, orgId: string, domains: string[]) {
+  if (domains.length === 0) return undefined;
+  const [row] = await db
+    .select({ domain: ssoDomains.domain })
+    .from(ssoDomains)
+    .where(
+      and(inArray(ssoDomains.domain, domains), isNotNull(ssoDomains.verifiedAt), ne(ssoDomains.organizationId, orgId)),
+    )
+    .limit(1);
+  return row?.domain;
+}
+
+/** The organization's domains become `domains`: new ones are added pending with their token, those left out go,
+ *  the others keep their state. */
+export async function replaceSsoDomains(
+  tx: Tx,
+  orgId: string,
+  domains: { domain: string; token: string }[],
+  now: Date,
+): Promise<void> {
+  const names = domains.map((d) => d.domain);
+  await tx
+    .delete(ssoDomains)
+    .where(and(eq(ssoDomains.organizationId, orgId), names.length ? notInArray(ssoDomains.domain, names) : undefined));
+  if (domains.length === 0) return;
+  await tx
+    .insert(ssoDomains)
+    .values(domains.map((d) => ({ organizationId: orgId, ...d, createdAt: now })))
+    .onConflictDoNothing();
+}
+
+/** Marks the domain verified; undefined when the organization has no such domain. */
+export async function markSsoDomainVerified(
+  tx: Tx,
+  orgId: string,
+  domain: string,
+  how: 'dns' | 'operator',
+  now: Date,
+): Promise<SsoDomainRow | undefined> {
+  const [row] = await tx
+    .update(ssoDomains)
+    .set({ verifiedAt: now, verifiedBy: how })
+    .where(and(eq(ssoDomains.organizationId, orgId), eq(ssoDomains.domain, domain)))
+    .returning();
+  return row;
 }
 
 export async function upsertSsoConnection(tx: Tx, row: Omit<SsoConnectionRow, 'createdAt' | 'updatedAt'>, now: Date) {
@@ -58,4 +119,14 @@ export async function takeSsoLogin(db: Db, stateDigest: string, now: Date): Prom
     .where(and(eq(ssoLogins.stateDigest, stateDigest), gt(ssoLogins.expiresAt, now)))
     .returning();
   return row;
+}
+
+/** Whether some organization has `domain` on its connection, not yet verified. */
+export async function ssoDomainPending(db: Db | Tx, domain: string): Promise<boolean> {
+  const [row] = await db
+    .select({ domain: ssoDomains.domain })
+    .from(ssoDomains)
+    .where(and(eq(ssoDomains.domain, domain), isNull(ssoDomains.verifiedAt)))
+    .limit(1);
+  return row !== undefined;
 }

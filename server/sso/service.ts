@@ -1,25 +1,33 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
-import type { SsoConnection, SsoConnectionInput } from '../../shared/sso.js';
+import type { SsoConnection, SsoConnectionInput, SsoDomain } from '../../shared/sso.js';
 import { type AuditActor, recordAudit, recordChanges, recordSignIn } from '../audit/queries.js';
 import type { AppContext } from '../context.js';
+import type { Db, Tx } from '../db/connection.js';
 import { ApiError } from '../errors.js';
 import { findOrganization } from '../organizations/queries.js';
 import { findMember, findUserByEmail } from '../users/queries.js';
 import { createUser } from '../users/service.js';
+import { challengeName, challengeRecords, challengeValue } from './domain-challenge.js';
 import {
   deleteSsoConnection,
-  domainClaimedElsewhere,
+  domainVerifiedElsewhere,
   findSsoConnection,
-  findSsoConnectionByDomain,
+  findSsoConnectionByVerifiedDomain,
+  findSsoDomain,
+  findSsoDomains,
   insertSsoLogin,
+  markSsoDomainVerified,
+  replaceSsoDomains,
   type SsoConnectionRow,
+  type SsoDomainRow,
+  ssoDomainPending,
   takeSsoLogin,
   upsertSsoConnection,
 } from './queries.js';
 import { seal, unseal } from './sealed-secret.js';
 
-export type SsoDeps = Pick<AppContext, 'db' | 'clock' | 'config' | 'cursorKey'>;
+export type SsoDeps = Pick<AppContext, 'db' | 'clock' | 'config' | 'cursorKey' | 'caches'>;
 
 /** How long a person may take at the identity provider before the sign-in must start again. */
 const LOGIN_LIFETIME_MS = 10 * 60 * 1000;
@@ -31,23 +39,41 @@ const ENTRA_MULTI_TENANT = 'https://login.microsoftonline.com/organizations/v2.0
 
 export const ssoRedirectUri = (deps: Pick<AppContext, 'config'>) => `${deps.config.publicUrl}${SSO_CALLBACK_PATH}`;
 
-const toConnection = (deps: SsoDeps, row: SsoConnectionRow): SsoConnection => ({
+const toDomain = (row: SsoDomainRow): SsoDomain => ({
+  domain: row.domain,
+  status: row.verifiedAt ? 'verified' : 'pending',
+  verifiedAt: row.verifiedAt?.toISOString() ?? null,
+  verifiedBy: row.verifiedBy ?? null,
+  txtName: challengeName(row.domain),
+  txtValue: challengeValue(row.token),
+});
+
+const toConnection = (deps: SsoDeps, row: SsoConnectionRow, domains: SsoDomainRow[]): SsoConnection => ({
   issuer: row.issuer,
   clientId: row.clientId,
-  domains: row.domains,
+  domains: domains.map((d) => d.domain),
+  domainStatus: domains.map(toDomain),
   requireSso: row.requireSso,
   redirectUri: ssoRedirectUri(deps),
   updatedAt: row.updatedAt.toISOString(),
 });
 
+/** A connection with its domains, as the audit log and the answers see it. */
+type ConnectionState = SsoConnectionRow & { domains: string[] };
+const withDomains = async (db: Db | Tx, row: SsoConnectionRow | undefined) =>
+  row && { ...row, domains: (await findSsoDomains(db, row.organizationId)).map((d) => d.domain) };
+
 /** What the audit log keeps of a connection: never the secret (a change to it shows as "rotated"). */
-const audited = (row: SsoConnectionRow) => ({
+const audited = (row: ConnectionState) => ({
   issuer: row.issuer,
   clientId: row.clientId,
   clientSecret: row.clientSecretSealed === '' ? null : 'set',
   domains: row.domains,
   requireSso: row.requireSso,
 });
+
+/** The random value the admin publishes in DNS to prove the domain is theirs. */
+const newToken = () => randomBytes(16).toString('hex');
 
 async function assertOrganization(deps: SsoDeps, orgId: string): Promise<void> {
   if (!(await findOrganization(deps.db, orgId))) throw ApiError.notFound('Organization');
@@ -56,7 +82,7 @@ async function assertOrganization(deps: SsoDeps, orgId: string): Promise<void> {
 export async function getSsoConnection(deps: SsoDeps, orgId: string): Promise<SsoConnection | null> {
   await assertOrganization(deps, orgId);
   const row = await findSsoConnection(deps.db, orgId);
-  return row ? toConnection(deps, row) : null;
+  return row ? toConnection(deps, row, await findSsoDomains(deps.db, orgId)) : null;
 }
 
 /** Connects (or reconnects) the organization's identity provider. Audited as `sso.configured` or `sso.updated`. */
@@ -72,11 +98,11 @@ export async function saveSsoConnection(
     throw ApiError.badRequest('The issuer must be an https:// URL');
   }
   const domains = [...new Set(input.domains)];
-  const claimed = await domainClaimedElsewhere(deps.db, orgId, domains);
+  const claimed = await domainVerifiedElsewhere(deps.db, orgId, domains);
   if (claimed) throw new ApiError('conflict', `The domain ${claimed} is verified by another organization`);
   const now = deps.clock.now();
   const saved = await deps.db.transaction(async (tx) => {
-    const before = await findSsoConnection(tx, orgId);
+    const before = await withDomains(tx, await findSsoConnection(tx, orgId));
     if (!before && input.clientSecret === undefined) {
       throw ApiError.badRequest('clientSecret is required when connecting an identity provider');
     }
@@ -89,12 +115,17 @@ export async function saveSsoConnection(
         issuer,
         clientId: input.clientId,
         clientSecretSealed,
-        domains,
         requireSso: input.requireSso,
       },
       now,
     );
-    const changes = recordChanges(before, after, audited);
+    await replaceSsoDomains(
+      tx,
+      orgId,
+      domains.map((domain) => ({ domain, token: newToken() })),
+      now,
+    );
+    const changes = recordChanges(before, { ...after, domains }, audited);
     if (before && input.clientSecret !== undefined) changes.clientSecret = { before: 'set', after: 'rotated' };
     await recordAudit(tx, actor, {
       organizationId: orgId,
@@ -103,17 +134,19 @@ export async function saveSsoConnection(
       changes,
       at: now,
     });
-    return after;
+    return toConnection(deps, after, await findSsoDomains(tx, orgId));
   });
-  return toConnection(deps, saved);
+  return saved;
 }
 
 /** Disconnects the provider: its people sign in with passwords again (those who have one). Audited `sso.removed`. */
 export async function removeSsoConnection(deps: SsoDeps, orgId: string, actor: AuditActor): Promise<void> {
   await assertOrganization(deps, orgId);
   await deps.db.transaction(async (tx) => {
-    const before = await deleteSsoConnection(tx, orgId);
+    const before = await withDomains(tx, await findSsoConnection(tx, orgId));
     if (!before) throw ApiError.notFound('Identity provider');
+    // Its domains go with it (the foreign key cascades).
+    await deleteSsoConnection(tx, orgId);
     await recordAudit(tx, actor, {
       organizationId: orgId,
       action: 'sso.removed',
@@ -124,6 +157,62 @@ export async function removeSsoConnection(deps: SsoDeps, orgId: string, actor: A
   });
 }
 
+/**
+ * Marks one of the organization's domains verified, from then on signing its people in. `dns`: proven by the TXT
+ * record `_sitefile-challenge.<domain>` = `sitefile-verification=<token>` (asked of `SSO_DNS_SERVERS`); `operator`:
+ * staff approve it (`npm run cli -- verify-domain`). A verified domain is answered as it is. Audited as
+ * `sso.domain_verified`, by the admin or the operator.
+ */
+export async function verifySsoDomain(
+  deps: Pick<AppContext, 'db' | 'clock' | 'config'>,
+  orgId: string,
+  domain: string,
+  how: 'dns' | 'operator',
+  actor: AuditActor,
+): Promise<SsoDomain> {
+  const name = domain.toLowerCase();
+  const noSuchDomain = () => new ApiError('not_found', `The organization's identity provider has no domain ${name}`);
+  const taken = () => new ApiError('conflict', `The domain ${name} is verified by another organization`);
+  const pending = await findSsoDomain(deps.db, orgId, name);
+  if (!pending) throw noSuchDomain();
+  if (pending.verifiedAt) return toDomain(pending);
+  if (await domainVerifiedElsewhere(deps.db, orgId, [name])) throw taken();
+  if (how === 'dns') await expectChallenge(deps.config.sso.dnsServers, pending);
+  const now = deps.clock.now();
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const row = await markSsoDomainVerified(tx, orgId, name, how, now);
+      if (!row) throw noSuchDomain();
+      await recordAudit(tx, actor, {
+        organizationId: orgId,
+        action: 'sso.domain_verified',
+        target: { type: 'sso_domain', id: name },
+        changes: { status: { before: 'pending', after: 'verified' }, verifiedBy: { before: null, after: how } },
+        at: now,
+      });
+      return toDomain(row);
+    });
+  } catch (err) {
+    // Another organization verified it between the check and the update: the unique index on verified domains.
+    if ((err as { cause?: { code?: string } }).cause?.code === '23505') throw taken();
+    throw err;
+  }
+}
+
+/** The domain's TXT record holds its token, or a 400 saying what was found instead. */
+async function expectChallenge(servers: string[] | undefined, row: SsoDomainRow): Promise<void> {
+  const records = await challengeRecords(servers, row.domain);
+  const expected = challengeValue(row.token);
+  if (records.includes(expected)) return;
+  const name = challengeName(row.domain);
+  const ours = records.filter((r) => r.startsWith(challengeValue('')));
+  throw ApiError.badRequest(
+    ours.length
+      ? `The TXT record at ${name} is ${ours.map((r) => `"${r}"`).join(', ')}, not "${expected}".`
+      : `No TXT record "${expected}" was found at ${name}. Publish it and try again (DNS changes can take a while to be seen).`,
+  );
+}
+
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 const stateDigest = (state: string) => createHash('sha256').update(state).digest('base64url');
 
@@ -132,22 +221,28 @@ const stateDigest = (state: string) => createHash('sha256').update(state).digest
  * sign-on and they are its member. Members only, so that claiming a domain turns off no one else's password.
  */
 export async function passwordsOffFor(deps: Pick<AppContext, 'db'>, user: { id: string; email: string }) {
-  const row = await findSsoConnectionByDomain(deps.db, domainOf(user.email));
+  const row = await findSsoConnectionByVerifiedDomain(deps.db, domainOf(user.email));
   return Boolean(row?.requireSso && (await findMember(deps.db, row.organizationId, user.id)));
 }
 
-/** The provider's configuration, discovered afresh for each sign-in: its current keys are fetched with it, so a key
- *  the provider rotated in is known on the next sign-in (and openid-client fetches the key set again for an unknown
- *  key id). */
+/** The provider's configuration for one sign-in step: a new one each time, so that a key the provider rotated in is
+ *  looked up on the sign-in that meets it; its discovery document and key set come from the instance's copy
+ *  (ProviderDocuments) when an earlier sign-in fetched them. */
 async function providerConfiguration(deps: SsoDeps, row: SsoConnectionRow): Promise<oidc.Configuration> {
   const issuer = row.issuer === ENTRA_TEMPLATE ? ENTRA_MULTI_TENANT : row.issuer;
+  // Any change to the connection (even the secret alone: sealed anew each time) is a provider fetched anew.
+  const sealedDigest = createHash('sha256').update(row.clientSecretSealed).digest('base64url');
+  const documents = [row.organizationId, issuer, row.clientId, sealedDigest].join(' ');
   const config = await oidc
     .discovery(
       new URL(issuer),
       row.clientId,
       undefined,
       oidc.ClientSecretPost(unseal(deps.cursorKey, row.clientSecretSealed)),
-      { execute: deps.config.sso.allowHttpIssuers ? [oidc.allowInsecureRequests] : [] },
+      {
+        execute: deps.config.sso.allowHttpIssuers ? [oidc.allowInsecureRequests] : [],
+        [oidc.customFetch]: deps.caches.ssoProviders.fetchFor(documents),
+      },
     )
     .catch((err: unknown) => {
       throw new ApiError(
@@ -171,8 +266,15 @@ export async function startSsoSignIn(
   email: string,
   resume: Record<string, unknown>,
 ): Promise<{ url: string; state: string }> {
-  const row = email.includes('@') ? await findSsoConnectionByDomain(deps.db, domainOf(email)) : undefined;
-  if (!row) throw ApiError.badRequest('No organization signs in people of this e-mail domain through single sign-on.');
+  const domain = email.includes('@') ? domainOf(email) : '';
+  const row = domain ? await findSsoConnectionByVerifiedDomain(deps.db, domain) : undefined;
+  if (!row) {
+    throw ApiError.badRequest(
+      (await ssoDomainPending(deps.db, domain))
+        ? `Single sign-on for ${domain} is not ready yet: your organization has not verified the domain. Ask your organization admin.`
+        : 'No organization signs in people of this e-mail domain through single sign-on.',
+    );
+  }
   const config = await providerConfiguration(deps, row);
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const nonce = oidc.randomNonce();
@@ -285,7 +387,8 @@ async function signedInPerson(
   if (!email || !emailVerified(claims)) {
     throw refused('Your identity provider did not confirm your e-mail address.');
   }
-  if (!row.domains.includes(domainOf(email))) {
+  const verified = await findSsoDomain(deps.db, row.organizationId, domainOf(email));
+  if (!verified?.verifiedAt) {
     throw refused(`The e-mail domain ${domainOf(email)} is not one your organization has verified.`);
   }
   const user = await personFor(deps, row.organizationId, email, typeof claims?.name === 'string' ? claims.name : email);

@@ -4,11 +4,17 @@ import { configureFixtureServer, ctx, f, server } from '../../test/fixture-serve
 import { createBrowser, oauthForm, pkce } from '../oauth/browser.fixtures.js';
 import { ADDIN_CLIENT_ID } from '../oauth/first-party.js';
 import { createUser } from '../users/service.js';
+import { type DnsServer, startDnsServer } from './dns-server.fixtures.js';
 import { type IdentityProvider, ssoSignIn, startIdentityProvider } from './identity-provider.fixtures.js';
 
 // Single sign-on through a real OpenID provider (oidc-provider) on a real port: the add-in's sign-in (our first-party
-// client) signs people in through it; every ID token the provider's answer carries is checked.
-configureFixtureServer({ env: { SSO_ALLOW_HTTP_ISSUERS: '1' } });
+// client) signs people in through it; every ID token the provider's answer carries is checked. Domains are proven
+// by TXT records on a real DNS server of the test's own (SSO_DNS_SERVERS).
+let dns: DnsServer;
+configureFixtureServer(async () => {
+  dns = await startDnsServer();
+  return { env: { SSO_ALLOW_HTTP_ISSUERS: '1', SSO_DNS_SERVERS: dns.address } };
+});
 
 let idp: IdentityProvider;
 const orgPath = () => `/v1/organization/${f.orgA.id}`;
@@ -53,6 +59,21 @@ async function addinSso(email: string, accountId: string) {
   return { ...outcome, tokens };
 }
 
+/** The organization's domain as GET answers it: its state and the TXT record that proves it. */
+async function domainState(orgId: string, domain: string) {
+  const res = await server.call(`/v1/organization/${orgId}/sso`, { token: f.staff.token });
+  return res.body.data.domainStatus.find((d: { domain: string }) => d.domain === domain);
+}
+
+/** Publishes the organization's TXT record for `domain` on the test's DNS server (alongside any already there). */
+async function publishChallenge(orgId: string, domain: string) {
+  const { txtName, txtValue } = await domainState(orgId, domain);
+  dns.txt.set(txtName, [...(dns.txt.get(txtName) ?? []), txtValue]);
+}
+
+const verify = (orgId: string, domain: string, token = f.admin.token) =>
+  server.call(`/v1/organization/${orgId}/sso/domains/${domain}/verify`, { method: 'POST', token });
+
 const refusal = (html: string) => /<p class="error" role="alert" id="sso-error">([^<]*)<\/p>/.exec(html)?.[1];
 
 beforeAll(async () => {
@@ -66,6 +87,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await idp?.close();
+  await dns?.close();
 });
 beforeEach(() => {
   idp.tamper = undefined;
@@ -79,6 +101,16 @@ describe('connecting an identity provider', () => {
       issuer: idp.issuer,
       clientId: idp.clientId,
       domains: ['harbor.test'],
+      domainStatus: [
+        {
+          domain: 'harbor.test',
+          status: 'pending',
+          verifiedAt: null,
+          verifiedBy: null,
+          txtName: '_sitefile-challenge.harbor.test',
+          txtValue: expect.stringMatching(/^sitefile-verification=[0-9a-f]{32}$/),
+        },
+      ],
       requireSso: false,
       redirectUri: 'http://sitefile.test/oauth/sso/callback',
     });
@@ -89,7 +121,7 @@ describe('connecting an identity provider', () => {
     expect((await server.call(`${orgPath()}/sso`, { token: f.member.token })).status).toBe(403);
   });
 
-  it('refuses a first connection without a secret, a non-domain, and a domain another organization verified', async () => {
+  it('refuses a first connection without a secret, a non-domain, and an unknown organization', async () => {
     const other = `/v1/organization/${f.orgB.id}/sso`;
     const staff = f.staff.token;
     const base = { issuer: idp.issuer, clientId: 'x', clientSecret: 'y', requireSso: false };
@@ -106,19 +138,98 @@ describe('connecting an identity provider', () => {
       json: { ...base, domains: ['not a domain'] },
     });
     expect(notDomain.status).toBe(400);
-    const taken = await server.call(other, {
-      method: 'PUT',
-      token: staff,
-      json: { ...base, domains: ['harbor.test'] },
-    });
-    expect(taken.status).toBe(409);
     const unknownOrg = await server.call('/v1/organization/org_nonexistent/sso', {
       method: 'PUT',
       token: staff,
       json: { ...base, domains: ['nowhere.test'] },
     });
     expect(unknownOrg.status).toBe(404);
-    expect(taken.body.error).toBe('The domain harbor.test is verified by another organization');
+  });
+});
+
+describe('proving domain ownership', () => {
+  it("a pending domain signs no one in and turns off no one's password, though two organizations claim it", async () => {
+    // Declaring a domain proves nothing: another organization may declare it too while it is pending.
+    const claim = await server.call(`/v1/organization/${f.orgB.id}/sso`, {
+      method: 'PUT',
+      token: f.staff.token,
+      json: { issuer: idp.issuer, clientId: 'b', clientSecret: 'b-secret', domains: ['harbor.test'] },
+    });
+    expect(claim.status, JSON.stringify(claim.body)).toBe(200);
+    const signIn = await addinSso('member@harbor.test', 'member');
+    expect(signIn.status).toBe(400);
+    expect(signIn.html).toContain(
+      'Single sign-on for harbor.test is not ready yet: your organization has not verified the domain. Ask your organization admin.',
+    );
+    expect((await connect(true)).status).toBe(200);
+    const browser = createBrowser(server);
+    const page = await browser.get(
+      `${server.config.publicUrl}/oauth/authorize?response_type=code&code_challenge_method=S256&client_id=${ADDIN_CLIENT_ID}&redirect_uri=${encodeURIComponent(redirectUri())}&code_challenge=${pkce().challenge}`,
+    );
+    const password = await browser.post(page, { email: 'member@harbor.test', password: 'member-pass-1' });
+    expect(password.status).toBe(302);
+    expect((await connect(false)).status).toBe(200);
+  });
+
+  it('refuses a missing TXT record, another value, a failing DNS server and a domain not on the connection', async () => {
+    const missing = await verify(f.orgA.id, 'harbor.test');
+    expect(missing.status).toBe(400);
+    const { txtName, txtValue } = await domainState(f.orgA.id, 'harbor.test');
+    expect(missing.body.error).toBe(
+      `No TXT record "${txtValue}" was found at ${txtName}. Publish it and try again (DNS changes can take a while to be seen).`,
+    );
+    dns.txt.set(txtName, ['v=spf1 -all', 'sitefile-verification=not-the-token']);
+    const wrong = await verify(f.orgA.id, 'harbor.test');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toBe(
+      `The TXT record at ${txtName} is "sitefile-verification=not-the-token", not "${txtValue}".`,
+    );
+    dns.failing.add(txtName);
+    const failing = await verify(f.orgA.id, 'harbor.test');
+    expect(failing.status).toBe(503);
+    expect(failing.body.error).toBe(`The DNS lookup of ${txtName} failed (ESERVFAIL). Try again later.`);
+    dns.failing.delete(txtName);
+    dns.txt.delete(txtName);
+    expect((await verify(f.orgA.id, 'elsewhere.test')).status).toBe(404);
+    expect((await domainState(f.orgA.id, 'harbor.test')).status).toBe('pending');
+  });
+
+  it('verifies the domain by its TXT record, records it, and from then on its people sign in', async () => {
+    await publishChallenge(f.orgA.id, 'harbor.test');
+    const res = await verify(f.orgA.id, 'harbor.test');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ domain: 'harbor.test', status: 'verified', verifiedBy: 'dns' });
+    expect(await domainState(f.orgA.id, 'harbor.test')).toMatchObject({ status: 'verified', verifiedBy: 'dns' });
+    const audit = await server.call(`${orgPath()}/audit-events?action=sso.domain_verified`, { token: f.admin.token });
+    expect(audit.body.data).toEqual([
+      expect.objectContaining({
+        action: 'sso.domain_verified',
+        target: { type: 'sso_domain', id: 'harbor.test' },
+        changes: { status: { before: 'pending', after: 'verified' }, verifiedBy: { before: null, after: 'dns' } },
+      }),
+    ]);
+    // Saving the connection again keeps the domain verified.
+    expect((await connect()).status).toBe(200);
+    expect((await domainState(f.orgA.id, 'harbor.test')).status).toBe('verified');
+    expect((await addinSso('member@harbor.test', 'member')).tokens?.status).toBe(200);
+  });
+
+  it('lets one organization only hold a domain verified: another can neither verify nor save it (409)', async () => {
+    // Organization B even publishes its own record: the domain is taken all the same.
+    await publishChallenge(f.orgB.id, 'harbor.test');
+    const again = await verify(f.orgB.id, 'harbor.test', f.staff.token);
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe('The domain harbor.test is verified by another organization');
+    const save = await server.call(`/v1/organization/${f.orgB.id}/sso`, {
+      method: 'PUT',
+      token: f.staff.token,
+      json: { issuer: idp.issuer, clientId: 'b', domains: ['harbor.test'] },
+    });
+    expect(save.status).toBe(409);
+    expect(save.body.error).toBe('The domain harbor.test is verified by another organization');
+    expect(
+      (await server.call(`/v1/organization/${f.orgB.id}/sso`, { method: 'DELETE', token: f.staff.token })).status,
+    ).toBe(204);
   });
 });
 
@@ -144,6 +255,27 @@ describe('signing in through the identity provider', () => {
       token: f.admin.token,
     });
     expect(audit.body.data.length).toBeGreaterThan(0);
+  });
+
+  it("keeps the provider's discovery document and keys between sign-ins, fetching the keys again for a new key", async () => {
+    // Saved again, the secret is sealed anew: a provider this instance has not fetched yet.
+    expect((await connect()).status).toBe(200);
+    const discovery = () => idp.requests('/.well-known/openid-configuration');
+    const keys = () => idp.requests('/jwks');
+    const before = { discovery: discovery(), keys: keys() };
+    expect((await addinSso('member@harbor.test', 'member')).tokens?.status).toBe(200);
+    expect((await addinSso('member@harbor.test', 'member')).tokens?.status).toBe(200);
+    expect({ discovery: discovery() - before.discovery, keys: keys() - before.keys }).toEqual({
+      discovery: 1,
+      keys: 1,
+    });
+    await idp.rotateKey();
+    const signIn = await addinSso('member@harbor.test', 'member');
+    expect(signIn.tokens?.status, signIn.html).toBe(200);
+    expect({ discovery: discovery() - before.discovery, keys: keys() - before.keys }).toEqual({
+      discovery: 1,
+      keys: 2,
+    });
   });
 
   it('follows the provider rotating its signing key', async () => {
@@ -307,6 +439,15 @@ describe('who may see and change the connection', () => {
   };
   describeAuthMatrix('SSO connection', ctx, { method: 'GET', path: '/v1/organization/{orgId}/sso' });
   describeAuthMatrix('connect SSO', ctx, { method: 'PUT', path: '/v1/organization/{orgId}/sso', json: connection });
+  describeAuthMatrix('verify an SSO domain', ctx, {
+    method: 'POST',
+    path: '/v1/organization/{orgId}/sso/domains/ridge.test/verify',
+    vars: async () => {
+      await server.call(`${orgPath()}/sso`, { method: 'PUT', token: f.admin.token, json: connection });
+      await publishChallenge(f.orgA.id, 'ridge.test');
+      return {};
+    },
+  });
   describeAuthMatrix('disconnect SSO', ctx, {
     method: 'DELETE',
     path: '/v1/organization/{orgId}/sso',
