@@ -6,6 +6,7 @@ import { addBlobCommands } from './blob-commands.js';
 import { addClientCommands } from './client-commands.js';
 import { addDatabaseCommands, addDemoCommand } from './database-commands.js';
 import { addOrganizationCommands } from './organization-commands.js';
+import { addSecretCommands } from './secret-commands.js';
 import { addUserCommands } from './user-commands.js';
 
 // Libraries (drizzle) may write to the console; keep stdout for the one JSON result.
@@ -25,6 +26,7 @@ function buildProgram(): Command {
   addDemoCommand(program);
   addBackupCommands(program);
   addBlobCommands(program);
+  addSecretCommands(program);
   return program;
 }
 
