@@ -79,7 +79,12 @@ const envSchema = z.object({
     z
       .string()
       .optional()
-      .transform((value) => (value ?? '').split(',').map((key) => key.trim()).filter(Boolean))
+      .transform((value) =>
+        (value ?? '')
+          .split(',')
+          .map((key) => key.trim())
+          .filter(Boolean),
+      )
       .transform((keys) => keys.map((key) => Buffer.from(key, 'base64')))
       .refine((keys) => keys.every((key) => key.length === 32), 'must be base64 keys of 32 bytes, comma-separated'),
   ),

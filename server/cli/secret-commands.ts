@@ -15,7 +15,9 @@ export function addSecretCommands(program: Command): void {
     .action(async (opts: { json?: boolean }) => {
       const resealed = await withDatabase(({ config, db }) => {
         // The key secrets were sealed with before SECRETS_KEYS: derived from the signing secret, as the server does.
-        const cursorKey = cursorKeyFrom(loadKeyRing({ dataDir: config.dataDir, fixed: config.jwtSigningKey }).current.secret);
+        const cursorKey = cursorKeyFrom(
+          loadKeyRing({ dataDir: config.dataDir, fixed: config.jwtSigningKey }).current.secret,
+        );
         return resealSsoSecrets({ db, config, cursorKey, clock: systemClock }, commandLineActor());
       });
       output(opts.json, { resealed }, `Re-sealed ${resealed} stored secret(s) under the first key of SECRETS_KEYS`);
