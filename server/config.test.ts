@@ -118,6 +118,17 @@ describe('config', () => {
     expect(() => loadConfig({ JWT_SIGNING_KEY: 'short' })).toThrow(/JWT_SIGNING_KEY/);
   });
 
+  it('reads SECRETS_KEYS as base64 keys of 32 bytes in order (none by default), and names a bad one', () => {
+    expect(loadConfig({}).secretsKeys).toEqual([]);
+    const a = Buffer.alloc(32, 1);
+    const b = Buffer.alloc(32, 2);
+    const keys = loadConfig({ SECRETS_KEYS: ` ${b.toString('base64')}, ${a.toString('base64')} ` }).secretsKeys;
+    expect(keys).toEqual([b, a]);
+    expect(() => loadConfig({ SECRETS_KEYS: `${a.toString('base64')},c2hvcnQ=` })).toThrow(
+      /^Invalid configuration: SECRETS_KEYS=.* must be base64 keys of 32 bytes, comma-separated/,
+    );
+  });
+
   it('requires the signing key on PostgreSQL, where instances on other machines must verify each other', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://db/sitefile' })).toThrow(
       /^Invalid configuration: JWT_SIGNING_KEY is required with DATABASE_URL/,

@@ -97,6 +97,20 @@ const envSchema = z.object({
   AUTH_CACHE_TTL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(60).default(30)),
   JWT_SIGNING_KEY: optionalString,
   JWT_SIGNING_KEY_ID: optionalString,
+  SECRETS_KEYS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .optional()
+      .transform((value) =>
+        (value ?? '')
+          .split(',')
+          .map((key) => key.trim())
+          .filter(Boolean),
+      )
+      .transform((keys) => keys.map((key) => Buffer.from(key, 'base64')))
+      .refine((keys) => keys.every((key) => key.length === 32), 'must be base64 keys of 32 bytes, comma-separated'),
+  ),
   MCP_ALLOWED_ORIGINS: originList,
   EXPLORER_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(300_000).default(5000)),
   EXPLORER_QUERIES_PER_CLIENT: count(2, 100),
@@ -195,6 +209,9 @@ export type Config = {
   jwtSigningKey: { id: string; secret: string } | undefined;
   /** With DATABASE_URL but no JWT_SIGNING_KEY: the earlier release's key file this instance signs with. */
   jwtKeyFile: string | undefined;
+  /** Keys that seal stored secrets (the SSO client secret), `SECRETS_KEYS`: the first seals, any opens. Empty: the
+   *  key derived from the token signing secret seals, as before the variable existed. */
+  secretsKeys: Buffer[];
   /** Browser origins allowed to call /mcp besides the server's own (`MCP_ALLOWED_ORIGINS`, comma-separated). */
   mcpAllowedOrigins: string[];
   /** Longest an explorer query (REST and MCP) may run before it is stopped with a 503. */
@@ -362,5 +379,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE_SECONDS.map((seconds) => seconds * 1000),
     },
     sso: { allowHttpIssuers: e.SSO_ALLOW_HTTP_ISSUERS === '1', dnsServers: e.SSO_DNS_SERVERS },
+    secretsKeys: e.SECRETS_KEYS,
   };
 }

@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import { commandLineActor } from '../audit/service.js';
+import { loadKeyRing } from '../auth/keys.js';
 import { systemClock } from '../clock.js';
-import { verifySsoDomain } from '../sso/service.js';
+import { cursorKeyFrom } from '../cursor.js';
+import { resealSsoSecrets, verifySsoDomain } from '../sso/service.js';
 import { output, withDatabase } from './session.js';
 
-/** `verify-domain`: staff approve an organization's single sign-on domain without its DNS record. */
+/** Staff commands for single sign-on: approving a domain, re-sealing client secrets after a key change. */
 export function addSsoCommands(program: Command): void {
   program
     .command('verify-domain')
@@ -24,5 +26,21 @@ export function addSsoCommands(program: Command): void {
         verified,
         `${verified.domain} is verified for ${opts.org} (by ${verified.verifiedBy}, ${verified.verifiedAt})`,
       );
+    });
+
+  // After putting a new key first in SECRETS_KEYS, before dropping the old one.
+  program
+    .command('reseal-secrets')
+    .description('re-seal every stored secret (SSO client secrets) under the first key of SECRETS_KEYS')
+    .option('--json', 'print the result as JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const resealed = await withDatabase(({ config, db }) => {
+        // The key secrets were sealed with before SECRETS_KEYS: derived from the signing secret, as the server does.
+        const cursorKey = cursorKeyFrom(
+          loadKeyRing({ dataDir: config.dataDir, fixed: config.jwtSigningKey }).current.secret,
+        );
+        return resealSsoSecrets({ db, config, cursorKey, clock: systemClock }, commandLineActor());
+      });
+      output(opts.json, { resealed }, `Re-sealed ${resealed} stored secret(s) under the first key of SECRETS_KEYS`);
     });
 }

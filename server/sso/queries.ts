@@ -99,6 +99,15 @@ export async function upsertSsoConnection(tx: Tx, row: Omit<SsoConnectionRow, 'c
   return saved!;
 }
 
+/** Every organization's connection, for re-sealing their secrets (one per organization: few rows). */
+export async function allSsoConnections(db: Db | Tx): Promise<SsoConnectionRow[]> {
+  return db.select().from(ssoConnections).for('update');
+}
+
+export async function setSealedSecret(tx: Tx, orgId: string, clientSecretSealed: string): Promise<void> {
+  await tx.update(ssoConnections).set({ clientSecretSealed }).where(eq(ssoConnections.organizationId, orgId));
+}
+
 export async function deleteSsoConnection(tx: Tx, orgId: string): Promise<SsoConnectionRow | undefined> {
   const [row] = await tx.delete(ssoConnections).where(eq(ssoConnections.organizationId, orgId)).returning();
   return row;

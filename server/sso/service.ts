@@ -10,6 +10,7 @@ import { findMember, findUserByEmail } from '../users/queries.js';
 import { createUser } from '../users/service.js';
 import { challengeName, challengeRecords, challengeValue } from './domain-challenge.js';
 import {
+  allSsoConnections,
   deleteSsoConnection,
   domainVerifiedElsewhere,
   findSsoConnection,
@@ -21,11 +22,12 @@ import {
   replaceSsoDomains,
   type SsoConnectionRow,
   type SsoDomainRow,
+  setSealedSecret,
   ssoDomainPending,
   takeSsoLogin,
   upsertSsoConnection,
 } from './queries.js';
-import { seal, unseal } from './sealed-secret.js';
+import { type SealingKeys, seal, sealedUnderOldKey, sealingKeys, unseal } from './sealed-secret.js';
 
 export type SsoDeps = Pick<AppContext, 'db' | 'clock' | 'config' | 'cursorKey' | 'caches'>;
 
@@ -38,6 +40,10 @@ const ENTRA_TEMPLATE = 'https://login.microsoftonline.com/{tenantid}/v2.0';
 const ENTRA_MULTI_TENANT = 'https://login.microsoftonline.com/organizations/v2.0';
 
 export const ssoRedirectUri = (deps: Pick<AppContext, 'config'>) => `${deps.config.publicUrl}${SSO_CALLBACK_PATH}`;
+
+/** The keys client secrets are sealed with (`SECRETS_KEYS`, then the one derived from the signing secret). */
+export const secretKeysOf = (deps: Pick<AppContext, 'config' | 'cursorKey'>): SealingKeys =>
+  sealingKeys(deps.config.secretsKeys, deps.cursorKey);
 
 const toDomain = (row: SsoDomainRow): SsoDomain => ({
   domain: row.domain,
@@ -106,8 +112,15 @@ export async function saveSsoConnection(
     if (!before && input.clientSecret === undefined) {
       throw ApiError.badRequest('clientSecret is required when connecting an identity provider');
     }
+    // A secret kept from before is re-sealed under the first key if an older one sealed it (key rotation).
+    const keys = secretKeysOf(deps);
+    const kept = before?.clientSecretSealed;
     const clientSecretSealed =
-      input.clientSecret === undefined ? before!.clientSecretSealed : seal(deps.cursorKey, input.clientSecret);
+      input.clientSecret !== undefined
+        ? seal(keys, input.clientSecret)
+        : sealedUnderOldKey(keys, kept!)
+          ? seal(keys, unseal(keys, kept!))
+          : kept!;
     const after = await upsertSsoConnection(
       tx,
       {
@@ -137,6 +150,34 @@ export async function saveSsoConnection(
     return toConnection(deps, after, await findSsoDomains(tx, orgId));
   });
   return saved;
+}
+
+/**
+ * Re-seals every stored client secret sealed under an older key with the first of `SECRETS_KEYS`, so that the older
+ * key can then be dropped. One transaction: a secret that no longer opens stops it with the admin's remedy. Each
+ * re-sealed connection is audited `sso.updated` (clientSecret: resealed). Returns how many were re-sealed.
+ */
+export async function resealSsoSecrets(
+  deps: Pick<AppContext, 'db' | 'clock' | 'config' | 'cursorKey'>,
+  actor: AuditActor,
+): Promise<number> {
+  const keys = secretKeysOf(deps);
+  return deps.db.transaction(async (tx) => {
+    let count = 0;
+    for (const row of await allSsoConnections(tx)) {
+      if (!sealedUnderOldKey(keys, row.clientSecretSealed)) continue;
+      await setSealedSecret(tx, row.organizationId, seal(keys, unseal(keys, row.clientSecretSealed)));
+      await recordAudit(tx, actor, {
+        organizationId: row.organizationId,
+        action: 'sso.updated',
+        target: { type: 'sso_connection', id: row.organizationId },
+        changes: { clientSecret: { before: 'set', after: 'resealed' } },
+        at: deps.clock.now(),
+      });
+      count++;
+    }
+    return count;
+  });
 }
 
 /** Disconnects the provider: its people sign in with passwords again (those who have one). Audited `sso.removed`. */
@@ -238,7 +279,7 @@ async function providerConfiguration(deps: SsoDeps, row: SsoConnectionRow): Prom
       new URL(issuer),
       row.clientId,
       undefined,
-      oidc.ClientSecretPost(unseal(deps.cursorKey, row.clientSecretSealed)),
+      oidc.ClientSecretPost(unseal(secretKeysOf(deps), row.clientSecretSealed)),
       {
         execute: deps.config.sso.allowHttpIssuers ? [oidc.allowInsecureRequests] : [],
         [oidc.customFetch]: deps.caches.ssoProviders.fetchFor(documents),
