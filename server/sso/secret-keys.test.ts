@@ -8,7 +8,7 @@ import { ADDIN_CLIENT_ID } from '../oauth/first-party.js';
 import { type IdentityProvider, startIdentityProvider } from './identity-provider.fixtures.js';
 import { findSsoConnection } from './queries.js';
 import { seal, sealingKeys, unseal } from './sealed-secret.js';
-import { resealSsoSecrets } from './service.js';
+import { resealSsoSecrets, verifySsoDomain } from './service.js';
 
 // The SSO client secret sealed under SECRETS_KEYS, not the token signing key: instances over one database with
 // different keys, as an operator rotating them would run.
@@ -27,6 +27,8 @@ beforeAll(async () => {
     json: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, domains: ['harbor.test'] },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
+  // Staff approval, as `npm run cli -- verify-domain` records it: a pending domain signs no one in.
+  await verifySsoDomain(server.app.context, f.orgA.id, 'harbor.test', 'operator', commandLineActor());
 });
 afterAll(async () => {
   await idp?.close();
