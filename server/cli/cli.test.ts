@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { createFsBlobStore } from '../blobs/store.js';
 import { type Database, openDatabase } from '../db/connection.js';
 import { selectRows } from '../db/rows.js';
 import * as schema from '../db/schema.js';
+import { seal, sealingKeys, unseal } from '../sso/sealed-secret.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The signing key and public URL the test server uses: tokens are bound to both. */
@@ -449,5 +451,38 @@ describe('cli verify-domain', () => {
       await database.close();
     }
     // Three runs of the CLI, each a process that starts TypeScript and migrates: slow on a loaded machine.
+  }, 180_000);
+});
+
+describe('cli reseal-secrets', () => {
+  it('re-seals a stored client secret under the first key of SECRETS_KEYS, once, audited as the operator', async () => {
+    const [keyA, keyB] = [randomBytes(32), randomBytes(32)];
+    const org = json(await cli(['org', 'create', '--name', 'Resealing Builders', '--json'], main.env));
+    const database = await main.open();
+    try {
+      await database.db.insert(schema.ssoConnections).values({
+        organizationId: org.id,
+        issuer: 'https://login.example.test',
+        clientId: 'sitefile',
+        clientSecretSealed: seal(sealingKeys([keyA], randomBytes(32)), 'the client secret'),
+      });
+      const env = { ...main.env, SECRETS_KEYS: `${keyB.toString('base64')},${keyA.toString('base64')}` };
+      expect(json(await cli(['reseal-secrets', '--json'], env)).resealed).toBeGreaterThanOrEqual(1);
+      expect(json(await cli(['reseal-secrets', '--json'], env))).toEqual({ resealed: 0 });
+      const [row] = await database.db
+        .select()
+        .from(schema.ssoConnections)
+        .where(sql`${schema.ssoConnections.organizationId} = ${org.id}`);
+      // Key B alone now opens it: A can be dropped from SECRETS_KEYS.
+      expect(unseal(sealingKeys([keyB], randomBytes(32)), row!.clientSecretSealed)).toBe('the client secret');
+      const events = await database.db
+        .select()
+        .from(schema.auditEvents)
+        .where(sql`${schema.auditEvents.action} = 'sso.updated' and ${schema.auditEvents.organizationId} = ${org.id}`);
+      expect(events.map((e) => e.actorKind)).toEqual(['cli']);
+    } finally {
+      await database.close();
+    }
+    // Two runs of the CLI, each a process that starts TypeScript: slow on a loaded machine.
   }, 180_000);
 });
