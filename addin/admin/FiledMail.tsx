@@ -15,7 +15,8 @@ import type { FiledEmailFound as FoundSchema } from '../../shared/filing.js';
 import type { MyOrganization } from '../../shared/me.js';
 import type { ApiClient } from '../api/client.js';
 import { ProjectPicker } from '../taskpane/pickers.js';
-import { type ProjectOption, searchOnlyDirectory } from '../taskpane/project-directory.js';
+import { searchOnlyDirectory } from '../taskpane/project-directory.js';
+import { RefileButtons, useRefileState } from '../taskpane/refile-controls.js';
 import { Loaded } from '../ui/loaded.js';
 import { ErrorNotice } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
@@ -129,10 +130,8 @@ function FilingChange(props: {
 }) {
   const { api, email } = props;
   const styles = useAdminStyles();
-  const [moving, setMoving] = useState(false);
-  const [to, setTo] = useState<ProjectOption>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const state = useRefileState();
+  const { moving, setMoving, to, setTo, busy, error } = state;
   const subject = subjectOf(email);
   const directory = useMemo(
     () => searchOnlyDirectory(api, [{ id: email.organizationId, name: props.org.name }]),
@@ -141,46 +140,28 @@ function FilingChange(props: {
   const here = { orgId: email.organizationId, projectId: email.projectId };
   const run = async (question: string, change: () => Promise<unknown>, what: string) => {
     if (!window.confirm(question)) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+    await state.run(async () => {
       await change();
       setMoving(false);
       props.onChanged(what);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const same = to?.projectId === email.projectId;
   return (
     <div>
-      <div className={styles.actions}>
-        <Button
-          size="small"
-          disabled={busy}
-          aria-label={`Unfile “${subject}” from ${email.projectName}`}
-          onClick={() =>
-            void run(
-              `Unfile “${subject}” from ${email.projectName}? It leaves the project, its search and its activity says so.`,
-              () => api.unfile(here, email.id),
-              `Unfiled “${subject}” from ${email.projectName}.`,
-            )
-          }
-        >
-          Unfile
-        </Button>
-        <Button
-          size="small"
-          disabled={busy}
-          aria-expanded={moving}
-          aria-label={`Move “${subject}” to another project`}
-          onClick={() => setMoving((open) => !open)}
-        >
-          Move…
-        </Button>
-      </div>
+      <RefileButtons
+        state={state}
+        className={styles.actions}
+        unfileLabel={`Unfile “${subject}” from ${email.projectName}`}
+        moveLabel={`Move “${subject}” to another project`}
+        onUnfile={() =>
+          void run(
+            `Unfile “${subject}” from ${email.projectName}? It leaves the project, its search and its activity says so.`,
+            () => api.unfile(here, email.id),
+            `Unfiled “${subject}” from ${email.projectName}.`,
+          )
+        }
+      />
       {moving && (
         <div>
           <ProjectPicker projects={directory} value={to} onChange={setTo} label={`Move from ${email.projectName} to`} />

@@ -1,6 +1,7 @@
-import { Button, Combobox, Field, makeStyles, Option, Spinner, Text, tokens } from '@fluentui/react-components';
+import { Button, Combobox, Field, makeStyles, Option, Text, tokens } from '@fluentui/react-components';
 import { useState } from 'react';
 import type { ApiClient } from '../api/client.js';
+import { ProjectListNotes } from '../taskpane/pickers.js';
 import { messageOf } from '../ui/notices.js';
 import { useAsync } from '../ui/use-async.js';
 
@@ -74,21 +75,13 @@ export function ScopePicker(props: {
               {label(p)}
             </Option>
           ))}
-          {open && matches.status === 'loading' && (
-            <Option disabled text="Loading">
-              <Spinner size="extra-tiny" label="Finding projects…" />
-            </Option>
-          )}
-          {found?.hasMore && (
-            <Option disabled text="More projects">
-              More projects match: type more of the name or code
-            </Option>
-          )}
-          {found?.data.length === 0 && (
-            <Option disabled text="No match">
-              {query ? `No project matches “${query}”` : 'The organization has no projects'}
-            </Option>
-          )}
+          <ProjectListNotes
+            loading={open && matches.status === 'loading'}
+            more={Boolean(found?.hasMore)}
+            empty={found?.data.length === 0}
+            query={query}
+            noProjects="The organization has no projects"
+          />
         </Combobox>
       </Field>
       {chosen.size > 0 && (

@@ -9,7 +9,7 @@ import {
   Text,
   tokens,
 } from '@fluentui/react-components';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import type { FiledEmailFoundList, FiledEmailList } from '../../shared/filing.js';
 import type { ApiClient } from '../api/client.js';
@@ -146,22 +146,29 @@ export default function FiledEmails(props: {
  */
 function useFiledSearch(api: ApiClient, project: ProjectOption | undefined, query: string) {
   const [results, setResults] = useState<Results>({ state: 'idle' });
+  // Only the latest search may set the results: an earlier one answered late (a slow list of the picked project
+  // arriving after the search typed next) would show the wrong list and, over a failed search, undo its retry.
+  const latest = useRef(0);
   const search = async (
     chosen: ProjectOption | null | undefined = project,
     more?: { items: Found[]; cursor: string },
   ) => {
+    const mine = ++latest.current;
+    const settle = (next: Results) => {
+      if (mine === latest.current) setResults(next);
+    };
     setResults(more ? { state: 'done', items: more.items, next: null } : { state: 'loading' });
     try {
       const page: Page = chosen
         ? await api.searchFiled(chosen.orgId, chosen.projectId, query, more?.cursor)
         : await api.searchAllFiled(query, more?.cursor);
-      setResults({
+      settle({
         state: 'done',
         items: [...(more?.items ?? []), ...page.data],
         next: page.hasMore ? page.nextCursor : null,
       });
     } catch (error) {
-      setResults({ state: 'failed', error });
+      settle({ state: 'failed', error });
     }
   };
   // A search the outage stopped runs again once the server answers, as the offline bar says.

@@ -1,5 +1,5 @@
 import { Button, Field, MessageBar, MessageBarBody, makeStyles, Spinner, tokens } from '@fluentui/react-components';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { ApiClient } from '../api/client.js';
 import { filedCategoryName } from '../office/category.js';
 import type { SharedMailbox } from '../office/mailbox.js';
@@ -7,6 +7,7 @@ import { ErrorNotice, messageOf } from '../ui/notices.js';
 import type { HeldItemHost, MailHost } from './mail-host.js';
 import { ProjectPicker } from './pickers.js';
 import type { ProjectDirectory, ProjectOption } from './project-directory.js';
+import { RefileButtons, useRefileState } from './refile-controls.js';
 import { type CategoryOutcome, categoryRefusal } from './use-filing-form.js';
 
 const useStyles = makeStyles({
@@ -78,40 +79,21 @@ async function recategorize(
  */
 export function RefileActions({ input, place, label }: { input: RefileInput; place: FiledPlace; label: string }) {
   const styles = useStyles();
-  const [moving, setMoving] = useState(false);
-  const [to, setTo] = useState<ProjectOption>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const state = useRefileState();
+  const { moving, to, setTo, busy, error } = state;
   const otherOrg = to && to.orgId !== place.organizationId;
   const same = to && to.projectId === place.projectId;
-  const run = async (into?: ProjectOption) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      input.onChanged(await refile(input, place, into));
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const run = (into?: ProjectOption) => state.run(async () => input.onChanged(await refile(input, place, into)));
   return (
     <div>
-      <div className={styles.actions}>
-        <Button size="small" disabled={busy} onClick={() => void run()} aria-label={`Unfile it from ${label}`}>
-          Unfile
-        </Button>
-        <Button
-          size="small"
-          disabled={busy}
-          aria-expanded={moving}
-          onClick={() => setMoving((open) => !open)}
-          aria-label={`Move it from ${label} to another project`}
-        >
-          Move…
-        </Button>
-        {busy && <Spinner size="extra-tiny" label="Working…" />}
-      </div>
+      <RefileButtons
+        state={state}
+        className={styles.actions}
+        unfileLabel={`Unfile it from ${label}`}
+        moveLabel={`Move it from ${label} to another project`}
+        onUnfile={() => void run()}
+        after={busy && <Spinner size="extra-tiny" label="Working…" />}
+      />
       {moving && (
         <div className={styles.move}>
           <ProjectPicker

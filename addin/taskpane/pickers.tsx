@@ -99,23 +99,47 @@ export function ProjectPicker(props: {
         {recent.length > 0 && <OptionGroup label="Recent">{recent.map(option)}</OptionGroup>}
         {found.length > 0 &&
           (recent.length > 0 ? <OptionGroup label="All projects">{found.map(option)}</OptionGroup> : found.map(option))}
-        {!listed && !error && (
-          <Option disabled text="Loading">
-            <Spinner size="extra-tiny" label="Finding projects…" />
-          </Option>
-        )}
-        {listed?.more && (
-          <Option disabled text="More projects">
-            More projects match: type more of the name or code
-          </Option>
-        )}
-        {listed && shown.length === 0 && (
-          <Option disabled text="No match">
-            {query ? `No project matches “${query}”` : 'No project to file into'}
-          </Option>
-        )}
+        <ProjectListNotes
+          loading={!listed && !error}
+          more={Boolean(listed?.more)}
+          empty={Boolean(listed) && shown.length === 0}
+          query={query}
+          noProjects="No project to file into"
+        />
       </Combobox>
     </Field>
+  );
+}
+
+/**
+ * The notes at the end of a project list (the pane's picker, the admin console's key scope): still loading, more
+ * projects than shown, or none found (`noProjects`: what none means when nothing is typed).
+ */
+export function ProjectListNotes(props: {
+  loading: boolean;
+  more: boolean;
+  empty: boolean;
+  query: string;
+  noProjects: string;
+}) {
+  return (
+    <>
+      {props.loading && (
+        <Option disabled text="Loading">
+          <Spinner size="extra-tiny" label="Finding projects…" />
+        </Option>
+      )}
+      {props.more && (
+        <Option disabled text="More projects">
+          More projects match: type more of the name or code
+        </Option>
+      )}
+      {props.empty && (
+        <Option disabled text="No match">
+          {props.query ? `No project matches “${props.query}”` : props.noProjects}
+        </Option>
+      )}
+    </>
   );
 }
 

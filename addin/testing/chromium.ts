@@ -220,23 +220,31 @@ export async function expectAccessible(page: Page) {
   expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
 }
 
+/** Files an e-mail to Ada Admin into `projectId` (of Harbor, orgA) as Ada Admin, by the API; throws unless filed. */
+export async function fileByApi(
+  server: TestServer,
+  f: Fixtures,
+  projectId: string,
+  email: { subject: string; from: string; internetMessageId: string; bodyText: string; sentAt?: string },
+) {
+  const res = await server.call(`/v1/organization/${f.orgA.id}/project/${projectId}/emails`, {
+    method: 'POST',
+    token: f.admin.token,
+    json: { ...email, to: ['admin@harbor.test'] },
+  });
+  if (res.status !== 201) throw new Error(`filing failed: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
 /** Earlier filings the local ranker learns from: the sender's firm files into Pier 9, and once into Dockside. */
 export async function seedFilingHistory(server: TestServer, f: Fixtures) {
-  const file = async (projectId: string, n: number, from: string, subject: string) => {
-    const res = await server.call(`/v1/organization/${f.orgA.id}/project/${projectId}/emails`, {
-      method: 'POST',
-      token: f.admin.token,
-      json: {
-        subject,
-        from,
-        to: ['admin@harbor.test'],
-        internetMessageId: `<history-${n}@steel.example>`,
-        sentAt: `2026-02-0${n}T10:00:00Z`,
-        bodyText: 'Earlier correspondence.',
-      },
+  const file = (projectId: string, n: number, from: string, subject: string) =>
+    fileByApi(server, f, projectId, {
+      subject,
+      from,
+      internetMessageId: `<history-${n}@steel.example>`,
+      sentAt: `2026-02-0${n}T10:00:00Z`,
+      bodyText: 'Earlier correspondence.',
     });
-    if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${JSON.stringify(res.body)}`);
-  };
   await file(f.projectA1.id, 1, 'lee@steel.example', 'Pier 9 embed plates');
   await file(f.projectA1.id, 2, 'lee@steel.example', 'Pier 9 steel delivery');
   await file(f.projectA2.id, 3, 'ops@steel.example', 'Dockside handrails');

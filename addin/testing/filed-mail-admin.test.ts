@@ -1,6 +1,14 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { chooseByKeyboard, describeInBrowser, expectAccessible, paneLayouts, pressBy, shot } from './chromium.js';
+import {
+  chooseByKeyboard,
+  describeInBrowser,
+  expectAccessible,
+  fileByApi,
+  paneLayouts,
+  pressBy,
+  shot,
+} from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -18,21 +26,13 @@ describeInBrowser('filed e-mail in the admin console', () => {
   afterAll(() => admin?.close());
 
   /** Files an e-mail into Pier 9 Terminal (Harbor's project A1) as Ada Admin. */
-  const fileIntoPier9 = async (subject: string, from: string) => {
-    const { server, f } = suite;
-    const res = await server.call(`/v1/organization/${f.orgA.id}/project/${f.projectA1.id}/emails`, {
-      method: 'POST',
-      token: f.admin.token,
-      json: {
-        subject,
-        from,
-        to: ['admin@harbor.test'],
-        internetMessageId: `<${subject.replace(/\W+/g, '-')}@steel.example>`,
-        bodyText: 'Filed for the console test.',
-      },
+  const fileIntoPier9 = (subject: string, from: string) =>
+    fileByApi(suite.server, suite.f, suite.f.projectA1.id, {
+      subject,
+      from,
+      internetMessageId: `<${subject.replace(/\W+/g, '-')}@steel.example>`,
+      bodyText: 'Filed for the console test.',
     });
-    expect(res.status).toBe(201);
-  };
 
   /** Picks `option` in a project picker after typing `typed`, by mouse or keyboard. */
   async function choose(picker: Locator, input: 'mouse' | 'keyboard', typed: string, option: string) {
