@@ -194,6 +194,13 @@ describeInBrowser('opening what was filed', () => {
   });
 
   it('after an outage, the search the outage stopped runs again by itself, as the offline bar says', async () => {
+    // Its own filed e-mail, so that the test needs no other test to have run first.
+    await fileByApi({
+      ...filedEarlier,
+      internetMessageId: '<read-outage@steel.example>',
+      subject: 'Grout curing log, week 12',
+      bodyText: 'Mia,\n\nthe grout curing log for week 12 is attached.\n\nLee',
+    });
     const { context, page } = await openPane(openEmail, 450, 'dark');
     await page.getByRole('radio', { name: /Pier 9 Terminal/ }).waitFor();
     await page.getByRole('tab', { name: 'Filed e-mails' }).click();
@@ -201,13 +208,11 @@ describeInBrowser('opening what was filed', () => {
     await picker.click();
     await picker.pressSequentially('Pier');
     await page.getByRole('option', { name: 'Pier 9 Terminal' }).click();
-    await page
-      .getByText(/filed e-mails?$/)
-      .first()
-      .waitFor();
+    // Pier 9's list has loaded (its count, not the search box's label "Search filed e-mails").
+    await page.getByText(/^\d+ filed e-mails?$/).waitFor();
     await context.route(`${origin}/v1/**`, (route) => route.abort('internetdisconnected'));
     const search = page.getByRole('searchbox', { name: 'Search filed e-mails' });
-    await search.fill('revision D');
+    await search.fill('grout curing');
     await search.press('Enter');
     await page.getByText('Offline', { exact: true }).waitFor();
     await page.getByText(/loads again what could not load; an e-mail that was not filed waits for you/).waitFor();
