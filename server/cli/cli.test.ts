@@ -458,17 +458,31 @@ describe('cli reseal-secrets', () => {
   it('re-seals a stored client secret under the first key of SECRETS_KEYS, once, audited as the operator', async () => {
     const [keyA, keyB] = [randomBytes(32), randomBytes(32)];
     const org = json(await cli(['org', 'create', '--name', 'Resealing Builders', '--json'], main.env));
+    const lost = json(await cli(['org', 'create', '--name', 'Lost Key Builders', '--json'], main.env));
     const database = await main.open();
     try {
-      await database.db.insert(schema.ssoConnections).values({
-        organizationId: org.id,
-        issuer: 'https://login.example.test',
-        clientId: 'sitefile',
-        clientSecretSealed: seal(sealingKeys([keyA], randomBytes(32)), 'the client secret'),
-      });
+      await database.db.insert(schema.ssoConnections).values([
+        {
+          organizationId: org.id,
+          issuer: 'https://login.example.test',
+          clientId: 'sitefile',
+          clientSecretSealed: seal(sealingKeys([keyA], randomBytes(32)), 'the client secret'),
+        },
+        {
+          organizationId: lost.id,
+          issuer: 'https://login.example.test',
+          clientId: 'sitefile',
+          clientSecretSealed: seal(sealingKeys([randomBytes(32)], randomBytes(32)), 'sealed under a key now lost'),
+        },
+      ]);
       const env = { ...main.env, SECRETS_KEYS: `${keyB.toString('base64')},${keyA.toString('base64')}` };
-      expect(json(await cli(['reseal-secrets', '--json'], env)).resealed).toBeGreaterThanOrEqual(1);
-      expect(json(await cli(['reseal-secrets', '--json'], env))).toEqual({ resealed: 0 });
+      // A secret no configured key opens is named, left as it is, and does not stop the others' re-seal.
+      const first = json(await cli(['reseal-secrets', '--json'], env));
+      expect(first.resealed).toBe(1);
+      expect(first.unreadable).toContain(lost.id);
+      expect(first.unreadable).not.toContain(org.id);
+      const second = json(await cli(['reseal-secrets', '--json'], env));
+      expect(second).toEqual({ resealed: 0, unreadable: first.unreadable });
       const [row] = await database.db
         .select()
         .from(schema.ssoConnections)

@@ -34,13 +34,20 @@ export function addSsoCommands(program: Command): void {
     .description('re-seal every stored secret (SSO client secrets) under the first key of SECRETS_KEYS')
     .option('--json', 'print the result as JSON')
     .action(async (opts: { json?: boolean }) => {
-      const resealed = await withDatabase(({ config, db }) => {
+      const result = await withDatabase(({ config, db }) => {
         // The key secrets were sealed with before SECRETS_KEYS: derived from the signing secret, as the server does.
         const cursorKey = cursorKeyFrom(
           loadKeyRing({ dataDir: config.dataDir, fixed: config.jwtSigningKey }).current.secret,
         );
         return resealSsoSecrets({ db, config, cursorKey, clock: systemClock }, commandLineActor());
       });
-      output(opts.json, { resealed }, `Re-sealed ${resealed} stored secret(s) under the first key of SECRETS_KEYS`);
+      const unreadable = result.unreadable.length
+        ? `; no configured key opens the client secret of ${result.unreadable.join(', ')}: their admins must enter it again`
+        : '';
+      output(
+        opts.json,
+        result,
+        `Re-sealed ${result.resealed} stored secret(s) under the first key of SECRETS_KEYS${unreadable}`,
+      );
     });
 }

@@ -154,19 +154,26 @@ export async function saveSsoConnection(
 
 /**
  * Re-seals every stored client secret sealed under an older key with the first of `SECRETS_KEYS`, so that the older
- * key can then be dropped. One transaction: a secret that no longer opens stops it with the admin's remedy. Each
- * re-sealed connection is audited `sso.updated` (clientSecret: resealed). Returns how many were re-sealed.
+ * key can then be dropped. One transaction; each re-sealed connection is audited `sso.updated` (clientSecret:
+ * resealed). A secret no configured key opens is left as it is and named in `unreadable` (its organization's admin
+ * must enter it again): one lost secret must not keep the others under a key the operator is retiring.
  */
 export async function resealSsoSecrets(
   deps: Pick<AppContext, 'db' | 'clock' | 'config' | 'cursorKey'>,
   actor: AuditActor,
-): Promise<number> {
+): Promise<{ resealed: number; unreadable: string[] }> {
   const keys = secretKeysOf(deps);
   return deps.db.transaction(async (tx) => {
     let count = 0;
+    const unreadable: string[] = [];
     for (const row of await allSsoConnections(tx)) {
       if (!sealedUnderOldKey(keys, row.clientSecretSealed)) continue;
-      await setSealedSecret(tx, row.organizationId, seal(keys, unseal(keys, row.clientSecretSealed)));
+      const secret = openedOrUndefined(keys, row.clientSecretSealed);
+      if (secret === undefined) {
+        unreadable.push(row.organizationId);
+        continue;
+      }
+      await setSealedSecret(tx, row.organizationId, seal(keys, secret));
       await recordAudit(tx, actor, {
         organizationId: row.organizationId,
         action: 'sso.updated',
@@ -176,8 +183,17 @@ export async function resealSsoSecrets(
       });
       count++;
     }
-    return count;
+    return { resealed: count, unreadable };
   });
+}
+
+function openedOrUndefined(keys: SealingKeys, sealed: string): string | undefined {
+  try {
+    return unseal(keys, sealed);
+  } catch (err) {
+    if (err instanceof ApiError) return undefined;
+    throw err;
+  }
 }
 
 /** Disconnects the provider: its people sign in with passwords again (those who have one). Audited `sso.removed`. */
