@@ -167,6 +167,23 @@ describe('mail to the whole firm', () => {
     expect(toMember?.projectName).toBe('Dockside Offices');
     expect(toMember?.score).toBeGreaterThanOrEqual(0.5);
   });
+
+  it('a firm’s mailing sent to its own address (everyone in Bcc) is about no project, whatever project it names', async () => {
+    const text = 'Spring news.\nDockside Offices has won a regional award. Thank you to all our partners.';
+    const mailing = await suggest({
+      subject: 'Supply chain news',
+      from: { address: 'news-desk@buildco.test' },
+      to: [{ address: 'news-desk@buildco.test' }],
+      bodyPreview: text,
+    });
+    expect(mailing.every((s) => s.score < 0.5)).toBe(true);
+    const [toMember] = await suggest({
+      subject: 'Supply chain news',
+      from: { address: 'news-desk@buildco.test' },
+      bodyPreview: text,
+    });
+    expect(toMember?.projectName).toBe('Dockside Offices');
+  });
 });
 
 describe('words of any kind', () => {
