@@ -81,7 +81,8 @@ export async function rankProjects(
       asked,
       automated:
         isAutomatedMail({ subject: request.subject, from: request.from.address, body: request.bodyPreview }) ||
-        isInternalBroadcast(request, content, self),
+        isInternalBroadcast(request, content, self) ||
+        isSentToItself(request),
       stranger: isStranger(request.from.address.toLowerCase(), selfDomain, history),
       documents,
       members,
@@ -104,6 +105,13 @@ function isInternalBroadcast(request: SuggestionRequest, content: EmailContent, 
     content.quotedSenders.length === 0 &&
     !content.sections.some((s) => s.where === 'quoted')
   );
+}
+
+/** Mail whose only visible recipient is its sender (everyone else, the caller too, in Bcc): a mailing. */
+function isSentToItself(request: SuggestionRequest) {
+  const from = request.from.address.toLowerCase();
+  const recipients = [...request.to, ...request.cc].map((a) => a.address.toLowerCase());
+  return recipients.length > 0 && recipients.every((a) => a === from);
 }
 
 /** A sender from outside the organization whose address and domain no filed e-mail has. */

@@ -24,8 +24,10 @@ import { type AskedFeature, partWeight } from './model/features.js';
  */
 export const W = {
   thread: 12,
-  /** A thread whose new text clearly names another project (and not the thread's): still evidence, not a verdict. */
+  /** A thread whose new text names another project at least as clearly as the thread's: still evidence. */
   threadContested: 3,
+  /** Its evidence at most this share of the project the new text switches to (it stays offered, second). */
+  threadSwitched: 0.9,
   /** A project name, job number or site field in the new text with at least this weight names it. */
   namesClearly: 3.5,
   jobNumberLabelled: 9,
@@ -204,13 +206,22 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   const other = (projectId: string, kind: ClueKind, weight: number, text: string) => {
     if (weight > 0) byId.get(projectId)?.other.push({ kind, weight, text });
   };
-  /** Projects the new text (not a quote, not the subject a reply repeats) names. */
-  const namedInBody = new Set<string>();
+  /** Per project, how clearly the new text (not a quote, not the subject a reply repeats) names it. */
+  const namedInBody = new Map<string, number>();
   if (e.thread.length > 0)
     scoreContentClues(e, (projectId, _kind, weight, _text, where) => {
-      if (where === 'body' && weight >= W.namesClearly) namedInBody.add(projectId);
+      if (where === 'body' && weight >= W.namesClearly)
+        namedInBody.set(projectId, Math.max(weight, namedInBody.get(projectId) ?? 0));
     });
-  const contested = namedInBody.size > 0 && !e.thread.some((t) => namedInBody.has(t.projectId));
+  // A reply whose new text names another project at least as clearly as the thread's is about that project: the
+  // thread's own mention is then the old topic ("the riser issue at the mill is long closed").
+  const threadNamed = Math.max(0, ...e.thread.map((t) => namedInBody.get(t.projectId) ?? 0));
+  const switchedTo = new Set(
+    [...namedInBody]
+      .filter(([id, w]) => w >= threadNamed && !e.thread.some((t) => t.projectId === id))
+      .map(([id]) => id),
+  );
+  const contested = switchedTo.size > 0;
   // A reply's subject is the thread's: when the new text names another project, it counts as quoted.
   const subjectScale = contested ? partWeight.quoted / partWeight.subject : 1;
   scoreContentClues(e, (projectId, kind, weight, text, where) =>
@@ -241,14 +252,21 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   });
   const ranked = [...byId.values()]
     .map((entry) => rankedOf(entry, e.automated ? W.automatedMail : 1))
-    .filter((r) => r.evidence > 0)
-    .sort(
-      (a, b) =>
-        b.evidence - a.evidence ||
-        b.contentWeight - a.contentWeight ||
-        a.projectName.localeCompare(b.projectName) ||
-        a.projectId.localeCompare(b.projectId),
-    );
+    .filter((r) => r.evidence > 0);
+  // The project the new text switches to wins; the thread's stays offered, second, whatever its history adds.
+  // A verdict needs more than one word of a name ("pump house" is not Victoria House): a phrase, the name, a code.
+  const switched = Math.max(0, ...ranked.filter((r) => switchedTo.has(r.projectId)).map((r) => r.evidence));
+  if ([...switchedTo].some((id) => namedInBody.get(id)! >= W.name.phrase * W.where.body))
+    for (const r of ranked)
+      if (e.thread.some((t) => t.projectId === r.projectId))
+        r.evidence = Math.min(r.evidence, switched * W.threadSwitched);
+  ranked.sort(
+    (a, b) =>
+      b.evidence - a.evidence ||
+      b.contentWeight - a.contentWeight ||
+      a.projectName.localeCompare(b.projectName) ||
+      a.projectId.localeCompare(b.projectId),
+  );
   const strength = (evidence: number) => Math.expm1(evidence / W.temperature);
   const candidates = ranked.reduce((sum, r) => sum + strength(r.evidence), 0);
   // A never-seen sender whose words name no project clearly (a recruiter's "data centre projects", a supplier's

@@ -126,6 +126,31 @@ describe('what counts in a suggestion', () => {
     // The thread still counts: its project is offered second.
     expect(second?.projectName).toBe('Pier 9 Terminal');
   });
+
+  it('a reply that names the thread’s project only as the old topic and another by name goes to the other one', async () => {
+    // A long thread on Pier 9, its project in every subject, from a sender filed there: all of it says Pier 9.
+    for (const [i, text] of ['The hoist shaft riser is congested at level 2.', 'Riser drawings revised.'].entries())
+      expect(
+        (
+          await file(f.projectA1.id, {
+            subject: `${i === 0 ? '' : 'RE: '}Pier 9 Terminal - riser congestion`,
+            from: 'ivan@consult.test',
+            internetMessageId: `<riser-${i}@consult.test>`,
+            conversationId: 'conv-riser',
+            bodyText: text,
+          })
+        ).status,
+      ).toBe(201);
+    const [first, second] = await suggest({
+      subject: 'RE: Pier 9 Terminal - riser congestion',
+      from: { address: 'ivan@consult.test' },
+      conversationId: 'conv-riser',
+      bodyPreview:
+        'The riser issue at Pier 9 Terminal is long closed, just replying to your last email. I need the commissioning sheets for Dockside Offices this week.',
+    });
+    expect(first?.projectName).toBe('Dockside Offices');
+    expect(second?.projectName).toBe('Pier 9 Terminal');
+  });
 });
 
 describe('mail to the whole firm', () => {
@@ -141,6 +166,23 @@ describe('mail to the whole firm', () => {
     const [toMember] = await suggest({ subject: 'New phones', from: { address: 'it@harbor.test' }, bodyPreview: text });
     expect(toMember?.projectName).toBe('Dockside Offices');
     expect(toMember?.score).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('a firm’s mailing sent to its own address (everyone in Bcc) is about no project, whatever project it names', async () => {
+    const text = 'Spring news.\nDockside Offices has won a regional award. Thank you to all our partners.';
+    const mailing = await suggest({
+      subject: 'Supply chain news',
+      from: { address: 'news-desk@buildco.test' },
+      to: [{ address: 'news-desk@buildco.test' }],
+      bodyPreview: text,
+    });
+    expect(mailing.every((s) => s.score < 0.5)).toBe(true);
+    const [toMember] = await suggest({
+      subject: 'Supply chain news',
+      from: { address: 'news-desk@buildco.test' },
+      bodyPreview: text,
+    });
+    expect(toMember?.projectName).toBe('Dockside Offices');
   });
 });
 

@@ -10,6 +10,11 @@ describe('isAutomatedMail', () => {
       { subject: 'Out of office', from: 'pm@firm.test', body: 'Back Monday.' },
       { subject: 'Invitation: PM meeting @ Mon 8am', from: 'pm@firm.test', body: 'Agenda to follow.' },
       { subject: 'Respuesta automática: fuera de la oficina', from: 'luis@concrete.test', body: 'Regreso el lunes.' },
+      {
+        subject: 'Site visit - new pool plant',
+        from: 'region@institute.test',
+        body: 'Places limited.\nYou are receiving this because you are a member of the region.',
+      },
     ];
     for (const c of cases) expect(isAutomatedMail(c), c.subject).toBe(true);
   });

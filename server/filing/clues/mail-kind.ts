@@ -3,7 +3,8 @@
  * automatic replies (out of office) and calendar notices. Their words still count, at a fraction
  * (W.automatedMail in score.ts): a newsletter's "parking garage" is not the garage project's mail.
  */
-const bulkBody = /\b(unsubscribe|manage (your )?preferences|view (it )?in (your )?browser|email preferences)\b/i;
+const bulkBody =
+  /\b(unsubscribe|manage (your )?preferences|view (it )?in (your )?browser|email preferences|you are receiving this( e-?mail| message)? because)\b/i;
 const bulkSender =
   /^(news(letter)?s?|marketing|notifications?|no-?reply|do-?not-?reply|webinars?|events|info|mailer)@/i;
 const autoReplySubject =
