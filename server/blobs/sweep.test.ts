@@ -54,8 +54,10 @@ describe('blob sweep', () => {
     const later = await fileWith('Unfiled later, still in its grace period', []);
     await unfile(later.id);
 
-    await expect.poll(() => existsSync(first.eml), { timeout: 15_000, interval: 250 }).toBe(false);
-    expect(existsSync(blobFile(keyOf(own)))).toBe(false);
+    // One sweep deletes the released blobs one after another: wait for both of the first filing's own.
+    await expect
+      .poll(() => [existsSync(first.eml), existsSync(blobFile(keyOf(own)))], { timeout: 15_000, interval: 250 })
+      .toEqual([false, false]);
     expect(existsSync(blobFile(keyOf(shared)))).toBe(true);
     expect(existsSync(second.eml)).toBe(true);
     expect(existsSync(later.eml)).toBe(true);
