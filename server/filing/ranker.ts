@@ -97,7 +97,7 @@ export async function rankProjects(
  */
 function isInternalBroadcast(request: SuggestionRequest, content: EmailContent, self: string) {
   const own = domainOf(self);
-  const recipients = [...request.to, ...request.cc].map((a) => a.address.toLowerCase());
+  const recipients = visibleRecipients(request);
   return (
     domainOf(request.from.address.toLowerCase()) === own &&
     recipients.length > 0 &&
@@ -110,9 +110,13 @@ function isInternalBroadcast(request: SuggestionRequest, content: EmailContent, 
 /** Mail whose only visible recipient is its sender (everyone else, the caller too, in Bcc): a mailing. */
 function isSentToItself(request: SuggestionRequest) {
   const from = request.from.address.toLowerCase();
-  const recipients = [...request.to, ...request.cc].map((a) => a.address.toLowerCase());
+  const recipients = visibleRecipients(request);
   return recipients.length > 0 && recipients.every((a) => a === from);
 }
+
+/** To and Cc, lower-cased: who a mail shows it was sent to (Bcc is not seen). */
+const visibleRecipients = (request: SuggestionRequest) =>
+  [...request.to, ...request.cc].map((a) => a.address.toLowerCase());
 
 /** A sender from outside the organization whose address and domain no filed e-mail has. */
 function isStranger(from: string, selfDomain: string, history: { term: string }[]) {
