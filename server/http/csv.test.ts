@@ -99,6 +99,9 @@ beforeAll(async () => {
   );
   app.get('/compressed', compressAnswers(), (req, res) => send(res, csvChunks(exportOf(req))));
   const server = app.listen(0);
+  // fetch reuses a kept-alive socket for the next test; Node's default 5 s idle close could race that reuse on a
+  // loaded machine (the request lands on a socket the server has just closed: ECONNRESET before any header).
+  server.keepAliveTimeout = 120_000;
   await new Promise((resolve) => server.once('listening', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   close = () => new Promise((resolve) => server.close(() => resolve()));
