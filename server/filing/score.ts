@@ -206,27 +206,50 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   const other = (projectId: string, kind: ClueKind, weight: number, text: string) => {
     if (weight > 0) byId.get(projectId)?.other.push({ kind, weight, text });
   };
+  const clues: { projectId: string; kind: ClueKind; weight: number; text: string; where: Where; words?: string }[] = [];
+  scoreContentClues(e, (projectId, kind, weight, text, where, words) =>
+    clues.push({ projectId, kind, weight, text, where, words }),
+  );
+  const clear = clues.filter((c) => c.weight >= W.namesClearly);
+  const shape = mailShape(e.content);
   /** Per project, how clearly the new text (not a quote, not the subject a reply repeats) names it. */
   const namedInBody = new Map<string, number>();
-  if (e.thread.length > 0)
-    scoreContentClues(e, (projectId, _kind, weight, _text, where) => {
-      if (where === 'body' && weight >= W.namesClearly)
-        namedInBody.set(projectId, Math.max(weight, namedInBody.get(projectId) ?? 0));
-    });
+  /** What the conversation was about before this e-mail: the filed thread's projects, or else those a reply's
+   *  repeated subject or quoted messages name clearly. */
+  const oldTopic = new Set(e.thread.map((t) => t.projectId));
+  if (e.thread.length > 0 || shape === 'reply')
+    for (const c of clear) {
+      if (c.where === 'body') namedInBody.set(c.projectId, Math.max(c.weight, namedInBody.get(c.projectId) ?? 0));
+      else if (e.thread.length === 0 && (c.where === 'subject' || c.where === 'quotedSubject' || c.where === 'quoted'))
+        oldTopic.add(c.projectId);
+    }
   // A reply whose new text names another project at least as clearly as the thread's is about that project: the
   // thread's own mention is then the old topic ("the riser issue at the mill is long closed").
-  const threadNamed = Math.max(0, ...e.thread.map((t) => namedInBody.get(t.projectId) ?? 0));
+  const threadNamed = Math.max(0, ...[...oldTopic].map((id) => namedInBody.get(id) ?? 0));
   const switchedTo = new Set(
-    [...namedInBody]
-      .filter(([id, w]) => w >= threadNamed && !e.thread.some((t) => t.projectId === id))
-      .map(([id]) => id),
+    [...namedInBody].filter(([id, w]) => w >= threadNamed && !oldTopic.has(id)).map(([id]) => id),
   );
   const contested = switchedTo.size > 0;
-  // A reply's subject is the thread's: when the new text names another project, it counts as quoted.
-  const subjectScale = contested ? partWeight.quoted / partWeight.subject : 1;
-  scoreContentClues(e, (projectId, kind, weight, text, where) =>
-    content(projectId, kind, where === 'subject' ? weight * subjectScale : weight, text),
+  // A reply's subject is the thread's: when the new text names another project, it counts as quoted for the others.
+  const subjectScale = (projectId: string) =>
+    contested && !switchedTo.has(projectId) ? partWeight.quoted / partWeight.subject : 1;
+  // A new e-mail's subject is what its writer chose to say it is about: when it names a project clearly, another
+  // project its text names is a mention ("the site shed from Horotiu goes to the old Stage 1 compound").
+  const subjectNamed = new Set(
+    shape === 'new' && e.thread.length === 0 ? clear.filter((c) => c.where === 'subject').map((c) => c.projectId) : [],
   );
+  const mentionScale = W.where.passing / W.where.body;
+  const mentioned = (projectId: string, where: Where) =>
+    where === 'body' && subjectNamed.size > 0 && !subjectNamed.has(projectId);
+  /** Per project its name words that the text only mentions: what filed mail taught of them counts as a mention too. */
+  const mentionedWords = new Map<string, Set<string>>();
+  for (const c of clues) {
+    const scale =
+      c.where === 'subject' ? subjectScale(c.projectId) : mentioned(c.projectId, c.where) ? mentionScale : 1;
+    content(c.projectId, c.kind, c.weight * scale, c.text);
+    if (mentioned(c.projectId, c.where) && c.words)
+      mentionedWords.set(c.projectId, new Set([...(mentionedWords.get(c.projectId) ?? []), ...c.words.split(' ')]));
+  }
   for (const t of e.thread) {
     content(
       t.projectId,
@@ -246,9 +269,12 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
     const email = m.email.toLowerCase();
     other(m.projectId, 'directory', W.directory / memberCount.get(email)!, `${email} is in this project's directory`);
   }
-  scoreLearned(e, content, byId, {
-    ...(e.stranger ? { subject: W.stranger, body: W.stranger, attachment: W.stranger } : {}),
-    ...(contested ? { subject: subjectScale } : {}),
+  scoreLearned(e, content, byId, (part, projectId, text) => {
+    const stranger = e.stranger && (part === 'subject' || part === 'body' || part === 'attachment') ? W.stranger : 1;
+    if (part === 'subject') return stranger * subjectScale(projectId);
+    const words = mentionedWords.get(projectId);
+    if (part === 'body' && words && wordsOf(text).some((w) => words.has(w))) return stranger * mentionScale;
+    return stranger;
   });
   const ranked = [...byId.values()]
     .map((entry) => rankedOf(entry, e.automated ? W.automatedMail : 1))
@@ -284,6 +310,17 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
 }
 
 /**
+ * A reply (its subject repeats an earlier one, "RE:", or it quotes earlier mail), a forward (it passes an earlier
+ * message on, and its subject with it) or a new e-mail, whose subject its writer chose.
+ */
+function mailShape(content: EmailContent): 'new' | 'reply' | 'forward' {
+  const subject = content.sections.find((s) => s.where === 'subject')?.text ?? '';
+  if (/^\s*(fw|fwd|rv|wg|tr)\s*:/i.test(subject)) return 'forward';
+  if (/^\s*(re|aw|sv|vs)\s*:/i.test(subject) || content.sections.some((s) => s.where === 'quoted')) return 'reply';
+  return 'new';
+}
+
+/**
  * What filed mail says of the e-mail's words and identifiers: a feature counts for a project by the share of its
  * filed e-mails there, times how concentrated it is (1 − its entropy over the projects holding it, relative to
  * the organization's project count: a word of every project says nothing), times its support (a feature seen
@@ -293,7 +330,7 @@ function scoreLearned(
   e: Evidence,
   add: AddContent,
   byId: Entries,
-  scale: Partial<Record<AskedFeature['part'], number>>,
+  scale: (part: AskedFeature['part'], projectId: string, text: string) => number,
 ) {
   const byFeature = new Map<string, Evidence['learned']>();
   for (const row of e.learned) byFeature.set(row.feature, [...(byFeature.get(row.feature) ?? []), row]);
@@ -312,15 +349,13 @@ function scoreLearned(
     const entropy = -shares.reduce((sum, s) => sum + (s > 0 ? s * Math.log(s) : 0), 0);
     const concentration = Math.max(0, 1 - entropy / Math.log(projectCount));
     const identifier = feature.startsWith('n:');
-    const support = total / (total + (identifier ? W.identifierSupport : W.wordSupport));
-    const base =
-      (identifier ? W.learnedIdentifier : W.learnedWord) *
-      asked.weight *
-      (scale[asked.part] ?? 1) *
-      concentration *
-      support;
+    // A number written alone ("600", "2026") may be a size, a quantity or a year: it recurs by chance as a word
+    // does, so it needs the support of a word; an identifier with letters or separators ("BP26-0113") needs less.
+    const plainNumber = identifier && plainNumberWritten.test(asked.text);
+    const support = total / (total + (identifier && !plainNumber ? W.identifierSupport : W.wordSupport));
+    const base = (identifier ? W.learnedIdentifier : W.learnedWord) * asked.weight * concentration * support;
     known.forEach((r, i) => {
-      const weight = base * shares[i]!;
+      const weight = base * shares[i]! * scale(asked.part, r.projectId, asked.text);
       const current = perProject.get(r.projectId) ?? { weight: 0, best: 0, text: '' };
       current.weight += weight;
       if (weight > current.best) {
@@ -333,6 +368,10 @@ function scoreLearned(
   for (const [projectId, p] of perProject) add(projectId, 'filed-content', p.weight, p.text, p.best);
 }
 
+/** A number as written, three digits at most (a size, a quantity: 900 values, so they meet by chance), with no letters or
+ *  separators that would make it an identifier. Four digits and more are kept: POs, street numbers, job numbers. */
+const plainNumberWritten = /^\d{1,3}$/;
+
 const partText: Record<AskedFeature['part'], string> = {
   subject: 'Its subject has',
   attachment: 'An attachment name has',
@@ -344,8 +383,8 @@ const partText: Record<AskedFeature['part'], string> = {
 };
 
 type AddContent = (projectId: string, kind: ClueKind, weight: number, text: string, single?: number) => void;
-/** A content clue of the e-mail itself, with where it stands. */
-type AddClue = (projectId: string, kind: ClueKind, weight: number, text: string, where: Where) => void;
+/** A content clue of the e-mail itself, with where it stands and, for a name, the name words written. */
+type AddClue = (projectId: string, kind: ClueKind, weight: number, text: string, where: Where, words?: string) => void;
 
 const whereText: Record<Where, string> = {
   subject: 'Subject',
@@ -397,6 +436,7 @@ function scoreNames(e: Evidence, add: AddClue) {
       W.name[m.strength] * W.where[where] * (e.stranger && isPartial(m.strength) ? W.stranger : 1),
       `${whereText[where]} names “${m.words}”`,
       where,
+      m.words,
     );
   for (const section of sections)
     for (const m of e.orgs.flatMap((o) => nameMatchesIn(section.text, o.names))) named(section.where, m);

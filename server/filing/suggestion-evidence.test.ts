@@ -153,6 +153,73 @@ describe('what counts in a suggestion', () => {
   });
 });
 
+describe('what an e-mail is about, by its shape', () => {
+  it('a reply no filed thread knows, whose repeated subject names one project and whose new text another, goes to the other one', async () => {
+    const [first, second] = await suggest({
+      subject: 'RE: Pier 9 Terminal hoist booking',
+      from: { address: 'omar@hoists.test' },
+      bodyPreview:
+        'Different job: for Dockside Offices we need the mast climber on Tuesday instead.\n\n> The hoist is booked for Friday at 7.',
+    });
+    expect(first?.projectName).toBe('Dockside Offices');
+    // The old topic is still offered.
+    expect(second?.projectName).toBe('Pier 9 Terminal');
+  });
+
+  it('a new e-mail goes to the project its subject names, not to one its text mentions', async () => {
+    // Both projects' names and plant are in their filed mail.
+    for (const [i, [projectId, text]] of [
+      [f.projectA1.id, 'Pier 9 Terminal plant: the roller moves to the compound.'],
+      [f.projectA2.id, 'Dockside plant: two diggers from Monday.'],
+    ].entries())
+      expect(
+        (
+          await file(projectId!, {
+            subject: 'Plant moves',
+            from: 'hire@plantco.test',
+            internetMessageId: `<plant-${i}@plantco.test>`,
+            bodyText: text,
+          })
+        ).status,
+      ).toBe(201);
+    const body = 'The site shed from Pier 9 Terminal goes in at the old compound next week.';
+    const [subjectNamed] = await suggest({
+      subject: 'Dockside plant list',
+      from: { address: 'greg@harbor.test' },
+      bodyPreview: body,
+    });
+    expect(subjectNamed?.projectName).toBe('Dockside Offices');
+    // With a subject that names nothing, the text's project is the topic.
+    const [textNamed] = await suggest({
+      subject: 'Plant list',
+      from: { address: 'greg@harbor.test' },
+      bodyPreview: body,
+    });
+    expect(textNamed?.projectName).toBe('Pier 9 Terminal');
+  });
+
+  it('a number filed once (a size, a quantity) does not preselect a project; an identifier filed once does', async () => {
+    expect(
+      (
+        await file(f.projectA1.id, {
+          subject: 'Culverts 750 and permit BP31-0457',
+          from: 'dean@precast.test',
+          internetMessageId: '<culverts-1@precast.test>',
+          bodyText: 'Order placed.',
+        })
+      ).status,
+    ).toBe(201);
+    const ask = (subject: string) =>
+      suggest({ subject, from: { address: 'yard@harbor.test' }, bodyPreview: 'Can you confirm?' });
+    const [identifier] = await ask('BP31-0457');
+    expect(identifier?.projectName).toBe('Pier 9 Terminal');
+    expect(identifier?.score).toBeGreaterThanOrEqual(0.8);
+    const [number] = await ask('750');
+    expect(number?.projectName).toBe('Pier 9 Terminal');
+    expect(number?.score).toBeLessThan(0.8);
+  });
+});
+
 describe('mail to the whole firm', () => {
   it('a colleague writing to an all-staff list is about no project, whatever project it names; to the person, it is', async () => {
     const text = 'Hi all,\nPlease back up your site photos from Dockside Offices before you hand in your old phone.';
