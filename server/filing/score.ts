@@ -99,6 +99,9 @@ export type ClueKind =
 export interface RankedProject extends Suggestion {
   evidence: number;
   projectCode: string | null;
+  /** A reply that leaves its old topic and whose new text names several projects ("unrelated to the bridge, but
+   *  the Kaimai barrier …"): which one it is about is a matter of reading, whatever the counts say. */
+  topicInDoubt: boolean;
 }
 
 export interface ProjectRef {
@@ -303,8 +306,10 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   const none = W.none + (unnamed ? candidates : 0);
   const odds = ranked.map((r) => (strength(r.evidence) / none) ** (1 / W.calibration.sharpness));
   const mass = Math.exp(W.calibration.noneBias) + odds.reduce((sum, o) => sum + o, 0);
+  const topicInDoubt = contested && namedInBody.size >= 2;
   return ranked.slice(0, limit).map(({ contentWeight: _c, strongestContent: _s, ...r }, i) => ({
     ...r,
+    topicInDoubt,
     score: Math.round((1000 * odds[i]!) / mass) / 1000,
   }));
 }
@@ -529,7 +534,10 @@ function scoreDocuments(e: Evidence, known: Set<string>, add: AddContent, byId: 
   }
 }
 
-function rankedOf(entry: Entry, scale: number): RankedProject & { contentWeight: number; strongestContent: number } {
+function rankedOf(
+  entry: Entry,
+  scale: number,
+): Omit<RankedProject, 'topicInDoubt'> & { contentWeight: number; strongestContent: number } {
   const contentClues = [...entry.content]
     .map(([kind, c]) => ({ kind, ...c }))
     .sort((a, b) => b.weight - a.weight || a.kind.localeCompare(b.kind));

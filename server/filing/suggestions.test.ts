@@ -256,6 +256,28 @@ describe('AI re-ranking and the aiSuggest switch', () => {
     expect(wire).not.toContain(f.orgA.id);
   });
 
+  it('asks the provider about a reply that leaves its topic and names several projects, however sure local is', async () => {
+    await setAiSuggest(f.orgA.id, true);
+    const reply = (text: string) => ({
+      subject: 'RE: Handrail load test',
+      from: 'rita@acme-eng.test',
+      to: ['member@harbor.test'],
+      bodyPreview: `Hi Mia,\n${text}\n\n> Before the handover I want the handrail load test.`,
+    });
+    const switching = reply('Unrelated to Pier 9 Terminal, but for Dockside Offices can you send the set-out?');
+    const local = (await suggest({ ...switching, allowAi: false })).body.suggestions;
+    // Rita's mail is filed at Pier 9: the counts are sure of it.
+    expect(local[0]).toMatchObject({ projectName: 'Pier 9 Terminal' });
+    expect(local[0].score).toBeGreaterThanOrEqual(0.6);
+    const res = await suggest(switching);
+    expect(res.body).toMatchObject({ source: 'local+ai', aiUsed: true });
+    expect(res.body.suggestions[0].projectName).toBe('Dockside Offices');
+    // Naming one project is no doubt: local stands.
+    const plain = await suggest(reply('For Pier 9 Terminal can you send the set-out?'));
+    expect(plain.body).toMatchObject({ source: 'local', aiUsed: false });
+    expect(provider.requests).toHaveLength(1);
+  });
+
   it('lets the user opt out per request', async () => {
     await setAiSuggest(f.orgA.id, true);
     const res = await suggest({ ...fromAcme, allowAi: false });
