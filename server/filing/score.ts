@@ -74,6 +74,8 @@ export const W = {
   stranger: 0.5,
   /** Newsletters, automatic replies and calendar notices (clues/mail-kind.ts): their evidence counts this much. */
   automatedMail: 0.25,
+  /** Of a look-alike's filed-content and participant evidence, the share its siblings get (shareWithLookalikes). */
+  lookalikeShare: 0.25,
   /** Temperature and "none" weight of the probability (see above). */
   temperature: 2,
   none: 6,
@@ -279,9 +281,9 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
     if (part === 'body' && words && wordsOf(text).some((w) => words.has(w))) return stranger * mentionScale;
     return stranger;
   });
-  const ranked = [...byId.values()]
-    .map((entry) => rankedOf(entry, e.automated ? W.automatedMail : 1))
-    .filter((r) => r.evidence > 0);
+  const kindScale = e.automated ? W.automatedMail : 1;
+  const ranked = [...byId.values()].map((entry) => rankedOf(entry, kindScale)).filter((r) => r.evidence > 0);
+  liftLookalikes(e, byId, ranked, kindScale);
   // The project the new text switches to wins; the thread's stays offered, second, whatever its history adds.
   // A verdict needs more than one word of a name ("pump house" is not Victoria House): a phrase, the name, a code.
   const switched = Math.max(0, ...ranked.filter((r) => switchedTo.has(r.projectId)).map((r) => r.evidence));
@@ -312,6 +314,41 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
     topicInDoubt,
     score: Math.round((1000 * odds[i]!) / mass) / 1000,
   }));
+}
+
+/**
+ * Look-alike projects (a word of their names that only they share: two stages of one subdivision) share a client, its
+ * council, consultants and site: what filed mail and participants say of one says a little of the others, so a
+ * project's look-alike is lifted to a share of that evidence (W.lookalikeShare) and offered beside it. A floor, not a
+ * sum: a look-alike never passes the project whose evidence lifts it, and names (what tells them apart) lift nothing.
+ */
+function liftLookalikes(e: Evidence, byId: Entries, ranked: ReturnType<typeof rankedOf>[], kindScale: number) {
+  const learnedOf = (entry: Entry) =>
+    kindScale *
+    ((entry.content.get('filed-content')?.weight ?? 0) +
+      entry.other.filter((c) => c.kind === 'history').reduce((sum, c) => sum + c.weight, 0));
+  const learned = new Map([...byId.values()].map((entry) => [entry.project.id, learnedOf(entry)]));
+  const floors = new Map<string, { evidence: number; of: string }>();
+  for (const org of e.orgs)
+    for (const group of org.names.lookalikes.values())
+      for (const { projectId } of group)
+        for (const sibling of group) {
+          const evidence = W.lookalikeShare * (learned.get(sibling.projectId) ?? 0);
+          if (sibling.projectId !== projectId && evidence > (floors.get(projectId)?.evidence ?? 0))
+            floors.set(projectId, { evidence, of: org.byId.get(sibling.projectId)!.name });
+        }
+  for (const [projectId, floor] of floors) {
+    let r = ranked.find((x) => x.projectId === projectId);
+    if (r && r.evidence >= floor.evidence) continue;
+    if (!r) {
+      const entry = byId.get(projectId);
+      if (!entry) continue;
+      r = rankedOf(entry, kindScale);
+      ranked.push(r);
+    }
+    r.evidence = floor.evidence;
+    r.reasons = [...r.reasons, `A look-alike of ${floor.of}, where this e-mail's words and people point`].slice(0, 6);
+  }
 }
 
 /**

@@ -266,3 +266,31 @@ describe('words of any kind', () => {
     expect(first?.projectName).toBe('Oakwood Station Glazing');
   });
 });
+
+describe('look-alike projects', () => {
+  it('a project suggested on its words and people alone brings its look-alike along, second', async () => {
+    const [stage1] = await Promise.all(
+      ['Kestrel Rise Stage 1', 'Kestrel Rise Stage 2'].map((name) =>
+        createProject(server.database.db, { organizationId: f.orgA.id, name }),
+      ),
+    );
+    for (const i of [1, 2, 3])
+      expect(
+        (
+          await file(stage1!.id, {
+            subject: `Manhole inspection ${i}`,
+            from: 'nick@surveyors.test',
+            internetMessageId: `<manholes-${i}@surveyors.test>`,
+            bodyText: 'The council inspector passed the manholes on the cul-de-sac.',
+          })
+        ).status,
+      ).toBe(201);
+    const suggestions = await suggest({
+      subject: 'Consent lodged',
+      from: { address: 'nick@surveyors.test' },
+      bodyPreview: 'The council inspector wants the manholes raised first.',
+    });
+    expect(suggestions.map((s) => s.projectName).slice(0, 2)).toEqual(['Kestrel Rise Stage 1', 'Kestrel Rise Stage 2']);
+    expect(suggestions[1]?.reasons.join(' ')).toContain('A look-alike of Kestrel Rise Stage 1');
+  });
+});
