@@ -4,7 +4,7 @@ import { ApiError } from '../errors.js';
 import { errorHandlerWith, statusOf } from '../http/errors.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import { discovery } from './discovery.js';
-import { SCHEMA } from './resources.js';
+import { SCHEMA, type ScimError, type ScimType } from './resources.js';
 import {
   authenticateScim,
   createScimUser,
@@ -18,18 +18,21 @@ import {
 } from './service.js';
 
 export const SCIM_PATH = '/scim/v2';
-const SCIM_JSON = 'application/scim+json';
+export const SCIM_JSON = 'application/scim+json';
 
 /** The same cap as the MCP endpoint's JSON: a User resource is a few hundred bytes. */
 const parseJson = express.json({ limit: '1mb', type: ['application/scim+json', 'application/json'] });
 
 /** RFC 7644 §3.12: `status` as a string, `scimType` where the RFC names one. */
-const scimErrorHandler = errorHandlerWith((apiError) => ({
-  schemas: [SCHEMA.error],
-  status: String(apiError ? statusOf[apiError.code] : 500),
-  ...(apiError?.options.scimType ? { scimType: apiError.options.scimType } : {}),
-  detail: apiError?.message ?? 'Internal server error',
-}));
+const scimErrorHandler = errorHandlerWith(
+  (apiError): ScimError => ({
+    schemas: [SCHEMA.error],
+    status: String(apiError ? statusOf[apiError.code] : 500),
+    // Set by scimError alone, which takes a ScimType.
+    ...(apiError?.options.scimType ? { scimType: apiError.options.scimType as ScimType } : {}),
+    detail: apiError?.message ?? 'Internal server error',
+  }),
+);
 
 const callerOf = (res: Response) => res.locals.scimCaller as ScimCaller;
 
