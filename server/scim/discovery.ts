@@ -2,7 +2,7 @@
 // its own, and a role is not a group (see /work/notes/scim.md).
 
 import { z } from 'zod';
-import { listResponse, SCHEMA, scimListOf } from './resources.js';
+import { listResponse, SCHEMA, schemasOf, scimListOf } from './resources.js';
 import { MAX_COUNT } from './service.js';
 
 const discoveryMeta = <T extends string>(resourceType: T) =>
@@ -12,7 +12,7 @@ const supported = z.object({ supported: z.boolean() });
 /** RFC 7643 §5: what this server supports. */
 export const ScimServiceProviderConfig = z
   .object({
-    schemas: z.tuple([z.literal(SCHEMA.config)]),
+    schemas: schemasOf(SCHEMA.config),
     documentationUri: z.url(),
     patch: supported,
     bulk: supported.extend({ maxOperations: z.int().min(0), maxPayloadSize: z.int().min(0) }),
@@ -40,7 +40,7 @@ export const ScimServiceProviderConfig = z
 /** RFC 7643 §6: a resource type (User only). */
 export const ScimResourceType = z
   .object({
-    schemas: z.tuple([z.literal(SCHEMA.resourceType)]),
+    schemas: schemasOf(SCHEMA.resourceType),
     id: z.string(),
     name: z.string(),
     endpoint: z.string(),
@@ -68,7 +68,7 @@ type ScimAttribute = z.infer<typeof ScimAttribute>;
 /** RFC 7643 §7: a resource's schema (the core User schema, as far as Sitefile keeps it). */
 export const ScimSchema = z
   .object({
-    schemas: z.tuple([z.literal(SCHEMA.schema)]),
+    schemas: schemasOf(SCHEMA.schema),
     id: z.string(),
     name: z.string(),
     description: z.string(),

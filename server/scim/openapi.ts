@@ -54,12 +54,13 @@ interface ScimOperation {
   query?: z.ZodObject;
   body?: z.ZodType;
   ok: { status: 200 | 201 | 204; description: string; schema?: z.ZodType; headers?: oas31.HeadersObject };
-  /** The failures this operation answers beside 401 and 429. */
+  /** The failures this operation answers beside 401, 429 and a NUL in the URL's 400. */
   errors: Partial<Record<400 | 403 | 404 | 409 | 413, string>>;
 }
 
 const UserPath = z.object({ id: z.string().meta({ description: 'The person’s id (the User resource’s `id`)' }) });
-const invalidBody = 'Malformed JSON, or a body that breaks the schema (scimType invalidSyntax or invalidValue)';
+const invalidBody =
+  'Malformed JSON, a NUL in it, or a body that breaks the schema (scimType invalidSyntax or invalidValue)';
 const conflict = 'An e-mail address or externalId another person has (scimType uniqueness)';
 const elsewhere = 'The person belongs to another organization too: change them there (scimType mutability)';
 const noUser = 'No person of this organization with this id';
@@ -194,6 +195,12 @@ const operations: Record<string, Partial<Record<'get' | 'post' | 'put' | 'patch'
 function operationOf(spec: ScimOperation, shared: SharedAnswers): ZodOpenApiOperationObject {
   const error = (description: string, headers?: oas31.HeadersObject) =>
     shared.errorResponse(description, ScimError, headers, SCIM_JSON);
+  // Every route refuses a NUL (`%00`) in the URL.
+  const nul = 'a NUL character in the URL';
+  const errors = {
+    ...spec.errors,
+    400: spec.errors[400] ? `${spec.errors[400]}; ${nul}` : `${nul[0]!.toUpperCase()}${nul.slice(1)}`,
+  };
   return {
     operationId: spec.operationId,
     summary: spec.summary,
@@ -216,7 +223,7 @@ function operationOf(spec: ScimOperation, shared: SharedAnswers): ZodOpenApiOper
         headers: { ...shared.rateLimitHeaders, ...spec.ok.headers },
         ...(spec.ok.schema ? { content: { [SCIM_JSON]: { schema: spec.ok.schema } } } : {}),
       },
-      ...Object.fromEntries(Object.entries(spec.errors).map(([status, text]) => [status, error(text)])),
+      ...Object.fromEntries(Object.entries(errors).map(([status, text]) => [status, error(text)])),
       401: error('Missing, invalid, revoked or replaced SCIM token', {
         'WWW-Authenticate': { description: '`Bearer`', schema: { type: 'string' } },
       }),

@@ -14,6 +14,9 @@ export const SCHEMA = {
   schema: 'urn:ietf:params:scim:schemas:core:2.0:Schema',
 } as const;
 
+/** A resource's or message's `schemas`: this one URN (an array of one, rather than a tuple, which some tools misread). */
+export const schemasOf = <T extends string>(urn: T) => z.array(z.literal(urn)).length(1);
+
 /** RFC 7644 §3.12's `scimType` values (table 9). */
 export const ScimType = z.enum([
   'invalidFilter',
@@ -32,7 +35,7 @@ export type ScimType = z.infer<typeof ScimType>;
 /** Every failure on /scim/v2, RFC 7644 §3.12. */
 export const ScimError = z
   .object({
-    schemas: z.tuple([z.literal(SCHEMA.error)]),
+    schemas: schemasOf(SCHEMA.error),
     status: z
       .string()
       .regex(/^[45]\d\d$/)
@@ -120,7 +123,7 @@ export type ScimUserRequest = z.output<typeof ScimUserRequest>;
 /** A person as SCIM answers them (RFC 7643 §4.1): one name, one work e-mail address. */
 export const ScimUser = z
   .object({
-    schemas: z.tuple([z.literal(SCHEMA.user)]),
+    schemas: schemasOf(SCHEMA.user),
     id: z.string().meta({ description: "Sitefile's id of the person" }),
     externalId: z.string().optional().meta({ description: "The identity provider's id, when it gave one" }),
     userName: z.string(),
@@ -130,7 +133,7 @@ export const ScimUser = z
       familyName: z.string().meta({ description: "The name's other words" }),
     }),
     displayName: z.string(),
-    emails: z.tuple([z.object({ value: z.string(), type: z.literal('work'), primary: z.literal(true) })]),
+    emails: z.array(z.object({ value: z.string(), type: z.literal('work'), primary: z.literal(true) })).length(1),
     active: z.boolean().meta({ description: 'false: disabled (every session and token of theirs refused)' }),
     meta: z.object({
       resourceType: z.literal('User'),
@@ -146,7 +149,7 @@ export type ScimUser = z.infer<typeof ScimUser>;
 export const scimListOf = <T extends z.ZodType>(resource: T, id: string) =>
   z
     .object({
-      schemas: z.tuple([z.literal(SCHEMA.list)]),
+      schemas: schemasOf(SCHEMA.list),
       totalResults: z.int().min(0).meta({ description: 'How many match, on every page' }),
       startIndex: z.int().min(1),
       itemsPerPage: z.int().min(0).meta({ description: 'How many this page lists' }),
@@ -268,7 +271,7 @@ export function userStateFrom(body: unknown): ScimUserState {
 
 /** RFC 7644 §3.4.2 list response. */
 export const listResponse = <T>(resources: T[], total: number, startIndex: number) => ({
-  schemas: [SCHEMA.list] as [typeof SCHEMA.list],
+  schemas: [SCHEMA.list],
   totalResults: total,
   startIndex,
   itemsPerPage: resources.length,
