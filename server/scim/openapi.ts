@@ -196,11 +196,11 @@ function operationOf(spec: ScimOperation, shared: SharedAnswers): ZodOpenApiOper
   const error = (description: string, headers?: oas31.HeadersObject) =>
     shared.errorResponse(description, ScimError, headers, SCIM_JSON);
   // Every route refuses a NUL (`%00`) in the URL.
-  const nul = 'a NUL character in the URL';
   const errors = {
     ...spec.errors,
-    400: spec.errors[400] ? `${spec.errors[400]}; ${nul}` : `${nul[0]!.toUpperCase()}${nul.slice(1)}`,
+    400: spec.errors[400] ? `${spec.errors[400]}; a NUL character in the URL` : 'A NUL character in the URL',
   };
+
   return {
     operationId: spec.operationId,
     summary: spec.summary,
