@@ -55,6 +55,16 @@ export const scimErrorHandler: ErrorRequestHandler = (err, req, res, next) => {
   answerScimError(err, req, res, next);
 };
 
+/** The path with its escapes decoded; undefined when one is malformed (`%E0%A4%A`): it names no document, a 404
+ *  rather than decodeURIComponent's URIError (a 500). */
+function decodedPath(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+}
+
 const callerOf = (res: Response) => res.locals.scimCaller as ScimCaller;
 
 /**
@@ -85,7 +95,8 @@ export function createScimRouter(app: AppContext): Router {
     Object.entries(discovery(scimBaseUrl(app))).map(([path, body]) => [`/${path}`.toLowerCase(), body]),
   );
   scim.get(/^\/(ServiceProviderConfig|ResourceTypes|Schemas)/i, (req, res, next) => {
-    const body = documents.get(decodeURIComponent(req.path).toLowerCase());
+    const path = decodedPath(req.path);
+    const body = path === undefined ? undefined : documents.get(path.toLowerCase());
     if (body === undefined) next();
     else send(res, 200, body);
   });

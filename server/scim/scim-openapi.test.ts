@@ -135,6 +135,7 @@ describe('the SCIM operations of /v1/openapi.json', () => {
     expect((await probe('GET /ResourceTypes/{id}', '/ResourceTypes/Group', { token })).status).toBe(404);
     expect((await probe('GET /Schemas/{id}', `/Schemas/${SCHEMA.user}`, { token })).status).toBe(200);
     expect((await probe('GET /Schemas/{id}', `/Schemas/${SCHEMA.patch}`, { token })).status).toBe(404);
+    expect((await probe('GET /Schemas/{id}', '/Schemas/%E0%A4%A', { token })).status).toBe(404);
     expect((await probe('GET /Users', '/Users?count=500&startIndex=-3', { token })).body).toMatchObject({
       startIndex: 1,
     });
