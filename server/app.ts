@@ -33,7 +33,7 @@ import { createOAuthServer } from './oauth/router.js';
 import { createConcurrencyGates } from './ratelimit/concurrency.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
 import { allRoutes } from './routes.js';
-import { createScimRouter } from './scim/router.js';
+import { createScimRouter, SCIM_PATH, scimErrorHandler } from './scim/router.js';
 import { ProviderDocuments } from './sso/provider-documents.js';
 import { RunbookCache } from './support-issues/runbook.js';
 import { createUsageRecorder } from './usage/recorder.js';
@@ -142,6 +142,7 @@ export function createApp(options: AppOptions): App {
 
   app.use(notFoundHandler);
   mountErrorBodies(app, routes);
+  app.use(SCIM_PATH, scimErrorHandler);
   app.use(errorHandler);
 
   return {

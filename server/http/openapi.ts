@@ -4,13 +4,19 @@ import { OAuthErrorBody } from '../../shared/api-keys.js';
 import { ErrorBody } from '../../shared/errors.js';
 import { webhookDeliveryRules, webhookEventDocs } from '../../shared/webhook-events.js';
 import { webhookEventTypes } from '../../shared/webhooks.js';
+import { scimPaths, scimSecurityScheme, scimTag } from '../scim/openapi.js';
 import { readable } from './openapi-reading.js';
 import { type Access, type HeaderSpec, openApiPath, type Route } from './route.js';
 
-const errorResponse = (description: string, schema: z.ZodType, headers?: oas31.HeadersObject) => ({
+const errorResponse = (
+  description: string,
+  schema: z.ZodType,
+  headers?: oas31.HeadersObject,
+  mediaType = 'application/json',
+) => ({
   description,
   headers,
-  content: { 'application/json': { schema } },
+  content: { [mediaType]: { schema } },
 });
 
 const seconds: HeaderSpec['schema'] = { type: 'integer', minimum: 0 };
@@ -138,6 +144,7 @@ export function buildOpenApiDocument(routes: readonly Route[], serverUrl: string
     const path = openApiPath(route.path);
     paths[path] = { ...paths[path], [route.method]: operationOf(route) };
   }
+  Object.assign(paths, scimPaths({ errorResponse, rateLimitHeaders, retryAfter }));
   return readable(
     createDocument({
       openapi: '3.1.0',
@@ -151,7 +158,10 @@ export function buildOpenApiDocument(routes: readonly Route[], serverUrl: string
         contact: { name: 'The operators of this Sitefile installation', url: `${serverUrl}/docs` },
       },
       servers: [{ url: serverUrl }],
-      tags: [...new Set(routes.flatMap((r) => r.tags))].map((name) => ({ name, description: `${name} endpoints` })),
+      tags: [
+        ...[...new Set(routes.flatMap((r) => r.tags))].map((name) => ({ name, description: `${name} endpoints` })),
+        scimTag,
+      ],
       security: [{ bearer: [] }],
       components: {
         securitySchemes: {
@@ -161,6 +171,7 @@ export function buildOpenApiDocument(routes: readonly Route[], serverUrl: string
             bearerFormat: 'JWT',
             description: 'Access token from POST /v1/oauth/token (client keys) or the OAuth sign-in (people).',
           },
+          scimToken: scimSecurityScheme,
         },
       },
       paths,
