@@ -6,7 +6,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { buildOpenApiDocument } from '../server/http/openapi.js';
-import { allRoutes } from '../server/routes.js';
+import { allRoutes, documentedSections } from '../server/routes.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked generically
 type Doc = any;
@@ -99,4 +99,4 @@ const refsToDocument = (schema: unknown): object =>
 let suiteContract: ResponseContract | undefined;
 /** The contract of the routes this code base declares (built on first use; a test file's servers share it). */
 export const suiteResponseContract = (): ResponseContract =>
-  (suiteContract ??= responseContract(buildOpenApiDocument(allRoutes(), 'http://sitefile.test')));
+  (suiteContract ??= responseContract(buildOpenApiDocument(allRoutes(), documentedSections(), 'http://sitefile.test')));

@@ -1,7 +1,8 @@
 // The SCIM 2.0 endpoints (router.ts) in the OpenAPI document: their own bearer scheme, `application/scim+json`
 // answers and RFC 7644 errors, with the schemas the SCIM code shapes and parses with.
 import { z } from 'zod';
-import type { oas31, ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponseObject } from 'zod-openapi';
+import type { oas31, ZodOpenApiOperationObject, ZodOpenApiPathsObject } from 'zod-openapi';
+import type { OpenApiSection, SharedAnswers } from '../http/openapi.js';
 import {
   ScimResourceType,
   ScimResourceTypeList,
@@ -14,9 +15,9 @@ import { SCHEMA, ScimError, ScimUser, ScimUserList, ScimUserRequest } from './re
 import { SCIM_JSON, SCIM_PATH } from './router.js';
 import { MAX_COUNT, ScimListQuery } from './service.js';
 
-export const SCIM_TAG = 'SCIM 2.0 provisioning (identity providers)';
+const SCIM_TAG = 'SCIM 2.0 provisioning (identity providers)';
 
-export const scimTag: oas31.TagObject = {
+const scimTag: oas31.TagObject = {
   name: SCIM_TAG,
   description:
     'RFC 7643/7644 provisioning of an organization’s people by its identity provider (Microsoft Entra ID, Okta, …), ' +
@@ -26,25 +27,13 @@ export const scimTag: oas31.TagObject = {
     '(see ServiceProviderConfig). Every answer, errors included, is `application/scim+json`.',
 };
 
-export const scimSecurityScheme: oas31.SecuritySchemeObject = {
+const scimSecurityScheme: oas31.SecuritySchemeObject = {
   type: 'http',
   scheme: 'bearer',
   description:
     'The organization’s SCIM token (`sfscim_…`), shown once by `POST /v1/organization/{orgId}/scim-token`. It ' +
     'reaches `/scim/v2` only, and `/scim/v2` takes no other token.',
 };
-
-/** What the API's document declares alike for every operation (server/http/openapi.ts). */
-export interface SharedAnswers {
-  errorResponse(
-    description: string,
-    schema: z.ZodType,
-    headers?: oas31.HeadersObject,
-    mediaType?: string,
-  ): ZodOpenApiResponseObject;
-  rateLimitHeaders: oas31.HeadersObject;
-  retryAfter: oas31.HeadersObject;
-}
 
 interface ScimOperation {
   operationId: string;
@@ -233,10 +222,17 @@ function operationOf(spec: ScimOperation, shared: SharedAnswers): ZodOpenApiOper
 }
 
 /** The `/scim/v2` paths of the OpenAPI document. */
-export const scimPaths = (shared: SharedAnswers): ZodOpenApiPathsObject =>
+const scimPaths = (shared: SharedAnswers): ZodOpenApiPathsObject =>
   Object.fromEntries(
     Object.entries(operations).map(([path, item]) => [
       `${SCIM_PATH}${path}`,
       Object.fromEntries(Object.entries(item).map(([method, spec]) => [method, operationOf(spec, shared)])),
     ]),
   );
+
+/** SCIM's part of the API's OpenAPI document. */
+export const scimSection: OpenApiSection = {
+  tag: scimTag,
+  securitySchemes: { scimToken: scimSecurityScheme },
+  paths: scimPaths,
+};
