@@ -51,10 +51,10 @@ const percentile = (values: number[], p: number) => {
 /** Starvation, as issue 28 saw it, is seconds: requests queued behind the noisy caller's for a pooled connection
  *  (up to DATABASE_POOL_WAIT_MS, 5 s) or behind an event loop busy with the noisy caller's work. A loaded machine
  *  slows the quiet tenant alone, and beside the noisy tenant more (its queries take the processors the quiet
- *  tenant's wait for): at load 6-13 the quiet tenant's p99 beside it was 13 to 23 times its p90 alone (six runs);
- *  with each explorer query blocking its server's event loop for a second, 64 times. The machine's speed in the
- *  same run is the worse p90 of the two measurements alone, before and after (the p99 of 200 reads is their third
- *  slowest: alone, it swung from 39 to 244 ms on one commit). */
+ *  tenant's wait for): at load 5.5-14 its p99 beside it was 8 to 25 times its p90 alone (eleven runs, one beside
+ *  two processor burners); with each explorer query blocking its server's event loop for a second, 64 times.
+ *  The machine's speed in the same run is the worse p90 of the two measurements alone, before and after (the p99
+ *  of 200 reads is their third slowest: alone, it swung from 39 to 244 ms on one commit). */
 const STARVATION_FACTOR = 40;
 /** Below this, no p99 is starvation, however fast the machine was alone. */
 const STARVATION_FLOOR_MS = 500;
