@@ -44,7 +44,14 @@ describeNeeds(['redis-server'], 'fairness between callers on two instances (issu
     const readiness: number[] = [];
     const idle = await scenario.quietLatencies(QUIET_READS, readiness);
     const noisy = await scenario.startNoisyTenant();
-    const loaded = await scenario.quietLatencies(QUIET_READS, readiness);
+    let loaded: Latencies;
+    try {
+      loaded = await scenario.quietLatencies(QUIET_READS, readiness);
+    } catch (error) {
+      // The quiet tenant's failure is the one to report, not the noisy loop's left running into the teardown.
+      await noisy.stop().catch(() => undefined);
+      throw error;
+    }
     const { explorerStatuses, mostWaitingForPool } = await noisy.stop();
     const idleAfter = await scenario.quietLatencies(QUIET_READS, readiness);
 
