@@ -32,8 +32,8 @@ import { createMetrics } from './metrics/metrics.js';
 import { createOAuthServer } from './oauth/router.js';
 import { createConcurrencyGates } from './ratelimit/concurrency.js';
 import { createRateLimiter } from './ratelimit/limiter.js';
-import { allRoutes } from './routes.js';
-import { createScimRouter } from './scim/router.js';
+import { allRoutes, documentedSections } from './routes.js';
+import { createScimRouter, SCIM_PATH, scimErrorHandler } from './scim/router.js';
 import { ProviderDocuments } from './sso/provider-documents.js';
 import { RunbookCache } from './support-issues/runbook.js';
 import { createUsageRecorder } from './usage/recorder.js';
@@ -136,12 +136,13 @@ export function createApp(options: AppOptions): App {
   app.use(oauth.router);
   // The identity provider's SCIM 2.0 provisioning, behind the organization's SCIM token.
   app.use(createScimRouter(context));
-  mountDocs(app, routes, config.publicUrl);
+  mountDocs(app, { routes, sections: documentedSections() }, config.publicUrl);
   // On the API port only behind its token; without one, only on METRICS_PORT's listener (server.ts).
   if (config.metricsToken) mountMetrics(app, metrics, config.metricsToken);
 
   app.use(notFoundHandler);
   mountErrorBodies(app, routes);
+  app.use(SCIM_PATH, scimErrorHandler);
   app.use(errorHandler);
 
   return {

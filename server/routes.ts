@@ -12,10 +12,12 @@ import { explorerRoutes } from './explorer/routes.js';
 import { filingRoutes } from './filing/routes.js';
 import { emailFilingSettingsRoutes } from './filing-settings/routes.js';
 import { healthRoutes } from './health/routes.js';
+import type { OpenApiSection } from './http/openapi.js';
 import type { Route } from './http/route.js';
 import { meRoutes } from './me/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { reportRoutes } from './reports/routes.js';
+import { scimSection } from './scim/openapi.js';
 import { scimTokenRoutes } from './scim/routes.js';
 import { ssoRoutes } from './sso/routes.js';
 import { supportIssueRoutes } from './support-issues/routes.js';
@@ -47,3 +49,6 @@ export const allRoutes = (): Route[] => [
   ...scimTokenRoutes,
   ...ssoRoutes,
 ];
+
+/** The operations served outside the route table that the OpenAPI document describes too. */
+export const documentedSections = (): OpenApiSection[] => [scimSection];

@@ -166,18 +166,21 @@ beforeAll(async () => {
   doc = (await server.call('/v1/openapi.json')).body;
   ajv = new Ajv2020({ strict: false, allErrors: true });
   ajv.addSchema({ $id: 'openapi.json', components: doc.components });
-  operations = Object.entries(doc.paths).flatMap(([template, item]) =>
-    // biome-ignore lint/suspicious/noExplicitAny: see above
-    Object.entries(item as Record<string, any>).map(([method, op]) => ({
-      method: method.toUpperCase(),
-      template,
-      permission: op['x-permission'] ?? null,
-      params: namesIn(op, 'path'),
-      queryParams: namesIn(op, 'query'),
-      hasBody: Boolean(op.requestBody),
-      responses: op.responses,
-    })),
-  );
+  // SCIM's operations (their own token, RFC 7644 errors) are probed by server/scim/scim-openapi.test.ts.
+  operations = Object.entries(doc.paths)
+    .filter(([template]) => !template.startsWith('/scim/'))
+    .flatMap(([template, item]) =>
+      // biome-ignore lint/suspicious/noExplicitAny: see above
+      Object.entries(item as Record<string, any>).map(([method, op]) => ({
+        method: method.toUpperCase(),
+        template,
+        permission: op['x-permission'] ?? null,
+        params: namesIn(op, 'path'),
+        queryParams: namesIn(op, 'query'),
+        hasBody: Boolean(op.requestBody),
+        responses: op.responses,
+      })),
+    );
   const orgKey = await f.client('all', { orgs: [f.orgA.id] });
   const noPermissionKey = await f.client([], { orgs: [f.orgA.id] });
   const superKey = await f.client('all', { superadmin: true });

@@ -202,6 +202,12 @@ describe('fuzzing every operation of /v1/openapi.json', () => {
             errorCode: expect.any(String),
             requestId: expect.any(String),
           });
+        } else if (res.status >= 400 && op.path.startsWith('/scim/')) {
+          // RFC 7644 §3.12 on /scim/v2.
+          expect(res.body, `${op.method} ${path}`).toMatchObject({
+            status: String(res.status),
+            detail: expect.any(String),
+          });
         } else if (res.status >= 400) {
           // OAuth's own shape on the token endpoint (RFC 6749 §5.2).
           expect(res.body, `${op.method} ${path}`).toMatchObject({ error: expect.any(String) });

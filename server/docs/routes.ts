@@ -4,7 +4,7 @@ import path from 'node:path';
 import express, { type Express } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import { jsonEtag } from '../http/etag.js';
-import { buildOpenApiDocument } from '../http/openapi.js';
+import { buildOpenApiDocument, type OpenApiSection } from '../http/openapi.js';
 import { type Route, refuseOtherMethods } from '../http/route.js';
 import { repoRoot } from '../paths.js';
 
@@ -36,12 +36,16 @@ const cacheFor = (res: ServerResponse, file: string) =>
 
 /** The OpenAPI document of `routes` (/v1/openapi.json), the interactive API reference (/docs, served offline from
  *  swagger-ui-dist) and the add-in build. */
-export function mountDocs(app: Express, routes: readonly Route[], publicUrl: string): void {
+export function mountDocs(
+  app: Express,
+  document: { routes: readonly Route[]; sections: readonly OpenApiSection[] },
+  publicUrl: string,
+): void {
   // Built on first request, not at start-up: it is a third of the app's construction time and few ask for it.
   let openApi: { json: string; etag: string } | undefined;
   app.get(OPENAPI_PATH, (_req, res) => {
     if (!openApi) {
-      const json = JSON.stringify(buildOpenApiDocument(routes, publicUrl));
+      const json = JSON.stringify(buildOpenApiDocument(document.routes, document.sections, publicUrl));
       openApi = { json, etag: jsonEtag(json) };
     }
     res.setHeader('ETag', openApi.etag);

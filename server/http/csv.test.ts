@@ -104,7 +104,11 @@ beforeAll(async () => {
   server.keepAliveTimeout = 120_000;
   await new Promise((resolve) => server.once('listening', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => new Promise((resolve) => server.close(() => resolve()));
+  close = () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections(); // the kept-alive ones would hold close() for keepAliveTimeout
+    });
 }, 120_000);
 afterAll(async () => {
   await close();

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { createDocument, type oas31, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import {
+  createDocument,
+  type oas31,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+} from 'zod-openapi';
 import { OAuthErrorBody } from '../../shared/api-keys.js';
 import { ErrorBody } from '../../shared/errors.js';
 import { webhookDeliveryRules, webhookEventDocs } from '../../shared/webhook-events.js';
@@ -7,10 +13,15 @@ import { webhookEventTypes } from '../../shared/webhooks.js';
 import { readable } from './openapi-reading.js';
 import { type Access, type HeaderSpec, openApiPath, type Route } from './route.js';
 
-const errorResponse = (description: string, schema: z.ZodType, headers?: oas31.HeadersObject) => ({
+const errorResponse = (
+  description: string,
+  schema: z.ZodType,
+  headers?: oas31.HeadersObject,
+  mediaType = 'application/json',
+) => ({
   description,
   headers,
-  content: { 'application/json': { schema } },
+  content: { [mediaType]: { schema } },
 });
 
 const seconds: HeaderSpec['schema'] = { type: 'integer', minimum: 0 };
@@ -132,12 +143,33 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
   return operation;
 }
 
-export function buildOpenApiDocument(routes: readonly Route[], serverUrl: string) {
+/** What the document declares alike for every operation, for a section to declare its operations with. */
+export interface SharedAnswers {
+  errorResponse(
+    description: string,
+    schema: z.ZodType,
+    headers?: oas31.HeadersObject,
+    mediaType?: string,
+  ): ZodOpenApiResponseObject;
+  rateLimitHeaders: oas31.HeadersObject;
+  retryAfter: oas31.HeadersObject;
+}
+
+/** Operations a router outside the route table serves and describes itself (SCIM): its tag, its own security
+ *  schemes and its paths. */
+export interface OpenApiSection {
+  tag: oas31.TagObject;
+  securitySchemes: Record<string, oas31.SecuritySchemeObject>;
+  paths(shared: SharedAnswers): ZodOpenApiPathsObject;
+}
+
+export function buildOpenApiDocument(routes: readonly Route[], sections: readonly OpenApiSection[], serverUrl: string) {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) {
     const path = openApiPath(route.path);
     paths[path] = { ...paths[path], [route.method]: operationOf(route) };
   }
+  for (const section of sections) Object.assign(paths, section.paths({ errorResponse, rateLimitHeaders, retryAfter }));
   return readable(
     createDocument({
       openapi: '3.1.0',
@@ -151,7 +183,10 @@ export function buildOpenApiDocument(routes: readonly Route[], serverUrl: string
         contact: { name: 'The operators of this Sitefile installation', url: `${serverUrl}/docs` },
       },
       servers: [{ url: serverUrl }],
-      tags: [...new Set(routes.flatMap((r) => r.tags))].map((name) => ({ name, description: `${name} endpoints` })),
+      tags: [
+        ...[...new Set(routes.flatMap((r) => r.tags))].map((name) => ({ name, description: `${name} endpoints` })),
+        ...sections.map((section) => section.tag),
+      ],
       security: [{ bearer: [] }],
       components: {
         securitySchemes: {
@@ -161,6 +196,7 @@ export function buildOpenApiDocument(routes: readonly Route[], serverUrl: string
             bearerFormat: 'JWT',
             description: 'Access token from POST /v1/oauth/token (client keys) or the OAuth sign-in (people).',
           },
+          ...Object.assign({}, ...sections.map((section) => section.securitySchemes)),
         },
       },
       paths,

@@ -12,7 +12,6 @@ const invalid = (message: string) => scimError('bad_request', 'invalidFilter', m
  */
 export function peopleFilter(query: string | undefined): ScimPeopleFilter {
   if (query === undefined || query.trim() === '') return {};
-  if (query.length > 1000) throw invalid('The filter is too long');
   let tree: Filter;
   try {
     tree = flatten(parse(query));

@@ -1,8 +1,56 @@
 import { type Filter, parse } from 'scim2-parse-filter';
-import { bool, emailAddress, nameParts, pickEmail, SCHEMA, type ScimUserState, scimError, text } from './resources.js';
+import { z } from 'zod';
+import {
+  bool,
+  emailAddress,
+  nameParts,
+  parseScim,
+  pickEmail,
+  SCHEMA,
+  ScimEmails,
+  type ScimUserState,
+  scimError,
+  text,
+} from './resources.js';
 
 const USER_PREFIX = /^urn:ietf:params:scim:schemas:core:2\.0:user:/;
 const MAX_OPERATIONS = 100;
+
+/**
+ * A PatchOp (RFC 7644 §3.5.2) as Entra ID and Okta send it: `op` in any case (Entra: "Replace", "Add"), with a
+ * path or with none and an object of attributes (Okta's `{"op":"replace","value":{"active":false}}`; Entra's
+ * no-path form with dotted keys such as `name.givenName`).
+ */
+export const ScimPatchOp = z
+  .object({
+    schemas: z
+      .array(z.string())
+      .refine((schemas) => schemas.includes(SCHEMA.patch), { error: `must name ${SCHEMA.patch}` })
+      .meta({ contains: { const: SCHEMA.patch } }),
+    Operations: z
+      .array(
+        z.looseObject({
+          op: z
+            .string()
+            .transform((op) => op.toLowerCase())
+            .pipe(z.enum(['add', 'replace', 'remove'], { error: 'must be add, replace or remove' }))
+            .meta({ description: 'add, replace or remove, in any case ("Replace" as Entra ID sends it)' }),
+          path: z
+            .string()
+            .optional()
+            .meta({
+              description:
+                'userName, externalId, active, displayName, name.formatted, name.givenName, name.familyName, emails ' +
+                '(`emails[type eq "work"].value`); other attributes are accepted and ignored. Without a path, ' +
+                '`value` is an object of attributes (add and replace only)',
+            }),
+          value: z.unknown().optional(),
+        }),
+      )
+      .min(1, { error: `must list 1 to ${MAX_OPERATIONS} operations` })
+      .max(MAX_OPERATIONS, { error: `must list 1 to ${MAX_OPERATIONS} operations` }),
+  })
+  .meta({ id: 'ScimPatchOp' });
 
 interface Working extends ScimUserState {
   /** The name's parts as patched; joined into `name` at the end unless the display name was set too. */
@@ -33,7 +81,9 @@ function setAttribute(state: Working, path: string, value: unknown, remove: bool
   if (emailPath) {
     if (remove) return; // A person keeps an address: removing it is not applied.
     if (emailPath[1] !== undefined && !picksWorkEmail(emailPath[1])) return;
-    const email = Array.isArray(value) ? pickEmail(value) : emailAddress(value, 'emails.value');
+    const email = Array.isArray(value)
+      ? pickEmail(parseScim(ScimEmails, value, 'invalidValue', 'emails'))
+      : emailAddress(value, 'emails.value');
     if (email) state.email = email;
     return;
   }
@@ -72,27 +122,12 @@ function setAttribute(state: Working, path: string, value: unknown, remove: bool
   }
 }
 
-/**
- * Applies a PatchOp (RFC 7644 §3.5.2) to the person's state, as Entra ID and Okta send it: `op` in any case
- * (Entra: "Replace", "Add"), with a path or with none and an object of attributes (Okta's
- * `{"op":"replace","value":{"active":false}}`; Entra's no-path form with dotted keys such as `name.givenName`),
- * `active` as a boolean or Entra's "True"/"False" string. `add` on a single-valued attribute replaces it.
- */
+/** Applies a PatchOp (ScimPatchOp) to the person's state. `add` on a single-valued attribute replaces it. */
 export function applyPatch(current: ScimUserState, body: unknown): ScimUserState {
-  const request = (body ?? {}) as { schemas?: unknown; Operations?: unknown };
-  if (!Array.isArray(request.schemas) || !request.schemas.includes(SCHEMA.patch)) {
-    throw scimError('bad_request', 'invalidSyntax', `A PATCH body names the schema ${SCHEMA.patch}`);
-  }
-  const operations = request.Operations;
-  if (!Array.isArray(operations) || operations.length === 0 || operations.length > MAX_OPERATIONS) {
-    throw scimError('bad_request', 'invalidSyntax', `Operations must list 1 to ${MAX_OPERATIONS} operations`);
-  }
+  const { Operations: operations } = parseScim(ScimPatchOp, body, 'invalidSyntax');
   const state: Working = { ...current, displayNameSet: false };
-  for (const operation of operations as { op?: unknown; path?: unknown; value?: unknown }[]) {
-    const op = typeof operation?.op === 'string' ? operation.op.toLowerCase() : '';
-    if (op !== 'add' && op !== 'replace' && op !== 'remove') {
-      throw scimError('bad_request', 'invalidSyntax', `Unknown op: ${String(operation?.op)}`);
-    }
+  for (const operation of operations) {
+    const { op } = operation;
     const remove = op === 'remove';
     if (typeof operation.path === 'string' && operation.path.trim() !== '') {
       setAttribute(state, operation.path.trim().toLowerCase().replace(USER_PREFIX, ''), operation.value, remove);

@@ -1,10 +1,17 @@
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { errorHandlerWith, statusOf } from '../http/errors.js';
+import { refuseNulInJson } from '../http/nul.js';
 import { enforceRateLimit } from '../ratelimit/limiter.js';
 import { discovery } from './discovery.js';
-import { SCHEMA } from './resources.js';
+import { SCHEMA, type ScimError, type ScimType } from './resources.js';
 import {
   authenticateScim,
   createScimUser,
@@ -18,18 +25,45 @@ import {
 } from './service.js';
 
 export const SCIM_PATH = '/scim/v2';
-const SCIM_JSON = 'application/scim+json';
+export const SCIM_JSON = 'application/scim+json';
 
-/** The same cap as the MCP endpoint's JSON: a User resource is a few hundred bytes. */
-const parseJson = express.json({ limit: '1mb', type: ['application/scim+json', 'application/json'] });
+/** The same cap as the MCP endpoint's JSON: a User resource is a few hundred bytes. NUL refused as on every route
+ *  (PostgreSQL cannot store it: a `\u0000` in a userName would be a 500). */
+const parseJson = express.json({
+  limit: '1mb',
+  type: ['application/scim+json', 'application/json'],
+  verify: refuseNulInJson,
+});
 
 /** RFC 7644 §3.12: `status` as a string, `scimType` where the RFC names one. */
-const scimErrorHandler = errorHandlerWith((apiError) => ({
-  schemas: [SCHEMA.error],
-  status: String(apiError ? statusOf[apiError.code] : 500),
-  ...(apiError?.options.scimType ? { scimType: apiError.options.scimType } : {}),
-  detail: apiError?.message ?? 'Internal server error',
-}));
+const answerScimError = errorHandlerWith(
+  (apiError): ScimError => ({
+    schemas: [SCHEMA.error],
+    status: String(apiError ? statusOf[apiError.code] : 500),
+    // Set by scimError alone, which takes a ScimType.
+    ...(apiError?.options.scimType ? { scimType: apiError.options.scimType as ScimType } : {}),
+    detail: apiError?.message ?? 'Internal server error',
+  }),
+);
+
+/**
+ * Every failure on /scim/v2 as an RFC 7644 error in `application/scim+json`: the SCIM router's own, and (mounted
+ * app-wide on SCIM_PATH by app.ts) those of the middleware before it, such as a NUL in the URL.
+ */
+export const scimErrorHandler: ErrorRequestHandler = (err, req, res, next) => {
+  if (!res.headersSent) res.type(SCIM_JSON);
+  answerScimError(err, req, res, next);
+};
+
+/** The path with its escapes decoded; undefined when one is malformed (`%E0%A4%A`): it names no document, a 404
+ *  rather than decodeURIComponent's URIError (a 500). */
+function decodedPath(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+}
 
 const callerOf = (res: Response) => res.locals.scimCaller as ScimCaller;
 
@@ -42,8 +76,6 @@ export function createScimRouter(app: AppContext): Router {
   const router = express.Router({ caseSensitive: false });
 
   const authenticate: RequestHandler = async (req, res, next) => {
-    // Set first: the error handler's res.json keeps a Content-Type already set.
-    res.type(SCIM_JSON);
     const caller = await authenticateScim(app, req.headers.authorization, req.ip ?? null);
     await enforceRateLimit(app.rateLimiter, res, ['api', `scim:${caller.tokenId}`]);
     res.locals.scimCaller = caller;
@@ -63,7 +95,8 @@ export function createScimRouter(app: AppContext): Router {
     Object.entries(discovery(scimBaseUrl(app))).map(([path, body]) => [`/${path}`.toLowerCase(), body]),
   );
   scim.get(/^\/(ServiceProviderConfig|ResourceTypes|Schemas)/i, (req, res, next) => {
-    const body = documents.get(decodeURIComponent(req.path).toLowerCase());
+    const path = decodedPath(req.path);
+    const body = path === undefined ? undefined : documents.get(path.toLowerCase());
     if (body === undefined) next();
     else send(res, 200, body);
   });

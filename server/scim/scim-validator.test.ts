@@ -4,6 +4,7 @@
 import SCIMMY from 'scimmy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { keepsScimContract } from '../../test/response-contract.js';
 
 let server: TestServer;
 let f: Fixtures;
@@ -22,7 +23,10 @@ async function scim(path: string, init: { method?: string; json?: unknown } = {}
     body: init.json === undefined ? undefined : JSON.stringify(init.json),
   });
   const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type') ?? '', body: text ? JSON.parse(text) : undefined };
+  const body = text ? JSON.parse(text) : undefined;
+  // Every answer, errors included, as the OpenAPI document declares it.
+  keepsScimContract(init.method ?? 'GET', res, body);
+  return { status: res.status, type: res.headers.get('content-type') ?? '', body };
 }
 
 /** SCIMMY's User schema, read as a client reads an answer: throws on a wrong type, shape or `schemas`. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { keepsScimContract } from '../../test/response-contract.js';
 import { createUser } from '../users/service.js';
 import { entra, okta } from './scim.fixtures.js';
 
@@ -24,7 +25,10 @@ async function scim(path: string, token: string | undefined, init: { method?: st
     body: init.json === undefined ? undefined : JSON.stringify(init.json),
   });
   const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type') ?? '', body: text ? JSON.parse(text) : undefined };
+  const body = text ? JSON.parse(text) : undefined;
+  // Every answer, errors included, as the OpenAPI document declares it.
+  keepsScimContract(init.method ?? 'GET', res, body);
+  return { status: res.status, type: res.headers.get('content-type') ?? '', body };
 }
 
 const mint = async (orgId: string, adminToken: string) => {

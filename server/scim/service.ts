@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import type { CreatedScimToken, ScimToken } from '../../shared/scim.js';
 import { type AuditActor, changedFields, recordAudit, recordChanges } from '../audit/queries.js';
 import { digest } from '../auth/secrets.js';
@@ -23,7 +24,16 @@ import {
   touchScimToken,
   updatePersonProfile,
 } from './queries.js';
-import { listResponse, type ScimUserState, scimError, stateOf, toScimUser, userStateFrom } from './resources.js';
+import {
+  listResponse,
+  parseScim,
+  type ScimUserList,
+  type ScimUserState,
+  scimError,
+  stateOf,
+  toScimUser,
+  userStateFrom,
+} from './resources.js';
 
 /** What provisioning needs: people's services (database, bus, clock) and the public URL resources name. */
 export type ScimDeps = PeopleDeps & Pick<AppContext, 'config'>;
@@ -132,24 +142,50 @@ const actorOf = (caller: ScimCaller): AuditActor => ({
 
 /** Largest page a Users list answers (RFC 7644 §3.4.2.4 lets the server cap `count`). */
 export const MAX_COUNT = 200;
+const DEFAULT_COUNT = 100;
 
-export interface ListParams {
-  filter?: string;
-  startIndex?: string;
-  count?: string;
-}
+/**
+ * A Users list's query (RFC 7644 §3.4.2). `startIndex` and `count` are read as §3.4.2.4 says: below 1 is 1, a
+ * negative count is 0; a count above MAX_COUNT is answered with MAX_COUNT, and a value that is not an integer is
+ * the default.
+ */
+export const ScimListQuery = z.object({
+  filter: z
+    .string()
+    .max(1000, { error: 'The filter is too long' })
+    .optional()
+    .meta({
+      description:
+        'Equality on userName, externalId, emails (`emails[type eq "work"].value`) and active, joined by `and` ' +
+        '(e.g. `userName eq "ada@example.com"`); any other filter is a 400 invalidFilter',
+    }),
+  startIndex: z.coerce
+    .number()
+    .int()
+    .catch(1)
+    .transform((n) => Math.max(1, n))
+    .meta({ description: '1-based index of the first result; below 1 is read as 1', minimum: 1, default: 1 }),
+  count: z.coerce
+    .number()
+    .int()
+    .catch(DEFAULT_COUNT)
+    .transform((n) => Math.min(MAX_COUNT, Math.max(0, n)))
+    .meta({
+      description: `Page size; above ${MAX_COUNT} is answered with ${MAX_COUNT}, a negative count is read as 0`,
+      minimum: 0,
+      maximum: MAX_COUNT,
+      default: DEFAULT_COUNT,
+    }),
+});
 
-const integer = (value: string | undefined, fallback: number) => {
-  const n = value === undefined ? Number.NaN : Number.parseInt(value, 10);
-  return Number.isFinite(n) ? n : fallback;
-};
-
-/** A page of the organization's people: 1-based `startIndex` (below 1 is 1), `count` 0 to MAX_COUNT. */
-export async function listScimUsers(deps: ScimDeps, caller: ScimCaller, params: ListParams) {
-  const filter = peopleFilter(params.filter);
-  const startIndex = Math.max(1, integer(params.startIndex, 1));
-  const count = Math.min(MAX_COUNT, Math.max(0, integer(params.count, 100)));
-  const { total, rows } = await scimPeoplePage(deps.db, caller.orgId, filter, startIndex - 1, count);
+/** A page of the organization's people. */
+export async function listScimUsers(
+  deps: ScimDeps,
+  caller: ScimCaller,
+  query: z.input<typeof ScimListQuery>,
+): Promise<ScimUserList> {
+  const { filter, startIndex, count } = parseScim(ScimListQuery, query, 'invalidFilter');
+  const { total, rows } = await scimPeoplePage(deps.db, caller.orgId, peopleFilter(filter), startIndex - 1, count);
   return listResponse(
     rows.map((row) => toScimUser(row, scimBaseUrl(deps))),
     total,
