@@ -313,7 +313,11 @@ function scoreLearned(
     const concentration = Math.max(0, 1 - entropy / Math.log(projectCount));
     const identifier = feature.startsWith('n:');
     // A number of seven digits or more (a contract sum, a long reference) is not met by chance: once is support enough.
-    const support = isLongNumber(feature) ? 1 : total / (total + (identifier ? W.identifierSupport : W.wordSupport));
+    // A plain number of up to four digits in running text ("the 250 kVA generator") may be a quantity met by chance:
+    // it needs the support a word needs (filed more than once) before it counts like an identifier.
+    const support = isLongNumber(feature)
+      ? 1
+      : total / (total + (identifier && !isPlainNumberInText(asked) ? W.identifierSupport : W.wordSupport));
     const base =
       (identifier ? W.learnedIdentifier : W.learnedWord) *
       asked.weight *
@@ -335,6 +339,8 @@ function scoreLearned(
 }
 
 const isLongNumber = (feature: string) => /^n:\d{7,}$/.test(feature);
+const isPlainNumberInText = (asked: AskedFeature) =>
+  (asked.part === 'body' || asked.part === 'passing' || asked.part === 'quoted') && /^\d{1,4}$/.test(asked.text);
 
 const partText: Record<AskedFeature['part'], string> = {
   subject: 'Its subject has',
