@@ -1,5 +1,6 @@
 import type { SuggestionRequest } from '../../shared/filing.js';
 import type { Db } from '../db/connection.js';
+import { isListMailing } from './clues/list-mailing.js';
 import { isAutomatedMail } from './clues/mail-kind.js';
 import { contentOf, type EmailContent } from './content.js';
 import { domainOf, normaliseMessageId } from './message.js';
@@ -82,7 +83,12 @@ export async function rankProjects(
       automated:
         isAutomatedMail({ subject: request.subject, from: request.from.address, body: request.bodyPreview }) ||
         isInternalBroadcast(request, content, self) ||
-        isSentToItself(request),
+        isListMailing({
+          from: request.from.address,
+          recipients: visibleRecipients(request),
+          ownDomain: selfDomain,
+          quotes: content.quotedSenders.length > 0 || content.sections.some((sec) => sec.where === 'quoted'),
+        }),
       stranger: isStranger(request.from.address.toLowerCase(), selfDomain, history),
       documents,
       members,
@@ -105,13 +111,6 @@ function isInternalBroadcast(request: SuggestionRequest, content: EmailContent, 
     content.quotedSenders.length === 0 &&
     !content.sections.some((s) => s.where === 'quoted')
   );
-}
-
-/** Mail whose only visible recipient is its sender (everyone else, the caller too, in Bcc): a mailing. */
-function isSentToItself(request: SuggestionRequest) {
-  const from = request.from.address.toLowerCase();
-  const recipients = visibleRecipients(request);
-  return recipients.length > 0 && recipients.every((a) => a === from);
 }
 
 /** To and Cc, lower-cased: who a mail shows it was sent to (Bcc is not seen). */

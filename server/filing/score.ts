@@ -1,5 +1,5 @@
 import type { Suggestion } from '../../shared/filing.js';
-import { codeBase, effectiveCode, matchesCode } from './clues/job-numbers.js';
+import { codeBase, effectiveCode, matchesCode, spellsCode } from './clues/job-numbers.js';
 import { addressMatchesIn, buildFieldIndex, type FieldIndex } from './clues/project-fields.js';
 import {
   buildNameIndex,
@@ -391,10 +391,12 @@ function scoreLearned(
     const entropy = -shares.reduce((sum, s) => sum + (s > 0 ? s * Math.log(s) : 0), 0);
     const concentration = Math.max(0, 1 - entropy / Math.log(projectCount));
     const identifier = feature.startsWith('n:');
-    // A number written alone ("600", "2026") may be a size, a quantity or a year: it recurs by chance as a word
-    // does, so it needs the support of a word; an identifier with letters or separators ("BP26-0113") needs less.
-    const plainNumber = identifier && plainNumberWritten.test(asked.text);
-    const support = total / (total + (identifier && !plainNumber ? W.identifierSupport : W.wordSupport));
+    // A number written alone may be a size, a quantity or a year: it recurs by chance as a word does, so it needs the
+    // support of a word; an identifier with letters or separators ("BP26-0113") needs less. A number of seven digits or
+    // more (a contract sum, a long reference) is not met by chance: once is support enough.
+    const support = isLongNumber(feature)
+      ? 1
+      : total / (total + (identifier && !isPlainNumber(asked) ? W.identifierSupport : W.wordSupport));
     const base = (identifier ? W.learnedIdentifier : W.learnedWord) * asked.weight * concentration * support;
     known.forEach((r, i) => {
       const weight = base * shares[i]! * scale(asked.part, r.projectId, asked.text);
@@ -410,9 +412,13 @@ function scoreLearned(
   for (const [projectId, p] of perProject) add(projectId, 'filed-content', p.weight, p.text, p.best);
 }
 
-/** A number as written, three digits at most (a size, a quantity: 900 values, so they meet by chance), with no letters or
- *  separators that would make it an identifier. Four digits and more are kept: POs, street numbers, job numbers. */
-const plainNumberWritten = /^\d{1,3}$/;
+const isLongNumber = (feature: string) => /^n:\d{7,}$/.test(feature);
+/** A number as written, with no letters or separators that would make it an identifier: three digits at most anywhere
+ *  (900 values: sizes, quantities meet by chance), four in running text ("the 250 kVA generator", "2026"). Four digits
+ *  in a subject stay identifiers: POs, street numbers, job numbers. */
+const isPlainNumber = (asked: AskedFeature) =>
+  /^\d{1,3}$/.test(asked.text) ||
+  ((asked.part === 'body' || asked.part === 'passing' || asked.part === 'quoted') && /^\d{4}$/.test(asked.text));
 
 const partText: Record<AskedFeature['part'], string> = {
   subject: 'Its subject has',
@@ -449,11 +455,20 @@ function scoreContentClues(e: Evidence, add: AddClue) {
 function scoreJobNumbers(e: Evidence, add: AddClue) {
   for (const section of e.content.sections) {
     for (const n of section.jobNumbers) {
-      if (!n.labelled && !W.bareNumberPlaces.has(section.where)) continue;
       const codes = e.orgs.flatMap((o) => o.codes.get(codeBase(n.value)) ?? []);
+      // The code as the organization writes it, letters and all, is labelled wherever it stands.
+      const spelled = codes.filter((c) => spellsCode(n, e.orgs.find((o) => o.byId.has(c.id))!.byId.get(c.id)!.code));
+      if (n.prefix !== undefined && spelled.length === 0) continue;
+      const labelled = n.labelled || spelled.length > 0;
+      if (!labelled && !W.bareNumberPlaces.has(section.where)) continue;
       const exact = codes.filter((c) => matchesCode(n.value, c.code) === 'exact');
-      const matched = exact.length > 0 ? exact : codes.filter((c) => matchesCode(n.value, c.code) === 'base');
-      const base = n.labelled ? W.jobNumberLabelled : W.jobNumberBare;
+      const matched =
+        spelled.length > 0
+          ? spelled
+          : exact.length > 0
+            ? exact
+            : codes.filter((c) => matchesCode(n.value, c.code) === 'base');
+      const base = labelled ? W.jobNumberLabelled : W.jobNumberBare;
       for (const c of matched) {
         add(
           c.id,
@@ -571,6 +586,13 @@ function scoreDocuments(e: Evidence, known: Set<string>, add: AddContent, byId: 
   }
 }
 
+/**
+ * Clues that identify one project exactly (its job number, a reference number or site set on it, a document of it)
+ * keep their weight in automated mail: a document portal's "[C2411] Contract instruction awaiting acknowledgement"
+ * is that project's mail, while a newsletter's words stay discounted (W.automatedMail).
+ */
+const exactIdentifiers = new Set<ClueKind>(['job-number', 'project-field', 'document-number']);
+
 function rankedOf(
   entry: Entry,
   scale: number,
@@ -580,7 +602,9 @@ function rankedOf(
     .sort((a, b) => b.weight - a.weight || a.kind.localeCompare(b.kind));
   const contentWeight = contentClues.reduce((s, c) => s + c.weight, 0);
   const clues = [...contentClues, ...entry.other].sort((a, b) => b.weight - a.weight || a.text.localeCompare(b.text));
-  const evidence = scale * clues.reduce((s, c) => s + c.weight, 0);
+  const scaled = (c: { kind: ClueKind; weight: number }) =>
+    exactIdentifiers.has(c.kind) ? c.weight : scale * c.weight;
+  const evidence = clues.reduce((s, c) => s + scaled(c), 0);
   // What decided the rank: the strongest clue of all.
   const decisive = clues[0];
   const document = entry.documents.find((d) => d.number) ?? entry.documents[0];
@@ -595,7 +619,7 @@ function rankedOf(
     decidedBy: decisive?.kind ?? 'history',
     evidence,
     contentWeight,
-    strongestContent: scale * Math.max(0, ...contentClues.map((c) => c.single)),
+    strongestContent: Math.max(0, ...contentClues.map((c) => scaled({ kind: c.kind, weight: c.single }))),
     reasons: clues.map((c) => c.text).slice(0, 6),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeFromName, effectiveCode, jobNumbersIn, matchesCode } from './job-numbers.js';
+import { codeFromName, effectiveCode, jobNumbersIn, matchesCode, spellsCode } from './job-numbers.js';
 
 const labelled = (text: string) =>
   jobNumbersIn(text)
@@ -7,10 +7,20 @@ const labelled = (text: string) =>
     .map((n) => n.value);
 const bare = (text: string) =>
   jobNumbersIn(text)
-    .filter((n) => !n.labelled)
+    .filter((n) => !n.labelled && !n.prefix)
     .map((n) => n.value);
 
 describe('jobNumbersIn', () => {
+  it('keeps the letters written before a number, for codes such as C2411 to be matched as the organization writes them', () => {
+    const prefixed = (text: string) => jobNumbersIn(text).flatMap((n) => (n.prefix ? [`${n.prefix}|${n.value}`] : []));
+    expect(prefixed('[C2411] Contract instruction')).toEqual(['c|2411']);
+    expect(prefixed('PBS-2411 roof')).toEqual(['pbs|2411']);
+    expect(bare('PBS-2411 roof')).toEqual(['2411']);
+    expect(spellsCode({ value: '2411', labelled: false, prefix: 'c' }, 'C2411')).toBe(true);
+    expect(spellsCode({ value: '2411', labelled: false, prefix: 'c' }, 'J2411')).toBe(false);
+    expect(spellsCode({ value: '2411', labelled: false, prefix: 'pbs' }, 'PBS-2411')).toBe(true);
+  });
+
   it('reads the labelled forms people write', () => {
     for (const text of [
       'Pricing for job #4410 - misc metals',
@@ -45,7 +55,12 @@ describe('jobNumbersIn', () => {
 
   it('does not read money, decimals, inside longer numbers or inside words', () => {
     expect(jobNumbersIn('we can add it for $4,200 or $4410')).toEqual([]);
-    expect(jobNumbersIn('4410.5 feet, 1,441,000 sf, AB4410, 44100').map((n) => n.value)).toEqual(['44100']);
+    // AB4410 is kept only with its letters: it matches a project whose code is AB4410, not job 4410.
+    expect(
+      jobNumbersIn('4410.5 feet, 1,441,000 sf, AB4410, 44100')
+        .filter((n) => !n.prefix)
+        .map((n) => n.value),
+    ).toEqual(['44100']);
   });
 });
 

@@ -7,6 +7,8 @@ export interface JobNumber {
   /** Digits with an optional suffix: `4410`, `4521-02`. */
   value: string;
   labelled: boolean;
+  /** Letters written right before the number ("C2411", "PBS-2411"): it names a project only whose code they spell. */
+  prefix?: string;
 }
 
 const label = String.raw`(?:job\s*(?:no\.?|number|num|#|ref\.?)?|proj(?:ect)?\.?\s*(?:no\.?|number|#)?|ref(?:erence)?|j-?|#)`;
@@ -14,6 +16,8 @@ const number = String.raw`(\d{3,6}(?:-\d{1,3}(?![\d.,]))?)`;
 const labelledNumber = new RegExp(String.raw`(?<![\p{L}\p{N}])${label}\s*[:#]?\s*${number}(?![\p{N}]|[.,]\d)`, 'giu');
 // Letters may follow a bare number in file names (`4410_Set`, `Job4530_v3`) but not digits, `$` before, or a
 // decimal or thousands part after (`$4,410`, `4410.5`).
+// A number with letters before it, as an organization's codes are written (`C2411`, `PBS-2411`).
+const prefixedNumber = new RegExp(String.raw`(?<![\p{L}\p{N}])(\p{L}{1,4})-?${number}(?![\p{N}]|[.,]\d)`, 'gu');
 const bareNumber = new RegExp(String.raw`(?<![\p{L}\p{N}$.,/])${number}(?![\p{N}]|[.,]\d)`, 'gu');
 
 export function jobNumbersIn(text: string): JobNumber[] {
@@ -21,6 +25,8 @@ export function jobNumbersIn(text: string): JobNumber[] {
   // File names join words with `_`, `-` and `.`: read them as spaces, but keep `4521-02` together.
   const spaced = text.replace(/_/g, ' ');
   for (const m of spaced.matchAll(labelledNumber)) found.set(m[1]!, { value: m[1]!, labelled: true });
+  for (const m of spaced.matchAll(prefixedNumber))
+    found.set(`${m[1]!.toLowerCase()}${m[2]!}`, { value: m[2]!, labelled: false, prefix: m[1]!.toLowerCase() });
   for (const m of spaced.matchAll(bareNumber))
     if (!found.has(m[1]!)) found.set(m[1]!, { value: m[1]!, labelled: false });
   return [...found.values()];
@@ -36,6 +42,12 @@ export function effectiveCode(project: { name: string; code: string | null }): s
   if (project.code) return project.code.match(/(\d{3,6}(?:-\d{1,3})?)/)?.[1] ?? project.code.toLowerCase();
   return codeFromName(project.name);
 }
+
+/** Whether a number written with letters before it spells the project's code: "C2411" and "c-2411" for code C2411. */
+export const spellsCode = (n: JobNumber, code: string | null) =>
+  n.prefix !== undefined &&
+  code !== null &&
+  code.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '') === n.prefix + n.value.replace(/-/g, '');
 
 /** A job number or code without its suffix: `4521` of `4521-02`. */
 export const codeBase = (value: string) => value.split('-')[0]!;

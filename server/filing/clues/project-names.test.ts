@@ -27,6 +27,12 @@ describe('nameMatchesIn', () => {
     expect(matches('MapleGrove school - gym ceiling')).toEqual({ school: 'phrase' });
   });
 
+  it('reads two words of a name written in the other order as a phrase, but not a kind of building with a word', () => {
+    expect(matches('valuation for the Lakeshore Riverside split')).toEqual({ lib: 'word', mob: 'word' });
+    expect(matches('the Hills Cedar access road')).toEqual({ senior: 'phrase' });
+    expect(matches('the library Lakeshore')).toEqual({ lib: 'word' });
+  });
+
   it('lets one distinctive word name a project, but not a generic or everyday word', () => {
     expect(matches('Lakeshore - glazing shop drawings')).toEqual({ lib: 'word' });
     expect(matches('at the library on Northgate, Lakeview side')).toEqual({ lakeview: 'word' });

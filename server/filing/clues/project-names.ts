@@ -336,7 +336,9 @@ export function nameMatchesIn(written: string, index: NameIndex): NameMatch[] {
         // "Phase 2", "Building 3": a generic word with a number says nothing.
         else if (matched.filter((w) => !/^\d+$/.test(w)).length >= 2)
           keep({ projectId: variant.projectId, strength: 'generic-phrase', words: phrase });
-      } else if (index.distinctive.get(words[i]!) === variant.projectId)
+      } else if (isSwappedPair(words, i, variant.tokens, index))
+        keep({ projectId: variant.projectId, strength: 'phrase', words: `${words[i]} ${words[i + 1]}` });
+      else if (index.distinctive.get(words[i]!) === variant.projectId)
         keep({ projectId: variant.projectId, strength: 'word', words: phrase });
     }
   }
@@ -360,6 +362,17 @@ function ownsPhrase(index: NameIndex, matched: string[], projectId: string): boo
   return (index.byWord.get(matched[0]!) ?? []).every(
     (v) => v.projectId === projectId || longestRun(matched, 0, v.tokens) < matched.length,
   );
+}
+
+/**
+ * Two words of one name side by side in the other order, neither a kind of building nor shared with another project:
+ * people reorder a long name ("the Stellenbosch residence" for "Die Wingerd Student Residence, Stellenbosch").
+ */
+function isSwappedPair(words: string[], i: number, tokens: string[], index: NameIndex): boolean {
+  const next = words[i + 1];
+  if (next === undefined || next === words[i] || index.weak.has(next) || index.weak.has(words[i]!)) return false;
+  const at = tokens.indexOf(next);
+  return at >= 0 && at < tokens.indexOf(words[i]!);
 }
 
 /** How many words from `start` appear in `tokens` in the same order (gaps in `tokens` allowed). */
