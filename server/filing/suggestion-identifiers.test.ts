@@ -1,23 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { f, server } from '../../test/fixture-server.js';
 import { createProject } from '../organizations/service.js';
-
-const file = (projectId: string, json: Record<string, unknown>) =>
-  server.call(`/v1/organization/${f.orgA.id}/project/${projectId}/emails`, {
-    method: 'POST',
-    token: f.member.token,
-    json: { to: ['member@harbor.test'], ...json },
-  });
-
-const suggest = async (json: Record<string, unknown>) => {
-  const res = await server.call('/v1/filing/suggestions', {
-    method: 'POST',
-    token: f.member.token,
-    json: { to: [{ address: 'member@harbor.test' }], cc: [], attachmentNames: [], ...json },
-  });
-  expect(res.status).toBe(200);
-  return res.body.suggestions as { projectId: string; projectName: string; score: number; reasons: string[] }[];
-};
+import { fileEmail as file, suggest } from './suggestion-calls.fixtures.js';
 
 describe('numbers, codes and list mail in a suggestion', () => {
   it('a portal’s automated notice naming a project’s code as the organization writes it (C2411) goes to that project', async () => {
