@@ -49,6 +49,9 @@ async function start(): Promise<{ code: number | null; output: string; addinPage
       SITEFILE_DEMO: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A group of its own, stopped as a whole: npm does not pass SIGTERM on through its script's shell, so a signal
+    // to npm alone left the server running after the test.
+    detached: true,
   });
   let output = '';
   let addinPage: number | undefined;
@@ -63,7 +66,7 @@ async function start(): Promise<{ code: number | null; output: string; addinPage
           },
           () => undefined,
         )
-        .finally(() => child.kill('SIGTERM'));
+        .finally(() => process.kill(-(child.pid as number), 'SIGTERM'));
   };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
