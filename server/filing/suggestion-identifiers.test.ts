@@ -22,26 +22,18 @@ describe('numbers, codes and list mail in a suggestion', () => {
 
   it('a contract sum filed once with its project names it, not the fragments other mail shares', async () => {
     for (const [i, text] of ['Block C slab poured.', 'Site camp moved.', 'Tower crane 240 units lifted.'].entries())
-      expect(
-        (
-          await file(f.projectA1.id, {
-            subject: `Site note ${i}`,
-            from: 'pm@contractor.test',
-            internetMessageId: `<note-${i}@contractor.test>`,
-            bodyText: `${text} 600 blocks and 112 sheets on site.`,
-          })
-        ).status,
-      ).toBe(201);
-    expect(
-      (
-        await file(f.projectA2.id, {
-          subject: 'Award',
-          from: 'client@owner.test',
-          internetMessageId: '<award@owner.test>',
-          bodyText: 'We will go with the contractor at R 112 845 600.00 excl. VAT.',
-        })
-      ).status,
-    ).toBe(201);
+      await file(f.projectA1.id, {
+        subject: `Site note ${i}`,
+        from: 'pm@contractor.test',
+        internetMessageId: `<note-${i}@contractor.test>`,
+        bodyText: `${text} 600 blocks and 112 sheets on site.`,
+      });
+    await file(f.projectA2.id, {
+      subject: 'Award',
+      from: 'client@owner.test',
+      internetMessageId: '<award@owner.test>',
+      bodyText: 'We will go with the contractor at R 112 845 600.00 excl. VAT.',
+    });
     const [first] = await suggest({
       subject: 'Interim valuation no. 3',
       from: { address: 'pm@contractor.test' },
@@ -51,16 +43,12 @@ describe('numbers, codes and list mail in a suggestion', () => {
   });
 
   it('a plain number in running text filed once (a quantity, maybe by chance) does not make a suggestion likely', async () => {
-    expect(
-      (
-        await file(f.projectA1.id, {
-          subject: 'Order',
-          from: 'estimator@electrical.test',
-          internetMessageId: '<order@electrical.test>',
-          bodyText: 'Ordered 250 sheets.',
-        })
-      ).status,
-    ).toBe(201);
+    await file(f.projectA1.id, {
+      subject: 'Order',
+      from: 'estimator@electrical.test',
+      internetMessageId: '<order@electrical.test>',
+      bodyText: 'Ordered 250 sheets.',
+    });
     const [first] = await suggest({
       subject: 'Commissioning',
       from: { address: 'estimator@electrical.test' },
@@ -72,16 +60,12 @@ describe('numbers, codes and list mail in a suggestion', () => {
   });
 
   it('a known supplier’s notice to its customers list stays below 0.5, though it names a project', async () => {
-    expect(
-      (
-        await file(f.projectA1.id, {
-          subject: 'Brick delivery',
-          from: 'sales@bricks.test',
-          internetMessageId: '<delivery@bricks.test>',
-          bodyText: 'Face bricks delivered to Pier 9 Terminal.',
-        })
-      ).status,
-    ).toBe(201);
+    await file(f.projectA1.id, {
+      subject: 'Brick delivery',
+      from: 'sales@bricks.test',
+      internetMessageId: '<delivery@bricks.test>',
+      bodyText: 'Face bricks delivered to Pier 9 Terminal.',
+    });
     const suggestions = await suggest({
       subject: '2026 face brick prices',
       from: { address: 'customercare@bricks.test' },
