@@ -67,6 +67,7 @@ describe('config', () => {
     expect(config.http).toEqual({
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 120_000,
+      keepAliveTimeoutMs: 65_000,
       maxConnections: 1000,
       maxConnectionsPerAddress: 100,
     });

@@ -127,6 +127,7 @@ const envSchema = z.object({
   FILING_ALONE_FROM_BYTES: count(8 * 1024 * 1024, 1024 * 1024 * 1024),
   HTTP_HEADERS_TIMEOUT_MS: millis(10_000, 100, 300_000),
   HTTP_REQUEST_TIMEOUT_MS: millis(120_000, 100, 3_600_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: millis(65_000, 1000, 3_600_000),
   HTTP_MAX_CONNECTIONS: count(1000, 1_000_000),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.preprocess(
     emptyAsUndefined,
@@ -222,8 +223,9 @@ export type Config = {
   exportStallTimeoutMs: number;
   /** The PostgreSQL pool. */
   pool: PoolLimits;
-  /** Node's HTTP server: whole headers within `headersTimeout`, the whole request within `requestTimeout`. */
-  http: { headersTimeoutMs: number; requestTimeoutMs: number } & ConnectionLimits;
+  /** Node's HTTP server: whole headers within `headersTimeout`, the whole request within `requestTimeout`; an idle
+   *  kept-alive socket is closed after `keepAliveTimeout`. */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number } & ConnectionLimits;
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   /** `SITEFILE_DEMO`: `on` (1) seeds and shows the demo, `off` (0) never; `auto` (unset) only on an embedded
    *  database that is empty or holds the demo. */
@@ -354,6 +356,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http: {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxConnections: e.HTTP_MAX_CONNECTIONS,
       // A tenth of the instance's sockets by default: ten addresses, not one, are needed to fill it.
       maxConnectionsPerAddress: e.HTTP_MAX_CONNECTIONS_PER_ADDRESS ?? Math.ceil(e.HTTP_MAX_CONNECTIONS / 10),

@@ -26,6 +26,18 @@ async function listen(server: Server): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
+/**
+ * Once `server` stops listening, a socket whose answer ends closes then: kept alive for another request, it would
+ * hold close() for the keep-alive timeout (closeServer closes the sockets idle when it is called).
+ */
+function closeSocketsAnsweredWhileClosing(server: Server): void {
+  server.on('request', (_req, res) =>
+    res.once('finish', () => {
+      if (!server.listening) server.closeIdleConnections();
+    }),
+  );
+}
+
 const closeServer = (server: Server) =>
   new Promise<void>((resolve) => {
     server.close(() => resolve());
@@ -53,15 +65,20 @@ export async function startServer(options: AppOptions & { port?: number }): Prom
   const limits = options.config.http;
   // A client that sends its headers or its body too slowly is cut (408) once the limit passes, checked every
   // second rather than Node's 30 s; open sockets are capped in total and per address (limitConnections).
+  // An idle kept-alive socket stays open longer than a balancer in front reuses it (ALB: 60 s; Node's 5 s would
+  // close sockets the balancer is about to send on: a 502), and longer than a loaded event loop can stall between
+  // a client's two requests. Those two timeouts do not cut it: they count from a request's first byte.
   const http = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
     },
     app.express,
   );
   limitConnections(http, limits, (reason) => app.context.metrics.connectionsClosed.inc({ reason }));
+  closeSocketsAnsweredWhileClosing(http);
   http.listen(options.port ?? options.config.port, host);
   http.on('clientError', answerClientError);
   const port = await listen(http);

@@ -1,7 +1,7 @@
+import { once } from 'node:events';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { server } from './fixture-server.js';
 
 // Issue 36: one client holding the instance's sockets (about 1,000 idle ones) shut every other client out. The
@@ -16,12 +16,25 @@ interface Held {
   socket: Socket;
   /** Set when the connection ended (the server closed it). */
   closed: boolean;
+  /** Its address and port once connected: how the server's end names its peer. */
+  peer?: string;
 }
+
+/** The server's end of each connection it accepted in this test, by its peer's address and port. */
+const accepted = new Map<string, Socket>();
+beforeAll(() => {
+  // After the server's own listener (limitConnections): the socket is kept or already closed when this runs.
+  server.http.on('connection', (socket: Socket) =>
+    accepted.set(`${socket.remoteAddress}:${socket.remotePort}`, socket),
+  );
+});
 
 const held: Held[] = [];
 afterEach(async () => {
   for (const { socket } of held.splice(0)) socket.destroy();
-  await sleep(200); // the server sees them go
+  // The server has seen them go before the next test counts sockets.
+  await Promise.all([...accepted.values()].map((end) => !end.destroyed && once(end, 'close')));
+  accepted.clear();
 });
 
 /** `count` connections from `localAddress` that send nothing, opened one after the other. */
@@ -30,8 +43,11 @@ async function holdIdle(localAddress: string, count: number): Promise<Held[]> {
   const opened: Held[] = [];
   for (let i = 0; i < count; i += 1) {
     const socket = connect({ host: '127.0.0.1', port: Number(port), localAddress });
-    const entry = { socket, closed: false };
+    const entry: Held = { socket, closed: false };
     socket.on('error', () => undefined);
+    socket.once('connect', () => {
+      entry.peer = `${socket.localAddress}:${socket.localPort}`;
+    });
     socket.once('close', () => {
       entry.closed = true;
     });
@@ -39,7 +55,14 @@ async function holdIdle(localAddress: string, count: number): Promise<Held[]> {
     opened.push(entry);
     await new Promise((resolve) => socket.once('connect', resolve).once('close', resolve));
   }
-  await sleep(200); // closes the server made reach the client
+  // 'connect' is the kernel's handshake: the server accepts (and keeps or closes) each one after it. Each the
+  // server closed (a newcomer past a cap, or the idle one it made room by) is closed at the client too.
+  for (const { peer } of opened) {
+    while (peer && !accepted.has(peer)) await once(server.http, 'connection');
+  }
+  await Promise.all(
+    opened.map((h) => h.peer && accepted.get(h.peer)?.destroyed && !h.closed && once(h.socket, 'close')),
+  );
   return opened;
 }
 

@@ -85,7 +85,7 @@ describeInBrowser('the admin console in Chromium', () => {
     await expectAccessible(pane);
     await pane.close();
     // A sign-in, four screens checked with axe and a pane opened: allow for a busy machine.
-  }, 60_000);
+  });
 
   it("manages the organization's people: role, disable (asked first) and enable, removal", async () => {
     const { server, f } = suite;
@@ -136,7 +136,7 @@ describeInBrowser('the admin console in Chromium', () => {
     await row().getByRole('button', { name: 'Remove' }).click();
     await expect.poll(() => row().count()).toBe(0);
     expect((await server.call(`/v1/organization/${f.orgA.id}`, { token: patToken })).status).toBe(403);
-  }, 60_000);
+  });
 
   it('creates an API key, brings its secret into view with the focus, shows it once, and empties the form', async () => {
     const { server, f } = suite;
@@ -294,7 +294,7 @@ describeInBrowser('the admin console in Chromium', () => {
     await expectAccessible(adminOnly);
     await orgAdmin.close();
     suite.page = adminPage;
-  }, 60_000);
+  });
 
   describe('at 320 and 350 px', () => {
     beforeAll(async () => {
@@ -332,7 +332,7 @@ describeInBrowser('the admin console in Chromium', () => {
           await expectAccessible(page);
           await narrow.close();
           suite.page = adminPage;
-        }, 60_000);
+        });
       }
     }
   });

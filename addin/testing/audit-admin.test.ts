@@ -127,7 +127,7 @@ describeInBrowser('the audit log in the admin console', () => {
         await expectAccessible(small);
         await narrow.close();
         suite.page = page;
-      }, 60_000);
+      });
     }
   }
 });

@@ -43,6 +43,13 @@ export const paneLayouts = [
 
 export const describeInBrowser = (name: string, body: () => void) => describeNeeds(['chromium'], name, body);
 
+/**
+ * The longest one wait on a page may take (a locator's, a poll's): a page's load and checks at CI's load (7 to 38
+ * on two cores) take up to 30 s. A wait that fails then says what it waited for, within the test's budget
+ * (vitest.config.ts).
+ */
+export const pageWaitMs = 30_000;
+
 /** The e-mail open in the stand-in Outlook. */
 export const openEmail = {
   mode: 'read',
@@ -107,8 +114,7 @@ export async function openPaneContext(
     colorScheme: options.colorScheme ?? 'light',
     storageState: options.signedInFrom ? await options.signedInFrom.storageState() : undefined,
   });
-  // Fail with the locator's own message well before the test's timeout.
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(pageWaitMs);
   context.on('weberror', (error) => console.error('page error:', error.error().message));
   await context.route(officeJsUrl, (route) =>
     route.fulfill({ status: 200, contentType: 'application/javascript', body: stub }),

@@ -126,7 +126,7 @@ describeInBrowser('filed e-mail in the admin console', () => {
       await cardShot(page, `62-admin-filed-${tag}-moved`);
       await expectAccessible(page);
       await context.close();
-    }, 90_000);
+    });
   }
 
   it('asks before unfiling: Cancel leaves the filing where it is', async () => {

@@ -79,6 +79,6 @@ describeInBrowser('searching all filed mail in the pane', () => {
       await page.getByText('2 filed e-mails', { exact: true }).waitFor();
       expect(await picker.inputValue()).toBe('');
       await context.close();
-    }, 60_000);
+    });
   }
 });

@@ -63,6 +63,6 @@ describeInBrowser('in view at 720 px', () => {
       await page.screenshot({ path: `test/artifacts/addin/in-view-after-${tag}.png` });
       await expectAccessible(page);
       await context.close();
-    }, 90_000);
+    });
   }
 });

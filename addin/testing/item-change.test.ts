@@ -159,7 +159,7 @@ describeInBrowser('a pinned pane switching e-mails', () => {
       await expect.poll(() => project.inputValue()).toBe('Quay Wall Repairs');
       expect(await note.inputValue()).toBe('fixings');
       await context.close();
-    }, 60_000);
+    });
   }
 
   it('follows Outlook’s theme live, light to dark and back, while the pane is open', async () => {
@@ -253,6 +253,6 @@ describeInBrowser('a pinned pane switching e-mails', () => {
       expect(await notice.count()).toBe(0);
       await page.getByRole('radio', { name: /Dockside Offices/, checked: true }).waitFor();
       await context.close();
-    }, 60_000);
+    });
   }
 });

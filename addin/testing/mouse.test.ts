@@ -80,7 +80,7 @@ describeInBrowser('pickers with the mouse', () => {
         await expectAccessible(page);
         await context.close();
         // Three lists opened, each checked with axe: allow for a busy machine.
-      }, 60_000);
+      });
     }
   }
 

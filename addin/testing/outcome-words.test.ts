@@ -101,7 +101,7 @@ describeInBrowser('what the pane says after filing', () => {
       await second.page.getByText(/Filed in Pier 9 Terminal\. Marked “Filed: Pier 9 Terminal” in Outlook\./).waitFor();
       expect(await second.page.getByText(/with 0 attachments/).count()).toBe(0);
       await second.context.close();
-    }, 60_000);
+    });
   }
 
   it('names every place a conversation is filed (keyboard, 320 px, dark)', async () => {
@@ -145,5 +145,5 @@ describeInBrowser('what the pane says after filing', () => {
     await page.keyboard.press('Enter');
     await page.getByText(/Filed in Dockside Offices with 2 attachments\./).waitFor();
     await context.close();
-  }, 60_000);
+  });
 });

@@ -137,7 +137,7 @@ describeInBrowser('nothing prepared is lost', () => {
       expect(detail.documentId).toBe('doc_dock003');
       expect(detail.attachments.map((a) => a.name)).toEqual(['anchor-detail.txt']);
       await context.close();
-    }, 90_000);
+    });
 
     it(`a filing stored though its answer was lost is shown filed, not "Not filed" (${tag})`, async () => {
       const email = {
@@ -183,6 +183,6 @@ describeInBrowser('nothing prepared is lost', () => {
       // Stored once, by the first File: the retry found it and did not file again.
       expect(await suite.filedIn(suite.f.projectA1.id, `"lost answer ${tag}"`)).toHaveLength(1);
       await context.close();
-    }, 90_000);
+    });
   }
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pkce } from '../../server/oauth/browser.fixtures.js';
 import { repoRoot } from '../tools/manifest.js';
 import { describeInBrowser, expectAccessible, openEmail, origin, shot, signInToAdmin } from './chromium.js';
@@ -52,6 +52,9 @@ describeInBrowser('opening what was filed', () => {
     return res.body.id as string;
   };
 
+  // Filed before the tests: each one that opens it needs no other to have run first.
+  beforeAll(() => fileByApi(filedEarlier));
+
   const openPane = async (item: object, width: number, theme: Theme, host: Record<string, unknown> = {}) => {
     const { context, page } = await suite.openPane(
       { item, dark: theme === 'dark', ...host },
@@ -86,10 +89,10 @@ describeInBrowser('opening what was filed', () => {
     expect(await page.getByRole('link', { name: 'Download the original e-mail (.eml)' }).count()).toBe(1);
   };
 
-  it('opens the filed e-mail from "Already filed" by mouse, and from search by keyboard, at 320 and 450 px, light and dark', async () => {
-    await fileByApi(filedEarlier);
-    for (const width of widths) {
-      for (const theme of themes) {
+  // One test a layout: each loads the pane and three views of it, a browser test's budget (vitest.config.ts).
+  for (const width of widths) {
+    for (const theme of themes) {
+      it(`opens the filed e-mail from "Already filed" by mouse, and from search by keyboard (${width} px, ${theme})`, async () => {
         const { context, page } = await openPane(filedEarlier, width, theme);
         await page.getByText(/Already filed in Pier 9 Terminal by Ada Admin on/).waitFor();
         await expectAccessible(page);
@@ -110,9 +113,9 @@ describeInBrowser('opening what was filed', () => {
         await page.keyboard.press('Enter');
         await expectReadView(page);
         await context.close();
-      }
+      });
     }
-  }, 180_000);
+  }
 
   it('finds a subject with <…> in the Filed e-mails tab and opens it', async () => {
     const { context, page } = await openPane(openEmail, 320, 'light');
@@ -223,7 +226,7 @@ describeInBrowser('opening what was filed', () => {
     await page.getByText('1 filed e-mail', { exact: true }).waitFor({ timeout: 20_000 });
     await page.getByText('Offline', { exact: true }).waitFor({ state: 'hidden' });
     await context.close();
-  }, 60_000);
+  });
 
   it('the consent page of a self-registered client fits Outlook’s 300 px dialog: Allow in view, focus on the question', async () => {
     const redirect = 'http://127.0.0.1:33418/callback';
@@ -273,41 +276,42 @@ describeInBrowser('opening what was filed', () => {
     }
   });
 
-  it('axe finds nothing serious on the pane’s other screens at 320 and 450 px, light and dark', async () => {
-    const compose = { ...openEmail, mode: 'compose', internetMessageId: undefined, attachments: [] };
-    const screens: {
-      name: string;
-      host: Record<string, unknown>;
-      signedIn: boolean;
-      shows: (page: Page) => unknown;
-    }[] = [
-      {
-        name: 'signed-out',
-        host: { item: openEmail },
-        signedIn: false,
-        shows: (page) => page.getByRole('button', { name: 'Sign in to Sitefile' }).waitFor(),
-      },
-      {
-        name: 'no-host',
-        host: {},
-        signedIn: true,
-        shows: (page) => page.getByRole('heading', { name: 'Sitefile for Outlook' }).waitFor(),
-      },
-      {
-        name: 'no-item',
-        host: { noItemSelected: true },
-        signedIn: true,
-        shows: (page) => page.getByText('Select an e-mail to see where it belongs and file it.').waitFor(),
-      },
-      {
-        name: 'compose',
-        host: { item: compose },
-        signedIn: true,
-        shows: (page) => page.getByRole('button', { name: 'File this when sent' }).waitFor(),
-      },
-    ];
-    for (const width of widths) {
-      for (const theme of themes) {
+  const compose = { ...openEmail, mode: 'compose', internetMessageId: undefined, attachments: [] };
+  const screens: {
+    name: string;
+    host: Record<string, unknown>;
+    signedIn: boolean;
+    shows: (page: Page) => unknown;
+  }[] = [
+    {
+      name: 'signed-out',
+      host: { item: openEmail },
+      signedIn: false,
+      shows: (page) => page.getByRole('button', { name: 'Sign in to Sitefile' }).waitFor(),
+    },
+    {
+      name: 'no-host',
+      host: {},
+      signedIn: true,
+      shows: (page) => page.getByRole('heading', { name: 'Sitefile for Outlook' }).waitFor(),
+    },
+    {
+      name: 'no-item',
+      host: { noItemSelected: true },
+      signedIn: true,
+      shows: (page) => page.getByText('Select an e-mail to see where it belongs and file it.').waitFor(),
+    },
+    {
+      name: 'compose',
+      host: { item: compose },
+      signedIn: true,
+      shows: (page) => page.getByRole('button', { name: 'File this when sent' }).waitFor(),
+    },
+  ];
+  // One test a layout: each loads the four screens, a browser test's budget (vitest.config.ts).
+  for (const width of widths) {
+    for (const theme of themes) {
+      it(`axe finds nothing serious on the pane’s other screens (${width} px, ${theme})`, async () => {
         for (const screen of screens) {
           const { context, page } = await suite.openPane(
             { ...screen.host, dark: theme === 'dark' },
@@ -319,37 +323,43 @@ describeInBrowser('opening what was filed', () => {
           expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
           await context.close();
         }
-      }
+      });
     }
-  }, 240_000);
+  }
 
-  it('axe finds nothing serious on the admin console at 320 and 450 px, light and dark', async () => {
-    const signedIn = await suite.browser.newContext();
-    const first = await signedIn.newPage();
-    await signInToAdmin(first, 'staff@sitefile.test', 'staff-pass-1');
+  describe('the admin console', () => {
+    let signedIn: BrowserContext;
+    beforeAll(async () => {
+      signedIn = await suite.browser.newContext();
+      await signInToAdmin(await signedIn.newPage(), 'staff@sitefile.test', 'staff-pass-1');
+    });
+    afterAll(() => signedIn?.close());
+
+    // One test a layout: each loads the console signed in and signed out.
     for (const width of widths) {
       for (const theme of themes) {
-        const context = await suite.browser.newContext({
-          viewport: { width, height: 900 },
-          colorScheme: theme,
-          storageState: await signedIn.storageState(),
+        it(`axe finds nothing serious on it signed in and out (${width} px, ${theme})`, async () => {
+          const context = await suite.browser.newContext({
+            viewport: { width, height: 900 },
+            colorScheme: theme,
+            storageState: await signedIn.storageState(),
+          });
+          const page = await context.newPage();
+          suite.page = page;
+          await page.goto(`${origin}/admin`);
+          await page.getByText('AI project suggestions').waitFor();
+          await page.getByText('Support issues and runbook').waitFor();
+          await shot(page, `read-admin-${width}-${theme}`);
+          await expectAccessible(page);
+          const signedOut = await suite.browser.newContext({ viewport: { width, height: 900 }, colorScheme: theme });
+          const outPage = await signedOut.newPage();
+          await outPage.goto(`${origin}/admin`);
+          await outPage.getByRole('button', { name: 'Sign in to Sitefile' }).waitFor();
+          await expectAccessible(outPage);
+          await signedOut.close();
+          await context.close();
         });
-        const page = await context.newPage();
-        suite.page = page;
-        await page.goto(`${origin}/admin`);
-        await page.getByText('AI project suggestions').waitFor();
-        await page.getByText('Support issues and runbook').waitFor();
-        await shot(page, `read-admin-${width}-${theme}`);
-        await expectAccessible(page);
-        const signedOut = await suite.browser.newContext({ viewport: { width, height: 900 }, colorScheme: theme });
-        const outPage = await signedOut.newPage();
-        await outPage.goto(`${origin}/admin`);
-        await outPage.getByRole('button', { name: 'Sign in to Sitefile' }).waitFor();
-        await expectAccessible(outPage);
-        await signedOut.close();
-        await context.close();
       }
     }
-    await signedIn.close();
-  }, 180_000);
+  });
 });

@@ -88,7 +88,7 @@ describeInBrowser('unfiling and moving a filing from the pane', () => {
       await shot(page, `refile-${tag}-unfiled`);
       await expectAccessible(page);
       await context.close();
-    }, 60_000);
+    });
   }
 
   for (const { input, width, theme } of [
@@ -151,6 +151,6 @@ describeInBrowser('unfiling and moving a filing from the pane', () => {
         expect.stringMatching(/^categories\.removeAsync/),
       );
       await context.close();
-    }, 60_000);
+    });
   }
 });

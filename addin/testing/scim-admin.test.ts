@@ -70,6 +70,6 @@ describeInBrowser('SCIM provisioning in the admin console', () => {
       await shot(page, `51-admin-${name}-revoked`);
       await expectAccessible(page);
       await context.close();
-    }, 90_000);
+    });
   }
 });

@@ -114,7 +114,7 @@ describeInBrowser('the console scope picker at 5,000 projects', () => {
         [`prj_bulk_${bulk}`, ids.get('Riverside Medical Phase 2'), ids.get('St Mary’s Church Façade')].sort(),
       );
       await context.close();
-    }, 90_000);
+    });
   }
 
   it('says when nothing matches, and that more match than are shown', async () => {
@@ -130,7 +130,7 @@ describeInBrowser('the console scope picker at 5,000 projects', () => {
     await shot(page, 'scope-picker-320-light-no-match');
     await expectAccessible(page);
     await context.close();
-  }, 60_000);
+  });
 });
 
 /** Types into the picker: clicked or reached with Tab; after the first, the old text is selected and replaced. */

@@ -1,5 +1,13 @@
 import { expect, it } from 'vitest';
-import { describeInBrowser, expectAccessible, officeHostState, openEmail, raiseOnSend, shot } from './chromium.js';
+import {
+  describeInBrowser,
+  expectAccessible,
+  officeHostState,
+  openEmail,
+  pageWaitMs,
+  raiseOnSend,
+  shot,
+} from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /** File on send (Outlook raises the send event in commands.html), shared mailboxes, and the Filed category. */
@@ -23,7 +31,7 @@ describeInBrowser('file on send, shared mailboxes and categories', () => {
       },
     };
     const { context, page } = await suite.openPane({ item: draft }, { at: '/addin/commands.html' });
-    await expect.poll(() => raiseOnSend(page), { timeout: 15_000 }).toEqual({ allowEvent: true });
+    await expect.poll(() => raiseOnSend(page), { timeout: pageWaitMs }).toEqual({ allowEvent: true });
     const filed = await suite.filedIn(f.projectA2.id, 'handrail post spacing');
     expect(filed.map((e) => e.subject)).toEqual(['Dockside handrail RFI']);
     const detail = await server.call(`/v1/organization/${f.orgA.id}/project/${f.projectA2.id}/emails/${filed[0]!.id}`, {
@@ -45,7 +53,7 @@ describeInBrowser('file on send, shared mailboxes and categories', () => {
   it('lets a draft without a mark go at once, and asks before sending when filing fails', async () => {
     const plain = { ...openEmail, mode: 'compose', internetMessageId: undefined, attachments: [] };
     const { context, page } = await suite.openPane({ item: plain }, { at: '/addin/commands.html' });
-    await expect.poll(() => raiseOnSend(page), { timeout: 15_000 }).toEqual({ allowEvent: true });
+    await expect.poll(() => raiseOnSend(page), { timeout: pageWaitMs }).toEqual({ allowEvent: true });
     await context.close();
 
     const other = {
@@ -56,7 +64,7 @@ describeInBrowser('file on send, shared mailboxes and categories', () => {
     };
     const refused = await suite.openPane({ item: other }, { at: '/addin/commands.html' });
     await expect
-      .poll(() => raiseOnSend(refused.page), { timeout: 15_000 })
+      .poll(() => raiseOnSend(refused.page), { timeout: pageWaitMs })
       .toMatchObject({
         allowEvent: false,
         errorMessage: expect.stringMatching(/^Sitefile could not file this e-mail: You cannot file into this project/),

@@ -5,6 +5,7 @@ import {
   expectAccessible,
   officeHostState,
   openEmail,
+  pageWaitMs,
   pressBy,
   raiseOnSend,
   shot,
@@ -45,7 +46,7 @@ describeInBrowser('filed on send means filed', () => {
       },
     };
     const { context, page } = await suite.openPane({ item: draft }, { at: '/addin/commands.html' });
-    await expect.poll(() => raiseOnSend(page), { timeout: 15_000 }).toEqual({ allowEvent: true });
+    await expect.poll(() => raiseOnSend(page), { timeout: pageWaitMs }).toEqual({ allowEvent: true });
     const sent = await page.evaluate(
       (id) => (window as unknown as { __officeHost: Host }).__officeHost.sentCopy(id),
       transportId,

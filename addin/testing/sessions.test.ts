@@ -93,7 +93,7 @@ describeInBrowser('sessions and errors in the pane', () => {
     expect((await readSession(page))!.expiresAt).toBeGreaterThan(Date.now());
     await context.close();
     // Up to 20 s of waiting for the pane's own retry, on top of the setup.
-  }, 60_000);
+  });
 
   it('when the sign-in has ended, explains it and keeps the project, attachments and note across the new sign-in', async () => {
     // A sign-in of its own: ending it ends every token of that sign-in, and the other tests share theirs.

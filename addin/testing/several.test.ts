@@ -136,7 +136,7 @@ describeInBrowser('filing several e-mails at once', () => {
           .sort(),
       );
       await context.close();
-    }, 60_000);
+    });
   }
 
   it('keeps what is typed into the project picker before the projects have loaded (keyboard, 320 px, light)', async () => {
@@ -168,5 +168,5 @@ describeInBrowser('filing several e-mails at once', () => {
     expect(await picker.inputValue()).toBe('Pier 9 Terminal');
     expect(await page.getByRole('button', { name: 'File 5 e-mails' }).isEnabled()).toBe(true);
     await context.close();
-  }, 60_000);
+  });
 });

@@ -68,7 +68,7 @@ describeInBrowser('sizes told before File', () => {
       expect(calls).not.toContain('getAsFileAsync');
       expect(calls).not.toContain('getAttachmentContentAsync:att-model');
       await context.close();
-    }, 60_000);
+    });
   }
 
   it('shows the encoded size when the whole message goes, and sends a 19 MB attachment the way that fits', async () => {
@@ -127,7 +127,7 @@ describeInBrowser('sizes told before File', () => {
     expect(calls).not.toContain('getAsFileAsync');
     expect(calls).toContain('getAttachmentContentAsync:att-18');
     await context.close();
-  }, 60_000);
+  });
 
   it('falls back to the form when the whole message, once read, is larger than its parts told', async () => {
     const padded = {
@@ -153,5 +153,5 @@ describeInBrowser('sizes told before File', () => {
     await shot(page, 'size-fallback-450-dark');
     await expectAccessible(page);
     await context.close();
-  }, 60_000);
+  });
 });

@@ -7,7 +7,7 @@ import { AgentOAuth } from '../../server/oauth/agent.fixtures.js';
 import { viaServer } from '../../server/oauth/browser.fixtures.js';
 import { type DnsServer, startDnsServer } from '../../server/sso/dns-server.fixtures.js';
 import { type IdentityProvider, startIdentityProvider } from '../../server/sso/identity-provider.fixtures.js';
-import { describeInBrowser, expectAccessible, openEmail, origin, shot } from './chromium.js';
+import { describeInBrowser, expectAccessible, openEmail, origin, pageWaitMs, shot } from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /** Single sign-on in Chromium through a real OpenID provider: the console, the add-in's dialog, an MCP agent. */
@@ -118,7 +118,7 @@ describeInBrowser('single sign-on in Chromium', () => {
       UnauthorizedError,
     );
     const context = await suite.browser.newContext();
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(pageWaitMs);
     let redirected: URL | undefined;
     // The agent's loopback redirect: caught here, as the agent's own listener would.
     await context.route(`${oauth.redirectUrl}**`, (route) => {

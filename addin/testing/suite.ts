@@ -1,13 +1,14 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createFixtures, type Fixtures, startTestServer, type TestServer } from '../../test/harness.js';
+import { listenOnLoopback } from '../../test/loopback-server.js';
 import {
   launchChromium,
   openEmail,
   openPaneContext,
   origin,
+  pageWaitMs,
   seedFilingHistory,
   shotOnFailure,
   signInThroughDialog,
@@ -92,8 +93,7 @@ export function useBrowserSuite(
         colorScheme,
         storageState: signedIn ? await signedIn.storageState() : undefined,
       });
-      // Fail with the locator's own message well before the test's timeout.
-      context.setDefaultTimeout(10_000);
+      context.setDefaultTimeout(pageWaitMs);
       const page = await context.newPage();
       suite.page = page;
       if (signInAs) await signInToAdmin(page, ...signInAs);
@@ -109,15 +109,18 @@ export function useBrowserSuite(
   const projectAsAdmin = async (path: string) =>
     (await suite.server.call(`/v1/organization/${suite.f.orgA.id}/project/${path}`, { token: suite.f.admin.token }))
       .body;
-  let aiProvider: http.Server | undefined;
+  let aiProvider: { port: number; close(): Promise<void> } | undefined;
 
   beforeAll(async () => {
     let env = options.env;
     if (options.fakeAi) {
-      aiProvider = fakeAiProvider(() => suite.aiRequests++);
-      await new Promise<void>((resolve) => aiProvider!.listen(0, '127.0.0.1', resolve));
-      const port = (aiProvider.address() as AddressInfo).port;
-      env = { ...env, AI_BASE_URL: `http://127.0.0.1:${port}/v1`, AI_API_KEY: 'fake', AI_MODEL: 'fake-model' };
+      aiProvider = await listenOnLoopback(fakeAiProvider(() => suite.aiRequests++));
+      env = {
+        ...env,
+        AI_BASE_URL: `http://127.0.0.1:${aiProvider.port}/v1`,
+        AI_API_KEY: 'fake',
+        AI_MODEL: 'fake-model',
+      };
     }
     suite.server = await startTestServer({ env });
     suite.f = await createFixtures(suite.server);
@@ -136,7 +139,7 @@ export function useBrowserSuite(
   afterAll(async () => {
     await suite.browser?.close();
     await suite.server?.close();
-    aiProvider?.close();
+    await aiProvider?.close();
   });
 
   return suite;

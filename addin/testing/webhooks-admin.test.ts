@@ -68,7 +68,7 @@ describeInBrowser('webhooks in the admin console', () => {
       await expectAccessible(small);
       await narrow.close();
       suite.page = page;
-    }, 60_000);
+    });
   }
 
   it('deletes the webhook after asking', async () => {

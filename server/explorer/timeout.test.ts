@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { configureFixtureServer, f, server } from '../../test/fixture-server.js';
@@ -37,6 +36,30 @@ const pathological = {
   },
   groupBy: ['action'],
 };
+/** Resolves once `count` explorer queries hold a slot at once, as the instance's gates hand them out. */
+function explorerSlotsHeld(count: number): Promise<void> {
+  const gates = server.app.context.gates;
+  const enter = gates.enter;
+  let held = 0;
+  return new Promise((resolve) => {
+    gates.enter = async (kind, callerKey, options) => {
+      const release = await enter.call(gates, kind, callerKey, options);
+      if (kind !== 'explorer') return release;
+      held += 1;
+      if (held === count) {
+        gates.enter = enter;
+        resolve();
+      }
+      let released = false;
+      return () => {
+        if (!released) held -= 1;
+        released = true;
+        release();
+      };
+    };
+  });
+}
+
 const explore = (orgId: string, token: string, json: unknown) =>
   server.call(`/v1/organization/${orgId}/explorer/query`, { method: 'POST', token, json });
 const stopped = new RegExp(`ran longer than ${LIMIT_MS / 1000} s and was stopped; add filters`);
@@ -82,8 +105,9 @@ describe('explorer queries are bounded in time on both databases', () => {
     const loop = async () => {
       while (looping) loopStatuses.push((await explore(f.orgA.id, restToken, pathological)).status);
     };
+    const running = explorerSlotsHeld(2);
     const workers = [loop(), loop()];
-    await sleep(300); // both of the key's queries are running
+    await running; // both of the key's queries are running
     const [third, other] = await Promise.all([
       explore(f.orgA.id, restToken, pathological),
       explore(f.orgB.id, otherTenantToken, { entity: 'documents', groupBy: ['status'] }),

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../test/harness.js';
 import { openInLibreOffice } from '../../test/libreoffice.js';
+import { listenOnLoopback } from '../../test/loopback-server.js';
 import { itNeeds } from '../../test/system-tools.js';
 import { type Database, poolOf } from '../db/connection.js';
 import type { CsvColumn } from '../db/csv-cells.js';
@@ -98,17 +99,10 @@ beforeAll(async () => {
     ),
   );
   app.get('/compressed', compressAnswers(), (req, res) => send(res, csvChunks(exportOf(req))));
-  const server = app.listen(0);
-  // fetch reuses a kept-alive socket for the next test; Node's default 5 s idle close could race that reuse on a
-  // loaded machine (the request lands on a socket the server has just closed: ECONNRESET before any header).
-  server.keepAliveTimeout = 120_000;
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () =>
-    new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections(); // the kept-alive ones would hold close() for keepAliveTimeout
-    });
+  // fetch reuses a kept-alive socket for the next test: listenOnLoopback keeps it past a loaded machine's stall.
+  const listening = await listenOnLoopback(createServer(app));
+  base = `http://127.0.0.1:${listening.port}`;
+  close = listening.close;
 }, 120_000);
 afterAll(async () => {
   await close();

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../../test/harness.js';
 import { type ServerProcess, startServerProcess } from '../../test/server-process.js';
@@ -41,8 +42,8 @@ async function requestLines(count: number): Promise<Record<string, unknown>[]> {
       .output()
       .split('\n')
       .filter((line) => line.startsWith('{'));
-  for (let i = 0; i < 100 && lines().filter((line) => line.includes('"reqId"')).length < count; i++)
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  // Each line the process prints wakes this (the log is its stdout), however late a loaded machine prints it.
+  while (lines().filter((line) => line.includes('"reqId"')).length < count) await once(server.child.stdout!, 'data');
   return lines().map((line) => JSON.parse(line));
 }
 

@@ -29,14 +29,30 @@ afterEach(
 /** A real server on a free port with the request log in front of a few routes; the lines it wrote, parsed. */
 async function serve(level: pino.Level | 'silent') {
   const lines: LogLine[] = [];
+  /** Responses not closed yet: the log writes a request's line as its response closes. */
+  let open = 0;
+  const checks = new Set<() => void>();
+  const changed = () => {
+    for (const check of checks) check();
+  };
   const sink = new Writable({
     write(chunk, _encoding, done) {
       for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
       done();
+      changed();
     },
   });
   const app = express();
   app.use(requestLog(pino({ level }, sink)));
+  // After the log: its listener on close has written the line when this one runs.
+  app.use((_req, res, next) => {
+    open += 1;
+    res.once('close', () => {
+      open -= 1;
+      changed();
+    });
+    next();
+  });
   app.get('/projects/:id', (req, res) => {
     req.routeTemplate = 'GET /projects/:id';
     res.json({ id: req.params.id });
@@ -51,11 +67,17 @@ async function serve(level: pino.Level | 'silent') {
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server?.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // Lines are written when the response closes, just after the client has the answer.
-  const settled = async () => {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    return lines;
-  };
+  /** The lines, once `count` are written and every response the server began has closed (a line after them too). */
+  const settled = (count: number) =>
+    new Promise<LogLine[]>((resolve) => {
+      const check = () => {
+        if (lines.length < count || open > 0) return;
+        checks.delete(check);
+        resolve(lines);
+      };
+      checks.add(check);
+      check();
+    });
   return { base, settled };
 }
 
@@ -68,7 +90,7 @@ describe('request log', () => {
     expect(res.status).toBe(200);
     const id = res.headers.get('x-request-id');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    const lines = await settled();
+    const lines = await settled(1);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       level: 30,
@@ -89,14 +111,14 @@ describe('request log', () => {
     expect(given.headers.get('x-request-id')).toBe('trace-42.a:b');
     const refused = await fetch(`${base}/projects/p`, { headers: { 'x-request-id': 'has space' } });
     expect(refused.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await settled()).map((line) => line.reqId)).toEqual(['trace-42.a:b', refused.headers.get('x-request-id')]);
+    expect((await settled(2)).map((line) => line.reqId)).toEqual(['trace-42.a:b', refused.headers.get('x-request-id')]);
   });
 
   it("logs a 500 as an error, with the handler's own error line carrying the same request id", async () => {
     const { base, settled } = await serve('info');
     const res = await fetch(`${base}/broken`, { headers: { 'x-request-id': 'r-500' } });
     expect(res.status).toBe(500);
-    const lines = await settled();
+    const lines = await settled(2);
     expect(lines.map((line) => [line.level, line.msg, line.reqId])).toEqual([
       [50, 'unhandled error', 'r-500'],
       [50, 'request errored', 'r-500'],
@@ -108,7 +130,7 @@ describe('request log', () => {
     const { base, settled } = await serve('info');
     const gaveUp = fetch(`${base}/slow`, { signal: AbortSignal.timeout(100) });
     await expect(gaveUp).rejects.toThrow();
-    const lines = await settled();
+    const lines = await settled(1);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 40, msg: 'request aborted', req: { method: 'GET', url: '/slow' } });
   });
@@ -118,6 +140,6 @@ describe('request log', () => {
     const ok = await fetch(`${base}/projects/p`);
     expect(ok.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     await fetch(`${base}/broken`, { headers: { 'x-request-id': 'r-warn' } });
-    expect((await settled()).map((line) => [line.msg, line.reqId])).toEqual([['unhandled error', 'r-warn']]);
+    expect((await settled(1)).map((line) => [line.msg, line.reqId])).toEqual([['unhandled error', 'r-warn']]);
   });
 });

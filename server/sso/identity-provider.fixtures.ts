@@ -1,10 +1,10 @@
 // A real OpenID provider (panva's certified oidc-provider) on a real port, for the single sign-on tests, and a
 // browser that signs in through it: our sign-in page → the provider's login and consent → our callback → the app.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { decodeJwt, exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
 import type { TestServer } from '../../test/harness.js';
+import { listenOnLoopback } from '../../test/loopback-server.js';
 import { hiddenFields, viaServer } from '../oauth/browser.fixtures.js';
 import { SSO_CALLBACK_PATH } from './service.js';
 
@@ -42,8 +42,8 @@ const signingKey = async (kid: string) => {
 
 export async function startIdentityProvider(sitefile: TestServer): Promise<IdentityProvider> {
   const http: Server = createServer();
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const { port, close } = await listenOnLoopback(http);
+  const issuer = `http://127.0.0.1:${port}`;
   const accounts = new Map<string, Account>();
   const rogue = await signingKey('rogue');
   let key = await signingKey('key-1');
@@ -62,7 +62,7 @@ export async function startIdentityProvider(sitefile: TestServer): Promise<Ident
     },
     kid: () => key.kid,
     requests: (path) => requested.get(path) ?? 0,
-    close: () => new Promise<void>((resolve) => http.close(() => resolve())),
+    close,
   };
   // A provider is made with its keys: rotating makes a new one on the same issuer and port.
   const mount = () => {

@@ -1,9 +1,9 @@
 // A webhook receiver for the tests: a real HTTP server on a free port that records every request and answers
 // the statuses it is told to, in order (200 once they run out).
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { listenOnLoopback } from '../../test/loopback-server.js';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -29,10 +29,12 @@ function receiverServer() {
     });
   });
   let url = '';
+  let close = async () => {};
   return {
     listen: async () => {
-      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-      url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/hooks`;
+      const listening = await listenOnLoopback(http);
+      url = `http://127.0.0.1:${listening.port}/hooks`;
+      close = listening.close;
     },
     get url() {
       return url;
@@ -48,11 +50,7 @@ function receiverServer() {
       while (received.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
       return received.slice(0, count);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
+    close: () => close(),
   };
 }
 
