@@ -1,18 +1,22 @@
 // How far the suggestion score is a probability, measured where nothing is reported: the tuning sets of the
-// hand-written corpora with history (bench/data/suggest-corpus-2, -3, -4: their history only, filed up to a rolling
-// origin and asked about from it to the split; never the held-out parts the benches report). Fits the calibration
+// hand-written corpora with history (bench/data/suggest-corpus-N: their history only, filed up to a rolling origin
+// and asked about from it to the split; never the held-out parts the benches report). Fits the calibration
 // of server/filing/score.ts (W.calibration: temperature scaling of each project's odds against "none", and the
 // weight of "none") by maximum likelihood — an e-mail for no project counts as "none" being right — and prints the
 // reliability (score buckets → share right) before and after, and the isotonic regression (pool adjacent violators)
 // of "the first suggestion is right" on the fitted score, Laplace-smoothed, to show what is left to calibrate.
 //   npx vitest run -c bench/vitest.config.ts bench/suggest-calibrate.run.ts
+// SUGGEST_CALIBRATE_CORPORA=2,3,4 fits on those corpora only (default: every corpus with a history split).
 import { it } from 'vitest';
 import { W } from '../server/filing/score.js';
-import { type Outcome, runCorpus } from './suggest-history.js';
+import { loadMails, loadSetup, type Outcome, runCorpus } from './suggest-history.js';
 
-const CORPORA = ['suggest-corpus-2', 'suggest-corpus-3', 'suggest-corpus-4'];
-/** Rolling origins within the history: file what came before, ask about the rest of the history. */
-const TUNING_SPLITS = ['2026-03-01', '2026-04-01', '2026-04-15'];
+const CORPORA = (process.env.SUGGEST_CALIBRATE_CORPORA ?? '2,3,4,5,6,7,8,9,10,11,12,13,14,15,16')
+  .split(',')
+  .map((n) => `suggest-corpus-${n.trim()}`);
+/** The rolling origin within a corpus's history: file what came before, ask about the rest of the history. A share
+ *  of each history, not a date: the corpora span different months. */
+const ORIGIN_SHARE = 0.6;
 /** Fewer e-mails than this in a pooled block: merged with its neighbour (a point needs support). */
 const MIN_BLOCK = 10;
 /** Scores are rounded to thousandths: a probability below this is read as this. */
@@ -23,6 +27,16 @@ interface Case {
   odds: number[];
   /** The index of the right project among them, -1 for "none", undefined when it was not suggested. */
   right: number | undefined;
+}
+
+/** The date ORIGIN_SHARE of the way through a corpus's history. */
+function originOf(corpus: string): string {
+  const setup = loadSetup(corpus);
+  const history = loadMails(setup.caller.email, corpus)
+    .map((m) => m.date)
+    .filter((d) => d < setup.split)
+    .sort();
+  return history[Math.floor(history.length * ORIGIN_SHARE)]!;
 }
 
 /** The model's own odds against "none" of each suggestion (scores returned with W.calibration the identity). */
@@ -117,8 +131,10 @@ it('fits the calibration of the score', async () => {
   const inForce = W.calibration;
   W.calibration = { sharpness: 1, noneBias: 0 };
   try {
-    for (const [corpus, tuningSplit] of CORPORA.flatMap((c) => TUNING_SPLITS.map((t) => [c, t] as const))) {
+    for (const corpus of CORPORA) {
+      const tuningSplit = originOf(corpus);
       const outcomes = await runCorpus({ corpus, set: 'tuning', order: 'oldest-first', ai: false, tuningSplit });
+      console.log(`${corpus}: history before ${tuningSplit} filed, ${outcomes.length} asked`);
       cases.push(...outcomes.map(caseOf));
     }
   } finally {

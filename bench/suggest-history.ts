@@ -12,7 +12,6 @@
 // looked at. The default, `held-out`, files all history and asks about the e-mails from the split date on.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -21,6 +20,7 @@ import { emailFilingSettings } from '../server/db/schema.js';
 import { createOrganization, createProject } from '../server/organizations/service.js';
 import { createUser } from '../server/users/service.js';
 import { startTestServer, type TestServer } from '../test/harness.js';
+import { listenOnLoopback } from '../test/loopback-server.js';
 
 const dataDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data');
 export const DEFAULT_CORPUS = 'suggest-corpus-2';
@@ -127,6 +127,9 @@ export function loadMails(callerEmail: string, corpus = DEFAULT_CORPUS): CorpusM
   return mails.sort((a, b) => a.date.localeCompare(b.date));
 }
 
+/** A corpus date is a day (`2025-07-01`, sent at 09:00) or a day and time (`2025-08-04T07:42`), in UTC. */
+const sentAtOf = (date: string) => (date.includes('T') ? `${date}:00Z` : `${date}T09:00:00Z`);
+
 export interface Outcome {
   mail: CorpusMail;
   ranked: { key: string; score: number; reason: string }[];
@@ -205,7 +208,8 @@ export async function runCorpus(options: RunOptions): Promise<Outcome[]> {
         ranked: (res.body.suggestions as { projectId: string; score: number; reasons: string[] }[]).map((s) => ({
           key: keyOf.get(s.projectId)!,
           score: s.score,
-          reason: s.reasons[0] ?? '',
+          // SUGGEST_REASONS=1: every reason, to see what made a score.
+          reason: process.env.SUGGEST_REASONS === '1' ? s.reasons.join('; ') : (s.reasons[0] ?? ''),
         })),
         aiAsked: (provider?.requests ?? 0) > asked,
       });
@@ -232,7 +236,7 @@ async function fileMail(server: TestServer, token: string, orgId: string, projec
     token,
     json: {
       ...headersOf(mail),
-      sentAt: `${mail.date}T09:00:00Z`,
+      sentAt: sentAtOf(mail.date),
       internetMessageId: `<${mail.id}@corpus.test>`,
       bodyText: mail.body,
       attachments: mail.attachmentNames.map((name) => ({
@@ -248,11 +252,19 @@ async function fileMail(server: TestServer, token: string, orgId: string, projec
 /**
  * An OpenAI-compatible provider on a real port that knows every label: it answers the right project's ref (from
  * the candidates or the project list it was shown), or "none" for mail that belongs to no project. It recognises
- * the e-mail by its subject and the start of its body, which is all the payload carries.
+ * the e-mail by its subject and the start of its body, which is all the payload carries: a thread's replies share
+ * their subject, and a reply that switches projects must get its own answer, not the thread's.
  */
 async function startRightProvider(setup: Setup, mails: CorpusMail[]) {
   const nameOf = new Map(setup.projects.map((p) => [p.key, p.name]));
-  const answerOf = new Map(mails.map((m) => [m.subject, m.expect ? nameOf.get(m.expect)! : null]));
+  // The body's start without addresses (the provider is sent them masked) and with its spaces folded.
+  const keyOf = (subject: string, body: string) =>
+    `${subject}\n${body
+      .replace(/\S+@\S+/g, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 200)}`;
+  const answerOf = new Map(mails.map((m) => [keyOf(m.subject, m.body), m.expect ? nameOf.get(m.expect)! : null]));
   const state = { requests: 0 };
   const server: Server = createServer(async (req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
@@ -260,23 +272,24 @@ async function startRightProvider(setup: Setup, mails: CorpusMail[]) {
     state.requests++;
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: { content: string }[] };
     const payload = JSON.parse(body.messages.at(-1)!.content) as {
-      email: { subject: string };
+      email: { subject: string; bodyStart: string };
       candidates: { ref: string; projectName: string }[];
       projects?: { ref: string; projectName: string }[];
     };
-    const right = answerOf.get(payload.email.subject);
+    const right = answerOf.get(keyOf(payload.email.subject, payload.email.bodyStart));
+    if (right === undefined) throw new Error(`the provider does not know the e-mail “${payload.email.subject}”`);
     const ref = [...payload.candidates, ...(payload.projects ?? [])].find((c) => c.projectName === right)?.ref;
     const ranking = ref ? [{ ref, score: 0.9 }] : [];
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ ranking }) } }] }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port, close } = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    url: `http://127.0.0.1:${port}/v1`,
     get requests() {
       return state.requests;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close,
   };
 }
 
@@ -326,6 +339,14 @@ export function reliability(outcomes: Outcome[]) {
 export const fingerprint = (outcomes: Outcome[]) =>
   outcomes.map((o) => `${o.mail.id}:${o.ranked.map((r) => `${r.key}=${r.score}`).join(',')}`).join('\n');
 
+/** The e-mails whose suggestions differ between two runs, as pairs of their fingerprint lines. */
+const differingLines = (a: string, b: string): [string, string][] => {
+  const bLines = b.split('\n');
+  return a
+    .split('\n')
+    .flatMap((line, i): [string, string][] => (line === bLines[i] ? [] : [[line, bLines[i] ?? '(missing)']]));
+};
+
 const pct = (a: number, n: number) => (n === 0 ? '    –' : `${((100 * a) / n).toFixed(1)} %`).padStart(8);
 
 export function printReport(label: string, outcomes: Outcome[], misses = false) {
@@ -345,11 +366,12 @@ export function printReport(label: string, outcomes: Outcome[], misses = false) 
   console.log(`first suggestions ≥ 0.8: ${sure.length}, right ${pct(sureRight, sure.length).trim()}`);
   const asked = outcomes.filter((o) => o.aiAsked).length;
   if (asked > 0) console.log(`sent to the AI: ${asked} of ${outcomes.length} (${pct(asked, outcomes.length).trim()})`);
-  if (misses)
-    for (const o of outcomes.filter((o) => !isRight(o, 1)))
-      console.log(
-        `MISS ${o.mail.id} ${o.mail.kind} expect ${o.mail.expect}: ${o.ranked.map((r) => `${r.key} ${r.score} [${r.reason}]`).join(' | ')}`,
-      );
+  // SUGGEST_MISSES=all lists every e-mail (and which went to the AI), not only the misses.
+  const listed = process.env.SUGGEST_MISSES === 'all' ? outcomes : misses ? outcomes.filter((o) => !isRight(o, 1)) : [];
+  for (const o of listed)
+    console.log(
+      `${isRight(o, 1) ? 'HIT ' : 'MISS'}${o.aiAsked ? ' AI' : ''} ${o.mail.id} ${o.mail.kind} expect ${o.mail.expect}: ${o.ranked.map((r) => `${r.key} ${r.score} [${r.reason}]`).join(' | ')}`,
+    );
 }
 
 export async function reportHistoryCorpus(options: { set: RunOptions['set']; misses: boolean; corpus?: string }) {
@@ -359,9 +381,12 @@ export async function reportHistoryCorpus(options: { set: RunOptions['set']; mis
   // While tuning: the first report only (the reverse order and the AI run are for the figures).
   if (process.env.SUGGEST_QUICK === '1') return;
   const reverse = await runCorpus({ corpus, set, order: 'newest-first', ai: false });
+  const differing = differingLines(fingerprint(forward), fingerprint(reverse));
   console.log(
-    `history filed newest first: ${fingerprint(reverse) === fingerprint(forward) ? 'identical suggestions and probabilities' : 'DIFFERENT'}`,
+    `history filed newest first: ${differing.length === 0 ? 'identical suggestions and probabilities' : 'DIFFERENT'}`,
   );
+  for (const [oldestFirst, newestFirst] of differing)
+    console.log(`  oldest first ${oldestFirst}\n  newest first ${newestFirst}`);
   const ai = await runCorpus({ corpus, set, order: 'oldest-first', ai: true });
   printReport(`${corpus}, ${set}, aiSuggest on, a provider that always answers right`, ai, false);
 }

@@ -10,6 +10,10 @@ export const Organization = z
   .meta({ id: 'Organization' });
 
 export const MAX_REFERENCE_NUMBERS = 30;
+/** "KL-MT-B": three parts or more joined by . # _ / - (no spaces), five letters and digits or more. */
+const isLetteredCode = (v: string) =>
+  !/\s/.test(v) && v.split(/[.#_/-]+/).filter(Boolean).length >= 3 && v.replace(/[^\p{L}\p{N}]/gu, '').length >= 5;
+
 const ReferenceNumber = z
   .strictObject({
     label: z
@@ -26,10 +30,12 @@ const ReferenceNumber = z
       .regex(/^[\p{L}\p{N}][\p{L}\p{N} .#_/-]*$/u, {
         error: 'must be letters and digits, optionally with space . # _ / -',
       })
-      .refine((v) => (v.match(/\d/g) ?? []).length >= 3, {
-        error: 'must have at least 3 digits (a number mail can quote)',
+      // A code of three parts is read by its segments, digits or not (server/filing/clues/project-fields.ts);
+      // a word ("pending"), words ("phase one b") or a short number ("BP-12") would match mail by chance.
+      .refine((v) => (v.match(/\d/g) ?? []).length >= 3 || isLetteredCode(v), {
+        error: 'must have at least 3 digits, or be a code of 3 parts such as KL-MT-B (a number or code mail can quote)',
       })
-      .meta({ description: 'As written on the documents: "BP26-0113", "PO 4471", "CP-4488".' }),
+      .meta({ description: 'As written on the documents: "BP26-0113", "PO 4471", "CP-4488", "KL-MT-B".' }),
   })
   .meta({ id: 'ReferenceNumber' });
 const ReferenceNumbers = z

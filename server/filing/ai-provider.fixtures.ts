@@ -1,6 +1,6 @@
 // A fake OpenAI-compatible provider on a real local port that counts what it receives, for the suggestion tests.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../../test/loopback-server.js';
 
 type Mode = 'reverse' | 'slow' | 'garbage' | 'error';
 export const provider = {
@@ -40,6 +40,6 @@ export async function startProvider(): Promise<string> {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ ranking }) } }] }));
   });
-  await new Promise<void>((resolve) => provider.server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(provider.server!.address() as AddressInfo).port}/v1`;
+  const { port } = await listenOnLoopback(provider.server);
+  return `http://127.0.0.1:${port}/v1`;
 }

@@ -109,6 +109,8 @@ describe('site address and reference numbers of a project', () => {
     for (const json of [
       { referenceNumbers: [{ label: 'Permit', value: 'pending' }] },
       { referenceNumbers: [{ label: 'Permit', value: 'BP-12' }] },
+      { referenceNumbers: [{ label: 'Stage', value: 'phase one b' }] },
+      { referenceNumbers: [{ label: 'Stage', value: 'A-B-C' }] },
       { referenceNumbers: [{ value: 'BP26-0113' }] },
       { referenceNumbers: [{ label: 'Permit', value: 'BP26-0113', note: 'x' }] },
       {

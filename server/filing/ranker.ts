@@ -1,7 +1,7 @@
 import type { SuggestionRequest } from '../../shared/filing.js';
 import type { Db } from '../db/connection.js';
 import { isListMailing } from './clues/list-mailing.js';
-import { isAutomatedMail } from './clues/mail-kind.js';
+import { automatedKind } from './clues/mail-kind.js';
 import { contentOf, type EmailContent } from './content.js';
 import { domainOf, normaliseMessageId } from './message.js';
 import { BOILERPLATE_EMAILS, lineKeys, lineScopes, withoutLines } from './model/boilerplate.js';
@@ -70,6 +70,8 @@ export async function rankProjects(
   const history = learned
     .filter((r) => participant(r.feature))
     .map((r) => ({ term: r.feature.slice(2), projectId: r.projectId, filings: r.emails, weight: r.emails }));
+  const from = request.from.address.toLowerCase();
+  const stranger = isStranger(from, selfDomain, history);
   return scoreProjects(
     {
       orgs,
@@ -81,7 +83,7 @@ export async function rankProjects(
       learned: learned.filter((r) => !participant(r.feature)),
       asked,
       automated:
-        isAutomatedMail({ subject: request.subject, from: request.from.address, body: request.bodyPreview }) ||
+        isDiscountedKind(request, domainOf(from) !== selfDomain && history.some((h) => h.term === from)) ||
         isInternalBroadcast(request, content, self) ||
         isListMailing({
           from: request.from.address,
@@ -89,12 +91,23 @@ export async function rankProjects(
           ownDomain: selfDomain,
           quotes: content.quotedSenders.length > 0 || content.sections.some((sec) => sec.where === 'quoted'),
         }),
-      stranger: isStranger(request.from.address.toLowerCase(), selfDomain, history),
+      stranger,
       documents,
       members,
     },
     input.limit,
   );
+}
+
+/**
+ * Automated mail whose kind says it is about no project. A notice from an outside machine address whose own mail the
+ * organization has filed is not: the organization files that portal's notices in its projects ("Application …
+ * Building: Al Waha Mall - Level 2"), so it counts as any mail naming a project would. Its domain is not enough: a
+ * contractor whose people's mail is filed also sends golf-day invitations from events@.
+ */
+function isDiscountedKind(request: SuggestionRequest, filedNotifier: boolean) {
+  const kind = automatedKind({ subject: request.subject, from: request.from.address, body: request.bodyPreview });
+  return kind !== null && (kind !== 'notice' || !filedNotifier);
 }
 
 /**
@@ -127,7 +140,9 @@ function isStranger(from: string, selfDomain: string, history: { term: string }[
 async function withoutBoilerplate(db: Db, orgIds: readonly string[], request: SuggestionRequest) {
   const lines = { scopes: lineScopes(request.from.address), keys: lineKeys(request.bodyPreview) };
   const boilerplate = await boilerplateLines(db, orgIds, lines, BOILERPLATE_EMAILS);
-  return boilerplate.size === 0 ? request : { ...request, bodyPreview: withoutLines(request.bodyPreview, boilerplate) };
+  return boilerplate.size === 0
+    ? request
+    : { ...request, bodyPreview: withoutLines(request.bodyPreview, boilerplate, request.from) };
 }
 
 /**

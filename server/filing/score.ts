@@ -1,6 +1,6 @@
-import type { Suggestion } from '../../shared/filing.js';
-import { codeBase, effectiveCode, matchesCode, spellsCode } from './clues/job-numbers.js';
-import { addressMatchesIn, buildFieldIndex, type FieldIndex } from './clues/project-fields.js';
+import { LIKELY_SCORE, type Suggestion } from '../../shared/filing.js';
+import { codeBase, effectiveCode, matchesCode, readableAsJobNumber, spellsCode } from './clues/job-numbers.js';
+import { addressMatchesIn, buildFieldIndex, type FieldIndex, referenceMatchesIn } from './clues/project-fields.js';
 import {
   buildNameIndex,
   lookalikeMatchesIn,
@@ -11,7 +11,7 @@ import {
   wordsOf,
 } from './clues/project-names.js';
 import type { EmailContent, Where } from './content.js';
-import { type AskedFeature, partWeight } from './model/features.js';
+import { type AskedFeature, partWeight, textFeatures } from './model/features.js';
 
 /**
  * Pure scoring of the evidence the ranker gathered: the clues of the e-mail itself (thread, job numbers, project
@@ -53,6 +53,22 @@ export const W = {
   } satisfies Record<Where, number>,
   /** A bare number in running text may be anything (a quantity, an address): only in subjects and file names. */
   bareNumberPlaces: new Set<Where>(['subject', 'attachment', 'quotedSubject']),
+  /** Of a reply's old topic and the project its new text points to without naming it decisively (described, or one
+   *  word of a name), the leader's evidence at most this much above the other's: odds at most e^(0.5/T) = 1.28 times
+   *  the other's (1.30 calibrated) keep the leader below 0.57, under AI_ASK_BELOW (0.6, service.ts). */
+  contestedLead: 0.5,
+  /** Of an e-mail whose new text, read alone, says more for another project than for the one it scores highest (a
+   *  reply's old topic, or a new e-mail's aside), the leader's evidence at most this much above that project's: odds
+   *  at most e^(2.5/T) = 3.5 times the other's (3.7 calibrated) keep the leader below 0.79, under LIKELY_SCORE (0.8). */
+  dissentLead: 2.5,
+  /** Of a contested reply, how much more its new text read alone must say for the other project than for the old
+   *  topic to put that project first: what names a project (W.namesProject), one distinctive word more. */
+  turnsReply: 3,
+  /** Least that the new text read alone must say for a project to dispute the leader: half of what names one. */
+  dissents: 1.5,
+  /** One word of a name found in at least `filed` filed e-mails, less than `share` of them the project's, is everyday
+   *  there (weighedByFiledMail). */
+  everydayNameWord: { filed: 3, share: 0.5 },
   /** Least content evidence that names a project (one distinctive word in the body does; a signature does not). */
   namesProject: 3,
   historyCap: 4,
@@ -66,11 +82,17 @@ export const W = {
   /** A learned identifier (PO, permit, bid package …) or word wholly of one project, found in the subject. */
   learnedIdentifier: 8,
   learnedWord: 2.5,
+  /** Words (and numbers that are no project's own identifier) a project's filed mail holds in at most `emails`
+   *  e-mails may all come from the same one or two: for a sure score, together they count at most `cap`, as one clue
+   *  that names a project clearly (W.namesClearly; 3 and 4 were tried: 3 took two more right preselections off corpus
+   *  16, 4 kept a wrong one on 18); a leader sure only by more is held at `hold`, below LIKELY_SCORE
+   *  (narrowLeaderScore). */
+  fewFiled: { emails: 2, cap: 3.5, hold: 0.79 },
   /** A learned word seen in one filed e-mail counts 1/(1+wordSupport) of one seen in many. */
   wordSupport: 2,
   identifierSupport: 0.5,
-  /** From a stranger, a part of a name (a phrase or word, not the whole name or an alias) and words learned from filed
-   *  mail count this much: a mention, maybe not the topic (a recruiter's "data centre projects"). */
+  /** From a stranger, a part of a name (a phrase or word, or an alias of its words: strengthOf; not the whole name or
+   *  another alias) and words learned from filed mail count this much: a mention, maybe not the topic (a recruiter's "data centre projects"). */
   stranger: 0.5,
   /** Newsletters, automatic replies and calendar notices (clues/mail-kind.ts): their evidence counts this much. */
   automatedMail: 0.25,
@@ -140,8 +162,15 @@ export function indexProjects(projects: ProjectRef[]): OrgProjects {
     byId: new Map(projects.map((p) => [p.id, p])),
     names: buildNameIndex(projects),
     codes,
-    fields: buildFieldIndex(projects),
+    fields: buildFieldIndex(projects.map(withCodeAsReference)),
   };
+}
+
+/** A code job-number reading cannot take whole ("VR-25-015": a year between letters and number, read as a bare
+ *  "015") is read as a reference number, by its segments wherever it stands, as the organization writes it. */
+function withCodeAsReference(p: ProjectRef): ProjectRef {
+  if (!p.code || readableAsJobNumber(p.code)) return p;
+  return { ...p, referenceNumbers: [...p.referenceNumbers, { label: 'Job number', value: p.code }] };
 }
 
 export interface Evidence {
@@ -217,23 +246,33 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   );
   const clear = clues.filter((c) => c.weight >= W.namesClearly);
   const shape = mailShape(e.content);
-  /** Per project, how clearly the new text (not a quote, not the subject a reply repeats) names it. */
-  const namedInBody = new Map<string, number>();
+  /** Per project, how clearly the new text (not a quote, not the subject a reply repeats) names it. A new e-mail in
+   *  a known conversation wrote its subject anew ("Pier 9 tower crane base"): its subject is new text too. */
+  const namedInNewText = new Map<string, number>();
+  const isNewText = (where: Where) => where === 'body' || (shape === 'new' && where === 'subject');
   /** What the conversation was about before this e-mail: the filed thread's projects, or else those a reply's
    *  repeated subject or quoted messages name clearly. */
   const oldTopic = new Set(e.thread.map((t) => t.projectId));
   if (e.thread.length > 0 || shape === 'reply')
     for (const c of clear) {
-      if (c.where === 'body') namedInBody.set(c.projectId, Math.max(c.weight, namedInBody.get(c.projectId) ?? 0));
+      if (isNewText(c.where)) namedInNewText.set(c.projectId, Math.max(c.weight, namedInNewText.get(c.projectId) ?? 0));
       else if (e.thread.length === 0 && (c.where === 'subject' || c.where === 'quotedSubject' || c.where === 'quoted'))
         oldTopic.add(c.projectId);
     }
   // A reply whose new text names another project at least as clearly as the thread's is about that project: the
   // thread's own mention is then the old topic ("the riser issue at the mill is long closed").
-  const threadNamed = Math.max(0, ...[...oldTopic].map((id) => namedInBody.get(id) ?? 0));
+  const threadNamed = Math.max(0, ...[...oldTopic].map((id) => namedInNewText.get(id) ?? 0));
   const switchedTo = new Set(
-    [...namedInBody].filter(([id, w]) => w >= threadNamed && !oldTopic.has(id)).map(([id]) => id),
+    [...namedInNewText].filter(([id, w]) => w >= threadNamed && !oldTopic.has(id)).map(([id]) => id),
   );
+  // A reply's new text read alone (its own lines and attachments: not the quotes, not the subject it repeats), by
+  // what it names and what filed mail taught of its words. When it says more for another project than the old topic
+  // gets from it, the reply may be about that project without naming it ("on the west building, the hotel
+  // operator's ballroom …"): the thread is then evidence, not a verdict.
+  const learned = learnedWeights(e, byId);
+  const newSupport = newTextSupport(e, clues, learned, newTextParts(shape));
+  const described = describedElsewhere(e, newSupport, oldTopic, switchedTo.size > 0);
+  if (described) switchedTo.add(described);
   const contested = switchedTo.size > 0;
   // A reply's subject is the thread's: when the new text names another project, it counts as quoted for the others.
   const subjectScale = (projectId: string) =>
@@ -243,14 +282,25 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   const subjectNamed = new Set(
     shape === 'new' && e.thread.length === 0 ? clear.filter((c) => c.where === 'subject').map((c) => c.projectId) : [],
   );
+  // Its first paragraph that names a project clearly is its main part: a project named only in a shorter paragraph
+  // after it is an aside ("PS - the Coomera hall as-builts went to Bramwell", "Also, could Kate send me the Stage A
+  // as-builts"). Where the subject names several projects, the main part tells which of them is the topic, and the
+  // others are mentions there too ("Stage B façade change and Stage A as-builts").
+  const leadNamed = shape === 'new' && e.thread.length === 0 ? mainPartNamed(e) : new Set<string>();
+  const bothNamed = new Set([...subjectNamed].filter((id) => leadNamed.has(id)));
+  const topicNamed = bothNamed.size > 0 ? bothNamed : subjectNamed.size > 0 ? subjectNamed : leadNamed;
   const mentionScale = W.where.passing / W.where.body;
   const mentioned = (projectId: string, where: Where) =>
-    where === 'body' && subjectNamed.size > 0 && !subjectNamed.has(projectId);
+    where === 'body' && topicNamed.size > 0 && !topicNamed.has(projectId);
   /** Per project its name words that the text only mentions: what filed mail taught of them counts as a mention too. */
   const mentionedWords = new Map<string, Set<string>>();
   for (const c of clues) {
     const scale =
-      c.where === 'subject' ? subjectScale(c.projectId) : mentioned(c.projectId, c.where) ? mentionScale : 1;
+      c.where === 'subject'
+        ? subjectScale(c.projectId) * (bothNamed.size > 0 && !bothNamed.has(c.projectId) ? mentionScale : 1)
+        : mentioned(c.projectId, c.where)
+          ? mentionScale
+          : 1;
     content(c.projectId, c.kind, c.weight * scale, c.text);
     if (mentioned(c.projectId, c.where) && c.words)
       mentionedWords.set(c.projectId, new Set([...(mentionedWords.get(c.projectId) ?? []), ...c.words.split(' ')]));
@@ -261,7 +311,7 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
       'thread',
       contested ? W.threadContested : W.thread,
       contested
-        ? 'This conversation is filed here, but its new text names another project'
+        ? 'This conversation is filed here, but its new text points to another project'
         : 'This conversation is already filed here',
     );
     if (t.documentId) byId.get(t.projectId)?.documents.push({ id: t.documentId, number: '' });
@@ -274,23 +324,59 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
     const email = m.email.toLowerCase();
     other(m.projectId, 'directory', W.directory / memberCount.get(email)!, `${email} is in this project's directory`);
   }
-  scoreLearned(e, content, byId, (part, projectId, text) => {
-    const stranger = e.stranger && (part === 'subject' || part === 'body' || part === 'attachment') ? W.stranger : 1;
+  const fewFiledExcess = scoreLearned(learned, content, (part, projectId, text) => {
+    const stranger = strangerScale(e, part);
     if (part === 'subject') return stranger * subjectScale(projectId);
     const words = mentionedWords.get(projectId);
     if (part === 'body' && words && wordsOf(text).some((w) => words.has(w))) return stranger * mentionScale;
     return stranger;
   });
-  const kindScale = e.automated ? W.automatedMail : 1;
+  // A machine's mail from a sender the organization never filed (a newsletter, an advert) doubts twice: it is automated,
+  // and nothing says its sender writes about our projects. A place it names ("Jumeirah Bay Island villas sell for …")
+  // then stays below the AI's floor (POINTS_AT, service.ts).
+  const kindScale = e.automated ? W.automatedMail * (e.stranger ? W.stranger : 1) : 1;
   const ranked = [...byId.values()].map((entry) => rankedOf(entry, kindScale)).filter((r) => r.evidence > 0);
   liftLookalikes(e, byId, ranked, kindScale);
   // The project the new text switches to wins; the thread's stays offered, second, whatever its history adds.
   // A verdict needs more than one word of a name ("pump house" is not Victoria House): a phrase, the name, a code.
   const switched = Math.max(0, ...ranked.filter((r) => switchedTo.has(r.projectId)).map((r) => r.evidence));
-  if ([...switchedTo].some((id) => namedInBody.get(id)! >= W.name.phrase * W.where.body))
+  const switchedDecisively = [...switchedTo].some(
+    (id) => (namedInNewText.get(id) ?? 0) >= W.name.phrase * W.where.body,
+  );
+  if (switchedDecisively)
     for (const r of ranked)
       if (e.thread.some((t) => t.projectId === r.projectId))
         r.evidence = Math.min(r.evidence, switched * W.threadSwitched);
+  // A reply that leaves its old topic for a project it describes, or names by one word only, is in doubt: neither
+  // that project nor the old topic is sure, so both are offered and the AI reads it.
+  if (contested && !switchedDecisively) {
+    const strongest = (ids: Set<string>) =>
+      ranked
+        .filter((r) => ids.has(r.projectId))
+        .reduce<(typeof ranked)[number] | undefined>(
+          (top, r) => (r.evidence > (top?.evidence ?? 0) ? r : top),
+          undefined,
+        );
+    const threadTop = strongest(oldTopic);
+    const other = strongest(switchedTo);
+    if (threadTop && other) {
+      // When the new text backs the other project clearly more than the old topic (by what names a project), it
+      // decides the order: the same two scores, the higher one the other's, the thread's project second.
+      const turned =
+        (newSupport.get(other.projectId) ?? 0) >= (newSupport.get(threadTop.projectId) ?? 0) + W.turnsReply;
+      const [high, low] = [Math.max(threadTop.evidence, other.evidence), Math.min(threadTop.evidence, other.evidence)];
+      const [leader, second] = turned || other.evidence > threadTop.evidence ? [other, threadTop] : [threadTop, other];
+      leader.evidence = Math.min(high, low + W.contestedLead);
+      second.evidence = low;
+    }
+  }
+  // The new text, read alone, points elsewhere than the leader: neither is sure, so both are offered.
+  const dissent =
+    replyDissent(e, newSupport, oldTopic) ??
+    (topicNamed.size === 0 && shape === 'new' && e.thread.length === 0 ? asideDissent(e, learned) : undefined);
+  const disputer = ranked.find((r) => r.projectId === dissent);
+  if (disputer)
+    for (const r of ranked) if (r !== disputer) r.evidence = Math.min(r.evidence, disputer.evidence + W.dissentLead);
   ranked.sort(
     (a, b) =>
       b.evidence - a.evidence ||
@@ -306,14 +392,37 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   // filed mail add up to evidence, not to a name.
   const unnamed = e.stranger && !ranked.some((r) => r.strongestContent >= W.namesClearly);
   const none = W.none + (unnamed ? candidates : 0);
-  const odds = ranked.map((r) => (strength(r.evidence) / none) ** (1 / W.calibration.sharpness));
+  const oddsOf = (evidence: number) => (strength(evidence) / none) ** (1 / W.calibration.sharpness);
+  const odds = ranked.map((r) => oddsOf(r.evidence));
   const mass = Math.exp(W.calibration.noneBias) + odds.reduce((sum, o) => sum + o, 0);
-  const topicInDoubt = contested && namedInBody.size >= 2;
-  return ranked.slice(0, limit).map(({ contentWeight: _c, strongestContent: _s, ...r }, i) => ({
+  const scores = odds.map((o) => o / mass);
+  // A leader sure only by what one or two of its filed e-mails hold is likely, not sure (narrowLeaderScore).
+  const leader = ranked[0];
+  if (leader) {
+    // The narrow part comes off what the clues added up to (or the floor a look-alike lifted it to); a thread's or a
+    // dissent's cap on the leader still holds.
+    const uncapped = Math.max(leader.evidence, leader.summed);
+    const narrow = kindScale * (fewFiledExcess.get(leader.projectId) ?? 0);
+    const broad = oddsOf(Math.max(0, Math.min(leader.evidence, uncapped - narrow)));
+    scores[0] = narrowLeaderScore(scores[0]!, broad / (mass - odds[0]! + broad));
+  }
+  const topicInDoubt = contested && namedInNewText.size >= 2;
+  return ranked.slice(0, limit).map(({ contentWeight: _c, strongestContent: _s, summed: _t, ...r }, i) => ({
     ...r,
     topicInDoubt,
-    score: Math.round((1000 * odds[i]!) / mass) / 1000,
+    score: Math.round(1000 * scores[i]!) / 1000,
   }));
+}
+
+/**
+ * A leader sure only by words (and shared numbers) that one or two of its filed e-mails hold (an alarm like one filed
+ * once, a standard's clause two notices cited, a client's words in one earlier complaint) is likely, not sure: those
+ * may all be the same e-mail, so counted together as one clue (W.fewFiled.cap) what is left must still make it sure
+ * (LIKELY_SCORE), or its score stays just below (W.fewFiled.hold). Only the preselection changes: the order does not,
+ * and a score at AI_ASK_BELOW or above stays there, so no more mail goes to the AI.
+ */
+function narrowLeaderScore(score: number, broadScore: number): number {
+  return broadScore >= LIKELY_SCORE ? score : Math.min(score, Math.max(broadScore, W.fewFiled.hold));
 }
 
 /**
@@ -352,6 +461,25 @@ function liftLookalikes(e: Evidence, byId: Entries, ranked: ReturnType<typeof ra
 }
 
 /**
+ * The projects the main part of a new e-mail's text names clearly, when it has asides: its first paragraph that names
+ * a project clearly, if a later, shorter paragraph names another one. Empty when the text is one part.
+ */
+function mainPartNamed(e: Evidence): Set<string> {
+  const text = e.content.sections.find((s) => s.where === 'body')?.text ?? '';
+  const paragraphs = text
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  const named = paragraphs.map((p) => new Set(clearlyNamedIn(e, p).keys()));
+  const lead = named.findIndex((ids) => ids.size > 0);
+  if (lead < 0) return new Set();
+  const aside = paragraphs.some(
+    (p, i) => i > lead && p.length < paragraphs[lead]!.length && [...named[i]!].some((id) => !named[lead]!.has(id)),
+  );
+  return aside ? named[lead]! : new Set();
+}
+
+/**
  * A reply (its subject repeats an earlier one, "RE:", or it quotes earlier mail), a forward (it passes an earlier
  * message on, and its subject with it) or a new e-mail, whose subject its writer chose.
  */
@@ -363,21 +491,185 @@ function mailShape(content: EmailContent): 'new' | 'reply' | 'forward' {
 }
 
 /**
+ * The project a reply's new text describes without naming it, when that is not its old topic: per project, what the
+ * reply's own lines and attachment names say for it (a name or field found there, and what filed mail taught of its
+ * words and identifiers), never the quoted part or the subject a reply repeats. Enough is at least what names a
+ * project (W.namesProject: one distinctive word of filed mail) and at least what the same lines say for the old
+ * topic: a reply on topic repeats its thread's own words, so there the thread's project keeps the lead. A new
+ * e-mail in a known conversation (its subject neither "RE:" nor "FW:") wrote its subject anew: that is new text too.
+ */
+function describedElsewhere(
+  e: Evidence,
+  support: Map<string, number>,
+  oldTopic: Set<string>,
+  named: boolean,
+): string | undefined {
+  if (named || oldTopic.size === 0) return undefined;
+  const topic = Math.max(0, ...[...oldTopic].map((id) => support.get(id) ?? 0));
+  const [best, weight] = strongestOutside(e, support, oldTopic);
+  return best && weight >= Math.max(W.namesProject, topic) ? best : undefined;
+}
+
+/** Where a reply's own new text stands; a new e-mail in a known conversation wrote its subject anew. Where a clue
+ *  stands (Where) and where a learned feature stands (its part) share these names. */
+const newTextParts = (shape: ReturnType<typeof mailShape>) =>
+  new Set<string>(shape === 'new' ? ['body', 'attachment', 'subject'] : ['body', 'attachment']);
+
+/** Per project, what the new text alone says for it: its strongest name or field clue there, and what filed mail
+ *  taught of its words and identifiers there. */
+function newTextSupport(
+  e: Evidence,
+  clues: { projectId: string; weight: number; where: Where }[],
+  learned: LearnedWeight[],
+  newText: Set<string>,
+): Map<string, number> {
+  const strongestClue = new Map<string, number>();
+  for (const c of clues)
+    if (newText.has(c.where)) strongestClue.set(c.projectId, Math.max(c.weight, strongestClue.get(c.projectId) ?? 0));
+  return supportOf(
+    e,
+    strongestClue,
+    learned.filter((l) => newText.has(l.part)),
+  );
+}
+
+/** Per project, what some clues (their weights) and learned features say together, a stranger's learned words as in
+ *  the full ranking. */
+function supportOf(e: Evidence, clues: Map<string, number>, learned: LearnedWeight[]): Map<string, number> {
+  const support = new Map(clues);
+  for (const l of learned)
+    support.set(l.projectId, (support.get(l.projectId) ?? 0) + l.weight * strangerScale(e, l.part));
+  return support;
+}
+
+/** What a never-seen sender's words count for (W.stranger): what is written, not who writes or to whom. */
+const strangerScale = (e: Evidence, part: AskedFeature['part']) =>
+  e.stranger && (part === 'subject' || part === 'body' || part === 'attachment') ? W.stranger : 1;
+
+/** The project, not among `excluded`, that `support` says most for, and how much. */
+function strongestOutside(
+  e: Evidence,
+  support: Map<string, number>,
+  excluded: Set<string>,
+): [string | undefined, number] {
+  const [top] = [...support].filter(([id, w]) => !excluded.has(id) && w > 0).sort(strongestFirst(e));
+  return top ?? [undefined, 0];
+}
+
+/** Projects by weight, strongest first; equal ones by name, as the ranking breaks ties. Never by id alone: ids are
+ *  random per organization, so the same mail filed in another order (another organization) could go the other way. */
+const strongestFirst =
+  (e: Evidence) =>
+  ([a, wa]: [string, number], [b, wb]: [string, number]) =>
+    wb - wa || projectNameOf(e, a).localeCompare(projectNameOf(e, b)) || a.localeCompare(b);
+
+const projectNameOf = (e: Evidence, projectId: string) =>
+  e.orgs.find((o) => o.byId.has(projectId))?.byId.get(projectId)?.name ?? '';
+
+/** A reply whose new text says more for another project than for its old topic (the thread, the subject's
+ *  reference, the quote), and enough to dispute it (W.dissents): that project. Weaker than describedElsewhere, which
+ *  takes the thread's weight away; this only keeps the old topic from being sure. */
+function replyDissent(e: Evidence, support: Map<string, number>, oldTopic: Set<string>): string | undefined {
+  if (oldTopic.size === 0) return undefined;
+  const topic = Math.max(0, ...[...oldTopic].map((id) => support.get(id) ?? 0));
+  const [best, weight] = strongestOutside(e, support, oldTopic);
+  return best && weight > topic && weight >= W.dissents ? best : undefined;
+}
+
+/**
+ * A new e-mail that names a project clearly only in an aside: sentences after its first, together under a third of
+ * its text ("… open the cinema room and the pool deck. We may do the Corniche ballroom in June too."). When the rest
+ * of its text, read alone, says more for another project (W.dissents at least), that project disputes the named one.
+ * Position and share, not cue words: what most of the text is about is its topic.
+ */
+function asideDissent(e: Evidence, learned: LearnedWeight[]): string | undefined {
+  const text = e.content.sections.find((s) => s.where === 'body')?.text ?? '';
+  const sentences = text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  const namedIn = sentences.map((p) => clearlyNamedIn(e, p));
+  // The project the body names most clearly is the one that would lead.
+  const [named] = namedIn
+    .flatMap((ids) => [...ids])
+    .sort(strongestFirst(e))
+    .map(([id]) => id);
+  if (!named || namedIn[0]!.has(named)) return undefined;
+  const inAside = (i: number) => namedIn[i]!.has(named);
+  const length = (ps: string[]) => ps.reduce((n, p) => n + p.length, 0);
+  if (length(sentences.filter((_, i) => inAside(i))) * 3 >= length(sentences)) return undefined;
+  const support = restSupport(e, learned, sentences.filter((_, i) => !inAside(i)).join(' '));
+  const [best, weight] = strongestOutside(e, support, new Set([named]));
+  return best && weight >= W.dissents && weight > (support.get(named) ?? 0) ? best : undefined;
+}
+
+/** Per project, how strongly a piece of the body names it. */
+function namesIn(e: Evidence, text: string): Map<string, number> {
+  const ids = new Map<string, number>();
+  scoreNames({ ...e, content: { ...e.content, sections: [{ where: 'body', text, jobNumbers: [] }] } }, (id, _k, w) =>
+    ids.set(id, Math.max(w, ids.get(id) ?? 0)),
+  );
+  return ids;
+}
+
+/** The projects a piece of the body names clearly, with how clearly. */
+const clearlyNamedIn = (e: Evidence, text: string) =>
+  new Map([...namesIn(e, text)].filter(([, weight]) => weight >= W.namesClearly));
+
+/** What a part of the body says for each project: the names it writes, and the learned body words it holds. */
+function restSupport(e: Evidence, learned: LearnedWeight[], text: string): Map<string, number> {
+  const words = new Set(wordsOf(text));
+  return supportOf(
+    e,
+    namesIn(e, text),
+    learned.filter((l) => l.part === 'body' && wordsOf(l.text).every((w) => words.has(w))),
+  );
+}
+
+/** Adds the learned weights per project, scaled by where each stands; the strongest one is the reason. */
+function scoreLearned(
+  learned: LearnedWeight[],
+  add: AddContent,
+  scale: (part: AskedFeature['part'], projectId: string, text: string) => number,
+): Map<string, number> {
+  const perProject = new Map<string, { weight: number; few: number; best: number; text: string }>();
+  for (const l of learned) {
+    const weight = l.weight * scale(l.part, l.projectId, l.text);
+    const current = perProject.get(l.projectId) ?? { weight: 0, few: 0, best: 0, text: '' };
+    current.weight += weight;
+    if (l.emails <= W.fewFiled.emails && !l.exact) current.few += weight;
+    if (weight > current.best) {
+      current.best = weight;
+      current.text = `${partText[l.part]} “${l.text}”, as ${plural(l.emails, 'e-mail')} filed here`;
+    }
+    perProject.set(l.projectId, current);
+  }
+  for (const [projectId, p] of perProject) add(projectId, 'filed-content', p.weight, p.text, p.best);
+  return new Map([...perProject].map(([projectId, p]) => [projectId, Math.max(0, p.few - W.fewFiled.cap)]));
+}
+
+/** What one feature of the e-mail says for one project, before where it stands in this e-mail's shape scales it. */
+interface LearnedWeight {
+  projectId: string;
+  part: AskedFeature['part'];
+  text: string;
+  emails: number;
+  weight: number;
+  /** An identifier of one project's filed mail (a permit, a PO): exact, however few e-mails hold it. */
+  exact: boolean;
+}
+
+/**
  * What filed mail says of the e-mail's words and identifiers: a feature counts for a project by the share of its
  * filed e-mails there, times how concentrated it is (1 − its entropy over the projects holding it, relative to
  * the organization's project count: a word of every project says nothing), times its support (a feature seen
- * once may be chance), times where it stands in the e-mail. Per project, the strongest feature is the reason.
+ * once may be chance), times where it stands in the e-mail.
  */
-function scoreLearned(
-  e: Evidence,
-  add: AddContent,
-  byId: Entries,
-  scale: (part: AskedFeature['part'], projectId: string, text: string) => number,
-) {
+function learnedWeights(e: Evidence, byId: Entries): LearnedWeight[] {
   const byFeature = new Map<string, Evidence['learned']>();
   for (const row of e.learned) byFeature.set(row.feature, [...(byFeature.get(row.feature) ?? []), row]);
   const projectCount = Math.max(2, byId.projectCount);
-  const perProject = new Map<string, { weight: number; best: number; text: string }>();
+  const out: LearnedWeight[] = [];
   // A word of several projects' names ("Westgate", "Queensway" of two phases) is theirs to tell apart by the names'
   // other words (scoreNames): how often each was filed with it says only which is filed more.
   const sharedNameWord = (text: string) => wordsOf(text).some((w) => e.orgs.some((o) => o.names.lookalikes.has(w)));
@@ -390,7 +682,9 @@ function scoreLearned(
     const shares = known.map((r) => r.emails / total);
     const entropy = -shares.reduce((sum, s) => sum + (s > 0 ? s * Math.log(s) : 0), 0);
     const concentration = Math.max(0, 1 - entropy / Math.log(projectCount));
-    const identifier = feature.startsWith('n:');
+    // An identifier is one project's (its PO, permit, drawing): a number the organization filed with several projects
+    // is a standard, a catalogue or a clause every job cites ("NS 8407"), and says no more than a word.
+    const identifier = feature.startsWith('n:') && rows.length === 1;
     // A number written alone may be a size, a quantity or a year: it recurs by chance as a word does, so it needs the
     // support of a word; an identifier with letters or separators ("BP26-0113") needs less. A number of seven digits or
     // more (a contract sum, a long reference) is not met by chance: once is support enough.
@@ -398,18 +692,18 @@ function scoreLearned(
       ? 1
       : total / (total + (identifier && !isPlainNumber(asked) ? W.identifierSupport : W.wordSupport));
     const base = (identifier ? W.learnedIdentifier : W.learnedWord) * asked.weight * concentration * support;
-    known.forEach((r, i) => {
-      const weight = base * shares[i]! * scale(asked.part, r.projectId, asked.text);
-      const current = perProject.get(r.projectId) ?? { weight: 0, best: 0, text: '' };
-      current.weight += weight;
-      if (weight > current.best) {
-        current.best = weight;
-        current.text = `${partText[asked.part]} “${asked.text}”, as ${plural(r.emails, 'e-mail')} filed here`;
-      }
-      perProject.set(r.projectId, current);
-    });
+    out.push(
+      ...known.map((r, i) => ({
+        projectId: r.projectId,
+        part: asked.part,
+        text: asked.text,
+        emails: r.emails,
+        weight: base * shares[i]!,
+        exact: identifier && !isPlainNumber(asked),
+      })),
+    );
   }
-  for (const [projectId, p] of perProject) add(projectId, 'filed-content', p.weight, p.text, p.best);
+  return out;
 }
 
 const isLongNumber = (feature: string) => /^n:\d{7,}$/.test(feature);
@@ -484,30 +778,70 @@ function scoreJobNumbers(e: Evidence, add: AddClue) {
 
 const isPartial = (strength: NameStrength) => strength !== 'name' && strength !== 'alias';
 
+/** How strongly a name match names its project. An alias made only of words of the project's name ("Gelang Patah" of
+ *  "Gelang Patah Cold Chain Hub") is a phrase of that name, often its place or client: a stranger may write it for the
+ *  place itself (a recruiter's "hyperscale projects in Johor (Sedenak, Gelang Patah)"), so from a stranger it counts
+ *  as the phrase it is. */
+function strengthOf(e: Evidence, m: NameMatch): NameStrength {
+  if (!e.stranger || m.strength !== 'alias') return m.strength;
+  const words = new Set(wordsOf(projectNameOf(e, m.projectId)));
+  return wordsOf(m.words).every((w) => words.has(w)) ? 'phrase' : m.strength;
+}
+
+/**
+ * One word of a name that the organization's own filed mail uses mostly for other projects ("well" of CareWell, "floor"
+ * of Guestroom Floors, "business" of Yas Business Park beside a tower in Business Bay) is an everyday word there: it
+ * names the project no more than a kind of building does. Judged on the counts the suggestion reads anyway (the
+ * e-mail's own features: no look-up); a word no filed mail has keeps its strength. Tried and dropped: the converse
+ * (a short or everyday name word filed almost only with one project names it): Afrikaans "die" of "Die Wingerd".
+ */
+function weighedByFiledMail(e: Evidence, m: NameMatch): NameMatch {
+  if (m.strength !== 'word') return m;
+  const [feature] = textFeatures(m.words).keys();
+  const rows = feature?.startsWith('w:') ? e.learned.filter((r) => r.feature === feature) : [];
+  const total = rows[0]?.total ?? 0;
+  const own = rows.find((r) => r.projectId === m.projectId)?.emails ?? 0;
+  return total >= W.everydayNameWord.filed && own < W.everydayNameWord.share * total
+    ? { ...m, strength: 'generic-phrase' }
+    : m;
+}
+
 function scoreNames(e: Evidence, add: AddClue) {
   const sections = e.content.sections;
-  const named = (where: Where, m: NameMatch) =>
+  const named = (where: Where, found: NameMatch) => {
+    const m = weighedByFiledMail(e, found);
+    const strength = strengthOf(e, m);
     add(
       m.projectId,
       'project-name',
-      W.name[m.strength] * W.where[where] * (e.stranger && isPartial(m.strength) ? W.stranger : 1),
+      W.name[strength] * W.where[where] * (e.stranger && isPartial(strength) ? W.stranger : 1),
       `${whereText[where]} names “${m.words}”`,
       where,
       m.words,
     );
+  };
   for (const section of sections)
     for (const m of e.orgs.flatMap((o) => nameMatchesIn(section.text, o.names))) named(section.where, m);
   // Signatures and banners neither name a group of look-alikes nor tell them apart.
   const told = sections.filter((s) => s.where !== 'signature' && s.where !== 'banner');
-  for (const org of e.orgs)
+  // A reply in a thread filed in a look-alike is about that group though its new text may not write the shared word:
+  // "the tower's permanent power" in a thread of the hospital's plant tells the tower from the plant.
+  const newText = new Set(told.flatMap((s, i) => (s.where === 'body' || s.where === 'attachment' ? [i] : [])));
+  for (const org of e.orgs) {
+    const threadGroups = [...org.names.lookalikes]
+      .filter(([, group]) => group.some((g) => e.thread.some((t) => t.projectId === g.projectId)))
+      .map(([word]) => word);
     for (const { text, match } of lookalikeMatchesIn(
       told.map((s) => s.text),
       org.names,
+      { words: new Set(threadGroups), texts: newText },
     ))
       named(told[text]!.where, match);
+  }
 }
 
-/** Reference numbers (read as the model reads identifiers, by part) and site addresses set on the projects. */
+/** Reference numbers (read as the model reads identifiers, and by their segments wherever they stand: a run of them
+ *  counts by the share of the number it spells) and site addresses set on the projects. */
 function scoreProjectFields(e: Evidence, add: AddClue) {
   for (const org of e.orgs) {
     for (const [feature, asked] of e.asked) {
@@ -522,6 +856,14 @@ function scoreProjectFields(e: Evidence, add: AddClue) {
         );
     }
     for (const section of e.content.sections) {
+      for (const m of referenceMatchesIn(section.text, org.fields))
+        add(
+          m.projectId,
+          'project-field',
+          W.referenceNumber * m.share * W.where[section.where],
+          `${whereText[section.where]} has “${m.written}”: ${m.reference} of this project`,
+          section.where,
+        );
       const matches = addressMatchesIn(section.text, org.fields);
       for (const m of matches)
         add(
@@ -596,7 +938,7 @@ const exactIdentifiers = new Set<ClueKind>(['job-number', 'project-field', 'docu
 function rankedOf(
   entry: Entry,
   scale: number,
-): Omit<RankedProject, 'topicInDoubt'> & { contentWeight: number; strongestContent: number } {
+): Omit<RankedProject, 'topicInDoubt'> & { contentWeight: number; strongestContent: number; summed: number } {
   const contentClues = [...entry.content]
     .map(([kind, c]) => ({ kind, ...c }))
     .sort((a, b) => b.weight - a.weight || a.kind.localeCompare(b.kind));
@@ -618,6 +960,8 @@ function rankedOf(
     score: 0,
     decidedBy: decisive?.kind ?? 'history',
     evidence,
+    // What the clues add up to, before the thread's and the dissent's caps on `evidence`.
+    summed: evidence,
     contentWeight,
     strongestContent: Math.max(0, ...contentClues.map((c) => scaled({ kind: c.kind, weight: c.single }))),
     reasons: clues.map((c) => c.text).slice(0, 6),

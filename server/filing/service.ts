@@ -582,14 +582,18 @@ export const AI_ASK_BELOW = 0.6;
 const WEAK_SCORE = 0.5;
 /** Mail among colleagues only goes to the provider when local evidence points at a project at least this much. */
 const INTERNAL_POINTS_AT = 0.15;
+/** Other mail too needs a little: below this the top candidate is a word or two shared by chance (a newsletter's
+ *  "construction", a vendor's "units"), and a provider would choose among candidates that all say nothing. On the
+ *  corpora no project mail that the provider could set right scored below 0.06 (bench/suggest-history.ts). */
+export const POINTS_AT = 0.05;
 
 /**
  * Project suggestions for an e-mail over the caller's organizations. The AI provider is asked only when a
  * provider is configured, the user did not opt out for this request, EVERY organization of the candidates
  * has aiSuggest on — read from the table on each request
  * (no cache), so a settings change applies to the next request on every instance — and local is unsure (top
- * probability below AI_ASK_BELOW) but found candidates. Mail whose participants are all at the caller's own domain is
- * sent only when local evidence points at a project. The provider sees the e-mail's summary and the few local
+ * probability below AI_ASK_BELOW) but found candidates that local evidence points at a little (POINTS_AT; mail whose participants are all at the
+ * caller's own domain, INTERNAL_POINTS_AT). The provider sees the e-mail's summary and the few local
  * candidates (at most SUGGESTIONS_RETURNED), never the organization's project list (`providerPayload`); an answer
  * "none of these" drops the weak local suggestions.
  */
@@ -616,7 +620,8 @@ export async function suggestProjects(
   );
   // A reply that switches topic and names several projects goes to the provider however sure the counts are: on
   // the corpora such replies were right locally 1 time in 2 at 0.66-0.74 (bench/suggest-history.ts, switch kind).
-  const unsure = (top < AI_ASK_BELOW || ranked[0]?.topicInDoubt === true) && (!internal || top >= INTERNAL_POINTS_AT);
+  const unsure =
+    (top < AI_ASK_BELOW || ranked[0]?.topicInDoubt === true) && top >= (internal ? INTERNAL_POINTS_AT : POINTS_AT);
   let suggestions = ranked;
   let aiUsed = false;
   if (app.config.ai && request.allowAi !== false && unsure && ranked.length > 0) {

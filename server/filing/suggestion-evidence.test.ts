@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { f, server } from '../../test/fixture-server.js';
 import { createProject } from '../organizations/service.js';
-import { fileEmail as file, suggest } from './suggestion-calls.fixtures.js';
+import { AI_ASK_BELOW, POINTS_AT } from './service.js';
+import { expectOfferedInDoubt, fileEmail as file, suggest } from './suggestion-calls.fixtures.js';
 
 const signature = [
   'Megan Hart',
@@ -115,6 +116,67 @@ describe('what counts in a suggestion', () => {
     expect(first?.projectName).toBe('Dockside Offices');
     expect(second?.projectName).toBe('Pier 9 Terminal');
   });
+
+  it('a reply in a thread filed to one project whose new text names another by one word only offers both, in doubt', async () => {
+    await file(f.projectA1.id, {
+      subject: 'Hoist booking',
+      from: 'omar@hoistco.test',
+      internetMessageId: '<hoist-1@hoistco.test>',
+      conversationId: 'conv-hoist',
+      bodyText: 'The hoist is booked for Friday at 7.',
+    });
+    const answer = await suggest({
+      subject: 'RE: Hoist booking',
+      from: { address: 'omar@hoistco.test' },
+      conversationId: 'conv-hoist',
+      bodyPreview: 'Can we have the same for Dockside on Tuesday?',
+    });
+    expectOfferedInDoubt(answer, ['Dockside Offices', 'Pier 9 Terminal']);
+  });
+
+  it('a reply whose new text describes another project without naming it offers both, below the AI’s bar', async () => {
+    // Dockside's own words (its carpark jet fans), taught by its filed mail; a crane thread filed on Pier 9.
+    for (const [i, text] of [
+      'Carpark jet fan brackets are fabricated and the sprinkler clash is resolved.',
+      'Jet fan commissioning in the carpark is booked; the smoke exhaust test follows.',
+      'Carpark jet fans: the smoke exhaust test passed.',
+    ].entries())
+      await file(f.projectA2.id, {
+        subject: `Jet fans ${i}`,
+        from: 'ops@fanco.test',
+        internetMessageId: `<fans-${i}@fanco.test>`,
+        bodyText: `Mia,\n${text}`,
+      });
+    for (const [i, text] of [
+      'The tower crane is booked for Friday at 7.',
+      'Tower crane lift plan for the precast stairs attached.',
+    ].entries())
+      await file(f.projectA1.id, {
+        subject: `${i === 0 ? '' : 'RE: '}Tower crane booking`,
+        from: 'omar@liftco.test',
+        internetMessageId: `<tower-${i}@liftco.test>`,
+        conversationId: 'conv-tower',
+        bodyText: text,
+      });
+    const onTopic = await suggest({
+      subject: 'RE: Tower crane booking',
+      from: { address: 'omar@liftco.test' },
+      conversationId: 'conv-tower',
+      bodyPreview: 'The tower crane lift plan is approved; booked for Friday at 7.',
+    });
+    expect(onTopic[0]?.projectName).toBe('Pier 9 Terminal');
+    expect(onTopic[0]?.score).toBeGreaterThanOrEqual(AI_ASK_BELOW);
+
+    const elsewhere = await suggest({
+      subject: 'RE: Tower crane booking',
+      from: { address: 'omar@liftco.test' },
+      conversationId: 'conv-tower',
+      bodyPreview:
+        'Other matter, same chain: the carpark jet fan smoke exhaust test needs the sprinkler contractor there.',
+    });
+    // The thread is evidence, not a verdict: neither is sure, both are offered.
+    expectOfferedInDoubt(elsewhere, ['Dockside Offices', 'Pier 9 Terminal']);
+  });
 });
 
 describe('what an e-mail is about, by its shape', () => {
@@ -128,6 +190,26 @@ describe('what an e-mail is about, by its shape', () => {
     expect(first?.projectName).toBe('Dockside Offices');
     // The old topic is still offered.
     expect(second?.projectName).toBe('Pier 9 Terminal');
+  });
+
+  it('a new e-mail goes to the project its main part names, not to one a shorter paragraph after it names (a PS)', async () => {
+    // A detailer on both projects.
+    for (const [i, projectId] of [f.projectA1.id, f.projectA2.id].entries())
+      await file(projectId, {
+        subject: `Shop drawings ${i}`,
+        from: 'marco@detailers.test',
+        internetMessageId: `<shop-${i}@detailers.test>`,
+        bodyText: 'Mia,\nShop drawings for review attached.',
+      });
+    const mail = (body: string) =>
+      suggest({ subject: 'As-built models', from: { address: 'marco@detailers.test' }, bodyPreview: body });
+    const main =
+      'The owner wants the Tekla model of the Dockside roof trusses for their facilities people, with the mezzanine added in March. Which truss connections go in?';
+    const [first] = await mail(`Mia,\n\n${main}\n\nPS - the Pier 9 Terminal as-builts went out last month.\n\nMarco`);
+    expect(first?.projectName).toBe('Dockside Offices');
+    // Named in the main part, it is the topic.
+    const [named] = await mail(`Mia,\n\n${main.replace('Dockside', 'Pier 9 Terminal')}\n\nPS - Dockside is done.`);
+    expect(named?.projectName).toBe('Pier 9 Terminal');
   });
 
   it('a new e-mail goes to the project its subject names, not to one its text mentions', async () => {
@@ -244,5 +326,116 @@ describe('look-alike projects', () => {
     });
     expect(suggestions.map((s) => s.projectName).slice(0, 2)).toEqual(['Kestrel Rise Stage 1', 'Kestrel Rise Stage 2']);
     expect(suggestions[1]?.reasons.join(' ')).toContain('A look-alike of Kestrel Rise Stage 1');
+  });
+
+  it('a reply in a thread of one look-alike whose new text turns to the other by its own word offers both, in doubt', async () => {
+    const [, plant] = await Promise.all(
+      ['Harlow Medical Centre Patient Tower', 'Harlow Medical Centre Energy Plant'].map((name) =>
+        createProject(server.database.db, { organizationId: f.orgA.id, name }),
+      ),
+    );
+    await file(plant!.id, {
+      subject: 'Chiller submittal 23 64 16-01',
+      from: 'marcus@buildco.test',
+      internetMessageId: '<chiller-1@buildco.test>',
+      conversationId: 'conv-chiller',
+      bodyText: 'Chiller 2 witness test passed at the factory.',
+    });
+    const onTopic = await suggest({
+      subject: 'RE: Chiller submittal 23 64 16-01',
+      from: { address: 'marcus@buildco.test' },
+      conversationId: 'conv-chiller',
+      bodyPreview: 'Chiller 1 ships on the 12th, rigging on the 14th.',
+    });
+    expect(onTopic[0]?.projectName).toBe('Harlow Medical Centre Energy Plant');
+    expect(onTopic[0]!.score).toBeGreaterThanOrEqual(AI_ASK_BELOW);
+    // The thread is the group's: "the tower" tells the tower from the plant without the shared word "Harlow".
+    const turned = await suggest({
+      subject: 'RE: Chiller submittal 23 64 16-01',
+      from: { address: 'marcus@buildco.test' },
+      conversationId: 'conv-chiller',
+      bodyPreview: 'Chillers are sorted, so switching topics: the tower’s permanent power is energized on the 20th.',
+    });
+    expectOfferedInDoubt(turned, ['Harlow Medical Centre Energy Plant', 'Harlow Medical Centre Patient Tower']);
+  });
+});
+
+// Last: the project it adds would change what the organization's other projects' words say.
+describe('a stranger', () => {
+  it('a never-seen sender naming the place a project’s alias is made of gets nothing at 0.5; its own alias does', async () => {
+    await createProject(server.database.db, {
+      organizationId: f.orgA.id,
+      name: 'Gelang Patah Cold Chain Hub',
+      aliases: ['Gelang Patah', 'Johor cold store'],
+    });
+    const recruiter = await suggest({
+      subject: 'Project Director role',
+      from: { address: 'sharon@buildtalent.test' },
+      bodyPreview: 'Hi Mia,\nOur client has three hyperscale projects in Johor (Sedenak, Gelang Patah). Quick chat?',
+    });
+    expect(recruiter.every((s) => s.score < 0.5)).toBe(true);
+    const [named] = await suggest({
+      subject: 'Quote',
+      from: { address: 'sales@racking.test' },
+      bodyPreview: 'Hi Mia,\nOur quote for the Johor cold store racking is attached.',
+    });
+    expect(named?.projectName).toBe('Gelang Patah Cold Chain Hub');
+    expect(named?.score).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('a newsletter from a never-seen sender naming a project’s place stays below the AI’s floor', async () => {
+    await createProject(server.database.db, {
+      organizationId: f.orgA.id,
+      name: 'Villa 27 Jumeirah Bay Island - Private Residence Fit-out',
+    });
+    const suggestions = await suggest({
+      subject: 'Gulf Business Today: Jumeirah Bay Island villas sell for record prices',
+      from: { address: 'newsletter@gulfbusiness.test' },
+      bodyPreview: 'A Jumeirah Bay Island villa sold for AED 180m; office rents up 14%.',
+    });
+    expect(suggestions.every((s) => s.score < POINTS_AT)).toBe(true);
+  });
+});
+
+describe('a portal’s notice', () => {
+  it('names a project in full once the organization has filed that portal’s notices', async () => {
+    const mall = await createProject(server.database.db, {
+      organizationId: f.orgA.id,
+      name: 'Al Waha Mall Phase 2 - Food Court and Cinema Lobby',
+    });
+    await file(mall.id, {
+      subject: 'Application DCD-FO-2025-01120 - Approved',
+      from: 'no-reply@dcd.test',
+      internetMessageId: '<dcd-01120@dcd.test>',
+      bodyText: 'Application number: DCD-FO-2025-01120\nService: Fit-out drawings approval\nStatus: Approved',
+    });
+    const [first] = await suggest({
+      subject: 'Application DCD-FO-2026-03341 - Inspection scheduled',
+      from: { address: 'no-reply@dcd.test' },
+      bodyPreview:
+        'Application number: DCD-FO-2026-03341\nService: Fit-out completion inspection\nBuilding: Al Waha Mall - Level 2 (Food court / cinema lobby)',
+    });
+    expect(first?.projectId).toBe(mall.id);
+    expect(first!.score).toBeGreaterThanOrEqual(AI_ASK_BELOW);
+  });
+
+  it('from another address of a domain whose people’s mail is filed (events@), an invitation stays about no project', async () => {
+    const depot = await createProject(server.database.db, {
+      organizationId: f.orgA.id,
+      name: 'Warrington Distribution Centre',
+    });
+    for (const [i, text] of ['Steel frame erected.', 'Cladding starts Monday.', 'Roof sheets delivered.'].entries())
+      await file(depot.id, {
+        subject: `Warrington progress ${i}`,
+        from: 'site@brackley.test',
+        internetMessageId: `<warrington-${i}@brackley.test>`,
+        bodyText: `Warrington: ${text}`,
+      });
+    const suggestions = await suggest({
+      subject: 'You are invited - charity golf day, Warrington',
+      from: { address: 'events@brackley.test' },
+      bodyPreview: 'Dear Partner, our annual charity golf day is on 12 June in Warrington. Teams of four.',
+    });
+    expect(suggestions.every((s) => s.score < 0.5)).toBe(true);
   });
 });

@@ -278,6 +278,20 @@ describe('AI re-ranking and the aiSuggest switch', () => {
     expect(provider.requests).toHaveLength(1);
   });
 
+  it('does not ask the provider about mail whose words point at no project, however many candidates they touch', async () => {
+    await setAiSuggest(f.orgA.id, true);
+    const res = await suggest({
+      subject: 'Webinar',
+      from: 'events@expo.test',
+      to: ['member@harbor.test'],
+      bodyPreview: 'Join our webinar on ramp design.',
+    });
+    expect(res.body.suggestions.length).toBeGreaterThan(0);
+    expect(res.body.suggestions[0].score).toBeLessThan(0.05);
+    expect(res.body).toMatchObject({ source: 'local', aiUsed: false });
+    expect(provider.requests).toHaveLength(0);
+  });
+
   it('lets the user opt out per request', async () => {
     await setAiSuggest(f.orgA.id, true);
     const res = await suggest({ ...fromAcme, allowAi: false });

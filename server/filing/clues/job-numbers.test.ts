@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { codeFromName, effectiveCode, jobNumbersIn, matchesCode, spellsCode } from './job-numbers.js';
+import {
+  codeFromName,
+  effectiveCode,
+  jobNumbersIn,
+  matchesCode,
+  readableAsJobNumber,
+  spellsCode,
+} from './job-numbers.js';
 
 const labelled = (text: string) =>
   jobNumbersIn(text)
@@ -61,6 +68,21 @@ describe('jobNumbersIn', () => {
         .filter((n) => !n.prefix)
         .map((n) => n.value),
     ).toEqual(['44100']);
+  });
+
+  it('leaves the last part of a code of more parts to be read whole, and still reads a number after a word', () => {
+    expect(bare('uren: VR-25-015 / 200')).toEqual(['200']);
+    expect(bare('HC24-112 footing review')).toEqual([]);
+    expect(bare('Job-4410 walk-through')).toEqual(['4410']);
+    expect(bare('004 - final account prep')).toEqual(['004']);
+  });
+});
+
+describe('readableAsJobNumber', () => {
+  it('takes a number with letters before it or a suffix, not a code of more parts', () => {
+    for (const code of ['C2411', 'PBS-2411', '4521-02', '2411']) expect(readableAsJobNumber(code)).toBe(true);
+    for (const code of ['VR-25-015', 'QF-AD-25-031', 'HC24-112', 'KL-MT-B'])
+      expect(readableAsJobNumber(code)).toBe(false);
   });
 });
 

@@ -18,7 +18,8 @@ const labelledNumber = new RegExp(String.raw`(?<![\p{L}\p{N}])${label}\s*[:#]?\s
 // decimal or thousands part after (`$4,410`, `4410.5`).
 // A number with letters before it, as an organization's codes are written (`C2411`, `PBS-2411`).
 const prefixedNumber = new RegExp(String.raw`(?<![\p{L}\p{N}])(\p{L}{1,4})-?${number}(?![\p{N}]|[.,]\d)`, 'gu');
-const bareNumber = new RegExp(String.raw`(?<![\p{L}\p{N}$.,/])${number}(?![\p{N}]|[.,]\d)`, 'gu');
+// Nor a number after another and a hyphen ("015" of "VR-25-015"): such a code is read whole, as a reference.
+const bareNumber = new RegExp(String.raw`(?<![\p{L}\p{N}$.,/])(?<!\p{N}-)${number}(?![\p{N}]|[.,]\d)`, 'gu');
 
 export function jobNumbersIn(text: string): JobNumber[] {
   const found = new Map<string, JobNumber>();
@@ -42,6 +43,10 @@ export function effectiveCode(project: { name: string; code: string | null }): s
   if (project.code) return project.code.match(/(\d{3,6}(?:-\d{1,3})?)/)?.[1] ?? project.code.toLowerCase();
   return codeFromName(project.name);
 }
+
+/** Whether job-number reading takes the code whole: a number with a suffix, or letters right before it ("C2411",
+ *  "PBS-2411", "4521-02"), not a code of more parts ("VR-25-015", "QF-AD-25-031"). */
+export const readableAsJobNumber = (code: string) => /^\s*(?:\p{L}{1,4}-?)?\d{3,6}(?:-\d{1,3})?\s*$/u.test(code);
 
 /** Whether a number written with letters before it spells the project's code: "C2411" and "c-2411" for code C2411. */
 export const spellsCode = (n: JobNumber, code: string | null) =>

@@ -133,12 +133,8 @@ function signsAs(line: string, sender: Sender): boolean {
 /** Whether a line is a disclaimer, banner or tagline (about the sender's firm, never this message). */
 export const isBanner = (line: string) => disclaimer.test(line);
 
-/**
- * Text and signature: from a "-- " line, a short sign-off ("Thanks,", "Best regards") near the end, or the line where
- * the sender signs with their name near the end (never the first line: that greets someone).
- */
-export function splitSignature(text: string, sender: Sender = {}): { text: string; signature: string } {
-  const lines = text.split('\n');
+/** The index of the line a signature starts at (splitSignature), or −1. */
+export function signatureStart(lines: readonly string[], sender: Sender = {}): number {
   let cut = lines.findIndex((l) => /^\s*--\s*$/.test(l));
   if (cut < 0) {
     const lastLines = Math.max(0, lines.length - 6);
@@ -148,6 +144,16 @@ export function splitSignature(text: string, sender: Sender = {}): { text: strin
     const from = Math.max(1, lines.length - SIGNATURE_LINES);
     cut = lines.findIndex((l, i) => i >= from && signsAs(l, sender));
   }
+  return cut;
+}
+
+/**
+ * Text and signature: from a "-- " line, a short sign-off ("Thanks,", "Best regards") near the end, or the line where
+ * the sender signs with their name near the end (never the first line: that greets someone).
+ */
+export function splitSignature(text: string, sender: Sender = {}): { text: string; signature: string } {
+  const lines = text.split('\n');
+  const cut = signatureStart(lines, sender);
   const body = cut < 0 ? lines : lines.slice(0, cut);
   const signature = cut < 0 ? [] : lines.slice(cut);
   const keep = body.filter((l) => !disclaimer.test(l));

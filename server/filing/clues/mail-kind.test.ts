@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isAutomatedMail } from './mail-kind.js';
+import { automatedKind } from './mail-kind.js';
 
-describe('isAutomatedMail', () => {
+describe('automatedKind', () => {
   it('recognises newsletters, marketing, out-of-office replies and calendar notices', () => {
     const cases = [
       { subject: 'ENR Daily', from: 'newsletter@enr-news.com', body: 'Stories …' },
@@ -16,7 +16,7 @@ describe('isAutomatedMail', () => {
         body: 'Places limited.\nYou are receiving this because you are a member of the region.',
       },
     ];
-    for (const c of cases) expect(isAutomatedMail(c), c.subject).toBe(true);
+    for (const c of cases) expect(automatedKind(c), c.subject).not.toBeNull();
   });
 
   it('leaves mail a person wrote about work alone', () => {
@@ -25,6 +25,16 @@ describe('isAutomatedMail', () => {
       { subject: 'Office trailer move', from: 'super@firm.test', body: 'The office trailer moves Monday.' },
       { subject: 'Garage deck pour', from: 'info.luis@concrete.test', body: 'Pour at 6.' },
     ];
-    for (const c of cases) expect(isAutomatedMail(c), c.subject).toBe(false);
+    for (const c of cases) expect(automatedKind(c), c.subject).toBeNull();
+  });
+
+  it("tells a machine address's notice from a mailing", () => {
+    const notice = {
+      subject: 'Application DCD-1 - Inspection scheduled',
+      from: 'no-reply@dcd.test',
+      body: 'Building: Mall',
+    };
+    expect(automatedKind(notice)).toBe('notice');
+    expect(automatedKind({ ...notice, body: 'Building: Mall\nUnsubscribe' })).toBe('bulk');
   });
 });

@@ -12,11 +12,18 @@ const autoReplySubject =
 const calendarSubject =
   /^\s*(invitation|updated invitation|canceled event|cancelled event|accepted|declined|tentative|invitaci[oó]n)\s*:/i;
 
-export function isAutomatedMail(mail: { subject: string; from: string; body: string }): boolean {
-  return (
-    bulkBody.test(mail.body) ||
-    bulkSender.test(mail.from) ||
-    autoReplySubject.test(mail.subject) ||
-    calendarSubject.test(mail.subject)
-  );
+/**
+ * What kind of automated mail this is, if any. A `notice` is sent from a machine's address ("no-reply@") with no
+ * mailing-list footer: a portal's notice about one application is such mail, and so is a newsletter; which of them
+ * it is, the sender's history tells (ranker.ts).
+ */
+export function automatedKind(mail: {
+  subject: string;
+  from: string;
+  body: string;
+}): 'bulk' | 'notice' | 'auto-reply' | 'calendar' | null {
+  if (bulkBody.test(mail.body)) return 'bulk';
+  if (autoReplySubject.test(mail.subject)) return 'auto-reply';
+  if (calendarSubject.test(mail.subject)) return 'calendar';
+  return bulkSender.test(mail.from) ? 'notice' : null;
 }

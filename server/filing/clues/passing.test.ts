@@ -16,6 +16,13 @@ describe('splitPassing', () => {
     });
   });
 
+  it('keeps a sentence that turns to the other project: one the reader knows, not a comparison', () => {
+    const text =
+      'Reviving this old thread for the other project: the district wants amendment 3 for the middle school.';
+    expect(splitPassing(text)).toEqual({ main: text, passing: '' });
+    expect(splitPassing('On another job we did the same.').passing).toBe('On another job we did the same.');
+  });
+
   it('leaves a plain message whole', () => {
     const text = 'The bleacher pit in the gym needs to be 2" deeper. We can saw cut Monday.';
     expect(splitPassing(text)).toEqual({ main: text, passing: '' });

@@ -68,6 +68,17 @@ describe('nameMatchesIn', () => {
     ).toEqual(['wp2']);
   });
 
+  it('does not name a project by its whole name when that is only the start of a sibling’s name written there', () => {
+    // The "A" of "Stage A" is a stop word: Stage A's name reads as the start of Stage B's.
+    const stages = buildNameIndex([
+      { id: 'a', name: 'Marlow Terraces Stage A', aliases: [] },
+      { id: 'b', name: 'Marlow Terraces Stage B', aliases: [] },
+    ]);
+    const named = (text: string) => nameMatchesIn(text, stages).map((m) => [m.projectId, m.strength]);
+    expect(named('Marlow Terraces - Stage B facade change')).toEqual([['b', 'name']]);
+    expect(named('Marlow Terraces Stage A - balcony drainage')).toEqual([['a', 'name']]);
+  });
+
   it('ignores e-mail addresses and links', () => {
     expect(matches('write to info@lakeshorelibrary.org or see www.lakeview.example/news')).toEqual({});
   });

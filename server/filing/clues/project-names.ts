@@ -127,6 +127,10 @@ function unitsOf(text: string): Set<string> {
   return units;
 }
 
+/** A name word of letters and then digits ("Ph2" of an alias "Ballygall Ph2"): a short form of one project's stage,
+ *  as distinctive as a long word when only that project's names have it. */
+const isShortForm = (word: string) => /^\p{L}+\d+$/u.test(word);
+
 /** Each form of a word with one letter left out. */
 const withoutOneLetter = (word: string) => Array.from(word, (_, i) => word.slice(0, i) + word.slice(i + 1));
 
@@ -152,7 +156,8 @@ export function buildNameIndex(
   for (const [word, projectIds] of owners) {
     const generic = genericWords.has(word) || /^\d+$/.test(word) || word.length < 3;
     if (generic || projectIds.size > 1) weak.add(word);
-    else if (!everydayWords.has(word) && word.length >= 4) distinctive.set(word, [...projectIds][0]!);
+    else if (!everydayWords.has(word) && (word.length >= 4 || isShortForm(word)))
+      distinctive.set(word, [...projectIds][0]!);
     if (word.length >= 5 && !/\d/.test(word))
       for (const form of withoutOneLetter(word)) slips.set(form, [...(slips.get(form) ?? []), word]);
   }
@@ -279,19 +284,28 @@ function isOneSlip(a: string, b: string): boolean {
 
 /**
  * Look-alike projects told apart: where any of `texts` has a word a few projects share, each text that has units
- * of one of them that the others lack names it (per text, the projects and the words).
+ * of one of them that the others lack names it (per text, the projects and the words). `implied`: shared words the
+ * conversation is about without writing them (a reply in a thread filed in a look-alike), read in the texts given
+ * there only (the new text); a unit found through them alone is one word of a name, not a phrase: the reply may
+ * still be about the thread's project.
  */
-export function lookalikeMatchesIn(written: readonly string[], index: NameIndex): { text: number; match: NameMatch }[] {
+export function lookalikeMatchesIn(
+  written: readonly string[],
+  index: NameIndex,
+  implied?: { words: ReadonlySet<string>; texts: ReadonlySet<number> },
+): { text: number; match: NameMatch }[] {
   if (index.lookalikes.size === 0) return [];
   const texts = written.map((t) => expandShortForms(t, index).text);
   const shared = new Set(
     texts.flatMap((t) => wordsOf(t).map((w) => nameWordOf(w, index))).filter((w) => index.lookalikes.has(w)),
   );
+  const unwritten = [...(implied?.words ?? [])].filter((w) => index.lookalikes.has(w) && !shared.has(w));
   const found = new Map<string, { text: number; match: NameMatch }>();
   texts.forEach((text, i) => {
     const units = new Set([...unitsOf(text)].map((u) => (u.includes(' ') ? u : nameWordOf(u, index))));
     const tokens = tokensOf(text).map((w) => nameWordOf(w, index));
-    for (const word of shared)
+    const readHere = implied?.texts.has(i) ? unwritten : [];
+    for (const word of [...shared, ...readHere])
       for (const { projectId, units: own } of index.lookalikes.get(word)!) {
         const telling = own.filter(
           (u) => units.has(u) && (!genericWords.has(u) || !tokens.includes(word) || near(tokens, u, word)),
@@ -299,7 +313,11 @@ export function lookalikeMatchesIn(written: readonly string[], index: NameIndex)
         if (telling.length > 0 && !found.has(`${i} ${projectId}`))
           found.set(`${i} ${projectId}`, {
             text: i,
-            match: { projectId, strength: 'phrase', words: `${word} … ${telling.join(', ')}` },
+            match: {
+              projectId,
+              strength: shared.has(word) ? 'phrase' : 'word',
+              words: `${shared.has(word) ? word : `(${word})`} … ${telling.join(', ')}`,
+            },
           });
       }
   });
@@ -343,12 +361,17 @@ export function nameMatchesIn(written: string, index: NameIndex): NameMatch[] {
     }
   }
   // A look-alike whose name holds only the start of what another's names more strongly ("Westgate Park Phase" of
-  // "Westgate Park Phase 2") is not named by it.
+  // "Westgate Park Phase 2") is not named by it; nor, by a whole name, one whose name is only the start of its
+  // sibling's name written there ("Marlow Terraces Stage" of "Marlow Terraces Stage B": the "A" of Stage A is a stop
+  // word): that is the sibling's name, not its own.
   const found = [...best.values()];
   return found.filter(
     (m) =>
-      m.strength !== 'generic-phrase' ||
-      !found.some((o) => rankOf(o.strength) < rankOf(m.strength) && o.words.startsWith(m.words)),
+      !found.some(
+        (o) =>
+          (m.strength === 'generic-phrase' ? rankOf(o.strength) < rankOf(m.strength) : o.strength === 'name') &&
+          (m.strength === 'generic-phrase' ? o.words.startsWith(m.words) : o.words.startsWith(`${m.words} `)),
+      ),
   );
 }
 

@@ -7,7 +7,7 @@
  * repeated by a sender who works on one project only (a site manager's "Site office: 31 Hyde St") still counts.
  */
 import { createHash } from 'node:crypto';
-import { bodyLines, ownLineCount } from '../clues/mail-body.js';
+import { bodyLines, ownLineCount, type Sender, signatureStart } from '../clues/mail-body.js';
 import { domainOf } from '../message.js';
 import { freemailDomains, MAX_BODY_READ } from './features.js';
 
@@ -48,9 +48,12 @@ export const lineKeys = (body: string): string[] =>
   [...new Set(countedLines(bodyLines(body.slice(0, MAX_BODY_READ))).values())].sort();
 
 /** The body without its lines in `boilerplate` (keys), quoted messages untouched. */
-export function withoutLines(body: string, boilerplate: ReadonlySet<string>): string {
+export function withoutLines(body: string, boilerplate: ReadonlySet<string>, sender: Sender = {}): string {
   if (boilerplate.size === 0) return body;
   const lines = bodyLines(body.slice(0, MAX_BODY_READ)); // as much as the features read
   const counted = countedLines(lines);
-  return lines.filter((_, i) => !boilerplate.has(counted.get(i) ?? '')).join('\n');
+  // The line the signature starts at stays (the sender's name, a sign-off): without it the rest of the signature (an
+  // office address, a title) would read as what the sender wrote, as it never does when the e-mail is filed.
+  const signs = signatureStart(lines.slice(0, ownLineCount(lines)), sender);
+  return lines.filter((_, i) => i === signs || !boilerplate.has(counted.get(i) ?? '')).join('\n');
 }

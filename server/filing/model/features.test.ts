@@ -27,4 +27,20 @@ describe('codes of several parts', () => {
     expect(textFeatures('BPD-RVG-01 cost report').has('n:bpdrvg01')).toBe(true);
     expect(textFeatures('the 3rd floor, Ph2, x2').size).toBe(1);
   });
+
+  it('reads a code in capitals without a digit as an identifier, not letters of words', () => {
+    const features = textFeatures('Invoice INV-12117 Project KL-MT-B, paid up-to-date; kl-mt-b');
+    expect(features.has('n:klmtb')).toBe(true);
+    expect(textFeatures('an up-to-date, one-to-one walk-through').has('n:uptodate')).toBe(false);
+    expect(textFeatures('made in the U-S-A').has('n:usa')).toBe(false);
+  });
+
+  it('keeps a short number of a code of several lettered parts within the code, a longer one also alone', () => {
+    const features = textFeatures('HYL-BWE-SHD-STL-014 and PO-4471, RFI 014');
+    expect(features.has('n:hylbweshdstl014')).toBe(true);
+    expect(features.get('n:014')).toBe('014');
+    expect(features.has('n:4471')).toBe(true);
+    expect(textFeatures('HYL-BWE-SHD-STL-014').has('n:014')).toBe(false);
+    expect(textFeatures('RFI-014').has('n:014')).toBe(true);
+  });
 });

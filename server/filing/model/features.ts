@@ -3,8 +3,9 @@
  * and when one is asked about (looked up):
  * - `w:<stem>`: a word of the subject, the new text or an attachment name, English-stemmed (inflections and the
  *   plural `s` of Spanish words meet), accents and case removed, stop words (English and Spanish) left out;
- * - `n:<id>`: an identifier, a token with a digit (PO-4471, BP26-0113, 23-118): letters and digits joined, and
- *   its digits alone when it has letters ("PO 4471" and "P.O. #4471" meet);
+ * - `n:<id>`: an identifier, a token with a digit (PO-4471, BP26-0113, 23-118) or a code in capitals of three parts
+ *   (KL-MT-B): letters and digits joined, and its digits alone when it has letters ("PO 4471" and "P.O. #4471"
+ *   meet) unless they are three or fewer in a code of several lettered parts ("HYL-BWE-SHD-STL-014");
  * - `a:<address>` / `d:<domain>`: participants outside the organization's own domain (free-mail domains only as
  *   addresses).
  * Quoted messages and signatures, banners and disclaimers are never learned; looked up, each part counts by
@@ -72,24 +73,38 @@ const stopwords = new Set(
  *  `who` is true (the sender's own name and firm) are left out. */
 export function textFeatures(text: string, who: (word: string) => boolean = () => false): Map<string, string> {
   const out = new Map<string, string>();
-  const cleaned = joinDigitGroups(normalise(text.replace(/\S+@\S+|https?:\/\/\S+|www\.\S+/gi, ' ')));
+  const withoutAddresses = text.replace(/\S+@\S+|https?:\/\/\S+|www\.\S+/gi, ' ');
+  const cleaned = joinDigitGroups(normalise(withoutAddresses));
+  const lettered = letteredCodes(withoutAddresses);
   // Identifiers keep their inner separators (`bp26-0113`, `p.o.#4471`) until joined.
   for (const raw of cleaned.split(/[\s,;:()[\]{}<>"'!?*|=+]+/)) {
     const token = raw.replace(/^[-./#_]+|[-./#_]+$/g, '');
     if (!token) continue;
-    if (/\d/.test(token)) {
+    if (/\d/.test(token) || lettered.has(token)) {
       const joined = token.replace(/[^a-z0-9]/g, '');
       const digits = joined.replace(/[a-z]/g, '');
-      // Times, dates, years and small quantities are not identifiers.
+      // Times, dates, years and small quantities are not identifiers; nor is a run of zeros (the thousands of an
+      // amount, "412,000": filed with another project's prices, it contested a thread it had nothing to do with).
       if (
-        (digits.length < 3 && !isMultiPartCode(token)) ||
+        (digits.length < 3 && !isMultiPartCode(token) && !lettered.has(token)) ||
+        /^0+$/.test(joined) ||
         /^\d{1,2}[:.]\d{2}(am|pm)?$/.test(token) ||
         /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/.test(token) ||
-        /^(19|20)\d{2}$/.test(token)
+        /^(19|20)\d{2}$/.test(token) ||
+        isMeasure(token) ||
+        isFinancialYear(token)
       )
         continue;
       if (!out.has(`n:${joined}`)) out.set(`n:${joined}`, token.toUpperCase());
-      if (joined !== digits && !out.has(`n:${digits}`)) out.set(`n:${digits}`, token.toUpperCase());
+      // Its digits alone meet the same number written otherwise ("PO 4471"); in a code of several lettered parts a
+      // short number only counts within them ("HYL-BWE-SHD-STL-014" is the 14th of its kind, as "RFI-014" of another).
+      const letterParts = token.match(/[a-z]+/g)?.length ?? 0;
+      if (
+        (digits.length >= 4 || (digits.length === 3 && letterParts < 2)) &&
+        joined !== digits &&
+        !out.has(`n:${digits}`)
+      )
+        out.set(`n:${digits}`, token.toUpperCase());
       continue;
     }
     for (const word of token.split(/[^a-z]+/)) {
@@ -99,6 +114,28 @@ export function textFeatures(text: string, who: (word: string) => boolean = () =
     }
   }
   return out;
+}
+
+/**
+ * Codes written in capitals without a digit, of three parts or more and five letters or more ("KL-MT-B",
+ * "AUR-BW-E"; as a reference number an admin sets may be, shared/organizations.ts): an organization's reference for a
+ * project or a stage, as the letters of "up-to-date" or "U-S-A" are not. As normalised tokens.
+ */
+function letteredCodes(text: string): Set<string> {
+  const codes = text.match(/(?<![\p{L}\p{N}])\p{Lu}+(?:[-/._]\p{Lu}+){2,}(?![\p{L}\p{N}])/gu) ?? [];
+  return new Set(codes.filter((c) => c.replace(/[^\p{L}]/gu, '').length >= 5).map((c) => normalise(c)));
+}
+
+/** A number with decimals ("400.00", "32.1": an amount, a size, a clause of a standard) is a quantity: written in
+ *  one project's mail, it meets another's by chance. One filed e-mail's "400.00" put an M-Pesa receipt at 0.96 for
+ *  the wrong road lot (corpus 15). A span ("lots 41-96") stays: a stage's lots name it (corpus 7 fell 96.7 → 90.2). */
+const isMeasure = (token: string) => /^\d{1,5}[.,]\d{1,2}$/.test(token);
+
+/** A financial or school year ("2025-26", "2024/2025"): a year, as every project's mail and the firm's own write
+ *  it, not an identifier ("Appraisal cycle 2025-26" met a school's reference "VNIS/AB/2025-26" at 0.98). */
+function isFinancialYear(token: string): boolean {
+  const m = /^((?:19|20)\d{2})[-/](\d{2}|(?:19|20)\d{2})$/.exec(token);
+  return m !== null && (Number(m[1]) + 1) % 100 === Number(m[2]) % 100;
 }
 
 /** A code of three parts or more ("BPD-RVG-01", "A/CPD/12"): an identifier however few digits it has, unlike "3rd",
