@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import axe from 'axe-core';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page, type Request } from 'playwright-core';
 import { expect } from 'vitest';
 import { documents } from '../../server/db/schema.js';
 import type { Fixtures, TestServer } from '../../test/harness.js';
@@ -192,6 +192,31 @@ export async function shot(page: Page, name: string) {
 export async function shotOnFailure(page: Page | undefined, task: { name: string; result?: { state?: string } }) {
   if (task.result?.state === 'fail' && page && !page.isClosed())
     await shot(page, `failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+}
+
+/**
+ * Counts the page's requests in flight from now on; `quiet()` waits until none has been for half a second: what a click
+ * set loading has arrived, however long a loaded machine takes to answer.
+ */
+export function requestsInFlight(page: Page) {
+  const inFlight = new Set<Request>();
+  let changedAt = Date.now();
+  page.on('request', (request) => {
+    inFlight.add(request);
+    changedAt = Date.now();
+  });
+  const ended = (request: Request) => {
+    // One started before counting began ends unseen.
+    if (inFlight.delete(request)) changedAt = Date.now();
+  };
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  return {
+    quiet: () =>
+      expect
+        .poll(() => inFlight.size === 0 && Date.now() - changedAt >= 500, { timeout: pageWaitMs, intervals: [100] })
+        .toBe(true),
+  };
 }
 
 /**

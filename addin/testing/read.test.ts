@@ -3,7 +3,15 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pkce } from '../../server/oauth/browser.fixtures.js';
 import { repoRoot } from '../tools/manifest.js';
-import { describeInBrowser, expectAccessible, openEmail, origin, shot, signInToAdmin } from './chromium.js';
+import {
+  describeInBrowser,
+  expectAccessible,
+  openEmail,
+  origin,
+  requestsInFlight,
+  shot,
+  signInToAdmin,
+} from './chromium.js';
 import { useBrowserSuite } from './suite.js';
 
 /**
@@ -160,11 +168,12 @@ describeInBrowser('opening what was filed', () => {
   it('after File at 350×800 the result is in view, and the focus on it', async () => {
     const { context, page } = await suite.openPane({ item: openEmail }, { height: 800 });
     await page.getByRole('radio', { name: /Pier 9 Terminal/ }).waitFor();
+    const requests = requestsInFlight(page);
     await page.getByRole('button', { name: 'File', exact: true }).click();
     const outcome = page.getByTestId('filing-outcome');
     await page.getByText(/Filed in Pier 9 Terminal with 2 attachments/).waitFor();
-    // Whatever loads after File must not push the result away: give it the time a lookup takes.
-    await page.waitForTimeout(1500);
+    // Whatever loads after File must not push the result away: wait until the requests that follow it have ended.
+    await requests.quiet();
     const box = (await outcome.boundingBox())!;
     const scrollY = await page.evaluate(() => window.scrollY);
     expect(box.y).toBeGreaterThanOrEqual(0);

@@ -635,7 +635,8 @@ const learnedCountRow = z.object({
 
 /**
  * Per feature asked about, the projects whose filed e-mails carry it and how many, for features held by at most
- * MODEL_MAX_PROJECTS projects of an organization: one primary-key read per feature.
+ * MODEL_MAX_PROJECTS projects of an organization: one primary-key read per feature. In a fixed order, so that of two
+ * learned words that weigh the same, the one named as the reason does not depend on where the rows lie on disk.
  */
 export async function learnedCounts(db: Db, orgIds: readonly string[], features: readonly string[]) {
   if (orgIds.length === 0 || features.length === 0) return [];
@@ -646,7 +647,8 @@ export async function learnedCounts(db: Db, orgIds: readonly string[], features:
       t.emails as total
     from suggestion_feature_totals t cross join lateral jsonb_each_text(t.counts) c
     where t.organization_id = any(${textArray(orgIds)}) and t.feature = any(${textArray(features)})
-      and t.counts is not null`,
+      and t.counts is not null
+    order by t.feature, c.key`,
     learnedCountRow,
   );
 }
