@@ -214,7 +214,7 @@ export function requestsInFlight(page: Page) {
   return {
     quiet: () =>
       expect
-        .poll(() => inFlight.size === 0 && Date.now() - changedAt >= 500, { timeout: pageWaitMs, intervals: [100] })
+        .poll(() => inFlight.size === 0 && Date.now() - changedAt >= 500, { timeout: pageWaitMs, interval: 100 })
         .toBe(true),
   };
 }
