@@ -10,11 +10,12 @@ import type { ProjectIndexCache } from './project-index-cache.js';
 import {
   boilerplateLines,
   documentsByNumber,
+  filedCountFeature,
   learnedCounts,
   membershipsOfAddresses,
   projectsOfThread,
 } from './queries.js';
-import { type RankedProject, type Role, scoreProjects } from './score.js';
+import { type OrgProjects, type RankedProject, type Role, scoreProjects } from './score.js';
 
 export type { RankedProject } from './score.js';
 
@@ -66,6 +67,7 @@ export async function rankProjects(
     documentsByNumber(db, orgIds, content.documentNumbers),
     membershipsOfAddresses(db, orgIds, [...roleOf.keys()]),
   ]);
+  const filed = await filedCounts(db, orgIds, lookalikesHolding(orgs, learned));
   const participant = (f: string) => f.startsWith('a:') || f.startsWith('d:');
   const history = learned
     .filter((r) => participant(r.feature))
@@ -94,9 +96,22 @@ export async function rankProjects(
       stranger,
       documents,
       members,
+      filed,
     },
     input.limit,
   );
+}
+
+/** The look-alikes of groups one of whose members holds a feature of the e-mail: those whose filed counts matter. */
+function lookalikesHolding(orgs: OrgProjects[], learned: { projectId: string }[]): string[] {
+  const holding = new Set(learned.map((r) => r.projectId));
+  return orgs.flatMap((o) => o.lookalikeGroups.filter((g) => g.some((id) => holding.has(id))).flat());
+}
+
+/** How many e-mails each of these projects has filed (`filedCountFeature`): one primary-key read per project. */
+async function filedCounts(db: Db, orgIds: readonly string[], projectIds: readonly string[]) {
+  const rows = await learnedCounts(db, orgIds, [...new Set(projectIds)].map(filedCountFeature));
+  return new Map(rows.map((r) => [r.projectId, r.emails]));
 }
 
 /**

@@ -149,6 +149,8 @@ export interface OrgProjects {
   codes: Map<string, { id: string; code: string }[]>;
   /** Site addresses and reference numbers set on the projects. */
   fields: FieldIndex;
+  /** Each group of look-alikes (projects a word of their names joins: NameIndex.lookalikes) once, by project id. */
+  lookalikeGroups: string[][];
 }
 
 export function indexProjects(projects: ProjectRef[]): OrgProjects {
@@ -157,12 +159,15 @@ export function indexProjects(projects: ProjectRef[]): OrgProjects {
     const code = effectiveCode(p);
     if (code && /\d/.test(code)) codes.set(codeBase(code), [...(codes.get(codeBase(code)) ?? []), { id: p.id, code }]);
   }
+  const names = buildNameIndex(projects);
+  const groups = [...names.lookalikes.values()].map((group) => group.map((g) => g.projectId).sort());
   return {
     projects,
     byId: new Map(projects.map((p) => [p.id, p])),
-    names: buildNameIndex(projects),
+    names,
     codes,
     fields: buildFieldIndex(projects.map(withCodeAsReference)),
+    lookalikeGroups: [...new Map(groups.map((g) => [g.join(' '), g])).values()],
   };
 }
 
@@ -190,6 +195,8 @@ export interface Evidence {
   stranger: boolean;
   documents: { id: string; projectId: string; number: string }[];
   members: { projectId: string; email: string }[];
+  /** How many e-mails look-alikes holding the e-mail's features have filed (ranker.ts, `filedCountFeature`). */
+  filed: Map<string, number>;
 }
 
 interface Entry {
@@ -681,6 +688,7 @@ function learnedWeights(e: Evidence, byId: Entries): LearnedWeight[] {
     const total = Math.max(rows[0]!.total, 1);
     const shares = known.map((r) => r.emails / total);
     const entropy = -shares.reduce((sum, s) => sum + (s > 0 ? s * Math.log(s) : 0), 0);
+    const split = byRateWithinLookalikes(e, known, shares);
     const concentration = Math.max(0, 1 - entropy / Math.log(projectCount));
     // An identifier is one project's (its PO, permit, drawing): a number the organization filed with several projects
     // is a standard, a catalogue or a clause every job cites ("NS 8407"), and says no more than a word.
@@ -698,12 +706,38 @@ function learnedWeights(e: Evidence, byId: Entries): LearnedWeight[] {
         part: asked.part,
         text: asked.text,
         emails: r.emails,
-        weight: base * shares[i]!,
+        weight: base * split[i]!,
         exact: identifier && !isPlainNumber(asked),
       })),
     );
   }
   return out;
+}
+
+/**
+ * A feature's (a word's, an identifier's, a participant's) shares of look-alikes' mail, split between them by the rate
+ * at which each one's filed mail holds it rather than by its count: two phases of one site share a client, its
+ * consultants and the site's words, and counted, the phase that has filed more wins them all (a sender in 3 of the 15
+ * e-mails of phase 1 and in 3 of the 6 of phase 2 says phase 2 as much as phase 1). Together they keep what the counts
+ * gave them against every other project; between them, the feature says which it is only as far as it is more
+ * typical of one. A feature only one of them holds keeps its share: what tells them apart.
+ */
+function byRateWithinLookalikes(e: Evidence, held: { projectId: string; emails: number }[], shares: number[]) {
+  const split = [...shares];
+  for (const org of e.orgs)
+    for (const group of org.lookalikeGroups) {
+      const members = held.flatMap((h, i) =>
+        group.includes(h.projectId) && (e.filed.get(h.projectId) ?? 0) > 0 ? [i] : [],
+      );
+      if (members.length < 2) continue;
+      const pooled = members.reduce((sum, i) => sum + shares[i]!, 0);
+      const rates = members.map((i) => held[i]!.emails / e.filed.get(held[i]!.projectId)!);
+      const rateSum = rates.reduce((sum, r) => sum + r, 0);
+      members.forEach((i, k) => {
+        split[i] = (pooled * rates[k]!) / rateSum;
+      });
+    }
+  return split;
 }
 
 const isLongNumber = (feature: string) => /^n:\d{7,}$/.test(feature);
@@ -879,27 +913,29 @@ function scoreProjectFields(e: Evidence, add: AddClue) {
 
 /** Participants' filing history, capped per project; returns the projects that have any. */
 function scoreHistory(e: Evidence, add: (projectId: string, kind: ClueKind, weight: number, text: string) => void) {
-  const totals = new Map<string, { weight: number; filings: number }>();
-  for (const h of e.history) {
-    const total = totals.get(h.term) ?? { weight: 0, filings: 0 };
-    total.weight += h.weight;
-    total.filings += h.filings;
-    totals.set(h.term, total);
-  }
+  const byTerm = new Map<string, Evidence['history']>();
+  for (const h of e.history) byTerm.set(h.term, [...(byTerm.get(h.term) ?? []), h]);
   const parts = new Map<string, { weight: number; text: string }[]>();
-  for (const h of e.history) {
-    const total = totals.get(h.term)!;
-    const share = total.weight > 0 ? h.weight / total.weight : 0;
-    const confidence = Math.min(1, total.filings / 3);
-    const addressRole = e.roleOf.get(h.term);
-    const role = addressRole ?? e.domainRole.get(h.term) ?? 'body';
+  for (const [term, held] of byTerm) {
+    const total = held.reduce((sum, h) => sum + h.weight, 0);
+    const confidence = Math.min(1, held.reduce((sum, h) => sum + h.filings, 0) / 3);
+    // Its share of each project's mail; between look-alikes, by the rate of their own mail (byRateWithinLookalikes).
+    const shares = byRateWithinLookalikes(
+      e,
+      held.map((h) => ({ projectId: h.projectId, emails: h.weight })),
+      held.map((h) => (total > 0 ? h.weight / total : 0)),
+    );
+    const addressRole = e.roleOf.get(term);
+    const role = addressRole ?? e.domainRole.get(term) ?? 'body';
     const weight = addressRole
       ? { from: W.fromAddress, other: W.otherAddress, body: W.bodyAddress }[role]
       : { from: W.fromDomain, other: W.otherDomain, body: W.bodyDomain }[role];
-    const text = addressRole
-      ? `${h.term} appears in ${plural(h.filings, 'e-mail')} filed here`
-      : `${plural(h.filings, 'e-mail')} from ${h.term} filed here`;
-    parts.set(h.projectId, [...(parts.get(h.projectId) ?? []), { weight: weight * share * confidence, text }]);
+    held.forEach((h, i) => {
+      const text = addressRole
+        ? `${term} appears in ${plural(h.filings, 'e-mail')} filed here`
+        : `${plural(h.filings, 'e-mail')} from ${term} filed here`;
+      parts.set(h.projectId, [...(parts.get(h.projectId) ?? []), { weight: weight * shares[i]! * confidence, text }]);
+    });
   }
   for (const [projectId, list] of parts) {
     const sum = list.reduce((s, p) => s + p.weight, 0);
