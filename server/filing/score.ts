@@ -4,6 +4,7 @@ import { addressMatchesIn, buildFieldIndex, type FieldIndex, referenceMatchesIn 
 import {
   buildNameIndex,
   lookalikeMatchesIn,
+  lookalikeWordsIn,
   type NameIndex,
   type NameMatch,
   type NameStrength,
@@ -96,6 +97,8 @@ export const W = {
   stranger: 0.5,
   /** Newsletters, automatic replies and calendar notices (clues/mail-kind.ts): their evidence counts this much. */
   automatedMail: 0.25,
+  /** A look-alike group's shared word written with nothing that tells the members apart: each member gets this. */
+  groupWord: 1,
   /** Of a look-alike's filed-content and participant evidence, the share its siblings get (shareWithLookalikes). */
   lookalikeShare: 0.25,
   /** Temperature and "none" weight of the probability (see above). */
@@ -247,9 +250,17 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   const other = (projectId: string, kind: ClueKind, weight: number, text: string) => {
     if (weight > 0) byId.get(projectId)?.other.push({ kind, weight, text });
   };
-  const clues: { projectId: string; kind: ClueKind; weight: number; text: string; where: Where; words?: string }[] = [];
-  scoreContentClues(e, (projectId, kind, weight, text, where, words) =>
-    clues.push({ projectId, kind, weight, text, where, words }),
+  const clues: {
+    projectId: string;
+    kind: ClueKind;
+    weight: number;
+    text: string;
+    where: Where;
+    words?: string;
+    shared?: boolean;
+  }[] = [];
+  scoreContentClues(e, (projectId, kind, weight, text, where, words, shared) =>
+    clues.push({ projectId, kind, weight, text, where, words, shared }),
   );
   const clear = clues.filter((c) => c.weight >= W.namesClearly);
   const shape = mailShape(e.content);
@@ -409,7 +420,8 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
     // The narrow part comes off what the clues added up to (or the floor a look-alike lifted it to); a thread's or a
     // dissent's cap on the leader still holds.
     const uncapped = Math.max(leader.evidence, leader.summed);
-    const narrow = kindScale * (fewFiledExcess.get(leader.projectId) ?? 0);
+    const narrow =
+      kindScale * ((fewFiledExcess.get(leader.projectId) ?? 0) + sharedNameExcess(clues, leader.projectId));
     const broad = oddsOf(Math.max(0, Math.min(leader.evidence, uncapped - narrow)));
     scores[0] = narrowLeaderScore(scores[0]!, broad / (mass - odds[0]! + broad));
   }
@@ -419,6 +431,14 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
     topicInDoubt,
     score: Math.round(1000 * scores[i]!) / 1000,
   }));
+}
+
+/** What a look-alike group's shared word adds to a project's name evidence: it tells the project from nothing. */
+function sharedNameExcess(clues: { projectId: string; weight: number; shared?: boolean }[], projectId: string) {
+  const own = clues.filter((c) => c.projectId === projectId);
+  const strongest = (shared: boolean) =>
+    Math.max(0, ...own.filter((c) => (c.shared ?? false) === shared).map((c) => c.weight));
+  return Math.max(0, strongest(true) - strongest(false));
 }
 
 /**
@@ -760,7 +780,16 @@ const partText: Record<AskedFeature['part'], string> = {
 
 type AddContent = (projectId: string, kind: ClueKind, weight: number, text: string, single?: number) => void;
 /** A content clue of the e-mail itself, with where it stands and, for a name, the name words written. */
-type AddClue = (projectId: string, kind: ClueKind, weight: number, text: string, where: Where, words?: string) => void;
+type AddClue = (
+  projectId: string,
+  kind: ClueKind,
+  weight: number,
+  text: string,
+  where: Where,
+  words?: string,
+  /** A look-alike group's shared word: it names every member alike. */
+  shared?: boolean,
+) => void;
 
 const whereText: Record<Where, string> = {
   subject: 'Subject',
@@ -865,12 +894,34 @@ function scoreNames(e: Evidence, add: AddClue) {
     const threadGroups = [...org.names.lookalikes]
       .filter(([, group]) => group.some((g) => e.thread.some((t) => t.projectId === g.projectId)))
       .map(([word]) => word);
-    for (const { text, match } of lookalikeMatchesIn(
+    const toldApart = lookalikeMatchesIn(
       told.map((s) => s.text),
       org.names,
       { words: new Set(threadGroups), texts: newText },
-    ))
-      named(told[text]!.where, match);
+    );
+    for (const { text, match } of toldApart) named(told[text]!.where, match);
+    // A group's shared word with nothing that tells its members apart ("Nu Hoboken: voor de oude vleugel …") still
+    // says the e-mail is about one of them: each gets a little, so the group is offered however its words fit.
+    told.forEach((section, i) => {
+      const namedHere = new Set([
+        ...nameMatchesIn(section.text, org.names).map((m) => m.projectId),
+        ...toldApart.filter((m) => m.text === i).map((m) => m.match.projectId),
+      ]);
+      for (const word of lookalikeWordsIn(section.text, org.names)) {
+        const group = org.names.lookalikes.get(word)!;
+        if (group.some((g) => namedHere.has(g.projectId))) continue;
+        for (const { projectId } of group)
+          add(
+            projectId,
+            'project-name',
+            W.groupWord * W.where[section.where] * (e.stranger ? W.stranger : 1),
+            `${whereText[section.where]} names “${word}”, which look-alikes share`,
+            section.where,
+            word,
+            true,
+          );
+      }
+    });
   }
 }
 
