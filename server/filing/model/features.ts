@@ -36,6 +36,30 @@ export const freemailDomains = new Set(
   ),
 );
 
+/** Second levels under a country's domain (kilimaconsult.co.ke, firm.com.au): the firm's name is the label before. */
+const countrySecondLevels = new Set('co com org net ac gov edu ltd plc or ne go'.split(' '));
+
+/** The firm's name in a domain: the label before its public suffix ("kilimaconsult" of mail.kilimaconsult.co.ug). */
+function firmLabel(domain: string): string {
+  const labels = domain.split('.');
+  const countrySecondLevel =
+    labels.length >= 3 && labels.at(-1)!.length === 2 && countrySecondLevels.has(labels.at(-2)!);
+  return labels.at(countrySecondLevel ? -3 : -2) ?? domain;
+}
+
+/**
+ * Whether a domain is the organization's own: its domain, a machine of it (calendar.firm.com), or a sister office's
+ * under another country's domain or with a suffix (firm.co.ug beside firm.co.ke, vanrijswijk.be beside
+ * vanrijswijk-it.nl). Their people are colleagues, on every project's mail: who they are says nothing of which.
+ */
+export function isOwnDomain(domain: string, ownDomain: string): boolean {
+  if (domain === ownDomain) return true;
+  if (freemailDomains.has(domain) || freemailDomains.has(ownDomain)) return false;
+  const [firm, own] = [firmLabel(domain), firmLabel(ownDomain)];
+  if (firm.length < 4 || own.length < 4) return false;
+  return firm === own || firm.startsWith(`${own}-`) || own.startsWith(`${firm}-`);
+}
+
 const stemmer = snowball.newStemmer('english');
 
 const normalise = (text: string) =>
@@ -172,7 +196,7 @@ export interface MailParts {
 function participantFeatures(address: string, ownDomain: string): Map<string, string> {
   const a = address.toLowerCase();
   const domain = domainOf(a);
-  if (domain === ownDomain) return new Map();
+  if (isOwnDomain(domain, ownDomain)) return new Map();
   return new Map(
     freemailDomains.has(domain)
       ? [[`a:${a}`, a]]
@@ -222,7 +246,7 @@ export function weightedFeatures(mail: MailParts): Map<string, AskedFeature> {
   for (const q of body.quoted)
     if (q.fromAddress)
       add(
-        domainOf(mail.from) === mail.ownDomain ? 'from' : 'recipient',
+        isOwnDomain(domainOf(mail.from), mail.ownDomain) ? 'from' : 'recipient',
         participantFeatures(q.fromAddress, mail.ownDomain),
       );
   for (const r of mail.recipients) add('recipient', participantFeatures(r, mail.ownDomain));
