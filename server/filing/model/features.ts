@@ -116,7 +116,8 @@ export function textFeatures(text: string, who: (word: string) => boolean = () =
         /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/.test(token) ||
         /^(19|20)\d{2}$/.test(token) ||
         isMeasure(token) ||
-        isFinancialYear(token)
+        isFinancialYear(token) ||
+        isPhoneNumber(token)
       )
         continue;
       if (!out.has(`n:${joined}`)) out.set(`n:${joined}`, token.toUpperCase());
@@ -154,6 +155,13 @@ function letteredCodes(text: string): Set<string> {
  *  one project's mail, it meets another's by chance. One filed e-mail's "400.00" put an M-Pesa receipt at 0.96 for
  *  the wrong road lot (corpus 15). A span ("lots 41-96") stays: a stage's lots name it (corpus 7 fell 96.7 → 90.2). */
 const isMeasure = (token: string) => /^\d{1,5}[.,]\d{1,2}$/.test(token);
+
+/** A telephone number ("720.555.0900", "+47-55-12-34-56"): who to call, on every e-mail of a sender or a department,
+ *  not which project. A remittance's "contact AP at 720.555.0900", filed once with one project, outweighed the PO of
+ *  another (corpus 11). Groups of digits only, nine digits or more, not led by a year ("2024-0113-07" stays). */
+const isPhoneNumber = (token: string) =>
+  /^(\+\d{1,3}([-.]\d{1,4}){2,5}|(\d{2,3}|0\d{3})[-.]\d{3,4}[-.]\d{3,4})$/.test(token) &&
+  token.replace(/\D/g, '').length >= 9;
 
 /** A financial or school year ("2025-26", "2024/2025"): a year, as every project's mail and the firm's own write
  *  it, not an identifier ("Appraisal cycle 2025-26" met a school's reference "VNIS/AB/2025-26" at 0.98). */
