@@ -5,7 +5,7 @@ import { automatedKind } from './clues/mail-kind.js';
 import { contentOf, type EmailContent } from './content.js';
 import { domainOf, normaliseMessageId } from './message.js';
 import { BOILERPLATE_EMAILS, lineKeys, lineScopes, withoutLines } from './model/boilerplate.js';
-import { freemailDomains, weightedFeatures } from './model/features.js';
+import { freemailDomains, isOwnDomain, weightedFeatures } from './model/features.js';
 import type { ProjectIndexCache } from './project-index-cache.js';
 import {
   boilerplateLines,
@@ -60,7 +60,7 @@ export async function rankProjects(
     learnedCounts(db, orgIds, [
       ...new Set([
         ...asked.keys(),
-        ...[...roleOf.keys()].filter((a) => domainOf(a) !== selfDomain).map((a) => `a:${a}`),
+        ...[...roleOf.keys()].filter((a) => !isOwnDomain(domainOf(a), selfDomain)).map((a) => `a:${a}`),
         ...[...domainRole.keys()].map((d) => `d:${d}`),
       ]),
     ]),
@@ -85,7 +85,7 @@ export async function rankProjects(
       learned: learned.filter((r) => !participant(r.feature)),
       asked,
       automated:
-        isDiscountedKind(request, domainOf(from) !== selfDomain && history.some((h) => h.term === from)) ||
+        isDiscountedKind(request, !isOwnDomain(domainOf(from), selfDomain) && history.some((h) => h.term === from)) ||
         isInternalBroadcast(request, content, self) ||
         isListMailing({
           from: request.from.address,
@@ -130,12 +130,12 @@ function isDiscountedKind(request: SuggestionRequest, filedNotifier: boolean) {
  * the caller in Bcc), quoting nothing: mail to the firm, not about one of its projects, whatever it mentions.
  */
 function isInternalBroadcast(request: SuggestionRequest, content: EmailContent, self: string) {
-  const own = domainOf(self);
+  const own = (address: string) => isOwnDomain(domainOf(address), domainOf(self));
   const recipients = visibleRecipients(request);
   return (
-    domainOf(request.from.address.toLowerCase()) === own &&
+    own(request.from.address.toLowerCase()) &&
     recipients.length > 0 &&
-    recipients.every((a) => a !== self && domainOf(a) === own) &&
+    recipients.every((a) => a !== self && own(a)) &&
     content.quotedSenders.length === 0 &&
     !content.sections.some((s) => s.where === 'quoted')
   );
@@ -148,7 +148,7 @@ const visibleRecipients = (request: SuggestionRequest) =>
 /** A sender from outside the organization whose address and domain no filed e-mail has. */
 function isStranger(from: string, selfDomain: string, history: { term: string }[]) {
   const domain = domainOf(from);
-  return domain !== selfDomain && !history.some((h) => h.term === from || h.term === domain);
+  return !isOwnDomain(domain, selfDomain) && !history.some((h) => h.term === from || h.term === domain);
 }
 
 /** The request without the lines its sender (or the sender's domain) is known to write in every project's mail. */
@@ -171,7 +171,7 @@ function participantsOf(request: SuggestionRequest, quotedSenders: string[], sel
     const a = address.toLowerCase();
     if (a !== self && !roleOf.has(a) && roleOf.size < MAX_PARTICIPANTS) roleOf.set(a, role);
   };
-  const forwardedByColleague = domainOf(request.from.address.toLowerCase()) === selfDomain;
+  const forwardedByColleague = isOwnDomain(domainOf(request.from.address.toLowerCase()), selfDomain);
   add(request.from.address, 'from');
   for (const a of quotedSenders) add(a, forwardedByColleague ? 'from' : 'other');
   for (const p of [...request.to, ...request.cc]) add(p.address, 'other');
@@ -180,7 +180,7 @@ function participantsOf(request: SuggestionRequest, quotedSenders: string[], sel
   const rank = (role: Role) => ['from', 'other', 'body'].indexOf(role);
   for (const [address, role] of roleOf) {
     const domain = domainOf(address);
-    if (domain === selfDomain || freemailDomains.has(domain)) continue;
+    if (isOwnDomain(domain, selfDomain) || freemailDomains.has(domain)) continue;
     const current = domainRole.get(domain);
     if (!current || rank(role) < rank(current)) domainRole.set(domain, role);
   }

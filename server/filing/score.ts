@@ -250,17 +250,9 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   const other = (projectId: string, kind: ClueKind, weight: number, text: string) => {
     if (weight > 0) byId.get(projectId)?.other.push({ kind, weight, text });
   };
-  const clues: {
-    projectId: string;
-    kind: ClueKind;
-    weight: number;
-    text: string;
-    where: Where;
-    words?: string;
-    shared?: boolean;
-  }[] = [];
-  scoreContentClues(e, (projectId, kind, weight, text, where, words, shared) =>
-    clues.push({ projectId, kind, weight, text, where, words, shared }),
+  const clues: ({ projectId: string; kind: ClueKind; weight: number; text: string; where: Where } & ClueDetail)[] = [];
+  scoreContentClues(e, (projectId, kind, weight, text, where, detail) =>
+    clues.push({ projectId, kind, weight, text, where, ...detail }),
   );
   const clear = clues.filter((c) => c.weight >= W.namesClearly);
   const shape = mailShape(e.content);
@@ -312,13 +304,14 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
     where === 'body' && topicNamed.size > 0 && !topicNamed.has(projectId);
   /** Per project its name words that the text only mentions: what filed mail taught of them counts as a mention too. */
   const mentionedWords = new Map<string, Set<string>>();
+  const lessWritten = lessWrittenIdentifiers(clues);
   for (const c of clues) {
     const scale =
-      c.where === 'subject'
+      (c.where === 'subject'
         ? subjectScale(c.projectId) * (bothNamed.size > 0 && !bothNamed.has(c.projectId) ? mentionScale : 1)
         : mentioned(c.projectId, c.where)
           ? mentionScale
-          : 1;
+          : 1) * (lessWritten.has(c.projectId) && exactIdentifiers.has(c.kind) ? mentionScale : 1);
     content(c.projectId, c.kind, c.weight * scale, c.text);
     if (mentioned(c.projectId, c.where) && c.words)
       mentionedWords.set(c.projectId, new Set([...(mentionedWords.get(c.projectId) ?? []), ...c.words.split(' ')]));
@@ -344,6 +337,7 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   }
   const fewFiledExcess = scoreLearned(learned, content, (part, projectId, text) => {
     const stranger = strangerScale(e, part);
+    if (lessWritten.get(projectId)?.has(identifierKey(text))) return stranger * mentionScale;
     if (part === 'subject') return stranger * subjectScale(projectId);
     const words = mentionedWords.get(projectId);
     if (part === 'body' && words && wordsOf(text).some((w) => words.has(w))) return stranger * mentionScale;
@@ -440,6 +434,30 @@ function sharedNameExcess(clues: { projectId: string; weight: number; shared?: b
     Math.max(0, ...own.filter((c) => (c.shared ?? false) === shared).map((c) => c.weight));
   return Math.max(0, strongest(true) - strongest(false));
 }
+
+/**
+ * Per project whose identifiers (job number, a reference set on it) the e-mail writes fewer times than another
+ * project's, those identifiers as written (identifierKey): a mention beside the topic. An hour sheet books five days to
+ * one job and half a day to another ("vr 4u VRB-25-105 + 4u VRB-25-104"); a list of several jobs names each once.
+ */
+function lessWrittenIdentifiers(clues: ({ projectId: string; where: Where } & ClueDetail)[]): Map<string, Set<string>> {
+  const written = new Map<string, { times: number; keys: Set<string> }>();
+  for (const { projectId, where, identifier } of clues) {
+    if (!identifier || !writtenParts.has(where)) continue;
+    const current = written.get(projectId) ?? { times: 0, keys: new Set<string>() };
+    current.times += identifier.times;
+    current.keys.add(identifierKey(identifier.written));
+    written.set(projectId, current);
+  }
+  const most = Math.max(0, ...[...written.values()].map((w) => w.times));
+  return new Map([...written].filter(([, w]) => w.times < most).map(([id, w]) => [id, w.keys]));
+}
+
+/** What the writer wrote: not the quotes, signatures or banners. */
+const writtenParts = new Set<Where>(['subject', 'body', 'attachment']);
+
+/** An identifier's letters and digits, capitalised: "VRB-25-104" and "VRB25104" meet. */
+const identifierKey = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
 /**
  * A leader sure only by words (and shared numbers) that one or two of its filed e-mails hold (an alarm like one filed
@@ -786,10 +804,16 @@ type AddClue = (
   weight: number,
   text: string,
   where: Where,
-  words?: string,
-  /** A look-alike group's shared word: it names every member alike. */
-  shared?: boolean,
+  detail?: ClueDetail,
 ) => void;
+interface ClueDetail {
+  /** A name's words as written. */
+  words?: string;
+  /** A look-alike group's shared word: it names every member alike. */
+  shared?: boolean;
+  /** An identifier of the project (its job number, a reference set on it) as written, and how many times. */
+  identifier?: { written: string; times: number };
+}
 
 const whereText: Record<Where, string> = {
   subject: 'Subject',
@@ -833,6 +857,7 @@ function scoreJobNumbers(e: Evidence, add: AddClue) {
           (base * W.where[section.where]) / matched.length,
           `${whereText[section.where]} names job ${n.value}`,
           section.where,
+          { identifier: { written: n.value, times: 1 } },
         );
       }
     }
@@ -880,7 +905,7 @@ function scoreNames(e: Evidence, add: AddClue) {
       W.name[strength] * W.where[where] * (e.stranger && isPartial(strength) ? W.stranger : 1),
       `${whereText[where]} names “${m.words}”`,
       where,
-      m.words,
+      { words: m.words },
     );
   };
   for (const section of sections)
@@ -917,8 +942,7 @@ function scoreNames(e: Evidence, add: AddClue) {
             W.groupWord * W.where[section.where] * (e.stranger ? W.stranger : 1),
             `${whereText[section.where]} names “${word}”, which look-alikes share`,
             section.where,
-            word,
-            true,
+            { words: word, shared: true },
           );
       }
     });
@@ -948,6 +972,7 @@ function scoreProjectFields(e: Evidence, add: AddClue) {
           W.referenceNumber * m.share * W.where[section.where],
           `${whereText[section.where]} has “${m.written}”: ${m.reference} of this project`,
           section.where,
+          { identifier: { written: m.written, times: m.times } },
         );
       const matches = addressMatchesIn(section.text, org.fields);
       for (const m of matches)
