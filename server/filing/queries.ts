@@ -584,15 +584,25 @@ export async function membershipsOfAddresses(db: Db, orgIds: readonly string[], 
 export const MODEL_MAX_PROJECTS = 40;
 
 /**
+ * The feature that counts a project's filed e-mails (`p:<projectId>`, one project's row): a word's or a sender's share
+ * of two look-alikes' mail is read against how much each has filed (score.ts, `byRateWithinLookalikes`).
+ */
+export const filedCountFeature = (projectId: string) => `p:${projectId}`;
+
+const withFiledCount = (projectId: string, features: readonly string[]) =>
+  [...features, filedCountFeature(projectId)].sort();
+
+/**
  * Counts one filed e-mail's features in its project and the organization's totals, in the filing transaction: one
- * statement, one row per feature. Features arrive sorted, so concurrent filings lock rows in the same order.
+ * statement, one row per feature and one for the project's filed e-mails (`filedCountFeature`), sorted, so
+ * concurrent filings lock rows in the same order.
  */
 export async function learnFeatures(tx: Tx, organizationId: string, projectId: string, features: readonly string[]) {
-  if (features.length === 0) return;
+  const counted = withFiledCount(projectId, features);
   await tx.execute(sql`
     insert into suggestion_feature_totals as t (organization_id, feature, emails, projects, counts)
     select ${organizationId}, f, 1, 1, jsonb_build_object(${projectId}::text, 1)
-    from unnest(${textArray(features)}) as f order by f
+    from unnest(${textArray(counted)}) as f order by f
     on conflict (organization_id, feature) do update set
       emails = t.emails + 1,
       projects = case when t.counts ? ${projectId} or t.projects > ${MODEL_MAX_PROJECTS} then t.projects
@@ -610,8 +620,7 @@ export async function learnFeatures(tx: Tx, organizationId: string, projectId: s
  * MODEL_MAX_PROJECTS projects keeps no per-project counts: only its total goes down.
  */
 export async function unlearnFeatures(tx: Tx, organizationId: string, projectId: string, features: readonly string[]) {
-  if (features.length === 0) return;
-  const held = sql`organization_id = ${organizationId} and feature = any(${textArray(features)})`;
+  const held = sql`organization_id = ${organizationId} and feature = any(${textArray(withFiledCount(projectId, features))})`;
   await tx.execute(sql`select 1 from suggestion_feature_totals where ${held} order by feature for update`);
   await tx.execute(sql`
     update suggestion_feature_totals t set

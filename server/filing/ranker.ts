@@ -5,16 +5,17 @@ import { automatedKind } from './clues/mail-kind.js';
 import { contentOf, type EmailContent } from './content.js';
 import { domainOf, normaliseMessageId } from './message.js';
 import { BOILERPLATE_EMAILS, lineKeys, lineScopes, withoutLines } from './model/boilerplate.js';
-import { freemailDomains, weightedFeatures } from './model/features.js';
+import { freemailDomains, isOwnDomain, weightedFeatures } from './model/features.js';
 import type { ProjectIndexCache } from './project-index-cache.js';
 import {
   boilerplateLines,
   documentsByNumber,
+  filedCountFeature,
   learnedCounts,
   membershipsOfAddresses,
   projectsOfThread,
 } from './queries.js';
-import { type RankedProject, type Role, scoreProjects } from './score.js';
+import { type OrgProjects, type RankedProject, type Role, scoreProjects } from './score.js';
 
 export type { RankedProject } from './score.js';
 
@@ -59,13 +60,14 @@ export async function rankProjects(
     learnedCounts(db, orgIds, [
       ...new Set([
         ...asked.keys(),
-        ...[...roleOf.keys()].filter((a) => domainOf(a) !== selfDomain).map((a) => `a:${a}`),
+        ...[...roleOf.keys()].filter((a) => !isOwnDomain(domainOf(a), selfDomain)).map((a) => `a:${a}`),
         ...[...domainRole.keys()].map((d) => `d:${d}`),
       ]),
     ]),
     documentsByNumber(db, orgIds, content.documentNumbers),
     membershipsOfAddresses(db, orgIds, [...roleOf.keys()]),
   ]);
+  const filed = await filedCounts(db, orgIds, lookalikesHolding(orgs, learned));
   const participant = (f: string) => f.startsWith('a:') || f.startsWith('d:');
   const history = learned
     .filter((r) => participant(r.feature))
@@ -83,7 +85,7 @@ export async function rankProjects(
       learned: learned.filter((r) => !participant(r.feature)),
       asked,
       automated:
-        isDiscountedKind(request, domainOf(from) !== selfDomain && history.some((h) => h.term === from)) ||
+        isDiscountedKind(request, !isOwnDomain(domainOf(from), selfDomain) && history.some((h) => h.term === from)) ||
         isInternalBroadcast(request, content, self) ||
         isListMailing({
           from: request.from.address,
@@ -94,9 +96,22 @@ export async function rankProjects(
       stranger,
       documents,
       members,
+      filed,
     },
     input.limit,
   );
+}
+
+/** The look-alikes of groups one of whose members holds a feature of the e-mail: those whose filed counts matter. */
+function lookalikesHolding(orgs: OrgProjects[], learned: { projectId: string }[]): string[] {
+  const holding = new Set(learned.map((r) => r.projectId));
+  return orgs.flatMap((o) => o.lookalikeGroups.filter((g) => g.some((id) => holding.has(id))).flat());
+}
+
+/** How many e-mails each of these projects has filed (`filedCountFeature`): one primary-key read per project. */
+async function filedCounts(db: Db, orgIds: readonly string[], projectIds: readonly string[]) {
+  const rows = await learnedCounts(db, orgIds, [...new Set(projectIds)].map(filedCountFeature));
+  return new Map(rows.map((r) => [r.projectId, r.emails]));
 }
 
 /**
@@ -115,12 +130,12 @@ function isDiscountedKind(request: SuggestionRequest, filedNotifier: boolean) {
  * the caller in Bcc), quoting nothing: mail to the firm, not about one of its projects, whatever it mentions.
  */
 function isInternalBroadcast(request: SuggestionRequest, content: EmailContent, self: string) {
-  const own = domainOf(self);
+  const own = (address: string) => isOwnDomain(domainOf(address), domainOf(self));
   const recipients = visibleRecipients(request);
   return (
-    domainOf(request.from.address.toLowerCase()) === own &&
+    own(request.from.address.toLowerCase()) &&
     recipients.length > 0 &&
-    recipients.every((a) => a !== self && domainOf(a) === own) &&
+    recipients.every((a) => a !== self && own(a)) &&
     content.quotedSenders.length === 0 &&
     !content.sections.some((s) => s.where === 'quoted')
   );
@@ -133,7 +148,7 @@ const visibleRecipients = (request: SuggestionRequest) =>
 /** A sender from outside the organization whose address and domain no filed e-mail has. */
 function isStranger(from: string, selfDomain: string, history: { term: string }[]) {
   const domain = domainOf(from);
-  return domain !== selfDomain && !history.some((h) => h.term === from || h.term === domain);
+  return !isOwnDomain(domain, selfDomain) && !history.some((h) => h.term === from || h.term === domain);
 }
 
 /** The request without the lines its sender (or the sender's domain) is known to write in every project's mail. */
@@ -156,7 +171,7 @@ function participantsOf(request: SuggestionRequest, quotedSenders: string[], sel
     const a = address.toLowerCase();
     if (a !== self && !roleOf.has(a) && roleOf.size < MAX_PARTICIPANTS) roleOf.set(a, role);
   };
-  const forwardedByColleague = domainOf(request.from.address.toLowerCase()) === selfDomain;
+  const forwardedByColleague = isOwnDomain(domainOf(request.from.address.toLowerCase()), selfDomain);
   add(request.from.address, 'from');
   for (const a of quotedSenders) add(a, forwardedByColleague ? 'from' : 'other');
   for (const p of [...request.to, ...request.cc]) add(p.address, 'other');
@@ -165,7 +180,7 @@ function participantsOf(request: SuggestionRequest, quotedSenders: string[], sel
   const rank = (role: Role) => ['from', 'other', 'body'].indexOf(role);
   for (const [address, role] of roleOf) {
     const domain = domainOf(address);
-    if (domain === selfDomain || freemailDomains.has(domain)) continue;
+    if (isOwnDomain(domain, selfDomain) || freemailDomains.has(domain)) continue;
     const current = domainRole.get(domain);
     if (!current || rank(role) < rank(current)) domainRole.set(domain, role);
   }

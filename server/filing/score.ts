@@ -4,6 +4,7 @@ import { addressMatchesIn, buildFieldIndex, type FieldIndex, referenceMatchesIn 
 import {
   buildNameIndex,
   lookalikeMatchesIn,
+  lookalikeWordsIn,
   type NameIndex,
   type NameMatch,
   type NameStrength,
@@ -96,6 +97,8 @@ export const W = {
   stranger: 0.5,
   /** Newsletters, automatic replies and calendar notices (clues/mail-kind.ts): their evidence counts this much. */
   automatedMail: 0.25,
+  /** A look-alike group's shared word written with nothing that tells the members apart: each member gets this. */
+  groupWord: 1,
   /** Of a look-alike's filed-content and participant evidence, the share its siblings get (shareWithLookalikes). */
   lookalikeShare: 0.25,
   /** Temperature and "none" weight of the probability (see above). */
@@ -149,6 +152,8 @@ export interface OrgProjects {
   codes: Map<string, { id: string; code: string }[]>;
   /** Site addresses and reference numbers set on the projects. */
   fields: FieldIndex;
+  /** Each group of look-alikes (projects a word of their names joins: NameIndex.lookalikes) once, by project id. */
+  lookalikeGroups: string[][];
 }
 
 export function indexProjects(projects: ProjectRef[]): OrgProjects {
@@ -157,12 +162,15 @@ export function indexProjects(projects: ProjectRef[]): OrgProjects {
     const code = effectiveCode(p);
     if (code && /\d/.test(code)) codes.set(codeBase(code), [...(codes.get(codeBase(code)) ?? []), { id: p.id, code }]);
   }
+  const names = buildNameIndex(projects);
+  const groups = [...names.lookalikes.values()].map((group) => group.map((g) => g.projectId).sort());
   return {
     projects,
     byId: new Map(projects.map((p) => [p.id, p])),
-    names: buildNameIndex(projects),
+    names,
     codes,
     fields: buildFieldIndex(projects.map(withCodeAsReference)),
+    lookalikeGroups: [...new Map(groups.map((g) => [g.join(' '), g])).values()],
   };
 }
 
@@ -190,6 +198,8 @@ export interface Evidence {
   stranger: boolean;
   documents: { id: string; projectId: string; number: string }[];
   members: { projectId: string; email: string }[];
+  /** How many e-mails look-alikes holding the e-mail's features have filed (ranker.ts, `filedCountFeature`). */
+  filed: Map<string, number>;
 }
 
 interface Entry {
@@ -240,9 +250,9 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   const other = (projectId: string, kind: ClueKind, weight: number, text: string) => {
     if (weight > 0) byId.get(projectId)?.other.push({ kind, weight, text });
   };
-  const clues: { projectId: string; kind: ClueKind; weight: number; text: string; where: Where; words?: string }[] = [];
-  scoreContentClues(e, (projectId, kind, weight, text, where, words) =>
-    clues.push({ projectId, kind, weight, text, where, words }),
+  const clues: ({ projectId: string; kind: ClueKind; weight: number; text: string; where: Where } & ClueDetail)[] = [];
+  scoreContentClues(e, (projectId, kind, weight, text, where, detail) =>
+    clues.push({ projectId, kind, weight, text, where, ...detail }),
   );
   const clear = clues.filter((c) => c.weight >= W.namesClearly);
   const shape = mailShape(e.content);
@@ -294,13 +304,14 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
     where === 'body' && topicNamed.size > 0 && !topicNamed.has(projectId);
   /** Per project its name words that the text only mentions: what filed mail taught of them counts as a mention too. */
   const mentionedWords = new Map<string, Set<string>>();
+  const lessWritten = lessWrittenIdentifiers(clues);
   for (const c of clues) {
     const scale =
-      c.where === 'subject'
+      (c.where === 'subject'
         ? subjectScale(c.projectId) * (bothNamed.size > 0 && !bothNamed.has(c.projectId) ? mentionScale : 1)
         : mentioned(c.projectId, c.where)
           ? mentionScale
-          : 1;
+          : 1) * (lessWritten.has(c.projectId) && exactIdentifiers.has(c.kind) ? mentionScale : 1);
     content(c.projectId, c.kind, c.weight * scale, c.text);
     if (mentioned(c.projectId, c.where) && c.words)
       mentionedWords.set(c.projectId, new Set([...(mentionedWords.get(c.projectId) ?? []), ...c.words.split(' ')]));
@@ -326,6 +337,7 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   }
   const fewFiledExcess = scoreLearned(learned, content, (part, projectId, text) => {
     const stranger = strangerScale(e, part);
+    if (lessWritten.get(projectId)?.has(identifierKey(text))) return stranger * mentionScale;
     if (part === 'subject') return stranger * subjectScale(projectId);
     const words = mentionedWords.get(projectId);
     if (part === 'body' && words && wordsOf(text).some((w) => words.has(w))) return stranger * mentionScale;
@@ -402,7 +414,8 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
     // The narrow part comes off what the clues added up to (or the floor a look-alike lifted it to); a thread's or a
     // dissent's cap on the leader still holds.
     const uncapped = Math.max(leader.evidence, leader.summed);
-    const narrow = kindScale * (fewFiledExcess.get(leader.projectId) ?? 0);
+    const narrow =
+      kindScale * ((fewFiledExcess.get(leader.projectId) ?? 0) + sharedNameExcess(clues, leader.projectId));
     const broad = oddsOf(Math.max(0, Math.min(leader.evidence, uncapped - narrow)));
     scores[0] = narrowLeaderScore(scores[0]!, broad / (mass - odds[0]! + broad));
   }
@@ -413,6 +426,38 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
     score: Math.round(1000 * scores[i]!) / 1000,
   }));
 }
+
+/** What a look-alike group's shared word adds to a project's name evidence: it tells the project from nothing. */
+function sharedNameExcess(clues: { projectId: string; weight: number; shared?: boolean }[], projectId: string) {
+  const own = clues.filter((c) => c.projectId === projectId);
+  const strongest = (shared: boolean) =>
+    Math.max(0, ...own.filter((c) => (c.shared ?? false) === shared).map((c) => c.weight));
+  return Math.max(0, strongest(true) - strongest(false));
+}
+
+/**
+ * Per project whose identifiers (job number, a reference set on it) the e-mail writes fewer times than another
+ * project's, those identifiers as written (identifierKey): a mention beside the topic. An hour sheet books five days to
+ * one job and half a day to another ("vr 4u VRB-25-105 + 4u VRB-25-104"); a list of several jobs names each once.
+ */
+function lessWrittenIdentifiers(clues: ({ projectId: string; where: Where } & ClueDetail)[]): Map<string, Set<string>> {
+  const written = new Map<string, { times: number; keys: Set<string> }>();
+  for (const { projectId, where, identifier } of clues) {
+    if (!identifier || !writtenParts.has(where)) continue;
+    const current = written.get(projectId) ?? { times: 0, keys: new Set<string>() };
+    current.times += identifier.times;
+    current.keys.add(identifierKey(identifier.written));
+    written.set(projectId, current);
+  }
+  const most = Math.max(0, ...[...written.values()].map((w) => w.times));
+  return new Map([...written].filter(([, w]) => w.times < most).map(([id, w]) => [id, w.keys]));
+}
+
+/** What the writer wrote: not the quotes, signatures or banners. */
+const writtenParts = new Set<Where>(['subject', 'body', 'attachment']);
+
+/** An identifier's letters and digits, capitalised: "VRB-25-104" and "VRB25104" meet. */
+const identifierKey = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
 /**
  * A leader sure only by words (and shared numbers) that one or two of its filed e-mails hold (an alarm like one filed
@@ -681,6 +726,7 @@ function learnedWeights(e: Evidence, byId: Entries): LearnedWeight[] {
     const total = Math.max(rows[0]!.total, 1);
     const shares = known.map((r) => r.emails / total);
     const entropy = -shares.reduce((sum, s) => sum + (s > 0 ? s * Math.log(s) : 0), 0);
+    const split = byRateWithinLookalikes(e, known, shares);
     const concentration = Math.max(0, 1 - entropy / Math.log(projectCount));
     // An identifier is one project's (its PO, permit, drawing): a number the organization filed with several projects
     // is a standard, a catalogue or a clause every job cites ("NS 8407"), and says no more than a word.
@@ -698,12 +744,38 @@ function learnedWeights(e: Evidence, byId: Entries): LearnedWeight[] {
         part: asked.part,
         text: asked.text,
         emails: r.emails,
-        weight: base * shares[i]!,
+        weight: base * split[i]!,
         exact: identifier && !isPlainNumber(asked),
       })),
     );
   }
   return out;
+}
+
+/**
+ * A feature's (a word's, an identifier's, a participant's) shares of look-alikes' mail, split between them by the rate
+ * at which each one's filed mail holds it rather than by its count: two phases of one site share a client, its
+ * consultants and the site's words, and counted, the phase that has filed more wins them all (a sender in 3 of the 15
+ * e-mails of phase 1 and in 3 of the 6 of phase 2 says phase 2 as much as phase 1). Together they keep what the counts
+ * gave them against every other project; between them, the feature says which it is only as far as it is more
+ * typical of one. A feature only one of them holds keeps its share: what tells them apart.
+ */
+function byRateWithinLookalikes(e: Evidence, held: { projectId: string; emails: number }[], shares: number[]) {
+  const split = [...shares];
+  for (const org of e.orgs)
+    for (const group of org.lookalikeGroups) {
+      const members = held.flatMap((h, i) =>
+        group.includes(h.projectId) && (e.filed.get(h.projectId) ?? 0) > 0 ? [i] : [],
+      );
+      if (members.length < 2) continue;
+      const pooled = members.reduce((sum, i) => sum + shares[i]!, 0);
+      const rates = members.map((i) => held[i]!.emails / e.filed.get(held[i]!.projectId)!);
+      const rateSum = rates.reduce((sum, r) => sum + r, 0);
+      members.forEach((i, k) => {
+        split[i] = (pooled * rates[k]!) / rateSum;
+      });
+    }
+  return split;
 }
 
 const isLongNumber = (feature: string) => /^n:\d{7,}$/.test(feature);
@@ -726,7 +798,22 @@ const partText: Record<AskedFeature['part'], string> = {
 
 type AddContent = (projectId: string, kind: ClueKind, weight: number, text: string, single?: number) => void;
 /** A content clue of the e-mail itself, with where it stands and, for a name, the name words written. */
-type AddClue = (projectId: string, kind: ClueKind, weight: number, text: string, where: Where, words?: string) => void;
+type AddClue = (
+  projectId: string,
+  kind: ClueKind,
+  weight: number,
+  text: string,
+  where: Where,
+  detail?: ClueDetail,
+) => void;
+interface ClueDetail {
+  /** A name's words as written. */
+  words?: string;
+  /** A look-alike group's shared word: it names every member alike. */
+  shared?: boolean;
+  /** An identifier of the project (its job number, a reference set on it) as written, and how many times. */
+  identifier?: { written: string; times: number };
+}
 
 const whereText: Record<Where, string> = {
   subject: 'Subject',
@@ -770,6 +857,7 @@ function scoreJobNumbers(e: Evidence, add: AddClue) {
           (base * W.where[section.where]) / matched.length,
           `${whereText[section.where]} names job ${n.value}`,
           section.where,
+          { identifier: { written: n.value, times: 1 } },
         );
       }
     }
@@ -817,7 +905,7 @@ function scoreNames(e: Evidence, add: AddClue) {
       W.name[strength] * W.where[where] * (e.stranger && isPartial(strength) ? W.stranger : 1),
       `${whereText[where]} names “${m.words}”`,
       where,
-      m.words,
+      { words: m.words },
     );
   };
   for (const section of sections)
@@ -831,12 +919,33 @@ function scoreNames(e: Evidence, add: AddClue) {
     const threadGroups = [...org.names.lookalikes]
       .filter(([, group]) => group.some((g) => e.thread.some((t) => t.projectId === g.projectId)))
       .map(([word]) => word);
-    for (const { text, match } of lookalikeMatchesIn(
+    const toldApart = lookalikeMatchesIn(
       told.map((s) => s.text),
       org.names,
       { words: new Set(threadGroups), texts: newText },
-    ))
-      named(told[text]!.where, match);
+    );
+    for (const { text, match } of toldApart) named(told[text]!.where, match);
+    // A group's shared word with nothing that tells its members apart ("Nu Hoboken: voor de oude vleugel …") still
+    // says the e-mail is about one of them: each gets a little, so the group is offered however its words fit.
+    told.forEach((section, i) => {
+      const namedHere = new Set([
+        ...nameMatchesIn(section.text, org.names).map((m) => m.projectId),
+        ...toldApart.filter((m) => m.text === i).map((m) => m.match.projectId),
+      ]);
+      for (const word of lookalikeWordsIn(section.text, org.names)) {
+        const group = org.names.lookalikes.get(word)!;
+        if (group.some((g) => namedHere.has(g.projectId))) continue;
+        for (const { projectId } of group)
+          add(
+            projectId,
+            'project-name',
+            W.groupWord * W.where[section.where] * (e.stranger ? W.stranger : 1),
+            `${whereText[section.where]} names “${word}”, which look-alikes share`,
+            section.where,
+            { words: word, shared: true },
+          );
+      }
+    });
   }
 }
 
@@ -863,6 +972,7 @@ function scoreProjectFields(e: Evidence, add: AddClue) {
           W.referenceNumber * m.share * W.where[section.where],
           `${whereText[section.where]} has “${m.written}”: ${m.reference} of this project`,
           section.where,
+          { identifier: { written: m.written, times: m.times } },
         );
       const matches = addressMatchesIn(section.text, org.fields);
       for (const m of matches)
@@ -879,27 +989,29 @@ function scoreProjectFields(e: Evidence, add: AddClue) {
 
 /** Participants' filing history, capped per project; returns the projects that have any. */
 function scoreHistory(e: Evidence, add: (projectId: string, kind: ClueKind, weight: number, text: string) => void) {
-  const totals = new Map<string, { weight: number; filings: number }>();
-  for (const h of e.history) {
-    const total = totals.get(h.term) ?? { weight: 0, filings: 0 };
-    total.weight += h.weight;
-    total.filings += h.filings;
-    totals.set(h.term, total);
-  }
+  const byTerm = new Map<string, Evidence['history']>();
+  for (const h of e.history) byTerm.set(h.term, [...(byTerm.get(h.term) ?? []), h]);
   const parts = new Map<string, { weight: number; text: string }[]>();
-  for (const h of e.history) {
-    const total = totals.get(h.term)!;
-    const share = total.weight > 0 ? h.weight / total.weight : 0;
-    const confidence = Math.min(1, total.filings / 3);
-    const addressRole = e.roleOf.get(h.term);
-    const role = addressRole ?? e.domainRole.get(h.term) ?? 'body';
+  for (const [term, held] of byTerm) {
+    const total = held.reduce((sum, h) => sum + h.weight, 0);
+    const confidence = Math.min(1, held.reduce((sum, h) => sum + h.filings, 0) / 3);
+    // Its share of each project's mail; between look-alikes, by the rate of their own mail (byRateWithinLookalikes).
+    const shares = byRateWithinLookalikes(
+      e,
+      held.map((h) => ({ projectId: h.projectId, emails: h.weight })),
+      held.map((h) => (total > 0 ? h.weight / total : 0)),
+    );
+    const addressRole = e.roleOf.get(term);
+    const role = addressRole ?? e.domainRole.get(term) ?? 'body';
     const weight = addressRole
       ? { from: W.fromAddress, other: W.otherAddress, body: W.bodyAddress }[role]
       : { from: W.fromDomain, other: W.otherDomain, body: W.bodyDomain }[role];
-    const text = addressRole
-      ? `${h.term} appears in ${plural(h.filings, 'e-mail')} filed here`
-      : `${plural(h.filings, 'e-mail')} from ${h.term} filed here`;
-    parts.set(h.projectId, [...(parts.get(h.projectId) ?? []), { weight: weight * share * confidence, text }]);
+    held.forEach((h, i) => {
+      const text = addressRole
+        ? `${term} appears in ${plural(h.filings, 'e-mail')} filed here`
+        : `${plural(h.filings, 'e-mail')} from ${term} filed here`;
+      parts.set(h.projectId, [...(parts.get(h.projectId) ?? []), { weight: weight * shares[i]! * confidence, text }]);
+    });
   }
   for (const [projectId, list] of parts) {
     const sum = list.reduce((s, p) => s + p.weight, 0);

@@ -34,7 +34,7 @@ import {
   searchTextOf,
 } from './message.js';
 import { lineKeys, lineScopes } from './model/boilerplate.js';
-import { learnedFeatures } from './model/features.js';
+import { isOwnDomain, learnedFeatures } from './model/features.js';
 import {
   attachmentsOf,
   bodyTextOf,
@@ -615,8 +615,8 @@ export async function suggestProjects(
   });
   const top = ranked[0]?.score ?? 0;
   const ownDomain = domainOf(caller.email.toLowerCase());
-  const internal = [request.from, ...request.to, ...request.cc].every(
-    (p) => domainOf(p.address.toLowerCase()) === ownDomain,
+  const internal = [request.from, ...request.to, ...request.cc].every((p) =>
+    isOwnDomain(domainOf(p.address.toLowerCase()), ownDomain),
   );
   // A reply that switches topic and names several projects goes to the provider however sure the counts are: on
   // the corpora such replies were right locally 1 time in 2 at 0.66-0.74 (bench/suggest-history.ts, switch kind).

@@ -291,6 +291,50 @@ describe('mail to the whole firm', () => {
   });
 });
 
+describe('the firm’s own offices', () => {
+  it('a colleague of a sister office (another country’s domain) is not placed by where their mail was filed', async () => {
+    for (const [i, topic] of ['Pour records', 'Crane lift plan', 'Scaffold tags'].entries())
+      await file(f.projectA1.id, {
+        subject: topic,
+        from: 'kim.osei@harbor.co.uk',
+        internetMessageId: `<sister-${i}@harbor.co.uk>`,
+        bodyText: `${topic} for this week are attached.`,
+      });
+    const notice = await suggest({
+      subject: 'Our office moves on Friday',
+      from: { address: 'kim.osei@harbor.co.uk' },
+      bodyPreview: 'Please pack your desks by Thursday; the movers come at eight.',
+    });
+    expect(notice.every((s) => s.score < 0.5)).toBe(true);
+  });
+});
+
+describe('identifiers written several times', () => {
+  it('an hour sheet goes to the job it books most, not to one it books half a day', async () => {
+    await createProject(server.database.db, { organizationId: f.orgA.id, name: 'Alder Court', code: 'HB-31-104' });
+    const booked = await createProject(server.database.db, {
+      organizationId: f.orgA.id,
+      name: 'Birch Lane',
+      code: 'HB-31-105',
+    });
+    const [first, second] = await suggest({
+      subject: 'Hours week 17 - Jens',
+      from: { address: 'jens@harbor.test' },
+      to: [{ address: 'hours@harbor.test' }, { address: 'member@harbor.test' }],
+      bodyPreview: [
+        'mon 8h  HB-31-105  strip pipes corridor 1',
+        'tue 8h  HB-31-105  strip corridor 1',
+        'wed 8h  HB-31-105  drains corridor 1',
+        'thu 8h  HB-31-105  same',
+        'fri 4h  HB-31-105 + 4h HB-31-104 snagging',
+        'total 40h',
+      ].join('\n'),
+    });
+    expect(first?.projectId).toBe(booked.id);
+    expect(second?.projectName).toBe('Alder Court');
+  });
+});
+
 describe('words of any kind', () => {
   it('words that are also names of Object.prototype members ("Constructors") are only words', async () => {
     // Look-alike projects, so the text is split into the units that tell them apart.

@@ -47,6 +47,21 @@ describe('narrow evidence in a suggestion', () => {
     expect(refund.every((s) => s.score < 0.5)).toBe(true);
   });
 
+  it('a telephone number filed once with a project does not name it in another e-mail', async () => {
+    await file(f.projectA1.id, {
+      subject: 'Remittance advice',
+      from: 'payables@client-t.test',
+      internetMessageId: '<remit-1@client-t.test>',
+      bodyText: 'Payment 4410 is made. For questions call our payables desk on 720.555.0934.',
+    });
+    const asked = await suggest({
+      subject: 'Statement query',
+      from: { address: 'ledger@client-u.test' },
+      bodyPreview: 'Please call 720.555.0934 about the open items.',
+    });
+    expect(asked.every((s) => s.score < 0.5)).toBe(true);
+  });
+
   it('a number the firm’s filed mail cites for several projects (a standard) says no more than a word', async () => {
     const cite = (projectId: string, i: number, topic: string) =>
       file(projectId, {

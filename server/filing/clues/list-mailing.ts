@@ -1,5 +1,5 @@
 import { domainOf } from '../message.js';
-import { freemailDomains } from '../model/features.js';
+import { freemailDomains, isOwnDomain } from '../model/features.js';
 
 /**
  * Mail addressed to a list, not to people: its visible recipients (To and Cc) are only its sender's own address (all
@@ -21,7 +21,7 @@ export function isListMailing(mail: {
   if (mail.recipients.length === 0) return false;
   if (mail.recipients.every((a) => a === from)) return true;
   return (
-    domain !== mail.ownDomain &&
+    !isOwnDomain(domain, mail.ownDomain) &&
     !freemailDomains.has(domain) &&
     !mail.quotes &&
     mail.recipients.every((a) => domainOf(a) === domain)

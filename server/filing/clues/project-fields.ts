@@ -128,13 +128,16 @@ export interface ReferenceMatch {
   /** The letters and digits matched, capitalised: "KLMTB". */
   written: string;
   share: number;
+  /** How many times the text spells it so ("VRB-25-105" on five lines of an hour sheet, "VRB-25-104" on one). */
+  times: number;
 }
 
 /**
  * Reference numbers a text spells by their segments, wherever they stand: the whole number across spaces ("LCC RFT
  * 24-118"), a run of its segments inside one token ("KL-MT-B_Piling_Setout.pdf", "BHA-MTB-Elevations.pdf" for
  * KL-MT-B). Segments are matched whole ("PL-YAT-010" is not PL-YAT-01), and from each segment only the longest
- * match counts: "KL-MT-A" is KL-MT-A's, not also a run "KL-MT" its look-alike KL-MT-B shares. Per project, its best.
+ * match counts: "KL-MT-A" is KL-MT-A's, not also a run "KL-MT" its look-alike KL-MT-B shares. Per project, its best,
+ * and how many times the text spells it so.
  */
 export function referenceMatchesIn(text: string, index: FieldIndex): ReferenceMatch[] {
   if (index.runs.size === 0) return [];
@@ -160,8 +163,11 @@ export function referenceMatchesIn(text: string, index: FieldIndex): ReferenceMa
         reference: h.text,
         written: match!.written,
         share: h.share / match!.holders.length,
+        times: 1,
       };
-      if (found.share > (best.get(h.projectId)?.share ?? 0)) best.set(h.projectId, found);
+      const current = best.get(h.projectId);
+      if (current && found.share === current.share) current.times++;
+      else if (found.share > (current?.share ?? 0)) best.set(h.projectId, found);
     }
   });
   return [...best.values()];

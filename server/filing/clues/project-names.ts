@@ -324,6 +324,13 @@ export function lookalikeMatchesIn(
   return [...found.values()];
 }
 
+/** The look-alike groups' shared words a text writes (short forms and typing slips read as in names). */
+export function lookalikeWordsIn(written: string, index: NameIndex): string[] {
+  if (index.lookalikes.size === 0) return [];
+  const words = wordsOf(expandShortForms(written, index).text).map((w) => nameWordOf(w, index));
+  return [...new Set(words.filter((w) => index.lookalikes.has(w)))];
+}
+
 /** In a text that writes the look-alikes' shared word, a word of what kind a project is ("new", "renovation") tells
  *  them apart only next to it ("St Brigid's renovation"), not anywhere ("St Brigid's … we need new isolators"). */
 const NEAR = 3;

@@ -36,6 +36,30 @@ export const freemailDomains = new Set(
   ),
 );
 
+/** Second levels under a country's domain (kilimaconsult.co.ke, firm.com.au): the firm's name is the label before. */
+const countrySecondLevels = new Set('co com org net ac gov edu ltd plc or ne go'.split(' '));
+
+/** The firm's name in a domain: the label before its public suffix ("kilimaconsult" of mail.kilimaconsult.co.ug). */
+function firmLabel(domain: string): string {
+  const labels = domain.split('.');
+  const countrySecondLevel =
+    labels.length >= 3 && labels.at(-1)!.length === 2 && countrySecondLevels.has(labels.at(-2)!);
+  return labels.at(countrySecondLevel ? -3 : -2) ?? domain;
+}
+
+/**
+ * Whether a domain is the organization's own: its domain, a machine of it (calendar.firm.com), or a sister office's
+ * under another country's domain or with a suffix (firm.co.ug beside firm.co.ke, vanrijswijk.be beside
+ * vanrijswijk-it.nl). Their people are colleagues, on every project's mail: who they are says nothing of which.
+ */
+export function isOwnDomain(domain: string, ownDomain: string): boolean {
+  if (domain === ownDomain) return true;
+  if (freemailDomains.has(domain) || freemailDomains.has(ownDomain)) return false;
+  const [firm, own] = [firmLabel(domain), firmLabel(ownDomain)];
+  if (firm.length < 4 || own.length < 4) return false;
+  return firm === own || firm.startsWith(`${own}-`) || own.startsWith(`${firm}-`);
+}
+
 const stemmer = snowball.newStemmer('english');
 
 const normalise = (text: string) =>
@@ -92,7 +116,8 @@ export function textFeatures(text: string, who: (word: string) => boolean = () =
         /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/.test(token) ||
         /^(19|20)\d{2}$/.test(token) ||
         isMeasure(token) ||
-        isFinancialYear(token)
+        isFinancialYear(token) ||
+        isPhoneNumber(token)
       )
         continue;
       if (!out.has(`n:${joined}`)) out.set(`n:${joined}`, token.toUpperCase());
@@ -130,6 +155,13 @@ function letteredCodes(text: string): Set<string> {
  *  one project's mail, it meets another's by chance. One filed e-mail's "400.00" put an M-Pesa receipt at 0.96 for
  *  the wrong road lot (corpus 15). A span ("lots 41-96") stays: a stage's lots name it (corpus 7 fell 96.7 → 90.2). */
 const isMeasure = (token: string) => /^\d{1,5}[.,]\d{1,2}$/.test(token);
+
+/** A telephone number ("720.555.0900", "+47-55-12-34-56"): who to call, on every e-mail of a sender or a department,
+ *  not which project. A remittance's "contact AP at 720.555.0900", filed once with one project, outweighed the PO of
+ *  another (corpus 11). Groups of digits only, nine digits or more, not led by a year ("2024-0113-07" stays). */
+const isPhoneNumber = (token: string) =>
+  /^(\+\d{1,3}([-.]\d{1,4}){2,5}|(\d{2,3}|0\d{3})[-.]\d{3,4}[-.]\d{3,4})$/.test(token) &&
+  token.replace(/\D/g, '').length >= 9;
 
 /** A financial or school year ("2025-26", "2024/2025"): a year, as every project's mail and the firm's own write
  *  it, not an identifier ("Appraisal cycle 2025-26" met a school's reference "VNIS/AB/2025-26" at 0.98). */
@@ -172,7 +204,7 @@ export interface MailParts {
 function participantFeatures(address: string, ownDomain: string): Map<string, string> {
   const a = address.toLowerCase();
   const domain = domainOf(a);
-  if (domain === ownDomain) return new Map();
+  if (isOwnDomain(domain, ownDomain)) return new Map();
   return new Map(
     freemailDomains.has(domain)
       ? [[`a:${a}`, a]]
@@ -222,7 +254,7 @@ export function weightedFeatures(mail: MailParts): Map<string, AskedFeature> {
   for (const q of body.quoted)
     if (q.fromAddress)
       add(
-        domainOf(mail.from) === mail.ownDomain ? 'from' : 'recipient',
+        isOwnDomain(domainOf(mail.from), mail.ownDomain) ? 'from' : 'recipient',
         participantFeatures(q.fromAddress, mail.ownDomain),
       );
   for (const r of mail.recipients) add('recipient', participantFeatures(r, mail.ownDomain));
