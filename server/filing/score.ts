@@ -12,7 +12,7 @@ import {
   wordsOf,
 } from './clues/project-names.js';
 import type { EmailContent, Where } from './content.js';
-import { type AskedFeature, partWeight, textFeatures } from './model/features.js';
+import { type AskedFeature, identifierKey, partWeight, textFeatures } from './model/features.js';
 
 /**
  * Pure scoring of the evidence the ranker gathered: the clues of the e-mail itself (thread, job numbers, project
@@ -455,9 +455,6 @@ function lessWrittenIdentifiers(clues: ({ projectId: string; where: Where } & Cl
 
 /** What the writer wrote: not the quotes, signatures or banners. */
 const writtenParts = new Set<Where>(['subject', 'body', 'attachment']);
-
-/** An identifier's letters and digits, capitalised: "VRB-25-104" and "VRB25104" meet. */
-const identifierKey = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
 /**
  * A leader sure only by words (and shared numbers) that one or two of its filed e-mails hold (an alarm like one filed

@@ -60,6 +60,10 @@ export function isOwnDomain(domain: string, ownDomain: string): boolean {
   return firm === own || firm.startsWith(`${own}-`) || own.startsWith(`${firm}-`);
 }
 
+/** An identifier's letters and digits, lower-cased: what a number feature is keyed by ("VRB-25-104" and "vrb25104"
+ *  meet). */
+export const identifierKey = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
 const stemmer = snowball.newStemmer('english');
 
 const normalise = (text: string) =>
@@ -105,7 +109,7 @@ export function textFeatures(text: string, who: (word: string) => boolean = () =
     const token = raw.replace(/^[-./#_]+|[-./#_]+$/g, '');
     if (!token) continue;
     if (/\d/.test(token) || lettered.has(token)) {
-      const joined = token.replace(/[^a-z0-9]/g, '');
+      const joined = identifierKey(token);
       const digits = joined.replace(/[a-z]/g, '');
       // Times, dates, years and small quantities are not identifiers; nor is a run of zeros (the thousands of an
       // amount, "412,000": filed with another project's prices, it contested a thread it had nothing to do with).
