@@ -101,6 +101,12 @@ export const W = {
   groupWord: 1,
   /** Of a look-alike's filed-content and participant evidence, the share its siblings get (shareWithLookalikes). */
   lookalikeShare: 0.25,
+  /** Between a leader and its look-alikes (NameIndex.lookalikes), the evidence gap counts 1/lookalikeGap in the
+   *  probability: what tells two phases of one scheme apart is a few clues of the same kind the rest of their mail
+   *  shares (people, site, words), so a gap between them is less sure than the same gap over another project. The
+   *  order stays. Fitted by likelihood (bench/suggest-calibrate.run.ts, SUGGEST_CALIBRATE_LOOKALIKE) on the retired
+   *  blind corpora 19–22 and the tuning sets' rolling origin. */
+  lookalikeGap: 2,
   /** Temperature and "none" weight of the probability (see above). */
   temperature: 2,
   none: 6,
@@ -405,7 +411,7 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   const unnamed = e.stranger && !ranked.some((r) => r.strongestContent >= W.namesClearly);
   const none = W.none + (unnamed ? candidates : 0);
   const oddsOf = (evidence: number) => (strength(evidence) / none) ** (1 / W.calibration.sharpness);
-  const odds = ranked.map((r) => oddsOf(r.evidence));
+  const odds = probabilityEvidence(e, ranked).map(oddsOf);
   const mass = Math.exp(W.calibration.noneBias) + odds.reduce((sum, o) => sum + o, 0);
   const scores = odds.map((o) => o / mass);
   // A leader sure only by what one or two of its filed e-mails hold is likely, not sure (narrowLeaderScore).
@@ -425,6 +431,19 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
     topicInDoubt,
     score: Math.round(1000 * scores[i]!) / 1000,
   }));
+}
+
+/** Each ranked project's evidence as the probability reads it: a look-alike of the leader as far behind it as
+ *  1/W.lookalikeGap of its gap (the ranking itself keeps the evidence as it is). */
+function probabilityEvidence(e: Evidence, ranked: readonly { projectId: string; evidence: number }[]): number[] {
+  const leader = ranked[0];
+  if (!leader) return [];
+  const siblings = new Set(e.orgs.flatMap((o) => o.lookalikeGroups.filter((g) => g.includes(leader.projectId)).flat()));
+  return ranked.map((r) =>
+    r !== leader && siblings.has(r.projectId)
+      ? leader.evidence - (leader.evidence - r.evidence) / W.lookalikeGap
+      : r.evidence,
+  );
 }
 
 /** What a look-alike group's shared word adds to a project's name evidence: it tells the project from nothing. */

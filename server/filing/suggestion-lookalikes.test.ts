@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LIKELY_SCORE } from '../../shared/filing.js';
 import { f, server } from '../../test/fixture-server.js';
 import { createProject } from '../organizations/service.js';
 import { fileEmail as file, suggest } from './suggestion-calls.fixtures.js';
@@ -34,5 +35,46 @@ describe('look-alikes told apart by what is typical of each', () => {
       'Tamarind Court Phase 2',
       'Tamarind Court Phase 1',
     ]);
+  });
+});
+
+describe('how sure a look-alike leader is', () => {
+  /** Four e-mails of one façade supplier to each of two projects, the first's about one thing, the second's about
+   *  another; then the supplier writes about the first's. */
+  async function supplierOnTwo([first, second]: { id: string }[], supplier: string, [topic, other]: [string, string]) {
+    for (const i of [1, 2, 3, 4])
+      for (const [p, words] of [
+        [first!, topic],
+        [second!, other],
+      ] as const)
+        await file(p.id, {
+          subject: `${words} batch ${i}`,
+          from: supplier,
+          internetMessageId: `<${p.id}-${i}@${supplier.split('@')[1]}>`,
+          bodyText: `The ${words} for this batch are drilled and galvanised as drawn.`,
+        });
+    return suggest({
+      subject: topic,
+      from: { address: supplier },
+      bodyPreview: `The next ${topic} leave the galvaniser on Friday.`,
+    });
+  }
+
+  it('is less sure of one of two phases than of one of two unrelated projects, on the same evidence, and keeps the order', async () => {
+    const phases = await supplierOnTwo(
+      [await project('Larkspur Court Phase 1'), await project('Larkspur Court Phase 2')],
+      'ines@facades-one.test',
+      ['louvre brackets', 'soffit linings'],
+    );
+    const unrelated = await supplierOnTwo(
+      [await project('Osprey Lane Depot'), await project('Quarry Road School')],
+      'ines@facades-two.test',
+      ['parapet flashings', 'gutter outlets'],
+    );
+    expect(phases.slice(0, 2).map((s) => s.projectName)).toEqual(['Larkspur Court Phase 1', 'Larkspur Court Phase 2']);
+    expect(unrelated.slice(0, 2).map((s) => s.projectName)).toEqual(['Osprey Lane Depot', 'Quarry Road School']);
+    expect(unrelated[0]!.score).toBeGreaterThanOrEqual(LIKELY_SCORE);
+    expect(phases[0]!.score).toBeLessThan(LIKELY_SCORE);
+    expect(phases[1]!.score).toBeGreaterThan(unrelated[1]!.score);
   });
 });
