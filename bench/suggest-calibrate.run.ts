@@ -7,11 +7,19 @@
 // of "the first suggestion is right" on the fitted score, Laplace-smoothed, to show what is left to calibrate.
 //   npx vitest run -c bench/vitest.config.ts bench/suggest-calibrate.run.ts
 // SUGGEST_CALIBRATE_CORPORA=2,3,4 fits on those corpora only (default: every corpus with a history split).
+// SUGGEST_CALIBRATE_LOOKALIKE=1,1.5,2,3 instead prints the log-likelihood of W.lookalikeGap's values, on the same
+// tuning mail and on the whole of the retired blind corpora (SUGGEST_CALIBRATE_RETIRED, default 19–22: judged twice,
+// now data to fit on; never the corpora still judging).
 import { it } from 'vitest';
 import { W } from '../server/filing/score.js';
+import { LIKELY_SCORE } from '../shared/filing.js';
 import { loadMails, loadSetup, type Outcome, runCorpus } from './suggest-history.js';
 
 const CORPORA = (process.env.SUGGEST_CALIBRATE_CORPORA ?? '2,3,4,5,6,7,8,9,10,11,12,13,14,15,16')
+  .split(',')
+  .map((n) => `suggest-corpus-${n.trim()}`);
+const GAPS = process.env.SUGGEST_CALIBRATE_LOOKALIKE?.split(',').map(Number);
+const RETIRED = (process.env.SUGGEST_CALIBRATE_RETIRED ?? '19,20,21,22')
   .split(',')
   .map((n) => `suggest-corpus-${n.trim()}`);
 /** The rolling origin within a corpus's history: file what came before, ask about the rest of the history. A share
@@ -125,7 +133,7 @@ function printReliability(label: string, cases: Case[], sharpness: number, noneB
   });
 }
 
-it('fits the calibration of the score', async () => {
+it.skipIf(GAPS)('fits the calibration of the score', async () => {
   const cases: Case[] = [];
   // The server runs in this process: for the fit it scores without the calibration in force.
   const inForce = W.calibration;
@@ -182,3 +190,53 @@ it('fits the calibration of the score', async () => {
       `  score ${b.from.toFixed(3)}–${b.to.toFixed(3)}  n ${b.n}  right ${((100 * (b.sum + 1)) / (b.n + 2)).toFixed(1)} %`,
     );
 });
+
+/** The probability the scores give what was right: the expected project's score, or what "none" is left for no project. */
+const probabilityOfRight = (o: Outcome) =>
+  o.mail.expect === null
+    ? 1 - o.ranked.reduce((sum, r) => sum + r.score, 0)
+    : (o.ranked.find((r) => r.key === o.mail.expect)?.score ?? 0);
+
+it.runIf(GAPS)(
+  'fits the look-alike gap',
+  async () => {
+    const inForce = W.lookalikeGap;
+    try {
+      for (const gap of GAPS!) {
+        W.lookalikeGap = gap;
+        const outcomes: Outcome[] = [];
+        for (const corpus of CORPORA)
+          outcomes.push(
+            ...(await runCorpus({
+              corpus,
+              set: 'tuning',
+              order: 'oldest-first',
+              ai: false,
+              tuningSplit: originOf(corpus),
+            })),
+          );
+        for (const corpus of RETIRED)
+          for (const set of ['tuning', 'held-out'] as const)
+            outcomes.push(
+              ...(await runCorpus({
+                corpus,
+                set,
+                order: 'oldest-first',
+                ai: false,
+                ...(set === 'tuning' ? { tuningSplit: originOf(corpus) } : {}),
+              })),
+            );
+        const ll = outcomes.reduce((sum, o) => sum + Math.log(Math.max(probabilityOfRight(o), FLOOR)), 0);
+        const sure = outcomes.filter((o) => (o.ranked[0]?.score ?? 0) >= LIKELY_SCORE);
+        const sureRight = sure.filter((o) => o.ranked[0]!.key === o.mail.expect).length;
+        console.log(
+          `lookalikeGap ${gap}: log-likelihood per e-mail ${(ll / outcomes.length).toFixed(4)} (${outcomes.length}); ` +
+            `first ≥ ${LIKELY_SCORE} right ${sureRight} of ${sure.length}`,
+        );
+      }
+    } finally {
+      W.lookalikeGap = inForce;
+    }
+  },
+  3_600_000,
+);

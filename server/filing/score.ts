@@ -106,7 +106,7 @@ export const W = {
    *  shares (people, site, words), so a gap between them is less sure than the same gap over another project. The
    *  order stays. Fitted by likelihood (bench/suggest-calibrate.run.ts, SUGGEST_CALIBRATE_LOOKALIKE) on the retired
    *  blind corpora 19–22 and the tuning sets' rolling origin. */
-  lookalikeGap: 2,
+  lookalikeGap: 1.5,
   /** Temperature and "none" weight of the probability (see above). */
   temperature: 2,
   none: 6,
