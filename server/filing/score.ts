@@ -734,10 +734,11 @@ function learnedWeights(e: Evidence, byId: Entries): LearnedWeight[] {
   // A word of several projects' names ("Westgate", "Queensway" of two phases) is theirs to tell apart by the names'
   // other words (scoreNames): how often each was filed with it says only which is filed more.
   const sharedNameWord = (text: string) => wordsOf(text).some((w) => e.orgs.some((o) => o.names.lookalikes.has(w)));
+  const addressFeatures = namedAddressFeatures(e);
   for (const [feature, rows] of byFeature) {
     const asked = e.asked.get(feature);
     const known = rows.filter((r) => byId.has(r.projectId));
-    if (!asked || known.length === 0) continue;
+    if (!asked || known.length === 0 || addressFeatures.has(feature)) continue;
     if (feature.startsWith('w:') && sharedNameWord(asked.text)) continue;
     const total = Math.max(rows[0]!.total, 1);
     const shares = known.map((r) => r.emails / total);
@@ -766,6 +767,18 @@ function learnedWeights(e: Evidence, byId: Entries): LearnedWeight[] {
     );
   }
   return out;
+}
+
+/** The words and numbers of the site addresses the e-mail names ("adma", "190" of "Rua Dona Adma Jafet, 190"), as
+ *  features: the address clue counts them. Learned from filed mail they would count again, for whichever project
+ *  filed them more, and two phases on one site share the address. */
+function namedAddressFeatures(e: Evidence): Set<string> {
+  const features = new Set<string>();
+  for (const org of e.orgs)
+    for (const section of e.content.sections)
+      for (const m of addressMatchesIn(section.text, org.fields))
+        for (const feature of textFeatures(m.address).keys()) features.add(feature);
+  return features;
 }
 
 /**

@@ -78,3 +78,32 @@ describe('how sure a look-alike leader is', () => {
     expect(phases[1]!.score).toBeGreaterThan(unrelated[1]!.score);
   });
 });
+
+describe('look-alikes on one site', () => {
+  it('the site’s address, named in the e-mail, counts once: not again for the phase whose filed mail wrote it', async () => {
+    const site = (name: string) =>
+      createProject(server.database.db, { organizationId: f.orgA.id, name, siteAddress: '1450 Mercer Street, Denver' });
+    const [phase1, phase2] = [await site('Mercer Yards Phase 1'), await site('Mercer Yards Phase 2')];
+    // Phase 1's filed mail wrote the address; phase 2's is about its cinema fit-out.
+    for (const i of [1, 2])
+      await file(phase1.id, {
+        subject: `Hoarding permit ${i}`,
+        from: 'permits@city.test',
+        internetMessageId: `<hoarding-${i}@city.test>`,
+        bodyText: 'The hoarding permit for 1450 Mercer Street is approved until the end of the month.',
+      });
+    for (const i of [1, 2])
+      await file(phase2.id, {
+        subject: `Cinema projection booths ${i}`,
+        from: 'ana@cinefit.test',
+        internetMessageId: `<booths-${i}@cinefit.test>`,
+        bodyText: 'The projection booths need the acoustic lining before the screens go in.',
+      });
+    const suggestions = await suggest({
+      subject: 'Delivery on Thursday',
+      from: { address: 'ana@cinefit.test' },
+      bodyPreview: 'The booths arrive at 1450 Mercer Street, Denver on Thursday morning.',
+    });
+    expect(suggestions.slice(0, 2).map((s) => s.projectName)).toEqual(['Mercer Yards Phase 2', 'Mercer Yards Phase 1']);
+  });
+});
