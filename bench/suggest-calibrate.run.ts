@@ -205,27 +205,15 @@ it.runIf(GAPS)(
       for (const gap of GAPS!) {
         W.lookalikeGap = gap;
         const outcomes: Outcome[] = [];
-        for (const corpus of CORPORA)
+        // A held-out run ignores `tuningSplit`: it files the whole history.
+        const runs = [
+          ...CORPORA.map((corpus) => ({ corpus, set: 'tuning' as const })),
+          ...RETIRED.flatMap((corpus) => (['tuning', 'held-out'] as const).map((set) => ({ corpus, set }))),
+        ];
+        for (const { corpus, set } of runs)
           outcomes.push(
-            ...(await runCorpus({
-              corpus,
-              set: 'tuning',
-              order: 'oldest-first',
-              ai: false,
-              tuningSplit: originOf(corpus),
-            })),
+            ...(await runCorpus({ corpus, set, order: 'oldest-first', ai: false, tuningSplit: originOf(corpus) })),
           );
-        for (const corpus of RETIRED)
-          for (const set of ['tuning', 'held-out'] as const)
-            outcomes.push(
-              ...(await runCorpus({
-                corpus,
-                set,
-                order: 'oldest-first',
-                ai: false,
-                ...(set === 'tuning' ? { tuningSplit: originOf(corpus) } : {}),
-              })),
-            );
         const ll = outcomes.reduce((sum, o) => sum + Math.log(Math.max(probabilityOfRight(o), FLOOR)), 0);
         const sure = outcomes.filter((o) => (o.ranked[0]?.score ?? 0) >= LIKELY_SCORE);
         const sureRight = sure.filter((o) => o.ranked[0]!.key === o.mail.expect).length;

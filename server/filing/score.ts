@@ -285,7 +285,7 @@ export function scoreProjects(e: Evidence, limit: number): RankedProject[] {
   // what it names and what filed mail taught of its words. When it says more for another project than the old topic
   // gets from it, the reply may be about that project without naming it ("on the west building, the hotel
   // operator's ballroom …"): the thread is then evidence, not a verdict.
-  const learned = learnedWeights(e, byId);
+  const learned = learnedWeights(e, byId, namedAddressFeatures(clues));
   const newSupport = newTextSupport(e, clues, learned, newTextParts(shape));
   const described = describedElsewhere(e, newSupport, oldTopic, switchedTo.size > 0);
   if (described) switchedTo.add(described);
@@ -724,9 +724,10 @@ interface LearnedWeight {
  * What filed mail says of the e-mail's words and identifiers: a feature counts for a project by the share of its
  * filed e-mails there, times how concentrated it is (1 − its entropy over the projects holding it, relative to
  * the organization's project count: a word of every project says nothing), times its support (a feature seen
- * once may be chance), times where it stands in the e-mail.
+ * once may be chance), times where it stands in the e-mail. The words and numbers of a site address the e-mail
+ * names (`addressFeatures`) are the address clue's, and do not count here.
  */
-function learnedWeights(e: Evidence, byId: Entries): LearnedWeight[] {
+function learnedWeights(e: Evidence, byId: Entries, addressFeatures: Set<string>): LearnedWeight[] {
   const byFeature = new Map<string, Evidence['learned']>();
   for (const row of e.learned) byFeature.set(row.feature, [...(byFeature.get(row.feature) ?? []), row]);
   const projectCount = Math.max(2, byId.projectCount);
@@ -734,7 +735,6 @@ function learnedWeights(e: Evidence, byId: Entries): LearnedWeight[] {
   // A word of several projects' names ("Westgate", "Queensway" of two phases) is theirs to tell apart by the names'
   // other words (scoreNames): how often each was filed with it says only which is filed more.
   const sharedNameWord = (text: string) => wordsOf(text).some((w) => e.orgs.some((o) => o.names.lookalikes.has(w)));
-  const addressFeatures = namedAddressFeatures(e);
   for (const [feature, rows] of byFeature) {
     const asked = e.asked.get(feature);
     const known = rows.filter((r) => byId.has(r.projectId));
@@ -772,13 +772,8 @@ function learnedWeights(e: Evidence, byId: Entries): LearnedWeight[] {
 /** The words and numbers of the site addresses the e-mail names ("adma", "190" of "Rua Dona Adma Jafet, 190"), as
  *  features: the address clue counts them. Learned from filed mail they would count again, for whichever project
  *  filed them more, and two phases on one site share the address. */
-function namedAddressFeatures(e: Evidence): Set<string> {
-  const features = new Set<string>();
-  for (const org of e.orgs)
-    for (const section of e.content.sections)
-      for (const m of addressMatchesIn(section.text, org.fields))
-        for (const feature of textFeatures(m.address).keys()) features.add(feature);
-  return features;
+function namedAddressFeatures(clues: readonly ClueDetail[]): Set<string> {
+  return new Set(clues.flatMap((c) => (c.siteAddress ? [...textFeatures(c.siteAddress).keys()] : [])));
 }
 
 /**
@@ -842,6 +837,8 @@ interface ClueDetail {
   shared?: boolean;
   /** An identifier of the project (its job number, a reference set on it) as written, and how many times. */
   identifier?: { written: string; times: number };
+  /** The project's site address, as set on it, that the text names. */
+  siteAddress?: string;
 }
 
 const whereText: Record<Where, string> = {
@@ -1011,6 +1008,7 @@ function scoreProjectFields(e: Evidence, add: AddClue) {
           (W.siteAddress * W.where[section.where]) / matches.length,
           `${whereText[section.where]} names the site, ${m.address}`,
           section.where,
+          { siteAddress: m.address },
         );
     }
   }
