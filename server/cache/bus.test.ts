@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../test/harness.js';
 import { killHard, startRedis } from '../../test/redis-server.js';
 import { describeNeeds } from '../../test/system-tools.js';
@@ -111,5 +111,21 @@ describeNeeds(['redis-server'], 'the Redis bus: a publish returns once every ins
     await killHard(other.child);
     expect(await took(() => bus.publish('callers', 'user:killed'))).toBeLessThan(CONFIRM_WITHIN_MS);
     expect(logged('did not confirm an invalidation')).toBe(1);
+  });
+});
+
+describe('the Redis bus with Redis away since it started', () => {
+  it('applies a publish here and returns without waiting for confirmations', async () => {
+    const lines: string[] = [];
+    const alone = createRedisBus(
+      `redis://127.0.0.1:${await freePort()}`,
+      pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }),
+    );
+    const applied: string[] = [];
+    alone.subscribe('callers', (key) => applied.push(key));
+    await vi.waitFor(() => expect(lines.join('')).toContain('Redis unavailable'));
+    expect(await took(() => alone.publish('callers', 'user:alone'))).toBeLessThan(CONFIRM_WITHIN_MS);
+    expect(applied).toEqual(['user:alone']);
+    await alone.close();
   });
 });

@@ -133,7 +133,8 @@ export function createRedisBus(redisUrl: string, log: Logger): InvalidationBus {
       pending.set(id, entry);
       // Not awaited: whatever Redis does (down, or taking connections without answering), the bound holds.
       void (async () => {
-        await Promise.race([confirmationsHeard, outcome]);
+        // Once Redis has refused a connection, waiting for the subscription would only hold the write.
+        if (subscriber.status !== 'reconnecting') await Promise.race([confirmationsHeard, outcome]);
         const message: Message = { key, confirm: { id, to: confirmTo } };
         entry.receivers = await publisher.publish(prefix + channel, JSON.stringify(message));
         settleIfComplete(entry);
