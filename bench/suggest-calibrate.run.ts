@@ -13,7 +13,7 @@
 import { it } from 'vitest';
 import { W } from '../server/filing/score.js';
 import { LIKELY_SCORE } from '../shared/filing.js';
-import { loadMails, loadSetup, type Outcome, runCorpus } from './suggest-history.js';
+import { loadMails, loadSetup, type Outcome, probabilityOfRight, runCorpus } from './suggest-history.js';
 
 const CORPORA = (process.env.SUGGEST_CALIBRATE_CORPORA ?? '2,3,4,5,6,7,8,9,10,11,12,13,14,15,16')
   .split(',')
@@ -192,11 +192,6 @@ it.skipIf(GAPS)('fits the calibration of the score', async () => {
 });
 
 /** The probability the scores give what was right: the expected project's score, or what "none" is left for no project. */
-const probabilityOfRight = (o: Outcome) =>
-  o.mail.expect === null
-    ? 1 - o.ranked.reduce((sum, r) => sum + r.score, 0)
-    : (o.ranked.find((r) => r.key === o.mail.expect)?.score ?? 0);
-
 it.runIf(GAPS)(
   'fits the look-alike gap',
   async () => {

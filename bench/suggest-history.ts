@@ -307,6 +307,13 @@ const isRight = (o: Outcome, k: number) =>
         .map((r) => r.key)
         .includes(o.mail.expect);
 
+/** The probability the suggestions gave the right answer: its project's score, or for mail about no project, what
+ *  they leave to "none". */
+export const probabilityOfRight = (o: Outcome) =>
+  o.mail.expect === null
+    ? 1 - o.ranked.reduce((sum, r) => sum + r.score, 0)
+    : (o.ranked.find((r) => r.key === o.mail.expect)?.score ?? 0);
+
 /** Per kind and over all e-mails that belong to a project (`projects`), and for `none` mail. */
 export function tally(outcomes: Outcome[]): Map<string, Tally> {
   const rows = new Map<string, Tally>();

@@ -7,7 +7,8 @@
 // A nested weight is named by its path: SUGGEST_SWEEP='where.signature=0.6,0.4,0.8'.
 import { it } from 'vitest';
 import { W } from '../server/filing/score.js';
-import { type Outcome, runCorpus, tally } from './suggest-history.js';
+import { LIKELY_SCORE } from '../shared/filing.js';
+import { type Outcome, probabilityOfRight, runCorpus, tally } from './suggest-history.js';
 
 const [path = '', values = ''] = (process.env.SUGGEST_SWEEP ?? '').split('=');
 const corpora = (process.env.SUGGEST_SWEEP_CORPORA ?? '').split(',').map((n) => `suggest-corpus-${n.trim()}`);
@@ -25,11 +26,6 @@ function setWeight(value: number): number {
   return before;
 }
 
-const rightProbability = (o: Outcome) =>
-  o.mail.expect === null
-    ? 1 - o.ranked.reduce((sum, r) => sum + r.score, 0)
-    : (o.ranked.find((r) => r.key === o.mail.expect)?.score ?? 0);
-
 it('sweeps one weight', async () => {
   for (const value of values.split(',').map(Number)) {
     const inForce = setWeight(value);
@@ -46,12 +42,12 @@ it('sweeps one weight', async () => {
     }
     const rows = tally(outcomes);
     const [projects, none] = [rows.get('ALL projects'), rows.get('ALL none')];
-    const sure = outcomes.filter((o) => (o.ranked[0]?.score ?? 0) >= 0.8);
+    const sure = outcomes.filter((o) => (o.ranked[0]?.score ?? 0) >= LIKELY_SCORE);
     const toAi = outcomes.filter((o) => (o.ranked[0]?.score ?? 0) >= 0.05 && o.ranked[0]!.score < 0.6);
-    const ll = outcomes.reduce((sum, o) => sum + Math.log(Math.max(FLOOR, rightProbability(o))), 0);
+    const ll = outcomes.reduce((sum, o) => sum + Math.log(Math.max(FLOOR, probabilityOfRight(o))), 0);
     console.log(
       `${path}=${value}: top-1 ${projects?.top1}/${projects?.n}, no-project right ${none?.top1}/${none?.n}, ` +
-        `≥ 0.8 right ${sure.filter((o) => o.ranked[0]!.key === o.mail.expect).length}/${sure.length}, ` +
+        `≥ ${LIKELY_SCORE} right ${sure.filter((o) => o.ranked[0]!.key === o.mail.expect).length}/${sure.length}, ` +
         `AI ~${toAi.length}/${outcomes.length}, log-likelihood per e-mail ${(ll / outcomes.length).toFixed(4)} | ${perCorpus.join(' ')}`,
     );
   }
